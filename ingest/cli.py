@@ -1,0 +1,118 @@
+"""Command line: a thin layer over `ingest.pipeline` and `ingest.export`.
+
+    python -m ingest                         # ingest every reports/*.yaml, rebuild data/results
+    python -m ingest reports/qwen3.yaml      # ingest some reports (tables still cover all)
+    python -m ingest check                   # validate report YAML files only
+    python -m ingest export --table counts --format csv          # print a table
+    python -m ingest export --table counts --format md --out counts.md
+
+Exit status: 0 when every report succeeded, 1 when any failed (the others are still stored),
+2 for usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import export
+from .pipeline import Outcome, Settings, run
+from .registry import load_registry
+from .store import DEFAULT_DATA_DIR, Store
+
+DEFAULT_REPORTS_DIR = Path(__file__).resolve().parent.parent / "reports"
+COMMANDS = ("run", "check", "export")
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR, help="data folder (default: data/)")
+
+
+def build_parser() -> dict[str, argparse.ArgumentParser]:
+    """One parser per command (the run command takes bare YAML paths, so no subparsers)."""
+    run_p = argparse.ArgumentParser(prog="python -m ingest", description="Ingest report YAML files and rebuild the tables.")
+    run_p.add_argument("files", nargs="*", type=Path, help="report YAML files (default: all of --reports-dir)")
+    run_p.add_argument("--reports-dir", type=Path, default=DEFAULT_REPORTS_DIR, help="folder of report YAML files (default: reports/)")
+    run_p.add_argument("--engine", choices=["pdfium", "pdfplumber"], default="pdfium", help="PDF text engine (default: pdfium)")
+    run_p.add_argument("--force", action="store_true", help="recompute even when inputs are unchanged")
+    run_p.add_argument("--offline", action="store_true", help="never use the network; URLs come from the cache only")
+    run_p.add_argument("--quiet", action="store_true", help="no progress bar or summary table")
+    _common(run_p)
+
+    check_p = argparse.ArgumentParser(prog="python -m ingest check", description="Validate report YAML files without ingesting.")
+    check_p.add_argument("files", nargs="*", type=Path, help="report YAML files (default: all of --reports-dir)")
+    check_p.add_argument("--reports-dir", type=Path, default=DEFAULT_REPORTS_DIR, help="folder of report YAML files (default: reports/)")
+
+    exp_p = argparse.ArgumentParser(prog="python -m ingest export", description="Print a stored table as CSV or Markdown.")
+    exp_p.add_argument("--table", choices=sorted(export.TABLES), default="counts", help="which table (default: counts)")
+    exp_p.add_argument("--format", choices=["csv", "md"], default="csv", help="output format (default: csv)")
+    exp_p.add_argument("--out", type=Path, default=None, help="write to this file instead of stdout")
+    _common(exp_p)
+    return {"run": run_p, "check": check_p, "export": exp_p}
+
+
+def _summary(outcomes: list[Outcome]) -> str:
+    head = ("report", "status", "pages", "words", "seconds", "message")
+    rows = [
+        (o.report_id, o.status, "" if o.pages is None else str(o.pages), "" if o.words is None else str(o.words),
+         f"{o.seconds:.2f}", o.message[:100])
+        for o in outcomes
+    ]
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    fmt = "  ".join(f"{{:<{w}}}" for w in widths)
+    lines = [fmt.format(*head), fmt.format(*("-" * w for w in widths)), *(fmt.format(*r) for r in rows)]
+    return "\n".join(lines)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    settings = Settings(data_dir=args.data_dir, engine=args.engine, force=args.force, offline=args.offline)
+    progress = None
+    if not args.quiet:
+        from tqdm import tqdm
+
+        def progress(items):  # type: ignore[no-untyped-def]
+            bar = tqdm(items, desc="ingest", unit="report", file=sys.stderr)
+            for spec, path in bar:
+                bar.set_postfix_str(spec.id)
+                yield spec, path
+
+    result = run(files=args.files or None, reports_dir=args.reports_dir, settings=settings, progress=progress)
+    if not args.quiet:
+        print(_summary(result.outcomes))
+        print(f"\n{len(result.outcomes)} report(s): {len(result.failed)} failed. Tables in {Store(args.data_dir).results_dir}")
+    for o in result.failed:
+        print(f"error: {o.report_id}: {o.message}", file=sys.stderr)
+    return 1 if result.failed else 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    reg = load_registry(args.reports_dir, files=args.files or None)
+    for spec in reg.reports:
+        print(f"ok: {reg.paths[spec.id]}")
+    for err in reg.errors:
+        print(f"error: {err}", file=sys.stderr)
+    return 1 if reg.errors else 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    store = Store(args.data_dir)
+    if not store.has_results():
+        print(f"error: no results in {store.results_dir}; run `python -m ingest` first", file=sys.stderr)
+        return 1
+    text = export.render(export.TABLES[args.table](store), args.format)
+    if args.out:
+        from .store import atomic_write_bytes
+
+        atomic_write_bytes(args.out, text.encode("utf-8"))
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = argv.pop(0) if argv and argv[0] in COMMANDS else "run"
+    args = build_parser()[command].parse_args(argv)
+    return {"run": cmd_run, "check": cmd_check, "export": cmd_export}[command](args)

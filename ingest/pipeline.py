@@ -1,0 +1,192 @@
+"""The pipeline: registry → fetch → extract → sections → keywords → (evidence → annotate) → store.
+
+`ingest_report` runs one report and never raises: every failure becomes an `Outcome` with
+a message, and the report's last good bundle stays in place. `run` does a batch and then
+rebuilds the tables. Re-runs on unchanged inputs are nearly free: a bundle whose
+fingerprint (source hash, lexicon, lens, engine, pipeline version) matches is kept as is.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from . import fetch
+from .extract import Document, Engine, ExtractionError, extract_file
+from .keywords import count_keywords
+from .lexicon import DEFAULT_LEXICON, Lexicon, load_lexicon
+from .registry import Registry, SpecError, load_registry
+from .schema import ReportSpec
+from .sections import section_spans, split_sections
+from .store import DEFAULT_DATA_DIR, Store
+from .tables import rebuild_tables
+from .textnorm import word_rule
+
+#: Bump when counting/sectioning changes, so stored bundles are recomputed.
+PIPELINE_VERSION = 1
+
+Status = Literal["ok", "cached", "no-source", "failed"]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How to run the pipeline (validated by the CLI's choices)."""
+
+    data_dir: Path = DEFAULT_DATA_DIR
+    lexicon_path: Path = DEFAULT_LEXICON
+    engine: Engine = "pdfium"
+    force: bool = False
+    offline: bool = False
+    max_pages: int = 3000
+
+
+@dataclass
+class Outcome:
+    """What happened to one report in this run."""
+
+    report_id: str
+    status: Status
+    message: str = ""
+    words: int | None = None
+    pages: int | None = None
+    seconds: float = 0.0
+    file: str = ""
+
+    @property
+    def failed(self) -> bool:
+        return self.status == "failed"
+
+
+@dataclass
+class RunResult:
+    outcomes: list[Outcome] = field(default_factory=list)
+    spec_errors: list[SpecError] = field(default_factory=list)
+
+    @property
+    def failed(self) -> list[Outcome]:
+        return [o for o in self.outcomes if o.failed]
+
+
+def fingerprint(sha256: str, lexicon: Lexicon, settings: Settings, extra: str = "") -> str:
+    """Everything a bundle's content depends on, hashed."""
+    key = f"{sha256}|{lexicon.fingerprint}|{settings.engine}|{PIPELINE_VERSION}|{extra}"
+    return hashlib.sha256(key.encode()).hexdigest()[:20]
+
+
+def load_document(fetched: fetch.Fetched, store: Store, settings: Settings) -> tuple[Document, bool]:
+    """Extracted text from the cache (keyed by SHA-256) or by extracting; returns (doc, cache_hit)."""
+    doc = store.get_text(fetched.sha256, settings.engine)
+    if doc is not None:
+        return doc, True
+    doc = extract_file(fetched.path, engine=settings.engine, max_pages=settings.max_pages)
+    store.put_text(fetched.sha256, settings.engine, doc)
+    return doc, False
+
+
+def analyse(doc: Document, lexicon: Lexicon) -> dict:
+    """Sections, words and keyword counts of one document (pure: no I/O)."""
+    segments = split_sections(doc)
+    rule = word_rule(doc.text)
+    kw = count_keywords(segments, lexicon, rule)
+    return {
+        "word_rule": rule,
+        "words": kw.words,
+        "sections": [
+            {**vars(s), "words": kw.words.get(s.section, 0)} for s in section_spans(segments)
+        ],
+        "counts": kw.counts,
+        "kwic": kw.kwic,
+    }
+
+
+def ingest_report(
+    spec: ReportSpec, yaml_path: Path, store: Store, lexicon: Lexicon, settings: Settings
+) -> Outcome:
+    """Run one report through every stage; never raises, never erases its last good bundle."""
+    t0 = time.perf_counter()
+    out = Outcome(spec.id, "ok", file=str(yaml_path))
+    try:
+        if spec.source is None:
+            out.status, out.message = "no-source", "no source given: reported figures only"
+            # Keep a snapshot of the spec, so a later broken edit of the YAML still shows the report.
+            snapshot = {"report_id": spec.id, "spec": spec.model_dump(mode="json", by_alias=True), "yaml_path": str(yaml_path)}
+            if (store.load_bundle(spec.id) or {}).get("meta") != snapshot:
+                store.save_bundle(spec.id, {"meta": snapshot})
+            return out
+        fetched = fetch.locate(spec.source, yaml_path.parent, store.http_dir, offline=settings.offline)
+        fp = fingerprint(fetched.sha256, lexicon, settings)
+        old = store.load_bundle(spec.id)
+        if old and not settings.force and old.get("meta", {}).get("fingerprint") == fp:
+            out.status, out.message = "cached", "unchanged since last run"
+            out.words, out.pages = old["meta"]["words"], old["meta"]["pages"]
+            return out
+        doc, hit = load_document(fetched, store, settings)
+        result = analyse(doc, lexicon)
+        meta = {
+            "report_id": spec.id,
+            "fingerprint": fp,
+            "sha256": fetched.sha256,
+            "origin": fetched.origin,
+            "final_url": fetched.final_url,
+            "kind": doc.kind,
+            "engine": doc.engine,
+            "pages": len(doc.pages),
+            "words": result["words"]["all"],
+            "word_rule": result["word_rule"],
+            "notes": doc.notes,
+            "spec": spec.model_dump(mode="json", by_alias=True),
+            "yaml_path": str(yaml_path),
+            "ingested_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        }
+        store.save_bundle(spec.id, {"meta": meta, **{k: v for k, v in result.items() if k not in ("words", "word_rule")}})
+        out.words, out.pages = meta["words"], meta["pages"]
+        out.message = "text from cache" if hit else f"extracted with {doc.engine}"
+    except (fetch.FetchError, ExtractionError) as exc:
+        out.status, out.message = "failed", str(exc)
+    except Exception as exc:  # noqa: BLE001 - one bad report must not stop the batch
+        out.status, out.message = "failed", f"internal error ({type(exc).__name__}: {exc})"
+    finally:
+        out.seconds = time.perf_counter() - t0
+        status = {**vars(out), "finished_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")}
+        try:
+            store.save_status(spec.id, status)
+        except OSError:
+            pass
+    return out
+
+
+def run(
+    files: Iterable[str | Path] | None = None,
+    reports_dir: str | Path = "reports",
+    settings: Settings | None = None,
+    progress: Callable[[Iterable[tuple[ReportSpec, Path]]], Iterable[tuple[ReportSpec, Path]]] | None = None,
+) -> RunResult:
+    """Ingest the given report files (or all of `reports_dir`) and rebuild the tables."""
+    settings = settings or Settings()
+    store = Store(settings.data_dir)
+    lexicon = load_lexicon(settings.lexicon_path)
+    registry: Registry = load_registry(reports_dir, files=files)
+    result = RunResult(spec_errors=list(registry.errors))
+    by_file: dict[str, list[SpecError]] = {}
+    for err in registry.errors:
+        by_file.setdefault(err.file, []).append(err)
+    for file, errs in by_file.items():
+        msg = "; ".join(str(e) for e in errs)
+        result.outcomes.append(Outcome(Path(file).stem, "failed", msg, file=file))
+    items = [(spec, registry.paths[spec.id]) for spec in registry.reports]
+    for spec, path in progress(items) if progress else items:
+        result.outcomes.append(ingest_report(spec, path, store, lexicon, settings))
+    # Tables always cover the whole reports folder, not just the files named on the command line.
+    full = registry if files is None else load_registry(reports_dir)
+    for spec in registry.reports:
+        if full.get(spec.id) is None:
+            full.reports.append(spec)
+            full.paths[spec.id] = registry.paths[spec.id]
+    with store.lock():
+        rebuild_tables(store, full)
+    return result

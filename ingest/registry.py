@@ -1,0 +1,196 @@
+"""Stage 1 — registry: load `reports/*.yaml` strictly, one clear error per broken file.
+
+A broken file never stops the others from loading: `load_registry` returns the good
+reports and a list of `SpecError`s, each naming the file, the field and a hint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+from pydantic import ValidationError
+
+from .schema import ReportSpec
+
+#: Files in `reports/` that are not reports (templates, drafts).
+SKIP_PREFIX = "_"
+#: A report YAML larger than this is refused before parsing (defends against YAML bombs too).
+MAX_YAML_BYTES = 256 * 1024
+
+_HINTS = {
+    "extra_forbidden": "unknown key; check its spelling against reports/_template.yaml",
+    "missing": "this field is required; see reports/_template.yaml",
+    "literal_error": "use one of the allowed values",
+    "string_pattern_mismatch": "lowercase letters, digits, '.', '_' and '-' only (it becomes a file name)",
+    "date_from_datetime_parsing": "write dates as YYYY-MM-DD",
+    "date_parsing": "write dates as YYYY-MM-DD",
+    "date_type": "write dates as YYYY-MM-DD",
+    "int_parsing": "write a whole number without separators, e.g. 28771",
+    "int_type": "write a whole number without separators, e.g. 28771",
+    "string_type": "write text (quote it if it looks like a number or date)",
+    "dict_type": "this must be a mapping of `key: value` lines",
+    "list_type": "this must be a list, e.g. [a, b]",
+    "model_type": "this must be a mapping of `key: value` lines",
+}
+
+
+@dataclass(frozen=True)
+class SpecError:
+    """Why one report file could not be loaded."""
+
+    file: str
+    field: str
+    message: str
+    hint: str = ""
+
+    def __str__(self) -> str:
+        where = f"{self.file}: {self.field}" if self.field else self.file
+        return f"{where}: {self.message}" + (f" (hint: {self.hint})" if self.hint else "")
+
+
+class SpecFileError(Exception):
+    """Raised by `load_report`; carries every problem found in the file."""
+
+    def __init__(self, errors: list[SpecError]):
+        super().__init__("; ".join(str(e) for e in errors))
+        self.errors = errors
+
+
+@dataclass
+class Registry:
+    """The loadable reports, and the files that failed with their errors."""
+
+    reports: list[ReportSpec] = field(default_factory=list)
+    paths: dict[str, Path] = field(default_factory=dict)
+    errors: list[SpecError] = field(default_factory=list)
+
+    def get(self, report_id: str) -> ReportSpec | None:
+        return next((r for r in self.reports if r.id == report_id), None)
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """SafeLoader that rejects duplicate keys (yaml silently keeps the last one)."""
+
+
+def _construct_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
+    seen: set = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key {key!r}", key_node.start_mark
+            )
+        seen.add(key)
+    return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
+
+
+_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+#: Aliases allowed in one file; a "billion laughs" bomb needs many more.
+MAX_ALIASES = 20
+
+
+def _check_alias_budget(text: str) -> None:
+    """Refuse YAML that uses many aliases ("billion laughs"); reports never need them."""
+    aliases = sum(isinstance(ev, yaml.AliasEvent) for ev in yaml.parse(text, Loader=yaml.SafeLoader))
+    if aliases > MAX_ALIASES:
+        raise ValueError(f"too many YAML aliases ({aliases} > {MAX_ALIASES})")
+
+
+def parse_yaml(text: str, file: str) -> object:
+    """`yaml.safe_load` with duplicate-key and alias-bomb protection; errors become SpecFileError."""
+    try:
+        _check_alias_budget(text)
+        return yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - SafeLoader subclass
+    except ValueError as exc:
+        raise SpecFileError([SpecError(file, "", str(exc), "remove anchors (&) and aliases (*)")]) from exc
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise SpecFileError(
+            [SpecError(file, where, f"invalid YAML: {problem}", "check indentation and quoting (':' in text needs quotes)")]
+        ) from exc
+
+
+def _field_name(loc: Iterable) -> str:
+    return ".".join("from" if p == "from_" else str(p) for p in loc)
+
+
+def validation_errors(exc: ValidationError, file: str) -> list[SpecError]:
+    """Turn pydantic's errors into SpecErrors with a hint per error type."""
+    out = []
+    for err in exc.errors():
+        msg = err["msg"]
+        if err["type"] == "extra_forbidden":
+            msg = "unknown key"
+        out.append(SpecError(file, _field_name(err["loc"]), msg, _HINTS.get(err["type"], "")))
+    return out
+
+
+def load_report(path: str | Path, known_dimensions: set[str] | None = None) -> ReportSpec:
+    """Load and validate one report file; raise SpecFileError naming file, field and hint.
+
+    `known_dimensions`, when given, restricts the keys of `curated:` to the lens' dimensions.
+    """
+    p = Path(path)
+    name = str(p)
+    try:
+        size = p.stat().st_size
+        if p.is_dir():
+            raise SpecFileError([SpecError(name, "", "is a directory, not a YAML file")])
+        if size > MAX_YAML_BYTES:
+            raise SpecFileError([SpecError(name, "", f"file too large ({size} bytes)", "a report file is a few KB")])
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise SpecFileError([SpecError(name, "", "file not found")]) from exc
+    except UnicodeDecodeError as exc:
+        raise SpecFileError([SpecError(name, "", "not UTF-8 text", "save the file as UTF-8")]) from exc
+    data = parse_yaml(text, name)
+    if not isinstance(data, dict):
+        raise SpecFileError([SpecError(name, "", "expected a mapping of fields at the top level", "start with `id: ...`")])
+    try:
+        spec = ReportSpec.model_validate(data)
+    except ValidationError as exc:
+        raise SpecFileError(validation_errors(exc, name)) from exc
+    if spec.id != p.stem:
+        raise SpecFileError([SpecError(name, "id", f"id {spec.id!r} does not match the file name", f"rename the file to {spec.id}.yaml or change id")])
+    if known_dimensions is not None:
+        unknown = sorted(set(spec.curated) - known_dimensions)
+        if unknown:
+            raise SpecFileError(
+                [SpecError(name, f"curated.{k}", "unknown dimension", f"one of: {', '.join(sorted(known_dimensions))}") for k in unknown]
+            )
+    return spec
+
+
+def report_files(reports_dir: str | Path) -> list[Path]:
+    """The report YAML files of a folder, skipping `_template.yaml` and other `_` files."""
+    d = Path(reports_dir)
+    return sorted(p for p in d.glob("*.yaml") if not p.name.startswith(SKIP_PREFIX))
+
+
+def load_registry(
+    reports_dir: str | Path | None = None,
+    files: Iterable[str | Path] | None = None,
+    known_dimensions: set[str] | None = None,
+) -> Registry:
+    """Load every report; collect errors instead of raising, and reject duplicate ids."""
+    reg = Registry()
+    paths = [Path(f) for f in files] if files is not None else report_files(reports_dir or "reports")
+    for path in paths:
+        try:
+            spec = load_report(path, known_dimensions)
+        except SpecFileError as exc:
+            reg.errors.extend(exc.errors)
+            continue
+        if spec.id in reg.paths:
+            reg.errors.append(SpecError(str(path), "id", f"duplicate id {spec.id!r} (also in {reg.paths[spec.id]})"))
+            continue
+        reg.reports.append(spec)
+        reg.paths[spec.id] = path
+    return reg

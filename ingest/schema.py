@@ -1,0 +1,114 @@
+"""Strict schema of a report file (`reports/<id>.yaml`).
+
+Every model forbids unknown keys: a typo such as `sorce:` must fail loudly instead of
+silently dropping the source. Field descriptions double as the documentation that
+`reports/_template.yaml` and the README are checked against (tests/test_docs.py).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+#: Report ids become file names in `data/`; this keeps them from escaping it (`../x`).
+ID_PATTERN = r"^[a-z0-9][a-z0-9._-]{0,63}$"
+
+DocType = Literal["github-pdf", "arxiv", "blog", "other"]
+
+#: The five study keywords in the order the study prints them.
+STUDY_TERMS: tuple[str, ...] = ("agentic", "agent", "tool", "reward", "credit assignment")
+
+
+class Strict(BaseModel):
+    """Base model: unknown keys are errors, strings are stripped."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, frozen=True)
+
+
+class Source(Strict):
+    """Where the report text comes from: a URL, a local file, or both (file wins offline)."""
+
+    url: str | None = Field(None, description="http(s) URL of the PDF, arXiv abs/pdf page, GitHub blob or blog post")
+    path: str | None = Field(None, description="local file, relative to the YAML file (PDF, .md or .html)")
+
+    @model_validator(mode="after")
+    def _one_of(self) -> Source:
+        if not self.url and not self.path:
+            raise ValueError("source needs `url:` or `path:` (or both); omit `source:` entirely if neither is known")
+        return self
+
+    @field_validator("url")
+    @classmethod
+    def _scheme(cls, v: str | None) -> str | None:
+        if v is not None and not re.match(r"^(https?|file)://", v):
+            raise ValueError("url must start with http://, https:// or file://")
+        return v
+
+
+class Reported(Strict):
+    """Figures published elsewhere (e.g. the cross-report study). Never overwritten by measurement."""
+
+    from_: str = Field(alias="from", description="who published these figures, e.g. 'cross-report study (2026-08)'")
+    scope: Literal["whole-document", "body", "references"] = Field(
+        "whole-document", description="which part of the document the figures count"
+    )
+    words: int | None = Field(None, ge=0, description="word count as published")
+    counts: dict[str, int] = Field(default_factory=dict, description="term -> count as published (lexicon term names)")
+    notes: dict[str, str] = Field(
+        default_factory=dict, description="term -> remark as published, e.g. 'all in references'"
+    )
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, frozen=True, populate_by_name=True)
+
+    @field_validator("counts")
+    @classmethod
+    def _non_negative(cls, v: dict[str, int]) -> dict[str, int]:
+        bad = [k for k, n in v.items() if n < 0]
+        if bad:
+            raise ValueError(f"counts must be >= 0 (got negative for {', '.join(bad)})")
+        return v
+
+
+class CuratedCell(Strict):
+    """A hand-checked value for one comparison-table dimension; overrides the automatic cell."""
+
+    value: str | list[str] = Field(description="category name(s) from the lens, or 'not disclosed'")
+    detail: str | None = Field(None, description="free-text description as a human would write it in the table")
+    quote: str | None = Field(None, description="verbatim sentence supporting the value")
+    page: int | str | None = Field(None, description="1-based PDF page (or blog section heading) of the quote")
+    notes: str | None = Field(None, description="why this value; caveats")
+
+    @property
+    def values(self) -> list[str]:
+        """The value as a list (one cell may hold several categories)."""
+        return [self.value] if isinstance(self.value, str) else list(self.value)
+
+
+class ReportSpec(Strict):
+    """One report file. `id` must equal the file name without `.yaml`."""
+
+    id: str = Field(pattern=ID_PATTERN, description="short unique id; lowercase letters, digits, '.', '_', '-'")
+    model: str = Field(min_length=1, description="model name as the lab writes it, e.g. 'Kimi K3'")
+    organization: str = Field(min_length=1, description="lab or company")
+    country: str | None = Field(None, description="country of the organization (optional)")
+    released: dt.date | None = Field(None, description="release date of the report, YYYY-MM-DD (optional)")
+    doc_type: DocType = Field(description="github-pdf | arxiv | blog | other")
+    arxiv_id: str | None = Field(
+        None, pattern=r"^\d{4}\.\d{4,5}(v\d+)?$", description="arXiv identifier, e.g. 2508.06471 (optional)"
+    )
+    source: Source | None = Field(None, description="where to get the text; omit when unknown")
+    params: str | None = Field(None, description="free text, e.g. '2.8T MoE, 104B active'")
+    tags: list[str] = Field(default_factory=list, description="free labels for filtering")
+    notes: str | None = Field(None, description="anything a reader should know about this report")
+    reported: Reported | None = Field(None, description="figures published elsewhere, kept apart from measured ones")
+    curated: dict[str, CuratedCell] = Field(
+        default_factory=dict, description="dimension -> hand-checked comparison-table cell (overrides automatic)"
+    )
+
+    @property
+    def title(self) -> str:
+        """Display name used in tables."""
+        return self.model
