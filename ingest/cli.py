@@ -34,7 +34,9 @@ def build_parser() -> dict[str, argparse.ArgumentParser]:
     """One parser per command (the run command takes bare YAML paths, so no subparsers)."""
     run_p = argparse.ArgumentParser(prog="python -m ingest", description="Ingest report YAML files and rebuild the tables.")
     run_p.add_argument("files", nargs="*", type=Path, help="report YAML files (default: all of --reports-dir)")
-    run_p.add_argument("--reports-dir", type=Path, default=DEFAULT_REPORTS_DIR, help="folder of report YAML files (default: reports/)")
+    run_p.add_argument(
+        "--reports-dir", type=Path, default=DEFAULT_REPORTS_DIR, help="folder of report YAML files (default: reports/)"
+    )
     run_p.add_argument("--engine", choices=["pdfium", "pdfplumber"], default="pdfium", help="PDF text engine (default: pdfium)")
     run_p.add_argument("--force", action="store_true", help="recompute even when inputs are unchanged")
     run_p.add_argument("--offline", action="store_true", help="never use the network; URLs come from the cache only")
@@ -43,7 +45,9 @@ def build_parser() -> dict[str, argparse.ArgumentParser]:
 
     check_p = argparse.ArgumentParser(prog="python -m ingest check", description="Validate report YAML files without ingesting.")
     check_p.add_argument("files", nargs="*", type=Path, help="report YAML files (default: all of --reports-dir)")
-    check_p.add_argument("--reports-dir", type=Path, default=DEFAULT_REPORTS_DIR, help="folder of report YAML files (default: reports/)")
+    check_p.add_argument(
+        "--reports-dir", type=Path, default=DEFAULT_REPORTS_DIR, help="folder of report YAML files (default: reports/)"
+    )
 
     exp_p = argparse.ArgumentParser(prog="python -m ingest export", description="Print a stored table as CSV or Markdown.")
     exp_p.add_argument("--table", choices=sorted(export.TABLES), default="counts", help="which table (default: counts)")
@@ -56,8 +60,14 @@ def build_parser() -> dict[str, argparse.ArgumentParser]:
 def _summary(outcomes: list[Outcome]) -> str:
     head = ("report", "status", "pages", "words", "seconds", "message")
     rows = [
-        (o.report_id, o.status, "" if o.pages is None else str(o.pages), "" if o.words is None else str(o.words),
-         f"{o.seconds:.2f}", o.message[:100])
+        (
+            o.report_id,
+            o.status,
+            "" if o.pages is None else str(o.pages),
+            "" if o.words is None else str(o.words),
+            f"{o.seconds:.2f}",
+            o.message[:100],
+        )
         for o in outcomes
     ]
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]

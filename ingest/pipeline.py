@@ -96,17 +96,13 @@ def analyse(doc: Document, lexicon: Lexicon) -> dict:
     return {
         "word_rule": rule,
         "words": kw.words,
-        "sections": [
-            {**vars(s), "words": kw.words.get(s.section, 0)} for s in section_spans(segments)
-        ],
+        "sections": [{**vars(s), "words": kw.words.get(s.section, 0)} for s in section_spans(segments)],
         "counts": kw.counts,
         "kwic": kw.kwic,
     }
 
 
-def ingest_report(
-    spec: ReportSpec, yaml_path: Path, store: Store, lexicon: Lexicon, settings: Settings
-) -> Outcome:
+def ingest_report(spec: ReportSpec, yaml_path: Path, store: Store, lexicon: Lexicon, settings: Settings) -> Outcome:
     """Run one report through every stage; never raises, never erases its last good bundle."""
     t0 = time.perf_counter()
     out = Outcome(spec.id, "ok", file=str(yaml_path))
@@ -148,7 +144,7 @@ def ingest_report(
         out.message = "text from cache" if hit else f"extracted with {doc.engine}"
     except (fetch.FetchError, ExtractionError) as exc:
         out.status, out.message = "failed", str(exc)
-    except Exception as exc:  # noqa: BLE001 - one bad report must not stop the batch
+    except Exception as exc:
         out.status, out.message = "failed", f"internal error ({type(exc).__name__}: {exc})"
     finally:
         out.seconds = time.perf_counter() - t0

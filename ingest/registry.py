@@ -80,9 +80,7 @@ def _construct_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode, deep: b
     for key_node, _ in node.value:
         key = loader.construct_object(key_node, deep=deep)
         if key in seen:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"duplicate key {key!r}", key_node.start_mark
-            )
+            raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
         seen.add(key)
     return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
 
@@ -105,7 +103,7 @@ def parse_yaml(text: str, file: str) -> object:
     """`yaml.safe_load` with duplicate-key and alias-bomb protection; errors become SpecFileError."""
     try:
         _check_alias_budget(text)
-        return yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - SafeLoader subclass
+        return yaml.load(text, Loader=_UniqueKeyLoader)
     except ValueError as exc:
         raise SpecFileError([SpecError(file, "", str(exc), "remove anchors (&) and aliases (*)")]) from exc
     except yaml.YAMLError as exc:
@@ -158,12 +156,21 @@ def load_report(path: str | Path, known_dimensions: set[str] | None = None) -> R
     except ValidationError as exc:
         raise SpecFileError(validation_errors(exc, name)) from exc
     if spec.id != p.stem:
-        raise SpecFileError([SpecError(name, "id", f"id {spec.id!r} does not match the file name", f"rename the file to {spec.id}.yaml or change id")])
+        raise SpecFileError(
+            [
+                SpecError(
+                    name, "id", f"id {spec.id!r} does not match the file name", f"rename the file to {spec.id}.yaml or change id"
+                )
+            ]
+        )
     if known_dimensions is not None:
         unknown = sorted(set(spec.curated) - known_dimensions)
         if unknown:
             raise SpecFileError(
-                [SpecError(name, f"curated.{k}", "unknown dimension", f"one of: {', '.join(sorted(known_dimensions))}") for k in unknown]
+                [
+                    SpecError(name, f"curated.{k}", "unknown dimension", f"one of: {', '.join(sorted(known_dimensions))}")
+                    for k in unknown
+                ]
             )
     return spec
 

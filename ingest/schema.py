@@ -57,9 +57,7 @@ class Reported(Strict):
     )
     words: int | None = Field(None, ge=0, description="word count as published")
     counts: dict[str, int] = Field(default_factory=dict, description="term -> count as published (lexicon term names)")
-    notes: dict[str, str] = Field(
-        default_factory=dict, description="term -> remark as published, e.g. 'all in references'"
-    )
+    notes: dict[str, str] = Field(default_factory=dict, description="term -> remark as published, e.g. 'all in references'")
 
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, frozen=True, populate_by_name=True)
 

@@ -115,7 +115,13 @@ def find_boundaries(doc: Document) -> dict[str, tuple[int, int, str]]:
         # An appendix may sit between body and references ("Appendix" heading only, to stay safe).
         for pi, off, line in lines:
             heading = line.lstrip("#").strip()
-            if frac(pi, off) >= 0.5 and (pi, off) < (ref_pos[0], ref_pos[1]) and re.match(r"^(appendix|appendices)\b", heading, re.I) and len(heading) < 60 and not heading.endswith("."):
+            if (
+                frac(pi, off) >= 0.5
+                and (pi, off) < (ref_pos[0], ref_pos[1])
+                and re.match(r"^(appendix|appendices)\b", heading, re.I)
+                and len(heading) < 60
+                and not heading.endswith(".")
+            ):
                 found["appendix"] = (pi, off, line)
                 break
     return found

@@ -178,8 +178,18 @@ def reported_rows(spec: ReportSpec) -> list[dict]:
         for term, n in rep.counts.items()
     ]
     if not rows and rep.words is not None:
-        rows.append({"report_id": spec.id, "term": None, "count": None, "words": rep.words, "density": None,
-                     "scope": rep.scope, "note": None, "from": rep.from_})
+        rows.append(
+            {
+                "report_id": spec.id,
+                "term": None,
+                "count": None,
+                "words": rep.words,
+                "density": None,
+                "scope": rep.scope,
+                "note": None,
+                "from": rep.from_,
+            }
+        )
     return rows
 
 

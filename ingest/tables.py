@@ -17,9 +17,29 @@ from .schema import ReportSpec
 from .store import Store, frame, reported_rows, spec_row
 
 REPORT_COLUMNS = [
-    "report_id", "model", "organization", "country", "released", "doc_type", "arxiv_id", "params",
-    "tags", "notes", "source_url", "source_path", "yaml_path", "has_source", "measured", "pages",
-    "words", "word_rule", "kind", "engine", "sha256", "ingested_at", "extraction_notes",
+    "report_id",
+    "model",
+    "organization",
+    "country",
+    "released",
+    "doc_type",
+    "arxiv_id",
+    "params",
+    "tags",
+    "notes",
+    "source_url",
+    "source_path",
+    "yaml_path",
+    "has_source",
+    "measured",
+    "pages",
+    "words",
+    "word_rule",
+    "kind",
+    "engine",
+    "sha256",
+    "ingested_at",
+    "extraction_notes",
 ]
 STATUS_COLUMNS = ["report_id", "status", "message", "seconds", "finished_at", "file"]
 SECTION_COLUMNS = ["report_id", "section", "start_page", "end_page", "heading", "words"]
