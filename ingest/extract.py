@@ -69,15 +69,16 @@ class Document:
 
 def sniff_kind(path: Path, head: bytes) -> Kind:
     """Decide the format by magic bytes first, then by extension (a PDF link that served HTML is caught)."""
-    stripped = head.lstrip()
     if head.startswith(b"%PDF-") or b"%PDF-" in head[:1024]:
         return "pdf"
-    low = stripped[:512].lower()
-    if low.startswith((b"<!doctype html", b"<html")) or b"<head" in low or b"<body" in low:
-        return "html"
+    low = head.lstrip()[:512].lower()
+    looks_html = low.startswith((b"<!doctype html", b"<html")) or b"<head" in low or b"<body" in low
     suffix = path.suffix.lower()
     if suffix == ".pdf":
-        raise ExtractionError("not a PDF: the file does not start with %PDF- (wrong file, or an HTML error page?)")
+        what = "it looks like an HTML page (an error or login page?)" if looks_html else "it does not start with %PDF-"
+        raise ExtractionError(f"not a PDF: {what}")
+    if looks_html:
+        return "html"
     if suffix in (".html", ".htm"):
         return "html"
     if suffix in (".md", ".markdown", ".txt", ""):
