@@ -1,0 +1,114 @@
+"""Match rules, densities, the 'all' section and the KWIC concordance."""
+
+from __future__ import annotations
+
+import pytest
+
+from ingest.extract import Document, Page
+from ingest.keywords import count_keywords, density
+from ingest.lexicon import DEFAULT_LEXICON, Lexicon, Term, load_lexicon
+from ingest.registry import SpecFileError
+from ingest.sections import Segment
+from ingest.schema import STUDY_TERMS
+
+
+def lex(*terms: dict) -> Lexicon:
+    return Lexicon.model_validate({"groups": [{"id": "g", "label": "G", "terms": list(terms)}]})
+
+
+def counts_of(text: str, *terms: dict, section: str = "body") -> dict[str, int]:
+    res = count_keywords([Segment(section, 1, "1", text)], lex(*terms))
+    return {r["term"]: r["count"] for r in res.counts if r["section"] == "all"}
+
+
+def test_substring_rule_is_grep_compatible():
+    text = "Agentic agents: an AGENT, multi-agent, reagent."
+    assert counts_of(text, {"name": "agent", "rule": "substring"}) == {"agent": 5}
+    assert counts_of(text, {"name": "agentic", "rule": "substring"}) == {"agentic": 1}
+
+
+def test_substring_phrase_matches_across_line_breaks():
+    assert counts_of("no credit\nassignment here", {"name": "credit assignment", "rule": "substring"}) == {"credit assignment": 1}
+
+
+def test_word_rule_matches_whole_words_and_listed_inflections():
+    text = "An agent, two agents, agentic, multi-agent, reagent, Agent能力."
+    got = counts_of(text, {"name": "agent", "rule": "word", "inflections": ["agents"]})
+    assert got == {"agent": 4}  # agent, agents, multi-agent, Agent能力 (not agentic, not reagent)
+    assert counts_of("agentic agents", {"name": "agent", "rule": "word"}) == {"agent": 0}
+
+
+def test_word_rule_aliases_and_case_sensitivity():
+    term = {"name": "GRPO", "rule": "word", "case_sensitive": True, "aliases": ["Group Relative Policy Optimization"]}
+    text = "We use GRPO (Group Relative Policy Optimization); grpo in lower case is not counted; GRPO-style."
+    assert counts_of(text, term) == {"GRPO": 3}
+
+
+def test_regex_rule():
+    term = {"name": "best-of-N", "rule": "regex", "pattern": r"\bbest[- ]of[- ](n|\d+)\b"}
+    assert counts_of("Best-of-N and best of 16 but not best-of-breed.", term) == {"best-of-N": 2}
+
+
+def test_study_lexicon_declares_the_five_study_terms_as_substrings():
+    lexicon = load_lexicon(DEFAULT_LEXICON)
+    study = lexicon.group("study")
+    assert tuple(t.name for t in study.terms) == STUDY_TERMS
+    assert {t.rule for t in study.terms} == {"substring"}
+
+
+def test_density_is_per_thousand_words_and_unknown_for_empty_sections():
+    assert density(50, 28771) == pytest.approx(1.7379, abs=1e-4)
+    assert density(0, 0) is None
+
+
+def test_sections_add_up_to_all_and_kwic_keeps_pages():
+    segs = [
+        Segment("body", 1, "1", "reward one two three"),
+        Segment("body", 2, "2", "four reward"),
+        Segment("references", 3, "3", "reward paper"),
+    ]
+    res = count_keywords(segs, lex({"name": "reward", "rule": "substring"}))
+    by = {r["section"]: (r["count"], r["words"]) for r in res.counts}
+    assert by == {"body": (2, 6), "appendix": (0, 0), "references": (1, 2), "all": (3, 8)}
+    assert [(k["section"], k["page"], k["match"]) for k in res.kwic] == [("body", 1, "reward"), ("body", 2, "reward"), ("references", 3, "reward")]
+    assert res.kwic[1]["left"].endswith("three four ")
+
+
+@pytest.mark.parametrize(
+    ("term", "message"),
+    [
+        ({"name": "x", "rule": "regex"}, "needs `pattern:`"),
+        ({"name": "x", "rule": "regex", "pattern": "("}, "invalid regular expression"),
+        ({"name": "x", "rule": "word", "pattern": "x"}, "only for rule `regex`"),
+        ({"name": "x", "rule": "fuzzy"}, "Input should be"),
+        ({"name": "x", "rule": "word", "colour": "red"}, "Extra inputs"),
+    ],
+)
+def test_bad_terms_are_rejected_with_a_reason(term, message):
+    with pytest.raises(ValueError, match=message):
+        Term.model_validate(term)
+
+
+def test_bad_lexicon_file_names_file_and_field(tmp_path):
+    p = tmp_path / "lexicon.yaml"
+    p.write_text("version: 1\ngroups:\n  - id: g\n    label: G\n    terms:\n      - {name: x, rule: word, colour: red}\n")
+    with pytest.raises(SpecFileError) as err:
+        load_lexicon(p)
+    assert str(p) in str(err.value) and "groups.0.terms.0.colour" in str(err.value)
+
+
+def test_chinese_document_counts_characters_as_words():
+    from ingest.textnorm import count_words, word_rule
+
+    text = "我们使用强化学习训练Qwen3模型，支持agent能力。"
+    assert word_rule(text) == "cjk"
+    # 我们使用强化学习训练 (10) + Qwen3 (1) + 模型 (2) + ， (0) + 支持 (2) + agent (1) + 能力 (2) + 。(0)
+    assert count_words(text, "cjk") == 18
+    doc = Document("markdown", "markdown", [Page(1, text, "x")])
+    assert word_rule(doc.text) == "cjk"
+
+
+def test_english_document_with_a_few_chinese_lines_keeps_the_wc_rule():
+    from ingest.textnorm import word_rule
+
+    assert word_rule("This English report quotes one prompt: 胡雪岩离船登岸 and goes on in English for a while.") == "whitespace"
