@@ -1,0 +1,153 @@
+"""End to end through `run` and the CLI: cache hits, failures keep results, reported stays apart."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from ingest.cli import main
+from ingest.pipeline import Settings, run
+from ingest.store import Store
+
+from .conftest import REPO, write_pdf, write_report
+
+PAGES = [
+    ["Agentic reinforcement learning with tool use.", "The reward comes from unit tests in a sandbox."],
+    ["We adopt GRPO for training.", "References", "Doe. An agentic benchmark for tools. 2025."],
+]
+
+
+@pytest.fixture
+def setup(tmp_path: Path) -> tuple[Path, Settings]:
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    write_pdf(reports / "paper.pdf", PAGES)
+    write_report(
+        reports,
+        "paper",
+        "source:\n  path: paper.pdf\nreported:\n  from: a study\n  words: 999\n  counts: {agentic: 7}\n",
+    )
+    write_report(reports, "nosrc", "reported:\n  from: a study\n  words: 100\n  counts: {agent: 1}\n")
+    return reports, Settings(data_dir=tmp_path / "data")
+
+
+def table(settings: Settings, name: str) -> pd.DataFrame:
+    return Store(settings.data_dir).read_table(name)
+
+
+def test_run_produces_tables_with_measured_and_reported_apart(setup):
+    reports, settings = setup
+    res = run(reports_dir=reports, settings=settings)
+    assert {o.report_id: o.status for o in res.outcomes} == {"paper": "ok", "nosrc": "no-source"}
+    counts = table(settings, "counts")
+    row = counts[(counts.report_id == "paper") & (counts.term == "agentic") & (counts.section == "all")].iloc[0]
+    assert (row["count"], row["words"]) == (2, 28)  # 6 + 9 + 5 + 1 + 7 words
+    ref = counts[(counts.report_id == "paper") & (counts.term == "agentic") & (counts.section == "references")].iloc[0]
+    assert ref["count"] == 1
+    reported = table(settings, "reported")
+    assert set(reported.report_id) == {"paper", "nosrc"}
+    assert reported[reported.report_id == "paper"].iloc[0][["term", "count", "words"]].tolist() == ["agentic", 7, 999]
+    reps = table(settings, "reports").set_index("report_id")
+    assert bool(reps.loc["paper", "measured"]) and not bool(reps.loc["nosrc", "measured"])
+    assert (Store(settings.data_dir).results_dir / "counts.csv").exists()
+
+
+def test_rerun_on_unchanged_inputs_uses_the_stored_results(setup):
+    reports, settings = setup
+    run(reports_dir=reports, settings=settings)
+    again = run(reports_dir=reports, settings=settings)
+    assert {o.report_id: o.status for o in again.outcomes}["paper"] == "cached"
+
+
+def test_text_cache_hit_when_only_the_lexicon_changes(setup, tmp_path):
+    reports, settings = setup
+    run(reports_dir=reports, settings=settings)
+    lex = tmp_path / "lexicon.yaml"
+    lex.write_text("version: 1\ngroups:\n  - id: g\n    label: G\n    terms:\n      - {name: sandbox, rule: word}\n")
+    res = run(reports_dir=reports, settings=Settings(data_dir=settings.data_dir, lexicon_path=lex))
+    out = {o.report_id: o for o in res.outcomes}["paper"]
+    assert (out.status, out.message) == ("ok", "text from cache")
+    assert set(table(settings, "counts").term) == {"sandbox"}
+
+
+def test_changed_source_is_recounted(setup):
+    reports, settings = setup
+    run(reports_dir=reports, settings=settings)
+    write_pdf(reports / "paper.pdf", [["Only one agentic page."]])
+    res = run(reports_dir=reports, settings=settings)
+    assert {o.report_id: o.status for o in res.outcomes}["paper"] == "ok"
+    counts = table(settings, "counts")
+    assert counts[(counts.report_id == "paper") & (counts.term == "agentic") & (counts.section == "all")]["count"].item() == 1
+
+
+def test_failed_report_keeps_its_last_good_results(setup):
+    reports, settings = setup
+    run(reports_dir=reports, settings=settings)
+    (reports / "paper.pdf").write_bytes(b"%PDF-1.4 truncated garbage")
+    res = run(reports_dir=reports, settings=settings)
+    out = {o.report_id: o for o in res.outcomes}["paper"]
+    assert out.status == "failed" and "PDF" in out.message
+    counts = table(settings, "counts")
+    assert counts[(counts.report_id == "paper") & (counts.section == "all") & (counts.term == "agentic")]["count"].item() == 2
+    status = table(settings, "status").set_index("report_id")
+    assert status.loc["paper", "status"] == "failed"
+
+
+def test_broken_yaml_keeps_the_report_and_its_results(setup):
+    reports, settings = setup
+    run(reports_dir=reports, settings=settings)
+    (reports / "paper.yaml").write_text((reports / "paper.yaml").read_text() + "colour: red\n")
+    res = run(reports_dir=reports, settings=settings)
+    assert [o.report_id for o in res.failed] == ["paper"]
+    assert "colour" in res.failed[0].message
+    assert "paper" in set(table(settings, "reports").report_id)
+    assert "paper" in set(table(settings, "counts").report_id)
+
+
+def test_cli_exit_status_summary_and_export(setup, capsys):
+    reports, settings = setup
+    code = main(["--reports-dir", str(reports), "--data-dir", str(settings.data_dir)])
+    out = capsys.readouterr().out
+    assert code == 0 and "paper" in out and "no-source" in out
+    assert main(["export", "--table", "counts", "--format", "csv", "--data-dir", str(settings.data_dir)]) == 0
+    csv = capsys.readouterr().out.splitlines()
+    assert csv[0].startswith("report_id,section,term,count,words,density")
+    assert any(line.startswith("paper,references,agentic,1,") for line in csv)
+    assert {line.split(",")[1] for line in csv[1:]} == {"body", "appendix", "references", "all"}
+
+
+def test_cli_exits_nonzero_when_a_report_fails_but_stores_the_others(setup):
+    reports, settings = setup
+    write_report(reports, "missing", "source:\n  path: nowhere.pdf\n")
+    code = main(["--quiet", "--reports-dir", str(reports), "--data-dir", str(settings.data_dir)])
+    assert code == 1
+    assert {"paper", "nosrc", "missing"} <= set(table(settings, "reports").report_id)
+    assert "paper" in set(table(settings, "counts").report_id)
+
+
+def test_cli_single_file_and_export_to_file(setup, tmp_path):
+    reports, settings = setup
+    code = main(["--quiet", str(reports / "paper.yaml"), "--reports-dir", str(reports), "--data-dir", str(settings.data_dir)])
+    assert code == 0
+    out = tmp_path / "counts.md"
+    assert main(["export", "--table", "counts", "--format", "md", "--out", str(out), "--data-dir", str(settings.data_dir)]) == 0
+    assert out.read_text().startswith("| report_id | section | term |")
+
+
+def test_export_without_results_says_what_to_do(tmp_path, capsys):
+    assert main(["export", "--data-dir", str(tmp_path / "none")]) == 1
+    assert "run `python -m ingest` first" in capsys.readouterr().err
+
+
+def test_python_dash_m_ingest_runs_as_a_process(setup):
+    reports, settings = setup
+    proc = subprocess.run(
+        [sys.executable, "-m", "ingest", "check", "--reports-dir", str(reports)],
+        cwd=REPO, capture_output=True, text=True, check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "ok:" in proc.stdout
