@@ -43,6 +43,8 @@ class Settings:
     force: bool = False
     offline: bool = False
     max_pages: int = 3000
+    #: Download limits for `source.url` (timeouts, size cap, retries, redirects); see ingest/fetch.py.
+    fetch_settings: fetch.FetchSettings = field(default_factory=fetch.FetchSettings)
 
 
 @dataclass
@@ -114,11 +116,14 @@ def ingest_report(spec: ReportSpec, yaml_path: Path, store: Store, lexicon: Lexi
             if (store.load_bundle(spec.id) or {}).get("meta") != snapshot:
                 store.save_bundle(spec.id, {"meta": snapshot})
             return out
-        fetched = fetch.locate(spec.source, yaml_path.parent, store.http_dir, offline=settings.offline)
+        fetched = fetch.locate(
+            spec.source, yaml_path.parent, store.http_dir, offline=settings.offline, settings=settings.fetch_settings
+        )
+        note = f" ({fetched.note})" if fetched.note else ""
         fp = fingerprint(fetched.sha256, lexicon, settings)
         old = store.load_bundle(spec.id)
         if old and not settings.force and old.get("meta", {}).get("fingerprint") == fp:
-            out.status, out.message = "cached", "unchanged since last run"
+            out.status, out.message = "cached", "unchanged since last run" + note
             out.words, out.pages = old["meta"]["words"], old["meta"]["pages"]
             return out
         doc, hit = load_document(fetched, store, settings)
@@ -141,7 +146,7 @@ def ingest_report(spec: ReportSpec, yaml_path: Path, store: Store, lexicon: Lexi
         }
         store.save_bundle(spec.id, {"meta": meta, **{k: v for k, v in result.items() if k not in ("words", "word_rule")}})
         out.words, out.pages = meta["words"], meta["pages"]
-        out.message = "text from cache" if hit else f"extracted with {doc.engine}"
+        out.message = ("text from cache" if hit else f"extracted with {doc.engine}") + note
     except (fetch.FetchError, ExtractionError) as exc:
         out.status, out.message = "failed", str(exc)
     except Exception as exc:
