@@ -5,6 +5,7 @@
     python -m ingest check                   # validate report YAML files only
     python -m ingest export --table counts --format csv          # print a table
     python -m ingest export --table counts --format md --out counts.md
+    python -m ingest export --report kimi-k3                     # one report's Markdown card
 
 Exit status: 0 when every report succeeded, 1 when any failed (the others are still stored),
 2 for usage errors.
@@ -53,6 +54,7 @@ def build_parser() -> dict[str, argparse.ArgumentParser]:
     exp_p.add_argument("--table", choices=sorted(export.TABLES), default="counts", help="which table (default: counts)")
     exp_p.add_argument("--format", choices=["csv", "md"], default="csv", help="output format (default: csv)")
     exp_p.add_argument("--out", type=Path, default=None, help="write to this file instead of stdout")
+    exp_p.add_argument("--report", default=None, metavar="ID", help="print one report's Markdown card instead of a table")
     _common(exp_p)
     return {"run": run_p, "check": check_p, "export": exp_p}
 
@@ -111,7 +113,14 @@ def cmd_export(args: argparse.Namespace) -> int:
     if not store.has_results():
         print(f"error: no results in {store.results_dir}; run `python -m ingest` first", file=sys.stderr)
         return 1
-    text = export.render(export.TABLES[args.table](store), args.format)
+    if args.report:
+        try:
+            text = export.report_card(store, args.report)
+        except KeyError as exc:
+            print(f"error: {exc.args[0]}", file=sys.stderr)
+            return 1
+    else:
+        text = export.render(export.TABLES[args.table](store), args.format)
     if args.out:
         from .store import atomic_write_bytes
 

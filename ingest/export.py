@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
+from . import summaries
 from .store import Store
 
 Format = str  # "csv" | "md"
@@ -36,7 +37,14 @@ TABLES: dict[str, Callable[[Store], pd.DataFrame]] = {
     "kwic": _stored("kwic"),
     "reported": _stored("reported"),
     "status": _stored("status"),
+    "evidence": _stored("evidence"),
+    "comparison": summaries.comparison_table,
+    "summary": summaries.summary_table,
+    "stats": summaries.stats_table,
+    "stats-measured": lambda store: summaries.stats_table(store, source="measured"),
+    "tiers": summaries.tiers_table,
 }
+report_card = summaries.report_card
 
 
 def _md_cell(v: object) -> str:

@@ -1,0 +1,170 @@
+"""Exports: the study's tables come out of the tool cell for cell (summary, stats, tiers, card, CLI)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from ingest import export, summaries
+from ingest.cli import main
+from ingest.registry import load_report
+from ingest.store import Store, reported_rows, spec_row
+
+REPO = Path(__file__).resolve().parents[1]
+STUDY = REPO.parent / "shared" / "study" / "study_tables.md"
+SHIPPED = sorted(p for p in (REPO / "reports").glob("*.yaml") if not p.name.startswith("_"))
+
+
+def shipped_frames() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """`reports` and `reported` tables of the shipped YAMLs, built without the pipeline."""
+    specs = [(load_report(p), str(p)) for p in SHIPPED]
+    reports = pd.DataFrame([spec_row(s, yp) | {"measured": False, "words": None} for s, yp in specs])
+    reported = pd.DataFrame([row for s, _ in specs for row in reported_rows(s)])
+    return reports, reported
+
+
+@pytest.fixture
+def shipped_store(tmp_path: Path) -> Store:
+    """A private store holding the shipped reports' metadata and reported figures (nothing measured)."""
+    store = Store(tmp_path / "data")
+    reports, reported = shipped_frames()
+    store.write_table("reports", reports)
+    store.write_table("reported", reported)
+    return store
+
+
+def parse_md_table(text: str) -> list[dict[str, str]]:
+    """Rows of the first Markdown table in `text` (header row -> keys)."""
+    rows: list[dict[str, str]] = []
+    header: list[str] | None = None
+    for ln in text.splitlines():
+        if not ln.startswith("|"):
+            if header is not None:
+                break
+            continue
+        cells = [c.strip() for c in ln.strip().strip("|").split("|")]
+        if header is None:
+            header = cells
+        elif not set("".join(cells)) <= set("-: "):
+            rows.append(dict(zip(header, cells, strict=True)))
+    return rows
+
+
+STUDY_STATS_FALLBACK = {
+    "Kimi K3": {"words": "28,771", "agentic": "50 (1.7)", "credit assignment": "0"},
+    "Qwen3": {"agentic": "0 (0.0)"},
+    "Gemma 4": {"agentic": "3 (all in references)", "tool": "10", "reward": "0"},
+}
+
+
+def test_stats_markdown_reproduces_study_statistics_table(shipped_store: Store) -> None:
+    md = export.render(export.TABLES["stats"](shipped_store), "md")
+    ours = {r["model"]: r for r in parse_md_table(md)}
+    if STUDY.exists():
+        text = STUDY.read_text(encoding="utf-8")
+        study = {r["model"]: r for r in parse_md_table(text.split("## Statistics table", 1)[1])}
+        assert len(study) == 10
+        assert set(study) == set(ours)
+        for model, row in study.items():
+            assert ours[model] == row, model
+        assert list(next(iter(study.values()))) == list(next(iter(ours.values())))
+    for model, cells in STUDY_STATS_FALLBACK.items():
+        for col, want in cells.items():
+            assert ours[model][col] == want
+
+
+def test_stats_keeps_reported_figures_after_measuring() -> None:
+    reports = pd.DataFrame([{"report_id": "k", "model": "K", "measured": True, "words": 1000}])
+    reported = pd.DataFrame(
+        [{"report_id": "k", "term": "agentic", "count": 50, "words": 28771, "note": None},
+         {"report_id": "k", "term": "tool", "count": 3, "words": 28771, "note": None}]
+    )  # fmt: skip
+    counts = pd.DataFrame(
+        [{"report_id": "k", "section": s, "group": "study", "term": t, "count": n, "words": w}
+         for s, t, n, w in [("all", "agentic", 7, 1000), ("references", "agentic", 0, 100),
+                            ("all", "tool", 4, 1000), ("references", "tool", 4, 100)]]
+    )  # fmt: skip
+    rep = summaries.stats_frame(reports, reported, counts, terms=["agentic", "tool"])
+    assert rep.iloc[0].to_dict() == {"model": "K", "words": "28,771", "agentic": "50 (1.7)", "tool": "3 (0.1)"}
+    meas = summaries.stats_frame(reports, reported, counts, terms=["agentic", "tool"], source="measured")
+    assert meas.iloc[0].to_dict() == {"model": "K", "words": "1,000", "agentic": "7", "tool": "4 (all in references)"}
+
+
+def test_stats_flags_rows_whose_figures_come_from_the_other_source() -> None:
+    reports = pd.DataFrame([{"report_id": "a", "model": "A", "measured": False, "words": None},
+                            {"report_id": "b", "model": "B", "measured": False, "words": None}])  # fmt: skip
+    reported = pd.DataFrame([{"report_id": "a", "term": "tool", "count": 2, "words": 2000, "note": None}])
+    out = summaries.stats_frame(reports, reported, pd.DataFrame(), terms=["tool"])
+    assert out["figures"].tolist() == ["reported", "none"]
+    assert out.loc[1, "tool"] == "n/a"
+
+
+def test_density_rounds_half_up() -> None:
+    assert summaries._density(1, 4000) == "0.3"  # 0.25 -> 0.3, not banker's 0.2
+    assert summaries._density(50, 28771) == "1.7"
+
+
+def test_summary_matches_study_wording(shipped_store: Store) -> None:
+    df = export.TABLES["summary"](shipped_store)
+    assert list(df.columns) == ["model", "organization", "reward source", "credit granularity", "RL algorithm", "disclosure"]
+    row = df.set_index("model").loc["A.X K2"]
+    assert row["RL algorithm"] == "CISPO + GDPO"
+    assert row["disclosure"] == "detailed"
+    llama = df.set_index("model").loc["Llama 4"]
+    assert llama["credit granularity"] == "not disclosed"
+    # MiniMax-M1's supplement gives no granularity: that is "not assessed", never a blank
+    assert df.set_index("model").loc["MiniMax-M1", "credit granularity"] == "not assessed"
+
+
+def test_summary_marks_curated_and_disagreement_when_asked() -> None:
+    reports = pd.DataFrame([{"report_id": "a", "model": "A", "organization": "Lab"}])
+    cmp_ = pd.DataFrame(
+        [{"report_id": "a", "dimension": "rl_algorithm", "value": "GRPO", "origin": "curated", "detail": "GRPO variant",
+          "disagree": True, "auto_value": "PPO"}]
+    )  # fmt: skip
+    marked = summaries.summary_frame(reports, cmp_, marks=True)
+    assert marked.loc[0, "RL algorithm"] == "GRPO variant [curated] [auto disagrees: PPO]"
+    assert marked.loc[0, "reward source"] == "not assessed"
+
+
+def test_tiers_group_by_doc_type_and_level(shipped_store: Store) -> None:
+    df = export.TABLES["tiers"](shipped_store)
+    rows = {(r["document kind"], r["disclosure"]): r["models"] for r in df.to_dict("records")}
+    assert rows[("PDF tech report on GitHub (no arXiv)", "detailed")] == "A.X K2, Kimi K3"
+    assert rows[("arXiv preprint", "low")] == "DeepSeek-V4, MiniMax-M1, Qwen3"
+    assert rows[("official blog post", "none")] == "Llama 4"
+    assert sum(len(m.split(", ")) for m in rows.values()) == len(SHIPPED)
+
+
+def test_report_card_lists_metadata_figures_and_cells(shipped_store: Store) -> None:
+    card = export.report_card(shipped_store, "gemma-4")
+    assert card.startswith("# Gemma 4\n")
+    assert "| 7,337 | 3 (all in references) |" in card
+    assert "not disclosed (only tool-call format examples in an appendix)" in card
+    with pytest.raises(KeyError):
+        export.report_card(shipped_store, "nope")
+
+
+def test_distinctive_terms_prefers_rare_terms() -> None:
+    counts = pd.DataFrame(
+        [{"report_id": r, "section": "all", "group": "g", "term": t, "count": n}
+         for r, t, n in [("a", "tool", 10), ("a", "MCTS", 3), ("b", "tool", 12), ("b", "MCTS", 0), ("c", "tool", 9)]]
+    )  # fmt: skip
+    top = summaries.distinctive_terms(counts, "a")
+    assert top.iloc[0]["term"] == "MCTS"
+    assert summaries.distinctive_terms(counts, "zzz").empty
+
+
+def test_cli_export_stats_md_and_report_card(shipped_store: Store, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    assert main(["export", "--table", "stats", "--format", "md", "--data-dir", str(shipped_store.root)]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"\| Kimi K3 \| 28,771 \| 50 \(1\.7\) \|", out)
+    dest = tmp_path / "card.md"
+    assert main(["export", "--report", "kimi-k3", "--data-dir", str(shipped_store.root), "--out", str(dest)]) == 0
+    assert dest.read_text(encoding="utf-8").startswith("# Kimi K3")
+    assert main(["export", "--report", "nope", "--data-dir", str(shipped_store.root)]) == 1
+    for name in ("summary", "tiers", "comparison", "counts"):
+        assert main(["export", "--table", name, "--format", "csv", "--data-dir", str(shipped_store.root)]) == 0
