@@ -1,0 +1,164 @@
+"""A misbehaving-on-purpose HTTP server on 127.0.0.1 for fetch tests and eval/bad_inputs.py.
+
+No test touches the internet: every download goes to this server (port 0, a thread).
+Routes:
+    /files/<name>            a served file (ETag + Last-Modified; answers 304 to a matching condition)
+    /status/<code>           that HTTP status with a small HTML body
+    /flaky/<n>/<name>        HTTP 500 for the first n requests, then the file
+    /loop/a, /loop/b         302 to each other (a redirect loop)
+    /chain/<n>/<name>        n redirects, then the file
+    /redirect?to=<url>       302 to any URL (e.g. file:///etc/passwd)
+    /slow-headers            waits before answering (read timeout)
+    /trickle                 one byte every 50 ms, forever (deadline)
+    /endless                 64 KiB chunks as fast as possible, forever (size cap)
+    /big                     claims a 1 GB Content-Length (refused before download)
+    /empty                   200 with no body
+    /short                   claims 100000 bytes, sends 10 and closes
+"""
+
+from __future__ import annotations
+
+import email.utils
+import hashlib
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+_STARTED = email.utils.formatdate(time.time() - 3600, usegmt=True)
+
+
+class LocalServer:
+    """Handle on the running server: URLs, per-path hit counts, request headers seen."""
+
+    def __init__(self, httpd: ThreadingHTTPServer, stop: threading.Event):
+        self.httpd = httpd
+        self.stop = stop
+        self.hits: Counter[str] = Counter()
+        self.seen_headers: list[dict[str, str]] = []
+
+    @property
+    def port(self) -> int:
+        return self.httpd.server_address[1]
+
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.port}{path}"
+
+
+def _handler(files: dict[str, tuple[bytes, str]], state: LocalServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.0"  # bodies without Content-Length end when the connection closes
+
+        def log_message(self, format: str, *args: object) -> None:  # quiet test output
+            pass
+
+        def _send(self, code: int, body: bytes = b"", ctype: str = "text/html", headers: dict | None = None) -> None:
+            self.send_response(code)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            for k, v in (headers or {}).items():
+                self.send_header(k, v)
+            self.end_headers()
+            self.wfile.write(body)
+
+        def _file(self, name: str) -> None:
+            if name not in files:
+                self._send(404, b"<html><body><h1>Not Found</h1></body></html>")
+                return
+            body, ctype = files[name]
+            etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
+            if self.headers.get("If-None-Match") == etag or (
+                self.headers.get("If-Modified-Since") == _STARTED and "If-None-Match" not in self.headers
+            ):
+                self.send_response(304)
+                self.send_header("ETag", etag)
+                self.end_headers()
+                return
+            self._send(200, body, ctype, {"ETag": etag, "Last-Modified": _STARTED})
+
+        def _stream_forever(self, chunk: bytes, pause: float) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/pdf")
+            self.end_headers()
+            try:
+                self.wfile.write(b"%PDF-1.4\n")
+                while not state.stop.is_set():
+                    self.wfile.write(chunk)
+                    self.wfile.flush()
+                    if pause:
+                        state.stop.wait(pause)
+            except OSError:
+                pass  # the client hung up: that is the point
+
+        def do_GET(self) -> None:
+            parts = urlsplit(self.path)
+            path = parts.path
+            state.hits[path] += 1
+            state.seen_headers.append(dict(self.headers.items()))
+            seg = path.strip("/").split("/")
+            if seg[0] == "files" and len(seg) == 2:
+                self._file(seg[1])
+            elif seg[0] == "status" and len(seg) == 2 and seg[1].isdigit():
+                code = int(seg[1])
+                self._send(code, f"<html><body><h1>Error {code}</h1></body></html>".encode())
+            elif seg[0] == "flaky" and len(seg) == 3:
+                if state.hits[path] <= int(seg[1]):
+                    self._send(500, b"<html><body>try again</body></html>")
+                else:
+                    self._file(seg[2])
+            elif path == "/loop/a":
+                self._send(302, b"", headers={"Location": "/loop/b"})
+            elif path == "/loop/b":
+                self._send(302, b"", headers={"Location": state.url("/loop/a")})
+            elif seg[0] == "chain" and len(seg) == 3:
+                n = int(seg[1])
+                loc = f"/chain/{n - 1}/{seg[2]}" if n > 0 else f"/files/{seg[2]}"
+                self._send(301 if n % 2 else 307, b"", headers={"Location": loc})
+            elif path == "/redirect":
+                self._send(302, b"", headers={"Location": parse_qs(parts.query)["to"][0]})
+            elif path == "/slow-headers":
+                state.stop.wait(5)
+                self._send(200, b"%PDF-1.4 late\n", "application/pdf")
+            elif path == "/trickle":
+                self._stream_forever(b"x", 0.05)
+            elif path == "/endless":
+                self._stream_forever(b"0" * 65536, 0)
+            elif path == "/big":
+                self.send_response(200)
+                self.send_header("Content-Type", "application/pdf")
+                self.send_header("Content-Length", str(10**9))
+                self.end_headers()
+                self.wfile.write(b"%PDF-1.4\n")
+            elif path == "/empty":
+                self._send(200, b"", "application/pdf")
+            elif path == "/short":
+                self.send_response(200)
+                self.send_header("Content-Type", "text/plain")
+                self.send_header("Content-Length", "100000")
+                self.end_headers()
+                self.wfile.write(b"# partial\n")
+            else:
+                self._send(404, b"<html><body><h1>Not Found</h1></body></html>")
+
+    return Handler
+
+
+@contextmanager
+def serve(files: dict[str, tuple[bytes, str]] | None = None) -> Iterator[LocalServer]:
+    """Run the server on 127.0.0.1 (free port) in a daemon thread for the `with` block."""
+    stop = threading.Event()
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
+    httpd.daemon_threads = True
+    state = LocalServer(httpd, stop)
+    httpd.RequestHandlerClass = _handler(files or {}, state)
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield state
+    finally:
+        stop.set()
+        httpd.shutdown()
+        httpd.server_close()
