@@ -18,7 +18,6 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import export
 from .pipeline import Outcome, Settings, run
 from .registry import load_registry
 from .store import DEFAULT_DATA_DIR, Store
@@ -31,8 +30,23 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR, help="data folder (default: data/)")
 
 
-def build_parser() -> dict[str, argparse.ArgumentParser]:
-    """One parser per command (the run command takes bare YAML paths, so no subparsers)."""
+def build_parser(only: str | None = None) -> dict[str, argparse.ArgumentParser]:
+    """One parser per command (the run command takes bare YAML paths, so no subparsers).
+
+    `only` builds just that command's parser: the export parser imports pandas, which a
+    warm `python -m ingest` run should not pay for.
+    """
+    parsers: dict[str, argparse.ArgumentParser] = {}
+    if only in (None, "run"):
+        parsers["run"] = _run_parser()
+    if only in (None, "check"):
+        parsers["check"] = _check_parser()
+    if only in (None, "export"):
+        parsers["export"] = _export_parser()
+    return parsers
+
+
+def _run_parser() -> argparse.ArgumentParser:
     run_p = argparse.ArgumentParser(prog="python -m ingest", description="Ingest report YAML files and rebuild the tables.")
     run_p.add_argument("files", nargs="*", type=Path, help="report YAML files (default: all of --reports-dir)")
     run_p.add_argument(
@@ -43,12 +57,20 @@ def build_parser() -> dict[str, argparse.ArgumentParser]:
     run_p.add_argument("--offline", action="store_true", help="never use the network; URLs come from the cache only")
     run_p.add_argument("--quiet", action="store_true", help="no progress bar or summary table")
     _common(run_p)
+    return run_p
 
+
+def _check_parser() -> argparse.ArgumentParser:
     check_p = argparse.ArgumentParser(prog="python -m ingest check", description="Validate report YAML files without ingesting.")
     check_p.add_argument("files", nargs="*", type=Path, help="report YAML files (default: all of --reports-dir)")
     check_p.add_argument(
         "--reports-dir", type=Path, default=DEFAULT_REPORTS_DIR, help="folder of report YAML files (default: reports/)"
     )
+    return check_p
+
+
+def _export_parser() -> argparse.ArgumentParser:
+    from . import export
 
     exp_p = argparse.ArgumentParser(prog="python -m ingest export", description="Print a stored table as CSV or Markdown.")
     exp_p.add_argument("--table", choices=sorted(export.TABLES), default="counts", help="which table (default: counts)")
@@ -56,7 +78,7 @@ def build_parser() -> dict[str, argparse.ArgumentParser]:
     exp_p.add_argument("--out", type=Path, default=None, help="write to this file instead of stdout")
     exp_p.add_argument("--report", default=None, metavar="ID", help="print one report's Markdown card instead of a table")
     _common(exp_p)
-    return {"run": run_p, "check": check_p, "export": exp_p}
+    return exp_p
 
 
 def _summary(outcomes: list[Outcome]) -> str:
@@ -109,6 +131,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from . import export
+
     store = Store(args.data_dir)
     if not store.has_results():
         print(f"error: no results in {store.results_dir}; run `python -m ingest` first", file=sys.stderr)
@@ -133,5 +157,5 @@ def cmd_export(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv.pop(0) if argv and argv[0] in COMMANDS else "run"
-    args = build_parser()[command].parse_args(argv)
+    args = build_parser(command)[command].parse_args(argv)
     return {"run": cmd_run, "check": cmd_check, "export": cmd_export}[command](args)

@@ -24,7 +24,6 @@ from .registry import Registry, SpecError, load_registry
 from .schema import ReportSpec
 from .sections import section_spans, split_sections
 from .store import DEFAULT_DATA_DIR, Store
-from .tables import rebuild_tables
 from .textnorm import word_rule
 
 #: Bump when counting/sectioning changes, so stored bundles are recomputed.
@@ -188,6 +187,31 @@ def run(
         if full.get(spec.id) is None:
             full.reports.append(spec)
             full.paths[spec.id] = registry.paths[spec.id]
-    with store.lock():
-        rebuild_tables(store, full)
+    changed = any(o.status in ("ok", "failed") for o in result.outcomes)
+    key = tables_key(full, lexicon)
+    if changed or store.tables_key() != key:
+        from .tables import rebuild_tables  # pandas is imported only when tables are rebuilt
+
+        with store.lock():
+            rebuild_tables(store, full)
+            store.set_tables_key(key)
     return result
+
+
+def tables_key(registry: Registry, lexicon: Lexicon) -> str:
+    """Hash of what the tables depend on besides the bundles: every YAML in view, lexicon, version.
+
+    When no report was (re)computed and this key is unchanged, the stored tables are current and
+    a re-run skips rebuilding them — this is what makes a warm re-run nearly free.
+    """
+    h = hashlib.sha256(f"{PIPELINE_VERSION}|{lexicon.fingerprint}".encode())
+    for rid in sorted(registry.paths):
+        p = registry.paths[rid]
+        h.update(f"|{rid}|{p}|".encode())
+        try:
+            h.update(Path(p).read_bytes())
+        except OSError:
+            h.update(b"<unreadable>")
+    for err in registry.errors:
+        h.update(str(err).encode())
+    return h.hexdigest()

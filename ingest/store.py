@@ -22,11 +22,15 @@ from collections.abc import Iterable
 from contextlib import suppress
 from pathlib import Path
 
-import pandas as pd
+from typing import TYPE_CHECKING
+
 from filelock import FileLock
 
 from .extract import EXTRACTOR_VERSION, Document
 from .schema import ReportSpec
+
+if TYPE_CHECKING:  # pandas is imported lazily: a warm re-run never needs it
+    import pandas as pd
 
 DEFAULT_DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
@@ -130,10 +134,22 @@ class Store:
 
     def read_table(self, name: str) -> pd.DataFrame:
         """A stored table, or an empty frame if it was never written."""
+        import pandas as pd
+
         p = self.results_dir / f"{name}.parquet"
         if not p.exists():
             return pd.DataFrame()
         return pd.read_parquet(p)
+
+    def tables_key(self) -> str | None:
+        """Key of the inputs the stored tables were built from (None if unknown)."""
+        try:
+            return (self.results_dir / ".tables_key").read_text().strip() if self.has_results() else None
+        except OSError:
+            return None
+
+    def set_tables_key(self, key: str) -> None:
+        atomic_write_bytes(self.results_dir / ".tables_key", key.encode())
 
     def has_results(self) -> bool:
         return (self.results_dir / "reports.parquet").exists()
@@ -195,6 +211,8 @@ def reported_rows(spec: ReportSpec) -> list[dict]:
 
 def frame(rows: Iterable[dict], columns: list[str]) -> pd.DataFrame:
     """DataFrame with a fixed column order, even when there are no rows."""
+    import pandas as pd
+
     df = pd.DataFrame(list(rows))
     for c in columns:
         if c not in df.columns:

@@ -151,3 +151,14 @@ def test_python_dash_m_ingest_runs_as_a_process(setup):
     )
     assert proc.returncode == 0, proc.stderr
     assert "ok:" in proc.stdout
+
+
+def test_metadata_edit_without_source_change_updates_the_tables(setup):
+    """Warm re-runs skip rebuilding tables only while every YAML is unchanged."""
+    reports, settings = setup
+    run(reports_dir=reports, settings=settings)
+    p = reports / "paper.yaml"
+    p.write_text(p.read_text().replace("model: PAPER", "model: Paper v2"))
+    res = run(reports_dir=reports, settings=settings)
+    assert {o.report_id: o.status for o in res.outcomes}["paper"] == "cached"
+    assert table(settings, "reports").set_index("report_id").loc["paper", "model"] == "Paper v2"
