@@ -264,7 +264,7 @@ def _attempt(
     while True:
         shown = display_url(current)
         with client.stream("GET", current, headers=headers) as resp:
-            if resp.is_redirect:
+            if resp.status_code in (301, 302, 303, 307, 308):
                 location = resp.headers.get("location", "").strip()
                 if not location:
                     raise FetchError(f"{shown} answered HTTP {resp.status_code} (redirect) without a Location header")
@@ -336,6 +336,8 @@ def _download(url: str, entry: dict | None, cache_dir: Path, settings: FetchSett
                 last = _Retryable(f"timed out {kind} from {shown} (limit {limit:g} s)")
             except httpx.ConnectError as exc:
                 raise _Transient(f"cannot connect to {urlsplit(url).hostname} ({exc}); offline or host down?") from exc
+            except httpx.RemoteProtocolError as exc:
+                raise _Transient(f"the connection to {shown} broke before the whole file arrived ({exc})") from exc
             except httpx.TooManyRedirects as exc:  # not raised with follow_redirects=False; kept for safety
                 raise FetchError(f"too many redirects from {shown}") from exc
             except httpx.HTTPError as exc:

@@ -152,6 +152,7 @@ def serve(files: dict[str, tuple[bytes, str]] | None = None) -> Iterator[LocalSe
     stop = threading.Event()
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
     httpd.daemon_threads = True
+    httpd.handle_error = lambda request, address: None  # clients hanging up mid-body is what the tests do
     state = LocalServer(httpd, stop)
     httpd.RequestHandlerClass = _handler(files or {}, state)
     thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
