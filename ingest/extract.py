@@ -15,6 +15,7 @@ heading, so evidence from a post can name its section.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -86,7 +87,13 @@ def sniff_kind(path: Path, head: bytes) -> Kind:
     raise ExtractionError(f"unsupported file type {suffix!r}; use a PDF, Markdown (.md) or HTML file")
 
 
-def extract_file(path: str | Path, engine: Engine = "pdfium", max_pages: int | None = None) -> Document:
+#: Called as progress(pages_done, pages_total) while a PDF is read, so long documents show progress.
+Progress = Callable[[int, int], None]
+
+
+def extract_file(
+    path: str | Path, engine: Engine = "pdfium", max_pages: int | None = None, progress: Progress | None = None
+) -> Document:
     """Extract a local file of any supported kind."""
     p = Path(path)
     if not p.is_file():
@@ -97,19 +104,22 @@ def extract_file(path: str | Path, engine: Engine = "pdfium", max_pages: int | N
         raise ExtractionError("empty file (0 bytes)")
     kind = sniff_kind(p, head)
     if kind == "pdf":
-        return extract_pdf(p, engine=engine, max_pages=max_pages)
+        return extract_pdf(p, engine=engine, max_pages=max_pages, progress=progress)
     raw = p.read_bytes()
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         text = raw.decode("latin-1")
-    return extract_html(text) if kind == "html" else extract_markdown(text)
+    doc = extract_html(text) if kind == "html" else extract_markdown(text)
+    if not doc.text.strip():  # e.g. only front matter or code: zero counts would look like a measurement
+        raise ExtractionError(f"no prose found in the {kind} file (only whitespace, front matter, code or markup)")
+    return doc
 
 
 # --------------------------------------------------------------------------- PDF
 
 
-def _pdfium_pages(path: Path, max_pages: int | None) -> list[str]:
+def _pdfium_pages(path: Path, max_pages: int | None, progress: Progress | None = None) -> list[str]:
     import pypdfium2 as pdfium
 
     try:
@@ -125,11 +135,16 @@ def _pdfium_pages(path: Path, max_pages: int | None) -> list[str]:
             raise ExtractionError(f"PDF has {n} pages, more than the limit of {max_pages}")
         texts = []
         for i in range(n):
-            page = pdf[i]
-            tp = page.get_textpage()
-            texts.append(tp.get_text_range())
-            tp.close()
-            page.close()
+            try:
+                page = pdf[i]
+                tp = page.get_textpage()
+                texts.append(tp.get_text_range())
+                tp.close()
+                page.close()
+            except pdfium.PdfiumError as exc:
+                raise ExtractionError(f"PDF page {i + 1} of {n} cannot be read ({exc}); the file may be damaged") from exc
+            if progress:
+                progress(i + 1, n)
         return texts
     finally:
         pdf.close()
@@ -139,6 +154,7 @@ def _pdfplumber_pages(path: Path, max_pages: int | None) -> list[str]:
     import pdfplumber
     from pdfminer.pdfdocument import PDFPasswordIncorrect
     from pdfminer.pdfparser import PDFSyntaxError
+    from pdfplumber.utils.exceptions import PdfminerException
 
     try:
         with pdfplumber.open(str(path)) as pdf:
@@ -150,12 +166,21 @@ def _pdfplumber_pages(path: Path, max_pages: int | None) -> list[str]:
         raise ExtractionError("encrypted PDF: it needs a password to open") from exc
     except PDFSyntaxError as exc:
         raise ExtractionError(f"unreadable PDF ({exc}); the file may be truncated or damaged") from exc
+    except PdfminerException as exc:  # pdfplumber wraps pdfminer's errors (bad xref, EOF, password)
+        cause = exc.args[0] if exc.args else exc
+        if isinstance(cause, PDFPasswordIncorrect):
+            raise ExtractionError("encrypted PDF: it needs a password to open") from exc
+        raise ExtractionError(f"unreadable PDF ({cause}); the file may be truncated or damaged") from exc
 
 
-def extract_pdf(path: str | Path, engine: Engine = "pdfium", max_pages: int | None = None) -> Document:
+def extract_pdf(
+    path: str | Path, engine: Engine = "pdfium", max_pages: int | None = None, progress: Progress | None = None
+) -> Document:
     """Per-page text of a PDF: normalised (NFKC, ligatures) and de-hyphenated at line ends."""
     p = Path(path)
-    raw = _pdfium_pages(p, max_pages) if engine == "pdfium" else _pdfplumber_pages(p, max_pages)
+    raw = _pdfium_pages(p, max_pages, progress) if engine == "pdfium" else _pdfplumber_pages(p, max_pages)
+    if not raw:
+        raise ExtractionError("PDF has no pages")
     pages = dehyphenate([normalize(t) for t in raw])
     doc = Document("pdf", engine, [Page(i + 1, t, str(i + 1)) for i, t in enumerate(pages)])
     if pages and not any(t.strip() for t in pages):
