@@ -1,0 +1,160 @@
+"""Add report page: a form, a YAML paste or a PDF upload -> a valid reports/<id>.yaml, then ingest it.
+
+Validation is the schema's own (`ReportSpec`), so the page shows exactly the messages
+`python -m ingest check` would. Files are written atomically and never replace an existing
+report (or uploaded PDF) unless the user ticks "replace".
+"""
+
+from __future__ import annotations
+
+import typing
+from pathlib import Path
+
+import streamlit as st
+import yaml
+from pydantic import ValidationError
+
+from ingest.registry import SpecError, SpecFileError, load_report, parse_yaml, validation_errors
+from ingest.schema import DocType, ReportSpec
+from ingest.store import atomic_write_bytes
+from views import data
+
+UPLOAD_DIR = "files"
+
+
+def spec_from_fields(fields: dict[str, object]) -> ReportSpec:
+    """Validate form fields (blank ones dropped) as a ReportSpec; raises SpecFileError with the schema's messages."""
+    clean = {k: v for k, v in fields.items() if v not in (None, "", [], {})}
+    src = {k: clean.pop(k) for k in ("url", "path") if k in clean}
+    if src:
+        clean["source"] = src
+    if isinstance(clean.get("tags"), str):
+        clean["tags"] = [t.strip() for t in str(clean["tags"]).split(",") if t.strip()]
+    return _validate(clean, f"reports/{clean.get('id', '?')}.yaml")
+
+
+def spec_from_yaml(text: str) -> ReportSpec:
+    """Validate pasted YAML as a ReportSpec; raises SpecFileError."""
+    obj = parse_yaml(text, "pasted YAML")
+    if not isinstance(obj, dict):
+        raise SpecFileError([SpecError("pasted YAML", "", "the YAML must be a mapping of `key: value` lines")])
+    return _validate(obj, "pasted YAML")
+
+
+def _validate(obj: dict, file: str) -> ReportSpec:
+    try:
+        return ReportSpec.model_validate(obj)
+    except ValidationError as exc:
+        raise SpecFileError(validation_errors(exc, file)) from exc
+
+
+def spec_yaml(spec: ReportSpec) -> str:
+    """The YAML text written for a spec (only the fields that were given)."""
+    return yaml.safe_dump(spec.model_dump(mode="json", by_alias=True, exclude_none=True, exclude_defaults=True),
+                          sort_keys=False, allow_unicode=True)  # fmt: skip
+
+
+def write_report(spec: ReportSpec, reports_dir: Path, replace: bool = False, pdf: bytes | None = None) -> Path:
+    """Write reports/<id>.yaml (and an uploaded PDF) atomically; refuses to overwrite unless `replace`.
+
+    The written file is loaded back with the registry's strict loader, so a file the pipeline
+    would reject never stays on disk.
+    """
+    path = reports_dir / f"{spec.id}.yaml"
+    if path.exists() and not replace:
+        raise FileExistsError(f"{path.name} already exists; tick “replace” to overwrite it")
+    if pdf is not None:
+        pdf_path = reports_dir / UPLOAD_DIR / f"{spec.id}.pdf"
+        if pdf_path.exists() and not replace:
+            raise FileExistsError(f"{UPLOAD_DIR}/{pdf_path.name} already exists; tick “replace” to overwrite it")
+        atomic_write_bytes(pdf_path, pdf)
+    old = path.read_bytes() if path.exists() else None
+    atomic_write_bytes(path, spec_yaml(spec).encode("utf-8"))
+    try:
+        load_report(path)
+    except SpecFileError:
+        if old is None:
+            path.unlink()
+        else:
+            atomic_write_bytes(path, old)
+        raise
+    return path
+
+
+def _errors(exc: SpecFileError) -> None:
+    for e in exc.errors:
+        st.error(f"**{e.field or e.file}**: {e.message}" + (f" — {e.hint}" if e.hint else ""))
+
+
+def _ingest(path: Path) -> None:
+    """Run the real pipeline on the new file with a progress bar, then show its row."""
+    from ingest.pipeline import Settings, run
+
+    bar = st.progress(0.0, text="ingesting…")
+
+    def progress(items):  # type: ignore[no-untyped-def]
+        items = list(items)
+        for i, (spec, p) in enumerate(items):
+            bar.progress(i / max(len(items), 1), text=f"ingesting {spec.id}…")
+            yield spec, p
+        bar.progress(0.95, text="rebuilding tables…")
+
+    result = run(files=[path], reports_dir=data.reports_dir(), settings=Settings(data_dir=data.data_dir()), progress=progress)
+    bar.progress(1.0, text="done")
+    data.clear()
+    for o in result.outcomes:
+        (st.error if o.failed else st.success)(f"{o.report_id}: {o.status} — {o.message}")
+    tbl, _ = data.tables()
+    rid = path.stem
+    st.dataframe(tbl["reports"][tbl["reports"]["report_id"] == rid], hide_index=True)
+
+
+def render() -> None:
+    """Draw the page."""
+    st.title("Add report")
+    st.caption(f"Writes `{data.reports_dir()}/<id>.yaml`, then ingests it into `{data.data_dir()}`.")
+    mode = st.radio("Input", ["form", "YAML"], horizontal=True, key="add_mode")
+    with st.form("add_report"):
+        if mode == "form":
+            c1, c2 = st.columns(2)
+            fields: dict[str, object] = {
+                "id": c1.text_input("id (file name)", placeholder="my-model"),
+                "model": c2.text_input("model", placeholder="My Model"),
+                "organization": c1.text_input("organization"),
+                "country": c2.text_input("country"),
+                "doc_type": c1.selectbox("doc type", list(typing.get_args(DocType))),
+                "arxiv_id": c2.text_input("arXiv id", placeholder="2508.06471"),
+                "url": c1.text_input("source URL"),
+                "params": c2.text_input("params"),
+                "tags": c1.text_input("tags (comma-separated)"),
+                "notes": c2.text_input("notes"),
+            }
+            text = ""
+        else:
+            fields = {}
+            text = st.text_area("Report YAML (see reports/_template.yaml)", height=260)
+        pdf = st.file_uploader("PDF (optional; saved beside the YAML as its source)", type=["pdf"])
+        replace = st.checkbox("replace an existing report with the same id")
+        submitted = st.form_submit_button("Save and ingest")
+    if not submitted:
+        return
+    try:
+        spec = spec_from_fields(fields) if mode == "form" else spec_from_yaml(text)
+        pdf_bytes = pdf.getvalue() if pdf is not None else None
+        if pdf_bytes is not None:
+            src = {"path": f"{UPLOAD_DIR}/{spec.id}.pdf"} | ({"url": spec.source.url} if spec.source and spec.source.url else {})
+            spec = ReportSpec.model_validate({**spec.model_dump(by_alias=True), "source": src})
+        path = write_report(spec, data.reports_dir(), replace=replace, pdf=pdf_bytes)
+    except SpecFileError as exc:
+        _errors(exc)
+        return
+    except FileExistsError as exc:
+        st.warning(str(exc))
+        return
+    st.success(f"Saved {path}")
+    st.code(spec_yaml(spec), language="yaml")
+    _ingest(path)
+
+
+if __name__ == "__main__":
+    render()

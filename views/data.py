@@ -1,0 +1,98 @@
+"""Loading the stored tables for the dashboard, cached on the store files' modification times.
+
+The app never parses PDFs: it reads `data/results/*.parquet` once per change of those files
+(the cache key is their mtimes and sizes), so a filter rerun costs only the filtering.
+`FRL_DATA_DIR` / `FRL_REPORTS_DIR` point the app at another store (tests, benchmarks).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from ingest import summaries
+from ingest.lexicon import DEFAULT_LEXICON, Lexicon, load_lexicon
+from ingest.store import DEFAULT_DATA_DIR, TABLES, Store
+
+REPO = Path(__file__).resolve().parent.parent
+Stamp = tuple[tuple[str, int, int], ...]
+
+
+def data_dir() -> Path:
+    """The store the app shows: $FRL_DATA_DIR or the repo's data/."""
+    return Path(os.environ.get("FRL_DATA_DIR") or DEFAULT_DATA_DIR)
+
+
+def reports_dir() -> Path:
+    """Where Add report writes YAML files: $FRL_REPORTS_DIR or the repo's reports/."""
+    return Path(os.environ.get("FRL_REPORTS_DIR") or REPO / "reports")
+
+
+def stamp(root: Path) -> Stamp:
+    """Cache key: (name, mtime_ns, size) of every stored table file; changes when a run rewrites one."""
+    res = Store(root).results_dir
+    out = []
+    for name in TABLES:
+        try:
+            s = (res / f"{name}.parquet").stat()
+            out.append((name, s.st_mtime_ns, s.st_size))
+        except OSError:
+            out.append((name, 0, 0))
+    return tuple(out)
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _load(root: str, key: Stamp) -> dict[str, pd.DataFrame]:
+    store = Store(root)
+    tables = {name: store.read_table(name) for name in TABLES}
+    if tables["comparison"].empty:
+        tables["comparison"] = summaries.curated_comparison(tables["reports"])
+    return tables
+
+
+def tables() -> tuple[dict[str, pd.DataFrame], Stamp]:
+    """All stored tables (copies are not made: treat them as read-only) and their cache key."""
+    root = data_dir()
+    key = stamp(root)
+    return _load(str(root), key), key
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _lexicon(path: str, mtime: int) -> Lexicon:
+    return load_lexicon(path)
+
+
+def lexicon() -> Lexicon:
+    """The keyword lexicon (data/lexicon.yaml), reloaded when the file changes."""
+    return _lexicon(str(DEFAULT_LEXICON), DEFAULT_LEXICON.stat().st_mtime_ns)
+
+
+@st.cache_data(show_spinner=False)
+def _dimensions(mtime: int) -> list[summaries.Dimension]:
+    return summaries.load_dimensions()
+
+
+def dimensions() -> list[summaries.Dimension]:
+    """Comparison dimensions and labels from the lens YAML (derived ids until it exists)."""
+    lens = REPO / "data" / "lenses" / "agentic_rl.yaml"
+    return _dimensions(lens.stat().st_mtime_ns if lens.exists() else 0)
+
+
+def dim_labels() -> dict[str, str]:
+    return {d.id: d.label for d in dimensions()}
+
+
+def clear() -> None:
+    """Forget cached tables (after Add report ran the pipeline)."""
+    _load.clear()
+
+
+def no_data_notice(tbl: dict[str, pd.DataFrame]) -> bool:
+    """Show how to fill an empty store; True when there is nothing to display."""
+    if tbl["reports"].empty:
+        st.info(f"No results in `{data_dir()}` yet. Run `python -m ingest` (or `make app`), or add a report.")
+        return True
+    return False
