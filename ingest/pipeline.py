@@ -34,7 +34,7 @@ Status = Literal["ok", "cached", "no-source", "failed"]
 
 @dataclass(frozen=True)
 class Settings:
-    """How to run the pipeline (validated by the CLI's choices)."""
+    """How to run the pipeline; validated on creation so a typo fails before any work is done."""
 
     data_dir: Path = DEFAULT_DATA_DIR
     lexicon_path: Path = DEFAULT_LEXICON
@@ -44,6 +44,14 @@ class Settings:
     max_pages: int = 3000
     #: Download limits for `source.url` (timeouts, size cap, retries, redirects); see ingest/fetch.py.
     fetch_settings: fetch.FetchSettings = field(default_factory=fetch.FetchSettings)
+
+    def __post_init__(self) -> None:
+        if self.engine not in ("pdfium", "pdfplumber"):
+            raise ValueError(f"engine must be 'pdfium' or 'pdfplumber', not {self.engine!r}")
+        if self.max_pages < 1:
+            raise ValueError(f"max_pages must be at least 1, not {self.max_pages}")
+        object.__setattr__(self, "data_dir", Path(self.data_dir))
+        object.__setattr__(self, "lexicon_path", Path(self.lexicon_path))
 
 
 @dataclass

@@ -162,3 +162,10 @@ def test_metadata_edit_without_source_change_updates_the_tables(setup):
     res = run(reports_dir=reports, settings=settings)
     assert {o.report_id: o.status for o in res.outcomes}["paper"] == "cached"
     assert table(settings, "reports").set_index("report_id").loc["paper", "model"] == "Paper v2"
+
+
+def test_settings_are_validated():
+    with pytest.raises(ValueError, match="engine"):
+        Settings(engine="ocr")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="max_pages"):
+        Settings(max_pages=0)
