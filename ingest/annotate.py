@@ -1,0 +1,336 @@
+"""Stage 7 — annotate: decide each lens dimension from evidence sentences (pure functions).
+
+Decisions are lexical and explainable; ranking is statistical:
+
+* **Decide** with the cues declared in the lens YAML. A sentence *supports* a category when it
+  matches one of the category's cues, the dimension's `context`, and none of its `negation`
+  patterns. `multi` keeps every category with at least `min_sentences` supporters, `single`
+  the best-supported one. With eight labelled documents a trained classifier would learn the
+  documents rather than the categories, so decisions stay with cues a reader can audit.
+* **Rank** the supporting sentences by TF-IDF cosine similarity to a category *prototype*
+  (its label, description and the literal words of its cues), plus a small bonus per distinct
+  cue. The best-ranked sentence is the cell's quote. `eval/annotate_eval.py` compares this
+  with ranking by cue count alone (top-quote page agreement with the gold evidence).
+* **Algorithms** are decided *used* or *mentioned only* from the words around each name in
+  its clause: "we adopt / our / as our algorithm" before or after it means used; "unlike /
+  compared with / than / baseline" means contrast. A name is used when it has at least one
+  use and no more contrasts than uses.
+* **Levels** (disclosure) count named indicators; each fired indicator keeps the sentence
+  that fired it, so the level can be checked by hand. No opaque score.
+
+Confidence is a heuristic in 0..1 (more independent supporting sentences → higher; ties and
+near-threshold levels → lower); it orders suggestions for curation, it is not a probability.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .evidence import Sentence
+from .lens import NOT_DISCLOSED, Category, Dimension, Lens
+
+Ranking = Literal["tfidf", "cues"]
+#: Candidate sentences kept per dimension × category in the evidence table.
+TOP_K = 5
+#: Characters left/right of a method name searched for use/contrast phrases (within its clause).
+WINDOW = 70
+
+_FLAGS = re.IGNORECASE
+
+
+@dataclass
+class _Compiled:
+    cues: dict[str, list[re.Pattern[str]]]
+    context: list[re.Pattern[str]]
+    negation: list[re.Pattern[str]]
+    used_before: list[re.Pattern[str]] = field(default_factory=list)
+    used_after: list[re.Pattern[str]] = field(default_factory=list)
+    contrast_before: list[re.Pattern[str]] = field(default_factory=list)
+    contrast_after: list[re.Pattern[str]] = field(default_factory=list)
+
+
+_CACHE: dict[tuple[str, str], _Compiled] = {}
+
+
+def _rx(patterns: list[str]) -> list[re.Pattern[str]]:
+    return [re.compile(p, _FLAGS) for p in patterns]
+
+
+def _compiled(lens: Lens, dim: Dimension) -> _Compiled:
+    key = (lens.fingerprint, dim.id)
+    if key not in _CACHE:
+        _CACHE[key] = _Compiled(
+            cues={c.name: _rx(c.cues) for c in dim.categories},
+            context=_rx(dim.context),
+            negation=_rx(dim.negation),
+            used_before=_rx(dim.used_before),
+            used_after=_rx(dim.used_after),
+            contrast_before=_rx(dim.contrast_before),
+            contrast_after=_rx(dim.contrast_after),
+        )
+    return _CACHE[key]
+
+
+def _any(rxs: list[re.Pattern[str]], text: str) -> bool:
+    return any(r.search(text) for r in rxs)
+
+
+def prototype(cat: Category) -> str:
+    """Text a category is compared with: its name, label, description and the words of its cues."""
+    words = " ".join(re.sub(r"\\[a-z]|\(\?[-a-z:]*|[^A-Za-z0-9 -]", " ", c) for c in cat.cues)
+    return " ".join(x for x in (cat.name.replace("/", " "), cat.label or "", cat.description or "", words) if x)
+
+
+class _Similarity:
+    """TF-IDF cosine similarity of sentences to category prototypes (fit per document)."""
+
+    def __init__(self, sents: list[Sentence], lens: Lens):
+        from sklearn.feature_extraction.text import TfidfVectorizer
+
+        self.protos = {(d.id, c.name): prototype(c) for d in lens.dimensions for c in d.categories}
+        docs = [s.text for s in sents] + list(self.protos.values())
+        self.vec = TfidfVectorizer(sublinear_tf=True, ngram_range=(1, 2), min_df=1, stop_words="english")
+        try:
+            self.matrix = self.vec.fit_transform(docs)
+        except ValueError:  # empty vocabulary (no text)
+            self.matrix = None
+        self.n = len(sents)
+        self.proto_row = {k: self.n + i for i, k in enumerate(self.protos)}
+
+    def score(self, idx: list[int], key: tuple[str, str]) -> list[float]:
+        if self.matrix is None or not idx:
+            return [0.0] * len(idx)
+        p = self.matrix[self.proto_row[key]]
+        return [float(x) for x in (self.matrix[idx] @ p.T).toarray().ravel()]
+
+
+@dataclass
+class Hit:
+    """A sentence supporting a category, with why."""
+
+    sentence: Sentence
+    cues: list[str]
+    role: str = "support"  # support | use | contrast | mention (algorithms) | indicator
+    score: float = 0.0
+
+
+def _supporters(sents: list[Sentence], dim: Dimension, comp: _Compiled) -> dict[str, list[Hit]]:
+    out: dict[str, list[Hit]] = {c.name: [] for c in dim.categories}
+    for s in sents:
+        if comp.context and not _any(comp.context, s.text):
+            continue
+        if _any(comp.negation, s.text):
+            continue
+        for name, rxs in comp.cues.items():
+            found = sorted({m.group(0).lower() for r in rxs for m in [r.search(s.text)] if m})
+            if found:
+                out[name].append(Hit(s, found))
+    return out
+
+
+def _clause_left(text: str, start: int) -> str:
+    left = text[max(0, start - WINDOW) : start]
+    cut = max(left.rfind(","), left.rfind(";"), left.rfind(":"))
+    return left[cut + 1 :] if cut >= 0 else left
+
+
+def _clause_right(text: str, end: int) -> str:
+    right = re.sub(r"^\s*[(\[][^)\]]*[)\]]", "", text[end : end + WINDOW])  # "(Shao et al., 2024)"
+    m = re.search(r"[,;]", right)
+    return right[: m.start()] if m else right
+
+
+def algorithm_roles(sents: list[Sentence], dim: Dimension, comp: _Compiled) -> dict[str, list[Hit]]:
+    """Every sentence naming a method, with its role: use, contrast or plain mention."""
+    out: dict[str, list[Hit]] = {c.name: [] for c in dim.categories}
+    for s in sents:
+        negated = _any(comp.negation, s.text)
+        for name, rxs in comp.cues.items():
+            roles, cues = [], set()
+            for r in rxs:
+                for m in r.finditer(s.text):
+                    cues.add(m.group(0).lower())
+                    left, right = _clause_left(s.text, m.start()), _clause_right(s.text, m.end())
+                    if negated or _any(comp.contrast_before, left) or _any(comp.contrast_after, right):
+                        roles.append("contrast")
+                    elif _any(comp.used_before, left) or _any(comp.used_after, right):
+                        roles.append("use")
+                    else:
+                        roles.append("mention")
+            if roles:
+                role = "use" if "use" in roles else ("contrast" if "contrast" in roles else "mention")
+                out[name].append(Hit(s, sorted(cues), role))
+    return out
+
+
+def _rank(hits: list[Hit], sim: _Similarity, key: tuple[str, str], ranking: Ranking) -> list[Hit]:
+    scores = sim.score([h.sentence.index for h in hits], key)
+    for h, sc in zip(hits, scores, strict=True):
+        h.score = round((sc if ranking == "tfidf" else 0.0) + 0.05 * len(h.cues), 4)
+    return sorted(hits, key=lambda h: (-h.score, h.sentence.index))
+
+
+def _conf(n: int) -> float:
+    """More independent supporting sentences → more confidence (1 → 0.5, 2 → 0.75, 3 → 0.88 …)."""
+    return round(min(0.95, 1 - 0.5**n), 2)
+
+
+def _cell(value: list[str], conf: float | None, best: Hit | None, **extra: object) -> dict:
+    s = best.sentence if best else None
+    return {
+        "value": value,
+        "confidence": conf,
+        "quote": s.text if s else None,
+        "page": s.page if s else None,
+        "page_label": s.page_label if s else None,
+        "section": s.section if s else None,
+        **extra,
+    }
+
+
+def _evidence_rows(dim_id: str, ranked: dict[str, list[Hit]]) -> list[dict]:
+    rows = []
+    for cat, hits in ranked.items():
+        for i, h in enumerate(hits[:TOP_K]):
+            s = h.sentence
+            rows.append(
+                {
+                    "dimension": dim_id,
+                    "category": cat,
+                    "rank": i + 1,
+                    "score": h.score,
+                    "role": h.role,
+                    "cues": "; ".join(h.cues),
+                    "quote": s.text,
+                    "page": s.page,
+                    "page_label": s.page_label,
+                    "section": s.section,
+                }
+            )
+    return rows
+
+
+def _categorical(dim: Dimension, sents: list[Sentence], sim: _Similarity, lens: Lens, ranking: Ranking) -> tuple[dict, list]:
+    sup = _supporters(sents, dim, _compiled(lens, dim))
+    ranked = {c: _rank(h, sim, (dim.id, c), ranking) for c, h in sup.items() if h}
+    support = {c: len(h) for c, h in ranked.items()}
+    chosen = [c.name for c in dim.categories if support.get(c.name, 0) >= dim.min_sentences]
+    if dim.kind == "single" and chosen:
+        chosen = [max(chosen, key=lambda c: support[c])]  # max keeps lens order on ties
+    if not chosen:
+        return _cell([NOT_DISCLOSED], 0.5, None, support=support), _evidence_rows(dim.id, ranked)
+    if dim.kind == "single":
+        total = sum(support.values())
+        conf = round(_conf(support[chosen[0]]) * support[chosen[0]] / total, 2)
+    else:
+        conf = min(_conf(support[c]) for c in chosen)
+    return _cell(chosen, conf, ranked[chosen[0]][0], support=support), _evidence_rows(dim.id, ranked)
+
+
+def decide_algorithms(roles: dict[str, list[Hit]]) -> tuple[list[str], list[str]]:
+    """(used, mentioned-only) method names: used = at least one use and no more contrasts than uses."""
+    used, mentioned = [], []
+    for name, hits in roles.items():
+        if not hits:
+            continue
+        n_use = sum(h.role == "use" for h in hits)
+        n_con = sum(h.role == "contrast" for h in hits)
+        (used if n_use >= 1 and n_use >= n_con else mentioned).append(name)
+    order = {n: -sum(h.role == "use" for h in roles[n]) for n in used}
+    return sorted(used, key=lambda n: order[n]), mentioned
+
+
+def _algorithm(
+    dim: Dimension, sents: list[Sentence], sim: _Similarity, lens: Lens, ranking: Ranking, skip: set[int] = frozenset()
+) -> tuple[dict, dict, list]:
+    roles = algorithm_roles(sents, dim, _compiled(lens, dim))
+    for hits in roles.values():  # under a skipped heading a name is at most mentioned
+        for h in hits:
+            if h.sentence.index in skip and h.role == "use":
+                h.role = "mention"
+    used, mentioned = decide_algorithms(roles)
+    ranked = {}
+    for name, hits in roles.items():
+        if hits:
+            rk = _rank(hits, sim, (dim.id, name), ranking)
+            # Quotes for a used method come from sentences that use it, then the rest.
+            ranked[name] = sorted(rk, key=lambda h: h.role != "use") if name in used else rk
+    tally = {n: {r: sum(h.role == r for h in hits) for r in ("use", "contrast", "mention")} for n, hits in roles.items() if hits}
+    if used:
+        n_use = tally[used[0]]["use"]
+        cell = _cell(used, _conf(n_use), ranked[used[0]][0], roles=tally)
+    else:
+        cell = _cell([NOT_DISCLOSED], 0.5, None, roles=tally)
+    if mentioned:
+        m = max(mentioned, key=lambda n: len(roles[n]))
+        mcell = _cell(mentioned, _conf(len(roles[m])), ranked[m][0], roles={n: tally[n] for n in mentioned})
+    else:
+        mcell = _cell([NOT_DISCLOSED], 0.5, None)
+    return cell, mcell, _evidence_rows(dim.id, ranked)
+
+
+def _level(dim: Dimension, sents: list[Sentence], lens: Lens) -> tuple[dict, list]:
+    req, excl = _rx(dim.require), _rx(dim.exclude)
+    pool = [s for s in sents if (not req or _any(req, s.text)) and not _any(excl, s.text)]
+    fired: dict[str, list[Hit]] = {}
+    for ind in dim.indicators:
+        groups = [_rx(g) for g in ind.all_of]
+        ex = _rx(ind.exclude)
+        hits = [Hit(s, [], "indicator", 1.0) for s in pool if all(_any(g, s.text) for g in groups) and not _any(ex, s.text)]
+        if len(hits) >= dim.min_sentences:
+            fired[ind.name] = hits
+    n = len(fired)
+    levels = dim.levels
+    li = max(i for i, lv in enumerate(levels) if lv.min_indicators <= n)
+    lower = levels[li].min_indicators
+    upper = levels[li + 1].min_indicators if li + 1 < len(levels) else None
+    margin = min(n - lower + 1, (upper - n) if upper is not None else 9)
+    conf = round(min(0.9, 0.35 + 0.15 * margin), 2)
+    why = [f"{name} (p. {h[0].sentence.page_label}, {len(h)} sentence(s))" for name, h in fired.items()]
+    best = next(iter(fired.values()))[0] if fired else None
+    cell = _cell(
+        [levels[li].name],
+        conf,
+        best,
+        indicators=list(fired),
+        why="; ".join(why) if why else "no indicator fired",
+        counted=n,
+    )
+    rows = _evidence_rows(dim.id, {name: hits for name, hits in fired.items()})
+    return cell, rows
+
+
+def _skipped(sents: list[Sentence], lens: Lens) -> set[int]:
+    """Indices of sentences under headings the lens skips (related work, limitations, failed attempts)."""
+    rxs = _rx(lens.skip_headings)
+    return {s.index for s in sents if s.heading and _any(rxs, s.heading)}
+
+
+def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "tfidf") -> dict:
+    """Every dimension of the lens for one document: {"lens", "lens_fingerprint", "cells", "evidence"}.
+
+    `cells[dim]` has value (list of category names, or ["not disclosed"]), confidence, quote,
+    page, page_label, section, and per kind the support / roles / indicators behind it.
+    """
+    sim = _Similarity(sents, lens)
+    skip = _skipped(sents, lens)
+    kept = [s for s in sents if s.index not in skip]
+    cells: dict[str, dict] = {}
+    evidence: list[dict] = []
+    for dim in lens.dimensions:
+        if dim.kind in ("multi", "single"):
+            cells[dim.id], rows = _categorical(dim, kept, sim, lens, ranking)
+        elif dim.kind == "algorithm":
+            cell, mcell, rows = _algorithm(dim, sents, sim, lens, ranking, skip)
+            cells[dim.id] = cell
+            for other in lens.dimensions:
+                if other.kind == "mentioned" and other.source == dim.id:
+                    cells[other.id] = mcell
+        elif dim.kind == "level":
+            cells[dim.id], rows = _level(dim, kept, lens)
+        else:
+            continue
+        evidence += rows
+    return {"lens": lens.id, "lens_fingerprint": lens.fingerprint, "cells": cells, "evidence": evidence}

@@ -1,0 +1,166 @@
+"""Stage 6 — evidence: sentences of body and appendix, each with its page, page label and section.
+
+Why a custom splitter: PDF text keeps its line breaks, equations sit on lines of their own,
+and technical prose is full of full stops that end nothing ("(Shao et al., 2024)", "e.g.",
+"Fig. 3", "0.5", "A. Vaswani"). The rules, in order:
+
+1. Lines are grouped into prose blocks; a blank line, a bullet, a heading-like short line or
+   a line that is mostly symbols (an equation, a table row, axis ticks) ends a block, and
+   non-prose lines are dropped.
+2. Inside a block a sentence ends at . ! ? (or 。！？) followed by space and a capital, digit,
+   quote or bracket — unless inside parentheses/brackets, after a known abbreviation, or
+   after a single-letter initial.
+3. Sentences never cross a page (each must be findable on its stated page); very long runs
+   are cut at a word boundary so a quote stays readable. References are never evidence.
+
+Every sentence is a verbatim substring of its page after whitespace folding, which is what
+`quote_on_page` checks (the eval checks every quote this way).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .sections import Segment
+
+#: Sections whose sentences may be evidence. References never are.
+EVIDENCE_SECTIONS: tuple[str, ...] = ("body", "appendix")
+MAX_SENTENCE_CHARS = 600
+MIN_SENTENCE_WORDS = 4
+
+_ABBREV = re.compile(
+    r"(?:\bet al|\be\.g|\bi\.e|\betc|\bcf|\bvs|\bw\.r\.t|\bapprox|\bresp|\bFigs?|\bEqs?|\bSecs?|\bTabs?|\bApp|\bAppx"
+    r"|\bRefs?|\bNo|\bNos|\bVol|\bpp|\bCh|\bDr|\bMr|\bMs|\bProf|\bInc|\bLtd|\bJr|\bSt|\bal|\bviz|\bresp"
+    r"|(?<![\w.])[A-Z])$"
+)
+_BOUNDARY = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s+[\"'“‘(\[A-Z0-9•])|[。！？]+")
+_BULLET = re.compile(r"^\s*([•●▪◦·\-–*]|\(?\d{1,2}[.)]|\([a-z]\))\s+")
+#: Numbered section headings ("4.2. Unsuccessful Attempts"); table-of-contents lines end in a page number.
+_HEADING = re.compile(r"^\s*(\d{1,2}(\.\d{1,2}){0,3}\.?|[A-H](\.\d{1,2}){1,3}\.?)\s+([A-Z][^.]{2,80})$")
+_WORD = re.compile(r"[A-Za-z\u00c0-\u024f]{2,}|[\u3400-\u9fff]")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence of evidence (whitespace folded), and where it is."""
+
+    text: str
+    page: int
+    page_label: str
+    section: str
+    index: int  # position in the document's sentence list
+    heading: str = ""  # nearest numbered heading above it (blog: its section heading)
+
+
+def fold(text: str) -> str:
+    """Collapse every run of whitespace to one space (how quotes are compared with pages)."""
+    return " ".join(text.split())
+
+
+def quote_on_page(quote: str, page_text: str) -> bool:
+    """True when the quote occurs verbatim on the page, up to whitespace."""
+    q = fold(quote)
+    return bool(q) and q in fold(page_text)
+
+
+def _is_prose(line: str) -> bool:
+    """A line of running text, not an equation, a table row, a tick label or a short heading."""
+    s = line.strip()
+    if not s:
+        return False
+    words = _WORD.findall(s)
+    if not words:
+        return False
+    letters = sum(ch.isalpha() for ch in s)
+    if letters / max(1, len(s.replace(" ", ""))) < 0.55:
+        return False
+    cjk = sum("\u3400" <= ch <= "\u9fff" for ch in s)
+    return len(words) >= 4 or cjk >= 6 or (len(words) >= 2 and s[-1] in ".!?:;,")
+
+
+def heading_of(line: str) -> str | None:
+    """The title of a numbered heading line, else None (contents lines ending in a page number are not headings)."""
+    m = _HEADING.match(line)
+    if not m or re.search(r"(\.\s*){3,}|\s\d+$", line) or len(m.group(4).split()) > 12:
+        return None
+    return m.group(4).strip()
+
+
+def prose_blocks(text: str, heading: str = "") -> list[tuple[str, str]]:
+    """(heading, block) for each run of prose lines; other lines end a block and are dropped."""
+    blocks: list[tuple[str, list[str]]] = [(heading, [])]
+    for line in text.split("\n"):
+        h = heading_of(line)
+        if h:
+            heading = h
+            blocks.append((heading, []))
+            continue
+        if not _is_prose(line):
+            if blocks[-1][1]:
+                blocks.append((heading, []))
+            continue
+        if _BULLET.match(line) and blocks[-1][1]:
+            blocks.append((heading, []))
+        blocks[-1][1].append(line.strip())
+    return [(h, " ".join(b)) for h, b in blocks if b]
+
+
+def _depth_before(text: str, end: int) -> int:
+    """Bracket nesting depth at `end` (parentheses and square brackets)."""
+    depth = 0
+    for ch in text[:end]:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]" and depth > 0:
+            depth -= 1
+    return depth
+
+
+def split_sentences(block: str) -> list[str]:
+    """Sentences of one prose block (see the module docstring for the rules)."""
+    out, start = [], 0
+    for m in _BOUNDARY.finditer(block):
+        end = m.end()
+        stop = m.start()
+        if block[stop] == "." and _ABBREV.search(block[start:stop]):
+            continue
+        if block[stop] in ".!?" and _depth_before(block[start:stop], stop - start) > 0:
+            continue
+        out.append(block[start:end].strip())
+        start = end
+    if block[start:].strip():
+        out.append(block[start:].strip())
+    return [s for piece in out for s in _cut_long(piece)]
+
+
+def _cut_long(s: str) -> list[str]:
+    """Cut a run longer than MAX_SENTENCE_CHARS at word boundaries (keeps each part verbatim)."""
+    if len(s) <= MAX_SENTENCE_CHARS:
+        return [s]
+    parts, rest = [], s
+    while len(rest) > MAX_SENTENCE_CHARS:
+        cut = rest.rfind(" ", 0, MAX_SENTENCE_CHARS)
+        cut = cut if cut > MAX_SENTENCE_CHARS // 2 else MAX_SENTENCE_CHARS
+        parts.append(rest[:cut].strip())
+        rest = rest[cut:].strip()
+    return [*parts, rest] if rest else parts
+
+
+def sentences(segments: Iterable[Segment]) -> list[Sentence]:
+    """Evidence sentences of a document's body and appendix, in reading order."""
+    out: list[Sentence] = []
+    heading = ""
+    for seg in segments:
+        if seg.section not in EVIDENCE_SECTIONS:
+            continue
+        label = seg.label or str(seg.page)
+        if not label.isdigit():  # a blog block: its label is its heading
+            heading = label
+        for heading, block in prose_blocks(seg.text, heading):  # noqa: B020 - the heading carries on
+            for s in split_sentences(block):
+                text = fold(s)
+                if len(_WORD.findall(text)) >= MIN_SENTENCE_WORDS:
+                    out.append(Sentence(text, seg.page, label, seg.section, len(out), heading))
+    return out
