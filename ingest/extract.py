@@ -105,6 +105,8 @@ def extract_file(
     kind = sniff_kind(p, head)
     if kind == "pdf":
         return extract_pdf(p, engine=engine, max_pages=max_pages, progress=progress)
+    if b"\x00" in head:  # binary (an image, archive, or UTF-16) would be "counted" as garbage words
+        raise ExtractionError(f"binary data in a {kind} file (NUL bytes); wrong file, or not saved as UTF-8 text?")
     raw = p.read_bytes()
     try:
         text = raw.decode("utf-8")
