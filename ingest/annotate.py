@@ -31,6 +31,8 @@ from typing import Literal
 from .evidence import Sentence
 from .lens import NOT_DISCLOSED, Category, Dimension, Lens
 
+#: Bump when evidence or annotation rules change in code, so stored annotations are recomputed.
+ANNOTATE_VERSION = 1
 Ranking = Literal["tfidf", "cues"]
 #: Candidate sentences kept per dimension × category in the evidence table.
 TOP_K = 5

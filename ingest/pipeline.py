@@ -17,8 +17,11 @@ from pathlib import Path
 from typing import Literal
 
 from . import fetch
+from .annotate import ANNOTATE_VERSION, annotate
+from .evidence import sentences
 from .extract import Document, Engine, ExtractionError, extract_file
 from .keywords import count_keywords
+from .lens import DEFAULT_LENS, LENS_DIR, Lens, known_dimensions, load_lens
 from .lexicon import DEFAULT_LEXICON, Lexicon, load_lexicon
 from .registry import Registry, SpecError, load_registry
 from .schema import ReportSpec
@@ -38,6 +41,7 @@ class Settings:
 
     data_dir: Path = DEFAULT_DATA_DIR
     lexicon_path: Path = DEFAULT_LEXICON
+    lens_path: Path = DEFAULT_LENS
     engine: Engine = "pdfium"
     force: bool = False
     offline: bool = False
@@ -52,6 +56,7 @@ class Settings:
             raise ValueError(f"max_pages must be at least 1, not {self.max_pages}")
         object.__setattr__(self, "data_dir", Path(self.data_dir))
         object.__setattr__(self, "lexicon_path", Path(self.lexicon_path))
+        object.__setattr__(self, "lens_path", Path(self.lens_path))
 
 
 @dataclass
@@ -97,21 +102,31 @@ def load_document(fetched: fetch.Fetched, store: Store, settings: Settings) -> t
     return doc, False
 
 
-def analyse(doc: Document, lexicon: Lexicon) -> dict:
-    """Sections, words and keyword counts of one document (pure: no I/O)."""
+def analyse(doc: Document, lexicon: Lexicon, lens: Lens | None = None) -> dict:
+    """Sections, words, keyword counts and (with a lens) the annotated comparison cells (pure: no I/O)."""
     segments = split_sections(doc)
     rule = word_rule(doc.text)
     kw = count_keywords(segments, lexicon, rule)
-    return {
+    out = {
         "word_rule": rule,
         "words": kw.words,
         "sections": [{**vars(s), "words": kw.words.get(s.section, 0)} for s in section_spans(segments)],
         "counts": kw.counts,
         "kwic": kw.kwic,
     }
+    if lens is not None:
+        out["annotation"] = annotate(sentences(segments), lens)
+    return out
 
 
-def ingest_report(spec: ReportSpec, yaml_path: Path, store: Store, lexicon: Lexicon, settings: Settings) -> Outcome:
+def lens_key(lens: Lens | None) -> str:
+    """The lens part of a bundle fingerprint: lens content plus the annotation code version."""
+    return f"{lens.fingerprint}|a{ANNOTATE_VERSION}" if lens is not None else ""
+
+
+def ingest_report(
+    spec: ReportSpec, yaml_path: Path, store: Store, lexicon: Lexicon, settings: Settings, lens: Lens | None = None
+) -> Outcome:
     """Run one report through every stage; never raises, never erases its last good bundle."""
     t0 = time.perf_counter()
     out = Outcome(spec.id, "ok", file=str(yaml_path))
@@ -127,14 +142,14 @@ def ingest_report(spec: ReportSpec, yaml_path: Path, store: Store, lexicon: Lexi
             spec.source, yaml_path.parent, store.http_dir, offline=settings.offline, settings=settings.fetch_settings
         )
         note = f" ({fetched.note})" if fetched.note else ""
-        fp = fingerprint(fetched.sha256, lexicon, settings)
+        fp = fingerprint(fetched.sha256, lexicon, settings, extra=lens_key(lens))
         old = store.load_bundle(spec.id)
         if old and not settings.force and old.get("meta", {}).get("fingerprint") == fp:
             out.status, out.message = "cached", "unchanged since last run" + note
             out.words, out.pages = old["meta"]["words"], old["meta"]["pages"]
             return out
         doc, hit = load_document(fetched, store, settings)
-        result = analyse(doc, lexicon)
+        result = analyse(doc, lexicon, lens)
         meta = {
             "report_id": spec.id,
             "fingerprint": fp,
@@ -178,7 +193,10 @@ def run(
     settings = settings or Settings()
     store = Store(settings.data_dir)
     lexicon = load_lexicon(settings.lexicon_path)
-    registry: Registry = load_registry(reports_dir, files=files)
+    lens = load_lens(settings.lens_path)
+    # `curated:` keys must be dimensions of some lens (a typo fails loudly, another lens' cells still load).
+    dims = known_dimensions(LENS_DIR) | set(lens.ids)
+    registry: Registry = load_registry(reports_dir, files=files, known_dimensions=dims)
     result = RunResult(spec_errors=list(registry.errors))
     by_file: dict[str, list[SpecError]] = {}
     for err in registry.errors:
@@ -188,31 +206,31 @@ def run(
         result.outcomes.append(Outcome(Path(file).stem, "failed", msg, file=file))
     items = [(spec, registry.paths[spec.id]) for spec in registry.reports]
     for spec, path in progress(items) if progress else items:
-        result.outcomes.append(ingest_report(spec, path, store, lexicon, settings))
+        result.outcomes.append(ingest_report(spec, path, store, lexicon, settings, lens))
     # Tables always cover the whole reports folder, not just the files named on the command line.
-    full = registry if files is None else load_registry(reports_dir)
+    full = registry if files is None else load_registry(reports_dir, known_dimensions=dims)
     for spec in registry.reports:
         if full.get(spec.id) is None:
             full.reports.append(spec)
             full.paths[spec.id] = registry.paths[spec.id]
     changed = any(o.status in ("ok", "failed") for o in result.outcomes)
-    key = tables_key(full, lexicon)
+    key = tables_key(full, lexicon, lens_key(lens))
     if changed or store.tables_key() != key:
         from .tables import rebuild_tables  # pandas is imported only when tables are rebuilt
 
         with store.lock():
-            rebuild_tables(store, full)
+            rebuild_tables(store, full, lens)
             store.set_tables_key(key)
     return result
 
 
-def tables_key(registry: Registry, lexicon: Lexicon) -> str:
+def tables_key(registry: Registry, lexicon: Lexicon, extra: str = "") -> str:
     """Hash of what the tables depend on besides the bundles: every YAML in view, lexicon, version.
 
     When no report was (re)computed and this key is unchanged, the stored tables are current and
     a re-run skips rebuilding them — this is what makes a warm re-run nearly free.
     """
-    h = hashlib.sha256(f"{PIPELINE_VERSION}|{lexicon.fingerprint}".encode())
+    h = hashlib.sha256(f"{PIPELINE_VERSION}|{lexicon.fingerprint}|{extra}".encode())
     for rid in sorted(registry.paths):
         p = registry.paths[rid]
         h.update(f"|{rid}|{p}|".encode())

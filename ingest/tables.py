@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from .comparison import comparison_frame, comparison_rows, evidence_frame, evidence_rows
+from .lens import Lens, load_lens
 from .registry import Registry
 from .schema import ReportSpec
 from .store import Store, frame, reported_rows, spec_row
@@ -66,9 +68,15 @@ def _specs_in_view(store: Store, registry: Registry) -> list[tuple[ReportSpec, s
     return out
 
 
-def rebuild_tables(store: Store, registry: Registry) -> dict[str, pd.DataFrame]:
-    """Recompute every table from bundles + specs and write them atomically; returns them."""
+def rebuild_tables(store: Store, registry: Registry, lens: Lens | None = None) -> dict[str, pd.DataFrame]:
+    """Recompute every table from bundles + specs and write them atomically; returns them.
+
+    `comparison` has a row per report × lens dimension even without a source (curated cells,
+    else "not assessed"); `evidence` holds the ranked candidate sentences of measured reports.
+    """
+    lens = lens or load_lens()
     reports, status, sections, counts, kwic, reported = [], [], [], [], [], []
+    comparison, evidence = [], []
     for spec, yaml_path in _specs_in_view(store, registry):
         bundle = store.load_bundle(spec.id) or {}
         meta = bundle.get("meta", {})
@@ -95,6 +103,9 @@ def rebuild_tables(store: Store, registry: Registry) -> dict[str, pd.DataFrame]:
             counts += [{"report_id": spec.id, **c} for c in bundle["counts"]]
             kwic += [{"report_id": spec.id, **k} for k in bundle.get("kwic", [])]
         reported += reported_rows(spec)
+        annotation = bundle.get("annotation") if measured else None
+        comparison += comparison_rows(lens, spec, annotation)
+        evidence += evidence_rows(spec.id, annotation, lens)
     tables = {
         "reports": frame(reports, REPORT_COLUMNS),
         "status": frame(status, STATUS_COLUMNS),
@@ -102,6 +113,8 @@ def rebuild_tables(store: Store, registry: Registry) -> dict[str, pd.DataFrame]:
         "counts": frame(counts, COUNT_COLUMNS),
         "kwic": frame(kwic, KWIC_COLUMNS),
         "reported": frame(reported, REPORTED_COLUMNS),
+        "comparison": comparison_frame(comparison),
+        "evidence": evidence_frame(evidence),
     }
     for name, df in tables.items():
         store.write_table(name, df)
