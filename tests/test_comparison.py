@@ -1,0 +1,128 @@
+"""Comparison table: curated cells override automatic ones, disagreements are flagged, empty is honest."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ingest.cli import main
+from ingest.comparison import COMPARISON_COLUMNS, comparison_rows
+from ingest.lens import DEFAULT_LENS, load_lens
+from ingest.pipeline import Settings, run
+from ingest.schema import ReportSpec
+from ingest.store import Store
+
+from .conftest import REPO, write_pdf, write_report
+
+
+@pytest.fixture(scope="module")
+def lens():
+    return load_lens(DEFAULT_LENS)
+
+
+def spec(**curated: dict) -> ReportSpec:
+    return ReportSpec.model_validate({"id": "x", "model": "X", "organization": "L", "doc_type": "other", "curated": curated})
+
+
+def auto(lens, **values: list[str]) -> dict:
+    cells = {d: {"value": v, "confidence": 0.75, "quote": f"quote {d}", "page": 4, "page_label": "4", "section": "body"}
+             for d, v in values.items()}  # fmt: skip
+    return {"lens": lens.id, "cells": cells, "evidence": []}
+
+
+def by_dim(rows: list[dict]) -> dict[str, dict]:
+    return {r["dimension"]: r for r in rows}
+
+
+def test_rows_follow_lens_order_and_contract_columns(lens) -> None:
+    rows = comparison_rows(lens, spec(), None)
+    assert [r["dimension"] for r in rows] == lens.ids
+    assert all(set(r) == set(COMPARISON_COLUMNS) for r in rows)
+
+
+def test_no_source_and_no_curated_cell_is_not_assessed(lens) -> None:
+    row = by_dim(comparison_rows(lens, spec(), None))["reward_source"]
+    assert (row["value"], row["origin"], row["confidence"], row["auto_value"]) == ("not assessed", "none", None, None)
+
+
+def test_curated_cell_overrides_automatic_and_flags_disagreement(lens) -> None:
+    s = spec(rl_algorithm={"value": ["CISPO"], "quote": "We use CISPO.", "page": 7, "notes": "checked"})
+    rows = by_dim(comparison_rows(lens, s, auto(lens, rl_algorithm=["GRPO"], reward_source=["reward-model"])))
+    row = rows["rl_algorithm"]
+    assert (row["value"], row["origin"], row["auto_value"], row["disagree"]) == ("CISPO", "curated", "GRPO", True)
+    got = (row["quote"], row["page"], row["page_label"], row["notes"], row["confidence"])
+    assert got == ("We use CISPO.", 7, "7", "checked", None)
+    other = rows["reward_source"]
+    assert (other["origin"], other["value"], other["disagree"], other["page"]) == ("auto", "reward-model", False, 4)
+
+
+def test_curated_agreeing_with_automatic_is_not_a_disagreement(lens) -> None:
+    s = spec(reward_source={"value": ["code-execution/test-cases", "reward-model"]})
+    a = auto(lens, reward_source=["reward-model", "code-execution/test-cases"])
+    row = by_dim(comparison_rows(lens, s, a))["reward_source"]
+    assert row["disagree"] is False
+    assert row["value"] == "code-execution/test-cases; reward-model"
+
+
+def test_curated_not_disclosed_is_a_value_and_blog_heading_is_the_page_label(lens) -> None:
+    s = spec(credit_granularity={"value": "not disclosed", "page": "Post-training"})
+    row = by_dim(comparison_rows(lens, s, None))["credit_granularity"]
+    assert (row["value"], row["origin"], row["page"], row["page_label"]) == ("not disclosed", "curated", None, "Post-training")
+
+
+def test_curated_value_outside_the_lens_is_noted(lens) -> None:
+    row = by_dim(comparison_rows(lens, spec(rl_algorithm={"value": "GRPOO"}), None))["rl_algorithm"]
+    assert "not in lens" in row["notes"]
+
+
+def test_annotation_from_another_lens_is_ignored(lens) -> None:
+    other = {"lens": "helpfulness_reward", "cells": {"reward_source": {"value": ["rules"]}}, "evidence": []}
+    assert by_dim(comparison_rows(lens, spec(), other))["reward_source"]["origin"] == "none"
+
+
+def test_pipeline_fills_comparison_and_export_prints_it(tmp_path: Path, capsys) -> None:
+    """End to end on a generated PDF: auto cells with quotes on their page, curated-only rows without a source."""
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    write_pdf(
+        reports / "lab.pdf",
+        [
+            ["Introduction", "We study reinforcement learning for large language models and agents."],
+            ["Reinforcement Learning", "We adopt CISPO as our RL algorithm, unlike GRPO (Shao et al., 2024).",
+             "For math we use a rule-based reward that checks the final answer."],
+        ],
+    )  # fmt: skip
+    write_report(reports, "lab", source={"path": "lab.pdf"})
+    write_report(reports, "paper-only", body="curated:\n  rl_algorithm: {value: [GRPO], detail: GRPO variant}\n")
+    data = tmp_path / "data"
+    result = run(reports_dir=reports, settings=Settings(data_dir=data))
+    assert not result.failed, [o.message for o in result.failed]
+    df = Store(data).read_table("comparison")
+    lab = df[df.report_id == "lab"].set_index("dimension")
+    assert lab.loc["rl_algorithm", "value"] == "CISPO" and lab.loc["rl_algorithm", "origin"] == "auto"
+    assert lab.loc["rl_algorithm", "page"] == 2
+    assert lab.loc["rl_algorithm_mentioned", "value"] == "GRPO"
+    assert lab.loc["reward_source", "value"] == "rule-based/verifiable"
+    paper = df[df.report_id == "paper-only"].set_index("dimension")
+    assert (paper.loc["rl_algorithm", "origin"], paper.loc["rl_algorithm", "value"]) == ("curated", "GRPO")
+    assert paper.loc["reward_source", "value"] == "not assessed"
+    ev = Store(data).read_table("evidence")
+    assert {"report_id", "dimension", "category", "rank", "score", "quote", "page", "page_label", "section"} <= set(ev.columns)
+    assert (ev[ev.report_id == "lab"].section != "references").all()
+    capsys.readouterr()
+    assert main(["export", "--table", "comparison", "--format", "csv", "--data-dir", str(data)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].startswith("report_id,dimension,value,origin,confidence,quote,page")
+    assert "lab,rl_algorithm,CISPO,auto" in out
+
+
+def test_shipped_study_reports_show_curated_rows_without_sources(tmp_path: Path) -> None:
+    """The default dataset: the nine study reports appear curated even though none has a local source."""
+    result = run(reports_dir=REPO / "reports", settings=Settings(data_dir=tmp_path / "data", offline=True))
+    assert not result.spec_errors
+    df = Store(tmp_path / "data").read_table("comparison")
+    study = {"kimi-k3", "ax-k2", "solar-open-2", "glm-4.5", "deepseek-v4", "qwen3", "k-exaone-2.0", "llama-4", "gemma-4"}
+    cur = df[(df.origin == "curated") & (df.dimension == "rl_algorithm")]
+    assert study <= set(cur.report_id)
+    assert df[(df.report_id == "solar-open-2") & (df.dimension == "credit_granularity")].value.item() == "mixed"

@@ -1,0 +1,116 @@
+"""The lens YAML: shipped lenses load, bad lenses fail with file, field and hint."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from ingest.lens import DEFAULT_LENS, LENS_DIR, known_dimensions, load_lens
+from ingest.registry import SpecFileError, load_report
+
+REPO = Path(__file__).resolve().parents[1]
+GOLD_REWARD = {
+    "rule-based/verifiable", "code-execution/test-cases", "formal-verifier", "environment-execution", "reward-model",
+    "generative-reward-model/LLM-judge/rubric", "human-preference-data", "length/format penalty",
+}  # fmt: skip
+GOLD_GRANULARITY = {"trajectory/outcome", "turn", "step", "token/segment", "process-reward", "mixed", "not disclosed"}
+
+MINIMAL = """\
+version: 1
+id: tiny
+label: Tiny
+dimensions:
+  - id: reward
+    label: Reward
+    kind: multi
+    categories:
+      - name: rules
+        cues: ['rule[- ]based']
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    p = tmp_path / "lens.yaml"
+    p.write_text(textwrap.dedent(text), encoding="utf-8")
+    return p
+
+
+def test_default_lens_has_the_contract_dimensions_in_order() -> None:
+    lens = load_lens(DEFAULT_LENS)
+    expected = ["reward_source", "credit_granularity", "rl_algorithm", "rl_algorithm_mentioned", "disclosure", "rl_disclosure"]
+    assert lens.ids == expected
+
+
+def test_default_lens_categories_map_one_to_one_onto_gold_vocabulary() -> None:
+    lens = load_lens(DEFAULT_LENS)
+    assert set(lens.dimension("reward_source").values) - {"not disclosed"} == GOLD_REWARD
+    assert set(lens.dimension("credit_granularity").values) == GOLD_GRANULARITY
+    for dim in ("disclosure", "rl_disclosure"):
+        assert lens.dimension(dim).values == ["none", "low", "medium", "detailed", "very detailed"]
+
+
+def test_second_lens_is_yaml_only_and_loads() -> None:
+    lens = load_lens(LENS_DIR / "helpfulness_reward.yaml")
+    assert lens.id == "helpfulness_reward"
+    assert {"rules", "scalar RM", "reference-based judge", "generative RM"} <= set(lens.dimension(lens.ids[0]).values)
+
+
+def test_shipped_curated_values_are_lens_categories() -> None:
+    """Every `curated:` value in reports/ is a category of the default lens (no silent typos)."""
+    lens = load_lens(DEFAULT_LENS)
+    for path in sorted((REPO / "reports").glob("[!_]*.yaml")):
+        spec = load_report(path, known_dimensions(LENS_DIR))
+        for dim, cell in spec.curated.items():
+            allowed = lens.allowed_values(dim) if dim in lens.ids else None
+            if allowed is not None:
+                assert set(cell.values) <= set(allowed), (path.name, dim, cell.values)
+
+
+def test_minimal_lens_loads(tmp_path: Path) -> None:
+    lens = load_lens(write(tmp_path, MINIMAL))
+    assert lens.dimension("reward").values == ["rules", "not disclosed"]
+
+
+@pytest.mark.parametrize(
+    ("edit", "field", "words"),
+    [
+        (("kind: multi", "kind: multy"), "dimensions.0.kind", "multi"),
+        (("    label: Reward\n", "    label: Reward\n    colour: red\n"), "dimensions.0.colour", "unknown key"),
+        (("['rule[- ]based']", "['rule[- based']"), "dimensions.0.categories.0.cues", "invalid regular expression"),
+        (("- name: rules", "- name: not disclosed"), "dimensions.0.categories.0.name", "reserved"),
+        (("kind: multi\n", "kind: level\n"), "dimensions.0", "levels"),
+    ],
+)
+def test_bad_lens_names_file_field_and_hint(tmp_path: Path, edit: tuple[str, str], field: str, words: str) -> None:
+    text = MINIMAL.replace(*edit)
+    assert text != MINIMAL
+    path = write(tmp_path, text)
+    with pytest.raises(SpecFileError) as exc:
+        load_lens(path)
+    err = exc.value.errors[0]
+    assert err.file == str(path)
+    assert err.field.startswith(field)
+    assert words in err.message or words in err.hint
+    assert err.hint
+
+
+def test_mentioned_dimension_must_point_at_an_algorithm_dimension(tmp_path: Path) -> None:
+    text = MINIMAL + "  - id: also\n    label: Also\n    kind: mentioned\n    source: reward\n"
+    with pytest.raises(SpecFileError, match="not an algorithm dimension"):
+        load_lens(write(tmp_path, text))
+
+
+def test_duplicate_yaml_key_in_lens_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(SpecFileError, match="duplicate key"):
+        load_lens(write(tmp_path, MINIMAL + "label: Again\n"))
+
+
+def test_curated_key_outside_every_lens_is_rejected(tmp_path: Path) -> None:
+    p = tmp_path / "x.yaml"
+    p.write_text("id: x\nmodel: X\norganization: L\ndoc_type: other\ncurated:\n  reward_sorce: {value: GRPO}\n", encoding="utf-8")
+    with pytest.raises(SpecFileError) as exc:
+        load_report(p, known_dimensions(LENS_DIR))
+    assert exc.value.errors[0].field == "curated.reward_sorce"
+    assert "reward_source" in exc.value.errors[0].hint
