@@ -18,6 +18,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from .lens import DEFAULT_LENS, LENS_DIR, known_dimensions
 from .pipeline import Outcome, Settings, run
 from .registry import load_registry
 from .store import DEFAULT_DATA_DIR, Store
@@ -53,6 +54,9 @@ def _run_parser() -> argparse.ArgumentParser:
         "--reports-dir", type=Path, default=DEFAULT_REPORTS_DIR, help="folder of report YAML files (default: reports/)"
     )
     run_p.add_argument("--engine", choices=["pdfium", "pdfplumber"], default="pdfium", help="PDF text engine (default: pdfium)")
+    run_p.add_argument(
+        "--lens", type=Path, default=DEFAULT_LENS, help="comparison lens YAML (default: data/lenses/agentic_rl.yaml)"
+    )
     run_p.add_argument("--force", action="store_true", help="recompute even when inputs are unchanged")
     run_p.add_argument("--offline", action="store_true", help="never use the network; URLs come from the cache only")
     run_p.add_argument("--quiet", action="store_true", help="no progress bar or summary table")
@@ -101,7 +105,7 @@ def _summary(outcomes: list[Outcome]) -> str:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    settings = Settings(data_dir=args.data_dir, engine=args.engine, force=args.force, offline=args.offline)
+    settings = Settings(data_dir=args.data_dir, engine=args.engine, force=args.force, offline=args.offline, lens_path=args.lens)
     progress = None
     if not args.quiet:
         from tqdm import tqdm
@@ -122,7 +126,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    reg = load_registry(args.reports_dir, files=args.files or None)
+    reg = load_registry(args.reports_dir, files=args.files or None, known_dimensions=known_dimensions(LENS_DIR))
     for spec in reg.reports:
         print(f"ok: {reg.paths[spec.id]}")
     for err in reg.errors:
