@@ -51,20 +51,15 @@ class Dimension:
     id: str
     label: str
     categories: tuple[str, ...] = ()
+    kind: str = ""
 
 
 def load_dimensions() -> list[Dimension]:
-    """Dimensions from the lens YAML (issue 3); until it exists, the ids with derived labels."""
+    """Dimensions from the lens YAML (issue 3); if it cannot load, the ids with derived labels."""
     try:
-        from .lens import load_lens  # type: ignore[import-not-found]
+        from .lens import load_lens
 
-        lens = load_lens()
-        return [
-            Dimension(
-                d.id, d.label, tuple(getattr(c, "name", getattr(c, "id", str(c))) for c in (getattr(d, "categories", None) or []))
-            )
-            for d in lens.dimensions
-        ]
+        return [Dimension(d.id, d.label, tuple(d.values), str(d.kind)) for d in load_lens().dimensions]
     except Exception:
         ids = (*SUMMARY_DIMENSIONS[:3], "rl_algorithm_mentioned", "disclosure", "rl_disclosure")
         return [Dimension(i, re.sub(r"^rl ", "RL ", i.replace("_", " "))) for i in ids]
@@ -263,7 +258,10 @@ def summary_frame(reports: pd.DataFrame, comparison: pd.DataFrame, marks: bool =
 
 def _level_order(values: Sequence[str]) -> list[str]:
     """Disclosure levels in the lens's category order; unknown ones after, alphabetically."""
-    cats = next((d.categories for d in load_dimensions() if d.id == "disclosure"), ()) or FALLBACK_LEVELS
+    dim = next((d for d in load_dimensions() if d.id == "disclosure"), None)
+    cats = FALLBACK_LEVELS
+    if dim is not None and dim.categories:  # the lens lists levels from none upwards; tiers go downwards
+        cats = tuple(reversed(dim.categories)) if dim.kind == "level" else dim.categories
     known = [c for c in cats if c in values]
     return known + sorted(v for v in values if v not in cats)
 

@@ -109,14 +109,15 @@ def test_density_rounds_half_up() -> None:
 
 def test_summary_matches_study_wording(shipped_store: Store) -> None:
     df = export.TABLES["summary"](shipped_store)
-    assert list(df.columns) == ["model", "organization", "reward source", "credit granularity", "RL algorithm", "disclosure"]
+    lab = {d.id: d.label for d in summaries.load_dimensions()}  # headers come from the lens
+    assert list(df.columns) == ["model", "organization", *(lab[d] for d in summaries.SUMMARY_DIMENSIONS)]
     row = df.set_index("model").loc["A.X K2"]
-    assert row["RL algorithm"] == "CISPO + GDPO"
-    assert row["disclosure"] == "detailed"
+    assert row[lab["rl_algorithm"]] == "CISPO + GDPO"
+    assert row[lab["disclosure"]] == "detailed"
     llama = df.set_index("model").loc["Llama 4"]
-    assert llama["credit granularity"] == "not disclosed"
+    assert llama[lab["credit_granularity"]] == "not disclosed"
     # MiniMax-M1's supplement gives no granularity: that is "not assessed", never a blank
-    assert df.set_index("model").loc["MiniMax-M1", "credit granularity"] == "not assessed"
+    assert df.set_index("model").loc["MiniMax-M1", lab["credit_granularity"]] == "not assessed"
 
 
 def test_summary_marks_curated_and_disagreement_when_asked() -> None:
@@ -126,8 +127,9 @@ def test_summary_marks_curated_and_disagreement_when_asked() -> None:
           "disagree": True, "auto_value": "PPO"}]
     )  # fmt: skip
     marked = summaries.summary_frame(reports, cmp_, marks=True)
-    assert marked.loc[0, "RL algorithm"] == "GRPO variant [curated] [auto disagrees: PPO]"
-    assert marked.loc[0, "reward source"] == "not assessed"
+    lab = {d.id: d.label for d in summaries.load_dimensions()}
+    assert marked.loc[0, lab["rl_algorithm"]] == "GRPO variant [curated] [auto disagrees: PPO]"
+    assert marked.loc[0, lab["reward_source"]] == "not assessed"
 
 
 def test_tiers_group_by_doc_type_and_level(shipped_store: Store) -> None:

@@ -118,21 +118,21 @@ def render() -> None:
         if mode == "form":
             c1, c2 = st.columns(2)
             fields: dict[str, object] = {
-                "id": c1.text_input("id (file name)", placeholder="my-model"),
-                "model": c2.text_input("model", placeholder="My Model"),
-                "organization": c1.text_input("organization"),
-                "country": c2.text_input("country"),
-                "doc_type": c1.selectbox("doc type", list(typing.get_args(DocType))),
-                "arxiv_id": c2.text_input("arXiv id", placeholder="2508.06471"),
-                "url": c1.text_input("source URL"),
-                "params": c2.text_input("params"),
-                "tags": c1.text_input("tags (comma-separated)"),
-                "notes": c2.text_input("notes"),
+                "id": c1.text_input("id (file name)", placeholder="my-model", key="add_id"),
+                "model": c2.text_input("model", placeholder="My Model", key="add_model"),
+                "organization": c1.text_input("organization", key="add_organization"),
+                "country": c2.text_input("country", key="add_country"),
+                "doc_type": c1.selectbox("doc type", list(typing.get_args(DocType)), key="add_doc_type"),
+                "arxiv_id": c2.text_input("arXiv id", placeholder="2508.06471", key="add_arxiv_id"),
+                "url": c1.text_input("source URL", key="add_url"),
+                "params": c2.text_input("params", key="add_params"),
+                "tags": c1.text_input("tags (comma-separated)", key="add_tags"),
+                "notes": c2.text_input("notes", key="add_notes"),
             }
             text = ""
         else:
             fields = {}
-            text = st.text_area("Report YAML (see reports/_template.yaml)", height=260)
+            text = st.text_area("Report YAML (see reports/_template.yaml)", height=260, key="add_yaml")
         pdf = st.file_uploader("PDF (optional; saved beside the YAML as its source)", type=["pdf"])
         replace = st.checkbox("replace an existing report with the same id")
         submitted = st.form_submit_button("Save and ingest")

@@ -67,13 +67,12 @@ def keyword_matrix(
 
 
 def heatmap(matrix: pd.DataFrame, terms: list[str], metric: Metric = "density") -> go.Figure:
-    """Reports × terms heatmap; hover shows count, words, density and which figures."""
+    """Reports × terms heatmap; rows from the study's reported figures are labelled "(reported)"."""
     if matrix.empty:
         return go.Figure(layout={"title": "no keyword figures for this selection"})
-    z = matrix.pivot_table(index="model", columns="term", values=metric, aggfunc="first").reindex(columns=terms)
-    ids = matrix.pivot_table(index="model", columns="term", values="report_id", aggfunc="first").reindex(
-        index=z.index, columns=terms
-    )
+    m = matrix.assign(label=matrix["model"].where(matrix["figures"] != "reported", matrix["model"] + " (reported)"))
+    z = m.pivot_table(index="label", columns="term", values=metric, aggfunc="first").reindex(columns=terms)
+    ids = m.pivot_table(index="label", columns="term", values="report_id", aggfunc="first").reindex(index=z.index, columns=terms)
     fig = go.Figure(
         go.Heatmap(
             z=z.to_numpy(),
