@@ -90,13 +90,31 @@ _UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
 
 #: Aliases allowed in one file; a "billion laughs" bomb needs many more.
 MAX_ALIASES = 20
+#: Nesting allowed in one file; PyYAML's composer recurses, so `[[[[…]]]]` would exhaust the stack.
+MAX_DEPTH = 50
+
+
+class _BudgetError(ValueError):
+    """The YAML is shaped like an attack (alias bomb, deep nesting), not like a report."""
 
 
 def _check_alias_budget(text: str) -> None:
-    """Refuse YAML that uses many aliases ("billion laughs"); reports never need them."""
-    aliases = sum(isinstance(ev, yaml.AliasEvent) for ev in yaml.parse(text, Loader=yaml.SafeLoader))
-    if aliases > MAX_ALIASES:
-        raise ValueError(f"too many YAML aliases ({aliases} > {MAX_ALIASES})")
+    """Refuse YAML that uses many aliases ("billion laughs") or deep nesting; reports never need them.
+
+    Scans parser events (the parser is not recursive), before anything is composed.
+    """
+    aliases = depth = 0
+    for ev in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(ev, yaml.AliasEvent):
+            aliases += 1
+            if aliases > MAX_ALIASES:
+                raise _BudgetError(f"too many YAML aliases (more than {MAX_ALIASES})")
+        elif isinstance(ev, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise _BudgetError(f"YAML nested too deeply (more than {MAX_DEPTH} levels)")
+        elif isinstance(ev, yaml.CollectionEndEvent):
+            depth -= 1
 
 
 def parse_yaml(text: str, file: str) -> object:
@@ -104,8 +122,10 @@ def parse_yaml(text: str, file: str) -> object:
     try:
         _check_alias_budget(text)
         return yaml.load(text, Loader=_UniqueKeyLoader)
-    except ValueError as exc:
-        raise SpecFileError([SpecError(file, "", str(exc), "remove anchors (&) and aliases (*)")]) from exc
+    except _BudgetError as exc:
+        raise SpecFileError([SpecError(file, "", str(exc), "remove anchors (&), aliases (*) and deep nesting")]) from exc
+    except ValueError as exc:  # e.g. PyYAML's date constructor on `released: 2026-13-45`
+        raise SpecFileError([SpecError(file, "", f"invalid value: {exc}", "write dates as YYYY-MM-DD")]) from exc
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""

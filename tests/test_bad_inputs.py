@@ -250,6 +250,23 @@ def test_yaml_bomb_is_refused_quickly(env):
     env.assert_r_kept()
 
 
+def test_deeply_nested_yaml_is_refused_not_a_recursion_crash(env):
+    p = env.reports / "r.yaml"
+    p.write_text("id: r\nmodel: M\norganization: Lab\ndoc_type: other\ntags: " + "[" * 5000 + "]" * 5000 + "\n")
+    t0 = time.perf_counter()
+    out = env.run_one(p)
+    assert out.failed and "nested too deeply" in out.message and time.perf_counter() - t0 < 5
+    env.assert_r_kept()
+
+
+def test_impossible_date_gets_a_date_hint_not_an_alias_hint(env):
+    p = env.reports / "r.yaml"
+    p.write_text("id: r\nmodel: M\norganization: Lab\ndoc_type: other\nreleased: 2026-13-45\n")
+    out = env.run_one(p)
+    assert out.failed and "YYYY-MM-DD" in out.message and "aliases" not in out.message
+    env.assert_r_kept()
+
+
 def test_huge_yaml_file_is_refused(env):
     p = env.reports / "r.yaml"
     p.write_text("id: r\nmodel: M\norganization: Lab\ndoc_type: other\nnotes: '" + "x" * 300_000 + "'\n")

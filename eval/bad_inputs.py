@@ -1,0 +1,519 @@
+"""Bad-input catalogue (issue 4): generate >= 100 bad inputs, ingest each, count crashes and lost data.
+
+    .venv/bin/python eval/bad_inputs.py            # prints the summary and any case that was not a clear error
+    .venv/bin/python eval/bad_inputs.py --verbose  # every case with its message
+
+Setup: a private store (temp folder) with three reports ingested successfully, and a server on
+127.0.0.1 (tests/local_http.py) for URL cases; nothing touches the internet. Each case rewrites
+report `victim` (its YAML, or the file/URL it points at), runs the pipeline on it, and checks:
+
+    clear error  the report failed with a message naming the problem (case's expected words)
+    recovered    the input was damaged but still readable (e.g. a PDF whose xref pdfium rebuilds)
+    unclear      failed, but the message lacks the expected words
+    crash        an exception escaped the pipeline, an "internal error", or a traceback from the CLI
+    data lost    afterwards a good result is missing: victim's last good bundle (when the case failed),
+                 the other reports' bundles, or their rows in the reports/counts tables
+
+Target: crashes 0, data lost 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from fpdf import FPDF  # noqa: E402
+
+from ingest.fetch import FetchSettings  # noqa: E402
+from ingest.pipeline import Outcome, Settings, run  # noqa: E402
+from ingest.store import Store  # noqa: E402
+from tests.local_http import LocalServer, serve  # noqa: E402
+
+FAST = FetchSettings(connect_timeout=1, read_timeout=0.3, total_timeout=1.0, retries=1, backoff=0.01, max_bytes=1_000_000)
+HEAD = "id: victim\nmodel: Victim\norganization: Lab\ndoc_type: other\n"
+
+
+@dataclass
+class Case:
+    """One bad input: how to set it up, the words a clear message contains, and whether reading it is fine."""
+
+    group: str
+    name: str
+    setup: Callable[[Path], str]  # work dir -> YAML text of reports/victim.yaml (may write files)
+    expect: tuple[str, ...]
+    may_succeed: bool = False  # damaged but legitimately readable (e.g. repairable xref)
+    settings: dict = field(default_factory=dict)
+
+
+@dataclass
+class Result:
+    case: Case
+    verdict: str  # clear | recovered | unclear | crash
+    message: str
+    lost: list[str]
+    seconds: float
+
+
+# --------------------------------------------------------------------------- input generators
+
+
+def pdf_bytes(pages: int = 3, encrypt: str | None = None, method: str | None = None, image: Path | None = None) -> bytes:
+    pdf = FPDF()
+    if encrypt is not None:
+        from fpdf.enums import EncryptionMethod
+
+        kw = {"encryption_method": getattr(EncryptionMethod, method)} if method else {}
+        pdf.set_encryption(owner_password="owner", user_password=encrypt, **kw)
+    pdf.set_font("helvetica", size=11)
+    for i in range(pages):
+        pdf.add_page()
+        if image is not None:
+            pdf.image(str(image), x=10, y=10, w=150)
+        else:
+            pdf.text(20, 20, f"Page {i + 1}: the agent calls a tool and earns a reward.")
+    return bytes(pdf.output())
+
+
+def blank_pdf(pages: int) -> bytes:
+    pdf = FPDF()
+    for _ in range(pages):
+        pdf.add_page()
+    return bytes(pdf.output())
+
+
+ZERO_PAGE_PDF = (
+    b"%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\n"
+    b"trailer << /Root 1 0 R >>\n%%EOF\n"
+)
+
+
+def file_case(group: str, name: str, filename: str, data: Callable[[Path], bytes], expect: tuple[str, ...], **kw) -> Case:
+    def setup(work: Path) -> str:
+        p = work / "inputs" / f"{name}-{filename}"
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(data(work))
+        return HEAD + f"source:\n  path: {p}\n"
+
+    return Case(group, name, setup, expect, **kw)
+
+
+def yaml_case(group: str, name: str, text: str | bytes, expect: tuple[str, ...]) -> Case:
+    def setup(work: Path) -> str | bytes:
+        return text
+
+    return Case(group, name, setup, expect)  # type: ignore[arg-type]
+
+
+def url_case(name: str, path: str | Callable[[LocalServer], str], expect: tuple[str, ...], **kw) -> Case:
+    def setup(work: Path) -> str:
+        url = path(SERVER) if callable(path) else SERVER.url(path)
+        return HEAD + f"source:\n  url: '{url}'\n"
+
+    return Case("url", name, setup, expect, **kw)
+
+
+def catalogue(good_pdf: bytes) -> list[Case]:
+    """Every bad input, as variations of the issue's catalogue."""
+    cases: list[Case] = []
+    unreadable = ("unreadable pdf", "not a pdf", "damaged")
+    # empty files, every kind
+    for ext in ("pdf", "md", "html", "txt", "markdown"):
+        cases.append(file_case("file", f"empty-{ext}", f"empty.{ext}", lambda w: b"", ("empty file",)))
+    cases.append(file_case("file", "empty-no-suffix", "empty", lambda w: b"", ("empty file",)))
+    # truncated PDFs
+    for frac in (0.02, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99):
+        cases.append(
+            file_case("file", f"truncated-{frac:.2f}", "t.pdf", lambda w, f=frac: good_pdf[: int(len(good_pdf) * f)], unreadable)
+        )
+    cases.append(file_case("file", "header-only", "h.pdf", lambda w: b"%PDF-1.7\n", unreadable))
+    cases.append(file_case("file", "header-then-garbage", "g.pdf", lambda w: b"%PDF-1.4\n" + os.urandom(5000), unreadable))
+    # broken xref tables (pdfium rebuilds many of them: reading them is fine; crashing or silence is not)
+    base = pdf_bytes(3)
+    xref_variants = {
+        "startxref-wrong": lambda b: re.sub(rb"startxref\n\d+", b"startxref\n999999", b),
+        "xref-garbage": lambda b: re.sub(rb"xref\n.*?trailer", b"xref\nnot an xref table\ntrailer", b, flags=re.S),
+        "xref-offsets-shifted": lambda b: re.sub(rb"(\d{10}) 00000 n", lambda m: b"%010d 00000 n" % (int(m[1]) + 7), b),
+        "xref-and-trailer-cut": lambda b: re.sub(rb"xref.*", b"", b, flags=re.S),
+        "trailer-without-root": lambda b: re.sub(rb"/Root \d+ 0 R", b"", b),
+        "objects-zeroed": lambda b: b[:200] + b"\x00" * (len(b) - 400) + b[-200:],
+        "eof-marker-missing": lambda b: b.replace(b"%%EOF", b""),
+    }
+    for name, fn in xref_variants.items():
+        cases.append(
+            file_case(
+                "file", f"broken-{name}", "x.pdf", lambda w, f=fn: f(base), (*unreadable, "no text layer"), may_succeed=True
+            )
+        )
+    # encrypted
+    for method in (None, "RC4", "AES_128", "AES_256"):
+        cases.append(
+            file_case(
+                "file",
+                f"encrypted-{method or 'default'}",
+                "e.pdf",
+                lambda w, m=method: pdf_bytes(1, encrypt="secret", method=m),
+                ("encrypted pdf", "password"),
+            )
+        )
+    # scanned / no text layer
+
+    def scanned(pages: int) -> Callable[[Path], bytes]:
+        def make(work: Path) -> bytes:
+            from PIL import Image
+
+            img = work / "inputs" / "scan.png"
+            Image.new("RGB", (300, 200), "white").save(img)
+            return pdf_bytes(pages, image=img)
+
+        return make
+
+    for n in (1, 4):
+        cases.append(file_case("file", f"scanned-{n}-pages", "s.pdf", scanned(n), ("no text layer",)))
+    cases.append(file_case("file", "blank-pages", "b.pdf", lambda w: blank_pdf(3), ("no text layer",)))
+    cases.append(file_case("file", "zero-pages", "z.pdf", lambda w: ZERO_PAGE_PDF, ("no pages", "unreadable pdf")))
+    # non-PDF bytes named .pdf
+    fakes = {
+        "zip": b"PK\x03\x04" + os.urandom(300),
+        "png": b"\x89PNG\r\n\x1a\n" + os.urandom(300),
+        "jpeg": b"\xff\xd8\xff\xe0" + os.urandom(300),
+        "gzip": b"\x1f\x8b\x08" + os.urandom(300),
+        "random": os.urandom(4096).replace(b"%PDF", b"xxxx"),
+        "plain-text": b"Just some text that is not a PDF.\n" * 20,
+        "html-error-page": b"<!DOCTYPE html><html><head><title>404</title></head><body>Not found</body></html>",
+        "utf16-text": "agent tool reward".encode("utf-16"),
+        "elf": b"\x7fELF" + os.urandom(300),
+    }
+    for name, data in fakes.items():
+        cases.append(file_case("file", f"fake-pdf-{name}", "f.pdf", lambda w, d=data: d, ("not a pdf",)))
+    # wrong content in other kinds
+    cases.append(
+        file_case("file", "binary-named-md", "b.md", lambda w: b"\x89PNG\r\n\x1a\n\x00\x00" + os.urandom(200), ("binary data",))
+    )
+    cases.append(file_case("file", "md-only-front-matter", "f.md", lambda w: b"---\ntitle: x\n---\n", ("no prose",)))
+    cases.append(file_case("file", "md-only-code", "c.md", lambda w: b"```\nprint(1)\n```\n", ("no prose",)))
+    cases.append(
+        file_case(
+            "file",
+            "html-script-only",
+            "n.html",
+            lambda w: b"<html><head><title>t</title></head><body><script>var a = 1;</script></body></html>",
+            ("no article text", "no prose"),
+        )
+    )
+    cases.append(
+        file_case("file", "unsupported-suffix", "r.docx", lambda w: b"Some text in a docx-named file", ("unsupported file type",))
+    )
+    cases.append(
+        file_case(
+            "file", "too-many-pages", "long.pdf", lambda w: pdf_bytes(60), ("more than the limit",), settings={"max_pages": 50}
+        )
+    )
+    # paths
+    cases.append(Case("path", "path-missing", lambda w: HEAD + "source:\n  path: no/such/file.pdf\n", ("not found",)))
+    cases.append(Case("path", "path-is-directory", lambda w: HEAD + f"source:\n  path: {w}\n", ("is a directory",)))
+    cases.append(Case("path", "path-is-dev-null", lambda w: HEAD + "source:\n  path: /dev/null\n", ("not found", "not a file")))
+    cases.append(
+        Case("path", "path-missing-relative-escape", lambda w: HEAD + "source:\n  path: ../../../../nope.pdf\n", ("not found",))
+    )
+    cases.append(Case("path", "file-url-missing", lambda w: HEAD + "source:\n  url: file:///no/such/file.pdf\n", ("not found",)))
+
+    # --- YAML
+    y = "yaml"
+    for name, text in {
+        "unclosed-bracket": HEAD + "tags: [a, b\n",
+        "unclosed-quote": HEAD + "notes: 'never closed\n",
+        "bad-indent": HEAD + "source:\n  path: a.pdf\n    url: https://x.org/a.pdf\n",
+        "tab-indent": HEAD + "source:\n\tpath: a.pdf\n",
+        "colon-in-value": "id: victim\nmodel: Victim: the model: v2\norganization: Lab\ndoc_type: other\n",
+        "duplicate-key": HEAD + "model: Again\n",
+        "stray-bracket": HEAD + "]\n",
+        "mapping-in-sequence": HEAD + "tags:\n  - a\n  b: c\n",
+    }.items():
+        cases.append(yaml_case(y, f"malformed-{name}", text, ("invalid yaml", "duplicate key")))
+    for name, text in {
+        "empty-file": "",
+        "only-document-marker": "---\n",
+        "top-level-list": "- id: victim\n- model: x\n",
+        "top-level-scalar": "just a string\n",
+    }.items():
+        cases.append(yaml_case(y, f"not-a-mapping-{name}", text, ("expected a mapping",)))
+    cases.append(yaml_case(y, "not-utf8", HEAD.encode() + b"notes: caf\xe9\n", ("not utf-8",)))
+    cases.append(yaml_case(y, "nul-byte", HEAD + "notes: a\x00b\n", ("invalid yaml",)))
+    for name, body in {
+        "top-level-typo": "sorce:\n  path: a.pdf\n",
+        "model-typo": "modle: X\n",
+        "nested-source-typo": "source:\n  pth: a.pdf\n",
+        "reported-typo": "reported:\n  from: x\n  cuonts: {agent: 1}\n",
+        "curated-field-typo": "curated:\n  rl_algorithm:\n    valeu: GRPO\n",
+        "capitalised-key": "Notes: x\n",
+    }.items():
+        cases.append(yaml_case(y, f"unknown-key-{name}", HEAD + body, ("unknown key", "required")))
+    for name, body, words in (
+        ("released-word", "released: yesterday\n", ("yyyy-mm-dd",)),
+        ("released-impossible", "released: 2026-13-45\n", ("yyyy-mm-dd", "date")),
+        ("tags-number", "tags: 5\n", ("list",)),
+        ("words-text", "reported:\n  from: x\n  words: many\n", ("whole number",)),
+        ("words-negative", "reported:\n  from: x\n  words: -5\n", ("greater than or equal",)),
+        ("counts-negative", "reported:\n  from: x\n  counts: {agent: -1}\n", (">= 0",)),
+        ("counts-float", "reported:\n  from: x\n  counts: {agent: 1.5}\n", ("whole number", "integer")),
+        ("doc-type-unknown", "doc_type: paper\n", ("use one of", "duplicate key")),
+        ("arxiv-id-bad", "arxiv_id: 'abc'\n", ("pattern", "file name", "should match")),
+        ("source-string", "source: https://x.org/a.pdf\n", ("mapping",)),
+        ("source-empty", "source: {}\n", ("url:` or `path:",)),
+        ("url-ftp", "source:\n  url: ftp://x.org/a.pdf\n", ("http://",)),
+        ("url-no-scheme", "source:\n  url: arxiv.org/abs/2508.06471\n", ("http://",)),
+        ("url-javascript", "source:\n  url: 'javascript:alert(1)'\n", ("http://",)),
+        ("model-empty", "", ("at least 1",)),
+    ):
+        text = HEAD + body if name != "model-empty" else "id: victim\nmodel: ''\norganization: Lab\ndoc_type: other\n"
+        if name == "doc-type-unknown":
+            text = "id: victim\nmodel: V\norganization: Lab\ndoc_type: paper\n"
+        cases.append(yaml_case(y, f"wrong-type-{name}", text, words))
+    rest = "model: M\norganization: Lab\ndoc_type: other\n"
+    for name, rid in {
+        "dotdot-x": "../x",
+        "dotdot-passwd": "../../etc/passwd",
+        "absolute": "/abs",
+        "slash": "a/b",
+        "dotdot": "..",
+        "hidden": ".hidden",
+        "uppercase": "UPPER",
+        "too-long": "x" * 65,
+        "empty": "",
+        "space": "a b",
+        "backslash": "a\\\\b",
+        "nul": "a\\0b",
+    }.items():
+        cases.append(
+            yaml_case(y, f"id-{name}", f'id: "{rid}"\n' + rest, ("file name", "pattern", "should match", "invalid yaml"))
+        )
+    cases.append(yaml_case(y, "id-number", "id: 123\n" + rest, ("text", "string")))
+    cases.append(yaml_case(y, "id-mismatch", "id: other-report\n" + rest, ("does not match the file name",)))
+    # bombs
+    lol = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for i in range(1, 9):
+        c, prev = chr(ord("a") + i), chr(ord("a") + i - 1)
+        lol.append(f"{c}: &{c} [{', '.join(['*' + prev] * 9)}]")
+    cases.append(
+        yaml_case(
+            y, "bomb-billion-laughs", HEAD + "notes:\n" + "\n".join("  " + x for x in lol) + "\n", ("too many yaml aliases",)
+        )
+    )
+    cases.append(yaml_case(y, "bomb-huge-file", HEAD + "notes: '" + "x" * 300_000 + "'\n", ("file too large",)))
+    cases.append(
+        yaml_case(
+            y,
+            "bomb-deep-nesting",
+            HEAD + "tags: " + "[" * 5000 + "]" * 5000 + "\n",
+            ("invalid yaml", "too deeply nested", "list", "file too large"),
+        )
+    )
+    cases.append(
+        yaml_case(
+            y, "bomb-many-aliases", HEAD + "x: &x a\n" + "".join(f"k{i}: *x\n" for i in range(50)), ("too many yaml aliases",)
+        )
+    )
+
+    # --- URLs (127.0.0.1 only)
+    for code in (400, 401, 403, 404, 410, 429):
+        cases.append(url_case(f"http-{code}", f"/status/{code}", (f"http {code}",)))
+    for code in (500, 502, 503, 504):
+        cases.append(url_case(f"http-{code}", f"/status/{code}", (f"http {code}", "attempts")))
+    cases.append(url_case("redirect-without-location", "/status/302", ("without a location",)))
+    cases.append(url_case("redirect-loop", "/loop/a", ("redirect loop",)))
+    cases.append(url_case("redirect-chain-40", "/chain/40/page.html", ("too many redirects",)))
+    cases.append(url_case("redirect-to-file", "/redirect?to=file:///etc/passwd", ("only http(s) redirects",)))
+    cases.append(url_case("redirect-to-ftp", "/redirect?to=ftp://example.org/x.pdf", ("only http(s) redirects",)))
+    cases.append(url_case("timeout-headers", "/slow-headers", ("timed out",)))
+    cases.append(url_case("trickle-body", "/trickle", ("too slow",)))
+    cases.append(url_case("endless-body", "/endless", ("size cap",)))
+    cases.append(url_case("declared-oversize", "/big", ("size cap",)))
+    cases.append(url_case("empty-body", "/empty", ("empty body",)))
+    cases.append(url_case("short-body", "/short", ("broke before the whole file",)))
+    cases.append(url_case("pdf-link-serves-html", "/files/login.pdf", ("expected a pdf",)))
+    cases.append(url_case("pdf-link-serves-image", "/files/image.pdf", ("png image",)))
+    cases.append(url_case("unreachable-port", lambda s: f"http://127.0.0.1:{CLOSED_PORT}/x.pdf", ("cannot connect",)))
+    cases.append(url_case("offline-uncached", "/files/never.pdf", ("not in the download cache",), settings={"offline": True}))
+    return cases
+
+
+# --------------------------------------------------------------------------- running and checking
+
+
+SERVER: LocalServer
+CLOSED_PORT = 9
+
+
+def write_victim(work: Path, text: str | bytes) -> Path:
+    p = work / "reports" / "victim.yaml"
+    if isinstance(text, bytes):
+        p.write_bytes(text)
+    else:
+        p.write_text(text, encoding="utf-8")
+    return p
+
+
+def snapshot(store: Store) -> dict[str, str]:
+    return {rid: (store.load_bundle(rid) or {}).get("meta", {}).get("sha256", "") for rid in store.bundle_ids()}
+
+
+def check_lost(store: Store, good: dict[str, str], failed: bool) -> list[str]:
+    """What good result is gone: bundles of every report, and their rows in the tables."""
+    lost = []
+    now = snapshot(store)
+    for rid, sha in good.items():
+        if rid == "victim" and not failed:
+            if not now.get(rid):
+                lost.append("victim bundle missing after a successful run")
+            continue
+        if now.get(rid) != sha:
+            lost.append(f"bundle of {rid} {'missing' if rid not in now else 'changed'}")
+    reports = store.read_table("reports")
+    measured = set(reports.loc[reports["measured"].astype(bool), "report_id"]) if len(reports) else set()
+    counted = set(store.read_table("counts").get("report_id", []))
+    for rid in good:
+        if rid not in measured or rid not in counted:
+            lost.append(f"{rid} missing from the tables")
+    return lost
+
+
+def run_case(case: Case, work: Path, store: Store, good: dict[str, str], good_yaml: str) -> Result:
+    t0 = time.perf_counter()
+    message, verdict = "", "crash"
+    try:
+        path = write_victim(work, case.setup(work))
+        settings = Settings(data_dir=store.root, fetch_settings=FAST, **case.settings)
+        res = run(files=[path], reports_dir=work / "reports", settings=settings)
+        outcome: Outcome = res.outcomes[0]
+        message = outcome.message
+        if outcome.message.startswith("internal error"):
+            verdict = "crash"
+        elif not outcome.failed:
+            verdict = "recovered" if case.may_succeed else "unclear"
+            message = f"accepted ({outcome.status}): {message}"
+        elif any(w in message.lower() for w in case.expect):
+            verdict = "clear"
+        else:
+            verdict = "unclear"
+        failed = outcome.failed
+    except Exception:
+        message = traceback.format_exc(limit=3)
+        failed = True
+    lost = check_lost(store, good, failed)
+    # Put the good victim back for the next case (its bundle only changes when a damaged input was readable).
+    write_victim(work, good_yaml)
+    if snapshot(store).get("victim") != good["victim"]:
+        run(files=[work / "reports" / "victim.yaml"], reports_dir=work / "reports", settings=Settings(data_dir=store.root))
+    return Result(case, verdict, message, lost, time.perf_counter() - t0)
+
+
+def concurrent_cases(work: Path, store: Store, good: dict[str, str], rounds: int) -> Iterator[Result]:
+    """Two `python -m ingest` processes at once on the same store, with one bad report among good ones."""
+    for i in range(rounds):
+        case = Case("concurrency", f"two-processes-round-{i + 1}", lambda w: "", ("",))
+        bad = work / "reports" / f"broken-{i}.yaml"
+        bad.write_text(HEAD.replace("victim", f"broken-{i}") + "tags: [unclosed\n")
+        cmd = [sys.executable, "-m", "ingest", "--quiet", "--reports-dir", str(work / "reports"), "--data-dir", str(store.root)]
+        if i % 2:
+            cmd.append("--force")
+        t0 = time.perf_counter()
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        procs = [subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
+        outs = [p.communicate(timeout=300) for p in procs]
+        bad.unlink()
+        errs = "\n".join(e.decode(errors="replace") for _, e in outs)
+        codes = [p.returncode for p in procs]
+        if "Traceback" in errs or any(c not in (0, 1) for c in codes):
+            verdict, msg = "crash", f"exit codes {codes}: {errs[-500:]}"
+        elif codes == [1, 1] and f"broken-{i}" in errs and "invalid YAML" in errs:
+            verdict, msg = "clear", f"both exited 1 naming broken-{i}.yaml; others stored"
+        else:
+            verdict, msg = "unclear", f"exit codes {codes}: {errs[-300:]}"
+        leftovers = list(store.root.rglob("*.tmp"))
+        lost = check_lost(store, good, failed=True) + [f"temp file left: {p.name}" for p in leftovers]
+        yield Result(case, verdict, msg, lost, time.perf_counter() - t0)
+
+
+def setup_store(work: Path) -> tuple[Store, dict[str, str], str, bytes]:
+    """Three good reports (two PDFs, one Markdown post), ingested once."""
+    (work / "reports").mkdir(parents=True)
+    (work / "inputs").mkdir()
+    good_pdf = pdf_bytes(4)
+    (work / "inputs" / "victim.pdf").write_bytes(good_pdf)
+    (work / "inputs" / "other.pdf").write_bytes(pdf_bytes(2))
+    (work / "inputs" / "post.md").write_text("# Post\n\nThe agent uses a tool for a reward.\n\n## More\n\nAgentic text.\n")
+    good_yaml = HEAD + f"source:\n  path: {work / 'inputs' / 'victim.pdf'}\n"
+    write_victim(work, good_yaml)
+    for rid, src in (("other", "other.pdf"), ("post", "post.md")):
+        (work / "reports" / f"{rid}.yaml").write_text(
+            HEAD.replace("victim", rid) + f"source:\n  path: {work / 'inputs' / src}\n", encoding="utf-8"
+        )
+    store = Store(work / "data")
+    res = run(reports_dir=work / "reports", settings=Settings(data_dir=store.root))
+    bad = [o for o in res.outcomes if o.failed]
+    if bad:
+        raise SystemExit(f"setup failed: {bad}")
+    return store, snapshot(store), good_yaml, good_pdf
+
+
+def main() -> int:
+    global SERVER, CLOSED_PORT
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--verbose", action="store_true", help="print every case with its message")
+    ap.add_argument("--rounds", type=int, default=3, help="concurrent-process rounds (default 3)")
+    ap.add_argument("--keep", action="store_true", help="keep the temp work folder")
+    args = ap.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="bad_inputs."))
+    files = {
+        "page.html": (b"<html><body><p>x</p></body></html>", "text/html"),
+        "login.pdf": (b"<!DOCTYPE html><html><head><title>Sign in</title></head><body>log in</body></html>", "text/html"),
+        "image.pdf": (b"\x89PNG\r\n\x1a\n" + b"\x00" * 64, "image/png"),
+    }
+    t_all = time.perf_counter()
+    try:
+        with serve() as closed:
+            CLOSED_PORT = closed.port  # a port that was just freed: connections are refused
+        with serve(files) as server:
+            SERVER = server
+            store, good, good_yaml, good_pdf = setup_store(work)
+            results = [run_case(c, work, store, good, good_yaml) for c in catalogue(good_pdf)]
+        results += list(concurrent_cases(work, store, good, args.rounds))
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+    verdicts = Counter(r.verdict for r in results)
+    lost = [r for r in results if r.lost]
+    for r in results:
+        if args.verbose or r.verdict in ("crash", "unclear") or r.lost:
+            flag = "LOST " if r.lost else ""
+            print(f"{flag}{r.verdict:9s} {r.case.group:11s} {r.case.name:34s} {r.seconds:5.2f}s  {r.message[:150]}")
+            for item in r.lost:
+                print(f"          lost: {item}")
+    by_group = Counter(r.case.group for r in results)
+    print()
+    print(f"inputs tried: {len(results)}  ({', '.join(f'{g} {n}' for g, n in sorted(by_group.items()))})")
+    print(f"clear errors: {verdicts['clear']}")
+    print(f"recovered (damaged but readable): {verdicts['recovered']}")
+    print(f"unclear messages: {verdicts['unclear']}")
+    print(f"crashes: {verdicts['crash']}")
+    print(f"data lost: {len(lost)}")
+    print(f"time: {time.perf_counter() - t_all:.1f} s" + (f"  (work folder kept: {work})" if args.keep else ""))
+    return 0 if not verdicts["crash"] and not lost else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
