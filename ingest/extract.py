@@ -186,7 +186,7 @@ def extract_pdf(
     pages = dehyphenate([normalize(t) for t in raw])
     doc = Document("pdf", engine, [Page(i + 1, t, str(i + 1)) for i, t in enumerate(pages)])
     if pages and not any(t.strip() for t in pages):
-        raise ExtractionError(f"no text layer: all {len(pages)} pages are images (scanned PDF?); OCR it first")
+        raise ExtractionError(f"no text layer: none of the {len(pages)} pages has text (scanned/image-only PDF?); OCR it first")
     empty = [pg.number for pg in doc.pages if not pg.text.strip()]
     if empty:
         doc.notes.append(f"{len(empty)} page(s) without text: {', '.join(map(str, empty[:20]))}")

@@ -117,6 +117,8 @@ def local_file(path: str, base_dir: Path) -> Fetched:
         p = base_dir / p
     if p.is_dir():
         raise FetchError(f"source.path {path!r} is a directory, not a file")
+    if p.exists() and not p.is_file():
+        raise FetchError(f"source.path {path!r} is not a regular file (a device or pipe?)")
     if not p.is_file():
         raise FetchError(f"source.path {path!r} not found (looked at {p})")
     try:
@@ -229,7 +231,10 @@ def _store_body(
                 fh.write(chunk)
         if size == 0:
             raise FetchError(f"{shown} returned an empty body (0 bytes)")
-        kind = sniff_content(head)
+        try:
+            kind = sniff_content(head)
+        except FetchError as exc:
+            raise FetchError(f"{shown}: {exc}") from exc
         ctype = resp.headers.get("content-type", "").split(";")[0].strip().lower()
         if (want_pdf or ctype == "application/pdf") and kind != "pdf":
             what = "an HTML page" if kind == "html" else "text"

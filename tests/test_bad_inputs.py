@@ -237,6 +237,13 @@ def test_directory_as_path_is_reported(env):
     env.assert_r_kept()
 
 
+@pytest.mark.skipif(not Path("/dev/null").exists(), reason="needs /dev/null")
+def test_device_as_path_is_not_reported_missing(env):
+    out = env.run_one(env.point_r_at("source:\n  path: /dev/null\n"))
+    assert out.failed and "not a regular file" in out.message
+    env.assert_r_kept()
+
+
 def test_yaml_bomb_is_refused_quickly(env):
     lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
     for i in range(1, 9):
