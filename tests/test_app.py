@@ -306,3 +306,18 @@ def test_kwic_rows_filters_by_section() -> None:
     assert evidence.kwic_rows(t["kwic"], "*", "agent", "references").empty
     assert not evidence.kwic_rows(t["kwic"], "*", "agent", "body").empty
     assert isinstance(evidence.kwic_rows(pd.DataFrame(), "*", "", ""), pd.DataFrame)
+
+
+def test_app_reloads_tables_when_store_files_change(store_env: Path) -> None:
+    at = run_app()
+    assert len(at.dataframe[0].value) == N
+    write_store(store_env, 3)  # a new ingest run rewrites the parquet files
+    at.run()
+    assert len(at.dataframe[0].value) == 3
+
+
+def test_section_bars_say_when_nothing_is_measured() -> None:
+    fig = figures.section_bars(pd.DataFrame(), ["r1"], ["agentic"], "study")
+    assert fig.layout.title.text.startswith("No measured hits")
+    t = build_tables(2)
+    assert figures.section_bars(t["counts"], ["r0000"], ["agentic"], "study").layout.title.text.startswith("Measured")

@@ -111,7 +111,8 @@ def render() -> None:
         "“not disclosed” is a finding; “not assessed” means nobody has looked yet"
     )
     cols = ["model", "organization", "doc_type", "params", *dims]
-    view = shown[cols].rename(columns={"doc_type": "doc type", **{d: labels.get(d, d) for d in dims}})
+    view = shown[cols].fillna({"params": "—", "organization": "—"})
+    view = view.rename(columns={"doc_type": "doc type", **{d: labels.get(d, d) for d in dims}})
     event = st.dataframe(
         view, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row", key="compare_table"
     )

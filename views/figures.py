@@ -104,9 +104,12 @@ def section_bars(counts: pd.DataFrame, report_ids: list[str], terms: list[str], 
         y = [0] * len(terms) if s is None else [int(v) for v in s.to_numpy()]
         fig.add_bar(name=section, x=terms, y=y, customdata=[[t, section] for t in terms],
                     hovertemplate="%{x} in " + section + ": %{y}<extra></extra>")  # fmt: skip
+    empty = all(sum(t.y) == 0 for t in fig.data)
     fig.update_layout(
         barmode="stack",
-        title="Measured hits by section (click a bar for the lines)",
+        title="No measured hits for these reports (reported figures have no section split)"
+        if empty
+        else "Measured hits by section (click a bar for the lines)",
         height=380,
         margin={"l": 10, "r": 10, "t": 50, "b": 10},
     )
