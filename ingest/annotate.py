@@ -167,10 +167,10 @@ def algorithm_roles(sents: list[Sentence], dim: Dimension, comp: _Compiled) -> d
     return out
 
 
-def _rank(hits: list[Hit], sim: _Similarity, key: tuple[str, str], ranking: Ranking) -> list[Hit]:
-    scores = sim.score([h.sentence.index for h in hits], key)
+def _rank(hits: list[Hit], sim: _Similarity | None, key: tuple[str, str], ranking: Ranking) -> list[Hit]:
+    scores = sim.score([h.sentence.index for h in hits], key) if sim is not None and ranking == "tfidf" else [0.0] * len(hits)
     for h, sc in zip(hits, scores, strict=True):
-        h.score = round((sc if ranking == "tfidf" else 0.0) + 0.05 * len(h.cues), 4)
+        h.score = round(sc + 0.05 * len(h.cues), 4)
     return sorted(hits, key=lambda h: (-h.score, h.sentence.index))
 
 
@@ -214,7 +214,7 @@ def _evidence_rows(dim_id: str, ranked: dict[str, list[Hit]]) -> list[dict]:
     return rows
 
 
-def _categorical(dim: Dimension, sents: list[Sentence], sim: _Similarity, lens: Lens, ranking: Ranking) -> tuple[dict, list]:
+def _categorical(dim: Dimension, sents: list[Sentence], sim: _Similarity | None, lens: Lens, ranking: Ranking) -> tuple[dict, list]:
     sup = _supporters(sents, dim, _compiled(lens, dim))
     ranked = {c: _rank(h, sim, (dim.id, c), ranking) for c, h in sup.items() if h}
     support = {c: len(h) for c, h in ranked.items()}
@@ -245,7 +245,7 @@ def decide_algorithms(roles: dict[str, list[Hit]]) -> tuple[list[str], list[str]
 
 
 def _algorithm(
-    dim: Dimension, sents: list[Sentence], sim: _Similarity, lens: Lens, ranking: Ranking, skip: set[int] = frozenset()
+    dim: Dimension, sents: list[Sentence], sim: _Similarity | None, lens: Lens, ranking: Ranking, skip: set[int] = frozenset()
 ) -> tuple[dict, dict, list]:
     roles = algorithm_roles(sents, dim, _compiled(lens, dim))
     for hits in roles.values():  # under a skipped heading a name is at most mentioned
@@ -310,13 +310,17 @@ def _skipped(sents: list[Sentence], lens: Lens) -> set[int]:
     return {s.index for s in sents if s.heading and _any(rxs, s.heading)}
 
 
-def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "tfidf") -> dict:
+def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues") -> dict:
     """Every dimension of the lens for one document: {"lens", "lens_fingerprint", "cells", "evidence"}.
 
     `cells[dim]` has value (list of category names, or ["not disclosed"]), confidence, quote,
     page, page_label, section, and per kind the support / roles / indicators behind it.
+
+    Quotes are ranked by cue count by default: eval/annotate_eval.py measures TF-IDF ranking
+    (`ranking="tfidf"`) as no better on the gold evidence pages, and importing scikit-learn
+    would cost a cold ingest about a second.
     """
-    sim = _Similarity(sents, lens)
+    sim = _Similarity(sents, lens) if ranking == "tfidf" else None
     skip = _skipped(sents, lens)
     kept = [s for s in sents if s.index not in skip]
     cells: dict[str, dict] = {}

@@ -55,16 +55,15 @@ def count_keywords(segments: list[Segment], lexicon: Lexicon, rule: WordRule = "
     words = {name: sum(count_words(s.text, rule) for s in texts[name][2]) for name in SECTIONS}
     words["all"] = sum(words.values())
     res = KeywordResult(words=words)
+    lowered = {name: texts[name][0].lower() for name in SECTIONS}
     for ct in lexicon.compiled:
         total = 0
         for name in SECTIONS:
             text, starts, segs = texts[name]
             n = 0
-            for m in ct.regex.finditer(text) if text else ():
-                if m.end() == m.start():
-                    continue
+            for start, end in ct.spans(text, lowered[name]) if text else ():
                 n += 1
-                seg = segs[bisect.bisect_right(starts, m.start()) - 1]
+                seg = segs[bisect.bisect_right(starts, start) - 1]
                 res.kwic.append(
                     {
                         "group": ct.group,
@@ -72,10 +71,10 @@ def count_keywords(segments: list[Segment], lexicon: Lexicon, rule: WordRule = "
                         "section": name,
                         "page": seg.page,
                         "page_label": seg.label,
-                        "left": text[max(0, m.start() - KWIC_CONTEXT) : m.start()],
-                        "match": m.group(0),
-                        "right": text[m.end() : m.end() + KWIC_CONTEXT],
-                        "offset": m.start(),
+                        "left": text[max(0, start - KWIC_CONTEXT) : start],
+                        "match": text[start:end],
+                        "right": text[end : end + KWIC_CONTEXT],
+                        "offset": start,
                     }
                 )
             total += n

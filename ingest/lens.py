@@ -16,6 +16,7 @@ Dimension kinds (what `ingest.annotate` does with them):
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from functools import cached_property
@@ -226,7 +227,20 @@ class Lens(_Strict):
 
 
 def load_lens(path: str | Path = DEFAULT_LENS) -> Lens:
-    """Load and validate a lens file; raise SpecFileError naming file, field and a hint."""
+    """Load and validate a lens file; raise SpecFileError naming file, field and a hint.
+
+    Memoised on (path, mtime, size): a run reads the same lens several times.
+    """
+    p = Path(path)
+    try:
+        st = p.stat()
+        return _load_lens_cached(str(p.resolve()), st.st_mtime_ns, st.st_size)
+    except OSError as exc:
+        raise SpecFileError([SpecError(str(p), "", f"cannot read lens: {exc.strerror or exc}", "check the path")]) from exc
+
+
+@functools.lru_cache(maxsize=16)
+def _load_lens_cached(path: str, _mtime_ns: int, _size: int) -> Lens:
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")

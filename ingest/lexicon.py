@@ -112,15 +112,56 @@ class Lexicon(_Strict):
 
     @cached_property
     def compiled(self) -> list[CompiledTerm]:
-        return [CompiledTerm(g.id, t.name, t.rule, t.compile()) for g in self.groups for t in g.terms]
+        return [
+            CompiledTerm(g.id, t.name, t.rule, t.compile(), tuple(t.forms) if t.rule != "regex" else (), t.case_sensitive)
+            for g in self.groups
+            for t in g.terms
+        ]
+
+
+_BOUNDARY = re.compile(r"[0-9A-Za-z_\u00c0-\u024f]")
 
 
 @dataclass(frozen=True)
 class CompiledTerm:
+    """A term ready to match. Literal rules use `str.find` (several times faster than a regex
+    with look-arounds on long texts); `regex` is the reference semantics they reproduce."""
+
     group: str
     term: str
     rule: str
     regex: re.Pattern[str]
+    forms: tuple[str, ...] = ()
+    case_sensitive: bool = False
+
+    def spans(self, text: str, lowered: str | None = None) -> list[tuple[int, int]]:
+        """Non-overlapping (start, end) of every match, leftmost first, longest form first —
+        exactly what `self.regex.finditer(text)` returns. `lowered` is `text.lower()` if known."""
+        if not self.forms:
+            return [m.span() for m in self.regex.finditer(text) if m.end() > m.start()]
+        hay = text
+        if not self.case_sensitive:
+            hay = lowered if lowered is not None else text.lower()
+            if len(hay) != len(text):  # a Unicode case mapping changed the length: offsets would drift
+                return [m.span() for m in self.regex.finditer(text)]
+        cands = []
+        for form in self.forms:
+            needle = form if self.case_sensitive else form.lower()
+            i = hay.find(needle)
+            while i >= 0:
+                end = i + len(needle)
+                if self.rule != "word" or not (
+                    (i > 0 and _BOUNDARY.match(text, i - 1)) or (end < len(text) and _BOUNDARY.match(text, end))
+                ):
+                    cands.append((i, -len(needle)))
+                i = hay.find(needle, i + 1)
+        out: list[tuple[int, int]] = []
+        pos = 0
+        for start, neg_len in sorted(cands):
+            if start >= pos:
+                out.append((start, start - neg_len))
+                pos = start - neg_len
+        return out
 
 
 def load_lexicon(path: str | Path = DEFAULT_LEXICON) -> Lexicon:

@@ -71,8 +71,12 @@ class Registry:
         return next((r for r in self.reports if r.id == report_id), None)
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):
-    """SafeLoader that rejects duplicate keys (yaml silently keeps the last one)."""
+#: libyaml's C parser when PyYAML has it (about 10x faster than the pure-Python one); same safe constructor.
+_SafeBase: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _UniqueKeyLoader(_SafeBase):  # type: ignore[misc, valid-type]
+    """Safe loader that rejects duplicate keys (yaml silently keeps the last one)."""
 
 
 def _construct_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
@@ -82,7 +86,7 @@ def _construct_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode, deep: b
         if key in seen:
             raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
         seen.add(key)
-    return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
+    return yaml.constructor.SafeConstructor.construct_mapping(loader, node, deep=deep)
 
 
 _UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
@@ -104,7 +108,13 @@ def _check_alias_budget(text: str) -> None:
     Scans parser events (the parser is not recursive), before anything is composed.
     """
     aliases = depth = 0
-    for ev in yaml.parse(text, Loader=yaml.SafeLoader):
+    try:
+        events = list(yaml.parse(text, Loader=_SafeBase))
+    except yaml.YAMLError as exc:  # libyaml stops at its own nesting limit before ours
+        if "nesting depth" in str(exc):
+            raise _BudgetError(f"YAML nested too deeply (more than {MAX_DEPTH} levels)") from exc
+        raise
+    for ev in events:
         if isinstance(ev, yaml.AliasEvent):
             aliases += 1
             if aliases > MAX_ALIASES:

@@ -8,8 +8,8 @@ from ingest.extract import Document, Page
 from ingest.keywords import count_keywords, density
 from ingest.lexicon import DEFAULT_LEXICON, Lexicon, Term, load_lexicon
 from ingest.registry import SpecFileError
-from ingest.sections import Segment
 from ingest.schema import STUDY_TERMS
+from ingest.sections import Segment
 
 
 def lex(*terms: dict) -> Lexicon:
@@ -70,7 +70,11 @@ def test_sections_add_up_to_all_and_kwic_keeps_pages():
     res = count_keywords(segs, lex({"name": "reward", "rule": "substring"}))
     by = {r["section"]: (r["count"], r["words"]) for r in res.counts}
     assert by == {"body": (2, 6), "appendix": (0, 0), "references": (1, 2), "all": (3, 8)}
-    assert [(k["section"], k["page"], k["match"]) for k in res.kwic] == [("body", 1, "reward"), ("body", 2, "reward"), ("references", 3, "reward")]
+    assert [(k["section"], k["page"], k["match"]) for k in res.kwic] == [
+        ("body", 1, "reward"),
+        ("body", 2, "reward"),
+        ("references", 3, "reward"),
+    ]
     assert res.kwic[1]["left"].endswith("three four ")
 
 
@@ -112,3 +116,51 @@ def test_english_document_with_a_few_chinese_lines_keeps_the_wc_rule():
     from ingest.textnorm import word_rule
 
     assert word_rule("This English report quotes one prompt: 胡雪岩离船登岸 and goes on in English for a while.") == "whitespace"
+
+
+def test_fast_literal_matching_equals_the_regex_semantics():
+    """CompiledTerm.spans (str.find) must return exactly what the term's regex finds."""
+    import random
+
+    lexicon = load_lexicon(DEFAULT_LEXICON)
+    rng = random.Random(7)
+    words = [
+        "agent",
+        "Agentic",
+        "agents",
+        "multi-agent",
+        "GRPO",
+        "grpo",
+        "reward model",
+        "reward models",
+        "PRM",
+        "PRMs",
+        "tool-use",
+        "tool use",
+        "Tool",
+        "rule-based",
+        "rule based",
+        "sandboxes",
+        "x",
+        "能力",
+        "-",
+        "_",
+        "İstanbul",
+        "ß",
+    ]
+    texts = [" ".join(rng.choice(words) + rng.choice(["", " ", "-", ".", "s"]) for _ in range(60)) for _ in range(40)]
+    texts.append("reward modelsreward model rewardmodel reward model")
+    for text in texts:
+        for ct in lexicon.compiled:
+            assert ct.spans(text) == [m.span() for m in ct.regex.finditer(text)], (ct.term, text)
+
+
+def test_fast_matching_equals_regex_on_the_corpus(corpus):
+    from ingest.extract import extract_file
+    from ingest.textnorm import fold_ws
+
+    lexicon = load_lexicon(DEFAULT_LEXICON)
+    for path in sorted((corpus / "pdf").glob("*.pdf"))[:2] + sorted((corpus / "blog").glob("*.md")):
+        text = fold_ws(extract_file(path).text)
+        for ct in lexicon.compiled:
+            assert ct.spans(text) == [m.span() for m in ct.regex.finditer(text)], (path.name, ct.term)
