@@ -73,14 +73,25 @@ def main() -> int:
             t0 = time.perf_counter()
             subprocess.run(
                 [sys.executable, "-m", "ingest", "--quiet", "--offline", "--reports-dir", str(reports), "--data-dir", str(data)],
-                cwd=ROOT, check=True,
+                cwd=ROOT,
+                check=True,
             )
             cli_warm.append(time.perf_counter() - t0)
             t0 = time.perf_counter()
             subprocess.run(
-                [sys.executable, "-m", "ingest", "--quiet", "--offline", "--reports-dir", str(reports),
-                 "--data-dir", str(tmpd / f"fresh{i}")],
-                cwd=ROOT, check=True,
+                [
+                    sys.executable,
+                    "-m",
+                    "ingest",
+                    "--quiet",
+                    "--offline",
+                    "--reports-dir",
+                    str(reports),
+                    "--data-dir",
+                    str(tmpd / f"fresh{i}"),
+                ],
+                cwd=ROOT,
+                check=True,
             )
             cli_cold.append(time.perf_counter() - t0)
     pages = sum(len(__import__("pypdfium2").PdfDocument(str(p))) for p in pdfs)
@@ -88,7 +99,10 @@ def main() -> int:
     print(f"corpus: {len(pdfs)} PDFs, {pages} pages (best of {args.repeat})")
     print(f"pdftotext (one process per file):   {r:6.3f} s")
     print(f"cold ingest (in-process, all stages): {c:6.3f} s   ratio to pdftotext: {c / r:4.2f}x   (target <= 3x)")
-    print(f"cold ingest (python -m ingest):       {cc:6.3f} s   ratio to pdftotext: {cc / r:4.2f}x   (a fresh process: start-up included)")
+    print(
+        f"cold ingest (python -m ingest):       {cc:6.3f} s   ratio to pdftotext: {cc / r:4.2f}x"
+        "   (a fresh process: start-up included)"
+    )
     print(f"warm re-ingest (in-process):          {w:6.3f} s   (target <= 0.5 s)")
     print(f"warm re-ingest (python -m ingest):    {cw:6.3f} s   (includes interpreter and library start-up)")
     ok = c / r <= 3 and w <= 0.5

@@ -150,9 +150,7 @@ def main(argv: list[str] | None = None) -> int:
                 confusions.append(f"{dim} {g['id']}: gold {gv} vs auto {pv} (fired: {', '.join(cell['indicators']) or '-'})")
         both_ex += ex
         both_w1 += w1
-        lines.append(
-            f"{dim:<22} exact {ex}/{n} = {ex / n:.0%} (target >= 70%); within one {w1}/{n} = {w1 / n:.0%} (target 100%)"
-        )
+        lines.append(f"{dim:<22} exact {ex}/{n} = {ex / n:.0%} (target >= 70%); within one {w1}/{n} = {w1 / n:.0%} (target 100%)")
     m = 2 * n
     both = f"exact {both_ex}/{m} = {both_ex / m:.0%}; within one {both_w1}/{m} = {both_w1 / m:.0%}"
     lines.append(f"{'disclosure (both)':<22} {both}")

@@ -75,7 +75,10 @@ def main() -> int:
             )
     print()
     for engine, ok in ok_all.items():
-        print(f"{engine}: fidelity bar (words within {WORD_TOL:.0%}, keywords within ±{KEYWORD_TOL}) on all PDFs: {'PASS' if ok else 'FAIL'}")
+        print(
+            f"{engine}: fidelity bar (words within {WORD_TOL:.0%}, keywords within ±{KEYWORD_TOL}) on all PDFs: "
+            + ("PASS" if ok else "FAIL")
+        )
     return 0 if ok_all.get("pdfium", True) else 1
 
 

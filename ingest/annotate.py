@@ -214,7 +214,9 @@ def _evidence_rows(dim_id: str, ranked: dict[str, list[Hit]]) -> list[dict]:
     return rows
 
 
-def _categorical(dim: Dimension, sents: list[Sentence], sim: _Similarity | None, lens: Lens, ranking: Ranking) -> tuple[dict, list]:
+def _categorical(
+    dim: Dimension, sents: list[Sentence], sim: _Similarity | None, lens: Lens, ranking: Ranking
+) -> tuple[dict, list]:
     sup = _supporters(sents, dim, _compiled(lens, dim))
     ranked = {c: _rank(h, sim, (dim.id, c), ranking) for c, h in sup.items() if h}
     support = {c: len(h) for c, h in ranked.items()}

@@ -6,10 +6,11 @@ every keyword count within ±1) and is faster than pdftotext itself, while pdfpl
 `extract_text()` glues words on several of them. pdfplumber remains available as an engine
 (`engine="pdfplumber"`, with tighter `x_tolerance`) for PDFs where pdfium misorders text.
 
-Markdown/HTML: only prose is kept. Excluded, by rule: YAML/TOML front matter, fenced code blocks, Hugo shortcodes (`{{< … >}}`, `{{% … %}}`, and the body of
-`rawhtml`), display math (`$$…$$`), HTML tags (their text is kept), image syntax and link
-targets (link text is kept). Each heading starts a new block ("page"), labelled by the
-heading, so evidence from a post can name its section.
+Markdown/HTML: only prose is kept. Excluded, by rule: YAML/TOML front matter, fenced code
+blocks, Hugo shortcodes (`{{< … >}}`, `{{% … %}}`, and the body of `rawhtml`), display
+math (`$$…$$`), HTML tags (their text is kept), image syntax and link targets (link text is
+kept). Each heading starts a new block ("page"), labelled by the heading, so evidence from a
+post can name its section.
 """
 
 from __future__ import annotations

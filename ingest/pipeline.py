@@ -8,6 +8,7 @@ fingerprint (source hash, lexicon, lens, engine, pipeline version) matches is ke
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import time
@@ -176,10 +177,8 @@ def ingest_report(
     finally:
         out.seconds = time.perf_counter() - t0
         status = {**vars(out), "finished_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")}
-        try:
+        with contextlib.suppress(OSError):
             store.save_status(spec.id, status)
-        except OSError:
-            pass
     return out
 
 

@@ -21,7 +21,6 @@ import tempfile
 from collections.abc import Iterable
 from contextlib import suppress
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from filelock import FileLock

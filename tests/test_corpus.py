@@ -19,7 +19,11 @@ from ingest.store import Store
 
 from .conftest import CORPUS, REPO
 
-REFS = list(csv.DictReader((CORPUS / "reference_counts.tsv").open(), delimiter="\t")) if (CORPUS / "reference_counts.tsv").exists() else []
+REFS = (
+    list(csv.DictReader((CORPUS / "reference_counts.tsv").open(), delimiter="\t"))
+    if (CORPUS / "reference_counts.tsv").exists()
+    else []
+)
 
 
 def _all_counts(path: Path) -> tuple[dict[str, int], int, int, str]:

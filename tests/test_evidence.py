@@ -65,10 +65,18 @@ def test_numbered_heading_is_kept_as_context() -> None:
 def test_every_sentence_of_a_real_pdf_is_verbatim_on_its_page(make_pdf) -> None:
     pdf = make_pdf(
         [
-            ["Introduction", "We adopt Group Relative Policy Optimization (Shao et al.,",
-             "2024) for RL. The reward is 1 if the", "answer is correct, e.g. 0.5 for partial."],
-            ["Method", "Unlike PPO (Schulman et al., 2017), GRPO needs no critic model.",
-             "References", "J. Schulman et al. Proximal policy optimization algorithms."],
+            [
+                "Introduction",
+                "We adopt Group Relative Policy Optimization (Shao et al.,",
+                "2024) for RL. The reward is 1 if the",
+                "answer is correct, e.g. 0.5 for partial.",
+            ],
+            [
+                "Method",
+                "Unlike PPO (Schulman et al., 2017), GRPO needs no critic model.",
+                "References",
+                "J. Schulman et al. Proximal policy optimization algorithms.",
+            ],
         ]
     )
     doc = extract_pdf(pdf)

@@ -48,7 +48,11 @@ def test_ligatures_are_normalised(make_pdf):
 
 def test_pages_are_numbered_from_one(make_pdf):
     doc = extract_pdf(make_pdf([["first page"], ["second page"], ["third page"]]))
-    assert [(p.number, p.label, p.text) for p in doc.pages] == [(1, "1", "first page"), (2, "2", "second page"), (3, "3", "third page")]
+    assert [(p.number, p.label, p.text) for p in doc.pages] == [
+        (1, "1", "first page"),
+        (2, "2", "second page"),
+        (3, "3", "third page"),
+    ]
 
 
 def test_pdfplumber_engine_gives_the_same_words(make_pdf):

@@ -271,8 +271,17 @@ def test_file_url_reads_local_file(tmp_path):
 
 @pytest.mark.parametrize(
     "bad",
-    [{"read_timeout": 0}, {"connect_timeout": -1}, {"total_timeout": float("inf")}, {"max_bytes": 0}, {"retries": -1},
-     {"retries": 1.5}, {"max_redirects": 100}, {"backoff": -1}, {"user_agent": " "}],
+    [
+        {"read_timeout": 0},
+        {"connect_timeout": -1},
+        {"total_timeout": float("inf")},
+        {"max_bytes": 0},
+        {"retries": -1},
+        {"retries": 1.5},
+        {"max_redirects": 100},
+        {"backoff": -1},
+        {"user_agent": " "},
+    ],
 )
 def test_fetch_settings_are_validated(bad):
     with pytest.raises(ValueError, match="FetchSettings"):
@@ -324,9 +333,18 @@ def test_normalised_arxiv_url_is_the_cache_key(tmp_path):
     (obj / f"{digest}.pdf").write_bytes(data)
     _write_entry(
         tmp_path,
-        {"version": 1, "url": "https://arxiv.org/pdf/2508.06471", "request_url": normalize_url("https://arxiv.org/abs/2508.06471"),
-         "final_url": "https://arxiv.org/pdf/2508.06471", "fetched_at": "2026-01-01T00:00:00+00:00", "sha256": digest,
-         "size": len(data), "kind": "pdf", "file": f"objects/{digest}.pdf", "headers": {}},
+        {
+            "version": 1,
+            "url": "https://arxiv.org/pdf/2508.06471",
+            "request_url": normalize_url("https://arxiv.org/abs/2508.06471"),
+            "final_url": "https://arxiv.org/pdf/2508.06471",
+            "fetched_at": "2026-01-01T00:00:00+00:00",
+            "sha256": digest,
+            "size": len(data),
+            "kind": "pdf",
+            "file": f"objects/{digest}.pdf",
+            "headers": {},
+        },
     )
     got = fetch_url("http://arxiv.org/abs/2508.06471", tmp_path, offline=True)
     assert got.sha256 == digest

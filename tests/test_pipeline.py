@@ -144,10 +144,13 @@ def test_export_without_results_says_what_to_do(tmp_path, capsys):
 
 
 def test_python_dash_m_ingest_runs_as_a_process(setup):
-    reports, settings = setup
+    reports, _settings = setup
     proc = subprocess.run(
         [sys.executable, "-m", "ingest", "check", "--reports-dir", str(reports)],
-        cwd=REPO, capture_output=True, text=True, check=False,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     assert "ok:" in proc.stdout

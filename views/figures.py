@@ -120,7 +120,7 @@ def length_scatter(matrix: pd.DataFrame, term: str) -> go.Figure:
     """Document length vs density of one term; one point per report."""
     m = matrix[matrix["term"] == term] if not matrix.empty else matrix
     fig = go.Figure()
-    for figures, sub in (m.groupby("figures") if len(m) else []):
+    for figures, sub in m.groupby("figures") if len(m) else []:
         fig.add_scatter(
             x=sub["words"], y=sub["density"], mode="markers", name=str(figures), text=sub["model"],
             customdata=list(zip(sub["report_id"], [term] * len(sub), strict=True)),
