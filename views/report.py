@@ -16,6 +16,11 @@ def _top_terms(key: data.Stamp, report_id: str) -> pd.DataFrame:
     return summaries.distinctive_terms(tbl["counts"], report_id)
 
 
+def _show(v: object) -> str:
+    """Whole numbers stored as floats (pandas NaN-able columns) print without '.0'."""
+    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
+
+
 def render() -> None:
     """Draw the page."""
     st.title("Report")
@@ -29,7 +34,7 @@ def render() -> None:
     st.header(str(row["model"]))
     meta = {k: row.get(k) for k in ("organization", "country", "released", "doc_type", "arxiv_id", "params",
                                      "source_url", "pages", "words", "notes")}  # fmt: skip
-    st.dataframe(pd.DataFrame([{"field": k, "value": str(v)} for k, v in meta.items() if pd.notna(v) and str(v)]),
+    st.dataframe(pd.DataFrame([{"field": k, "value": _show(v)} for k, v in meta.items() if pd.notna(v) and str(v)]),
                  hide_index=True)  # fmt: skip
     status = tbl["status"]
     if not status.empty and (status["report_id"] == rid).any():
