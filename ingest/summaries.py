@@ -7,17 +7,19 @@ here takes DataFrames and returns a DataFrame; only the `*_table(store)` wrapper
 
 from __future__ import annotations
 
-import re
 import typing
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Literal
 
 import pandas as pd
 
-from .schema import STUDY_TERMS, DocType
+from .lens import NOT_ASSESSED, NOT_DISCLOSED, load_lens
+from .lexicon import load_lexicon
+from .schema import DocType
 from .store import Store
+
+__all__ = ["NOT_ASSESSED", "NOT_DISCLOSED"]
 
 Source = Literal["reported", "measured"]
 
@@ -34,16 +36,6 @@ DOC_KINDS: dict[str, str] = {
 }
 #: Dimensions whose value is a level (the summary prints the level; the detail explains it).
 LEVEL_DIMENSIONS: tuple[str, ...] = ("disclosure", "rl_disclosure")
-#: Level order used only until the lens (data/lenses/agentic_rl.yaml) declares its categories.
-FALLBACK_LEVELS: tuple[str, ...] = ("very detailed", "detailed", "medium", "low", "none")
-NOT_DISCLOSED = "not disclosed"
-NOT_ASSESSED = "not assessed"
-COMPARISON_COLUMNS = [
-    "report_id", "dimension", "value", "origin", "confidence", "quote", "page", "page_label", "section",
-    "detail", "notes", "auto_value", "disagree", "indicators",
-]  # fmt: skip
-
-
 @dataclass(frozen=True)
 class Dimension:
     """One comparison dimension as the app and exports show it."""
@@ -55,24 +47,13 @@ class Dimension:
 
 
 def load_dimensions() -> list[Dimension]:
-    """Dimensions from the lens YAML (issue 3); if it cannot load, the ids with derived labels."""
-    try:
-        from .lens import load_lens
-
-        return [Dimension(d.id, d.label, tuple(d.values), str(d.kind)) for d in load_lens().dimensions]
-    except Exception:
-        ids = (*SUMMARY_DIMENSIONS[:3], "rl_algorithm_mentioned", "disclosure", "rl_disclosure")
-        return [Dimension(i, re.sub(r"^rl ", "RL ", i.replace("_", " "))) for i in ids]
+    """Dimensions, labels and categories from the lens YAML (data/lenses/agentic_rl.yaml)."""
+    return [Dimension(d.id, d.label, tuple(d.values), str(d.kind)) for d in load_lens().dimensions]
 
 
 def study_terms() -> list[str]:
-    """Terms of the lexicon's study group, in lexicon order (falls back to the schema's list)."""
-    try:
-        from .lexicon import load_lexicon
-
-        return [t.name for t in load_lexicon().group(STATS_GROUP).terms]
-    except Exception:
-        return list(STUDY_TERMS)
+    """Terms of the lexicon's study group, in lexicon order."""
+    return [t.name for t in load_lexicon().group(STATS_GROUP).terms]
 
 
 # ---------------------------------------------------------------------------------------- stats
@@ -174,53 +155,9 @@ def stats_frame(
 
 
 # ---------------------------------------------------------------------------------------- comparison
-def curated_comparison(reports: pd.DataFrame) -> pd.DataFrame:
-    """Comparison rows from the curated cells of the report YAMLs (until issue 3 stores the table).
-
-    Used only when the stored `comparison` table is missing: every cell is `origin=curated`,
-    and dimensions with no curated cell are `not assessed` (no automatic reading exists yet).
-    """
-    from .registry import SpecFileError, load_report
-
-    dims = [d.id for d in load_dimensions()]
-    rows = []
-    for r in reports.itertuples(index=False):
-        curated = {}
-        yp = getattr(r, "yaml_path", None)
-        if isinstance(yp, str) and yp and Path(yp).exists():
-            try:
-                curated = load_report(yp).curated
-            except (SpecFileError, OSError):
-                curated = {}
-        for dim in dims:
-            cell = curated.get(dim)
-            base = dict.fromkeys(COMPARISON_COLUMNS)
-            base.update(report_id=r.report_id, dimension=dim, disagree=False)
-            if cell is None:
-                base.update(value=NOT_ASSESSED, origin="none")
-            else:
-                page = cell.page if isinstance(cell.page, int) else None
-                base.update(
-                    value="; ".join(cell.values),
-                    origin="curated",
-                    quote=cell.quote,
-                    page=page,
-                    page_label=None if cell.page is None else str(cell.page),
-                    detail=cell.detail,
-                    notes=cell.notes,
-                )
-            rows.append(base)
-    df = pd.DataFrame(rows, columns=COMPARISON_COLUMNS)
-    df["page"] = df["page"].astype("Int64")
-    return df
-
-
 def comparison_table(store: Store) -> pd.DataFrame:
-    """The stored comparison table, or the curated-only fallback while it does not exist."""
-    df = store.read_table("comparison")
-    if not df.empty:
-        return df
-    return curated_comparison(store.read_table("reports"))
+    """The stored comparison table (ingest/comparison.py builds it on every run)."""
+    return store.read_table("comparison")
 
 
 def cell_text(row: pd.Series | dict, marks: bool = False) -> str:
@@ -258,10 +195,9 @@ def summary_frame(reports: pd.DataFrame, comparison: pd.DataFrame, marks: bool =
 
 def _level_order(values: Sequence[str]) -> list[str]:
     """Disclosure levels in the lens's category order; unknown ones after, alphabetically."""
-    dim = next((d for d in load_dimensions() if d.id == "disclosure"), None)
-    cats = FALLBACK_LEVELS
-    if dim is not None and dim.categories:  # the lens lists levels from none upwards; tiers go downwards
-        cats = tuple(reversed(dim.categories)) if dim.kind == "level" else dim.categories
+    dim = next(d for d in load_dimensions() if d.id == "disclosure")
+    # The lens lists levels from none upwards; tiers go downwards.
+    cats = tuple(reversed(dim.categories)) if dim.kind == "level" else dim.categories
     known = [c for c in cats if c in values]
     return known + sorted(v for v in values if v not in cats)
 

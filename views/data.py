@@ -14,6 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from ingest import summaries
+from ingest.lens import DEFAULT_LENS
 from ingest.lexicon import DEFAULT_LEXICON, Lexicon, load_lexicon
 from ingest.store import DEFAULT_DATA_DIR, TABLES, Store
 
@@ -47,10 +48,7 @@ def stamp(root: Path) -> Stamp:
 @st.cache_data(show_spinner=False, max_entries=4)
 def _load(root: str, key: Stamp) -> dict[str, pd.DataFrame]:
     store = Store(root)
-    tables = {name: store.read_table(name) for name in TABLES}
-    if tables["comparison"].empty:
-        tables["comparison"] = summaries.curated_comparison(tables["reports"])
-    return tables
+    return {name: store.read_table(name) for name in TABLES}
 
 
 def tables() -> tuple[dict[str, pd.DataFrame], Stamp]:
@@ -76,9 +74,8 @@ def _dimensions(mtime: int) -> list[summaries.Dimension]:
 
 
 def dimensions() -> list[summaries.Dimension]:
-    """Comparison dimensions and labels from the lens YAML (derived ids until it exists)."""
-    lens = REPO / "data" / "lenses" / "agentic_rl.yaml"
-    return _dimensions(lens.stat().st_mtime_ns if lens.exists() else 0)
+    """Comparison dimensions and labels from the lens YAML, reloaded when the file changes."""
+    return _dimensions(DEFAULT_LENS.stat().st_mtime_ns)
 
 
 def dim_labels() -> dict[str, str]:
