@@ -36,6 +36,8 @@ DOC_KINDS: dict[str, str] = {
 }
 #: Dimensions whose value is a level (the summary prints the level; the detail explains it).
 LEVEL_DIMENSIONS: tuple[str, ...] = ("disclosure", "rl_disclosure")
+
+
 @dataclass(frozen=True)
 class Dimension:
     """One comparison dimension as the app and exports show it."""
