@@ -104,19 +104,37 @@ def _summary(outcomes: list[Outcome]) -> str:
     return "\n".join(lines)
 
 
-def cmd_run(args: argparse.Namespace) -> int:
-    settings = Settings(data_dir=args.data_dir, engine=args.engine, force=args.force, offline=args.offline, lens_path=args.lens)
-    progress = None
-    if not args.quiet:
+class _Bar:
+    """A tqdm bar over reports whose postfix also shows page progress inside a long PDF."""
+
+    def __init__(self) -> None:
+        self.bar = None
+        self.current = ""
+
+    def reports(self, items):  # type: ignore[no-untyped-def]
         from tqdm import tqdm
 
-        def progress(items):  # type: ignore[no-untyped-def]
-            bar = tqdm(items, desc="ingest", unit="report", file=sys.stderr)
-            for spec, path in bar:
-                bar.set_postfix_str(spec.id)
-                yield spec, path
+        self.bar = tqdm(items, desc="ingest", unit="report", file=sys.stderr)
+        for spec, path in self.bar:
+            self.current = spec.id
+            self.bar.set_postfix_str(spec.id)
+            yield spec, path
 
-    result = run(files=args.files or None, reports_dir=args.reports_dir, settings=settings, progress=progress)
+    def page(self, done: int, total: int) -> None:
+        if self.bar is not None and total >= 50 and (done % 25 == 0 or done == total):
+            self.bar.set_postfix_str(f"{self.current}: page {done}/{total}")
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    settings = Settings(data_dir=args.data_dir, engine=args.engine, force=args.force, offline=args.offline, lens_path=args.lens)
+    bar = _Bar() if not args.quiet else None
+    result = run(
+        files=args.files or None,
+        reports_dir=args.reports_dir,
+        settings=settings,
+        progress=bar.reports if bar else None,
+        page_progress=bar.page if bar else None,
+    )
     if not args.quiet:
         print(_summary(result.outcomes))
         print(f"\n{len(result.outcomes)} report(s): {len(result.failed)} failed. Tables in {Store(args.data_dir).results_dir}")

@@ -20,7 +20,7 @@ from typing import Literal
 from . import fetch
 from .annotate import ANNOTATE_VERSION, annotate
 from .evidence import sentences
-from .extract import Document, Engine, ExtractionError, extract_file
+from .extract import Document, Engine, ExtractionError, Progress, extract_file
 from .keywords import count_keywords
 from .lens import DEFAULT_LENS, LENS_DIR, Lens, known_dimensions, load_lens
 from .lexicon import DEFAULT_LEXICON, Lexicon, load_lexicon
@@ -93,12 +93,14 @@ def fingerprint(sha256: str, lexicon: Lexicon, settings: Settings, extra: str = 
     return hashlib.sha256(key.encode()).hexdigest()[:20]
 
 
-def load_document(fetched: fetch.Fetched, store: Store, settings: Settings) -> tuple[Document, bool]:
+def load_document(
+    fetched: fetch.Fetched, store: Store, settings: Settings, progress: Progress | None = None
+) -> tuple[Document, bool]:
     """Extracted text from the cache (keyed by SHA-256) or by extracting; returns (doc, cache_hit)."""
     doc = store.get_text(fetched.sha256, settings.engine)
     if doc is not None:
         return doc, True
-    doc = extract_file(fetched.path, engine=settings.engine, max_pages=settings.max_pages)
+    doc = extract_file(fetched.path, engine=settings.engine, max_pages=settings.max_pages, progress=progress)
     store.put_text(fetched.sha256, settings.engine, doc)
     return doc, False
 
@@ -126,7 +128,13 @@ def lens_key(lens: Lens | None) -> str:
 
 
 def ingest_report(
-    spec: ReportSpec, yaml_path: Path, store: Store, lexicon: Lexicon, settings: Settings, lens: Lens | None = None
+    spec: ReportSpec,
+    yaml_path: Path,
+    store: Store,
+    lexicon: Lexicon,
+    settings: Settings,
+    lens: Lens | None = None,
+    page_progress: Progress | None = None,
 ) -> Outcome:
     """Run one report through every stage; never raises, never erases its last good bundle."""
     t0 = time.perf_counter()
@@ -149,7 +157,7 @@ def ingest_report(
             out.status, out.message = "cached", "unchanged since last run" + note
             out.words, out.pages = old["meta"]["words"], old["meta"]["pages"]
             return out
-        doc, hit = load_document(fetched, store, settings)
+        doc, hit = load_document(fetched, store, settings, page_progress)
         result = analyse(doc, lexicon, lens)
         meta = {
             "report_id": spec.id,
@@ -187,8 +195,13 @@ def run(
     reports_dir: str | Path = "reports",
     settings: Settings | None = None,
     progress: Callable[[Iterable[tuple[ReportSpec, Path]]], Iterable[tuple[ReportSpec, Path]]] | None = None,
+    page_progress: Progress | None = None,
 ) -> RunResult:
-    """Ingest the given report files (or all of `reports_dir`) and rebuild the tables."""
+    """Ingest the given report files (or all of `reports_dir`) and rebuild the tables.
+
+    `progress` wraps the list of reports (e.g. a progress bar); `page_progress(done, total)` is
+    called while a PDF's pages are read, so a very long document shows progress too.
+    """
     settings = settings or Settings()
     store = Store(settings.data_dir)
     lexicon = load_lexicon(settings.lexicon_path)
@@ -205,7 +218,7 @@ def run(
         result.outcomes.append(Outcome(Path(file).stem, "failed", msg, file=file))
     items = [(spec, registry.paths[spec.id]) for spec in registry.reports]
     for spec, path in progress(items) if progress else items:
-        result.outcomes.append(ingest_report(spec, path, store, lexicon, settings, lens))
+        result.outcomes.append(ingest_report(spec, path, store, lexicon, settings, lens, page_progress))
     # Tables always cover the whole reports folder, not just the files named on the command line.
     full = registry if files is None else load_registry(reports_dir, known_dimensions=dims)
     for spec in registry.reports:

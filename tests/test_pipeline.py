@@ -172,3 +172,13 @@ def test_settings_are_validated():
         Settings(engine="ocr")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="max_pages"):
         Settings(max_pages=0)
+
+
+def test_page_progress_is_reported_while_a_pdf_is_read(tmp_path):
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    write_pdf(reports / "long.pdf", [[f"page {i} says reward"] for i in range(60)])
+    write_report(reports, "long", "source:\n  path: long.pdf\n")
+    seen: list[tuple[int, int]] = []
+    run(reports_dir=reports, settings=Settings(data_dir=tmp_path / "data"), page_progress=lambda d, t: seen.append((d, t)))
+    assert seen[0] == (1, 60) and seen[-1] == (60, 60)
