@@ -8,7 +8,7 @@
     python -m ingest export --report kimi-k3                     # one report's Markdown card
 
 Exit status: 0 when every report succeeded, 1 when any failed (the others are still stored),
-2 for usage errors.
+2 for usage errors and for a broken lexicon or lens (nothing could be counted).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from .lens import DEFAULT_LENS, LENS_DIR, known_dimensions
 from .pipeline import Outcome, Settings, run
-from .registry import load_registry
+from .registry import SpecFileError, load_registry
 from .store import DEFAULT_DATA_DIR, Store
 
 DEFAULT_REPORTS_DIR = Path(__file__).resolve().parent.parent / "reports"
@@ -180,4 +180,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv.pop(0) if argv and argv[0] in COMMANDS else "run"
     args = build_parser(command)[command].parse_args(argv)
-    return {"run": cmd_run, "check": cmd_check, "export": cmd_export}[command](args)
+    try:
+        return {"run": cmd_run, "check": cmd_check, "export": cmd_export}[command](args)
+    except SpecFileError as exc:  # a broken lexicon or lens: nothing can be counted, say why and stop
+        for err in exc.errors:
+            print(f"error: {err}", file=sys.stderr)
+        return 2

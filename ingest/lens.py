@@ -252,7 +252,7 @@ def _load_lens_cached(path: str, _mtime_ns: int, _size: int) -> Lens:
     try:
         return Lens.model_validate(data)
     except ValidationError as exc:
-        errs = validation_errors(exc, str(p))
+        errs = validation_errors(exc, str(p), doc="the format notes at the top of data/lenses/agentic_rl.yaml")
         raise SpecFileError([e if e.hint else SpecError(e.file, e.field, e.message, _HINT) for e in errs]) from exc
 
 

@@ -175,4 +175,4 @@ def load_lexicon(path: str | Path = DEFAULT_LEXICON) -> Lexicon:
     try:
         return Lexicon.model_validate(data)
     except ValidationError as exc:
-        raise SpecFileError(validation_errors(exc, str(p))) from exc
+        raise SpecFileError(validation_errors(exc, str(p), doc="the format notes at the top of data/lexicon.yaml")) from exc

@@ -21,8 +21,8 @@ SKIP_PREFIX = "_"
 MAX_YAML_BYTES = 256 * 1024
 
 _HINTS = {
-    "extra_forbidden": "unknown key; check its spelling against reports/_template.yaml",
-    "missing": "this field is required; see reports/_template.yaml",
+    "extra_forbidden": "unknown key; check its spelling against {doc}",
+    "missing": "this field is required; see {doc}",
     "literal_error": "use one of the allowed values",
     "string_pattern_mismatch": "lowercase letters, digits, '.', '_' and '-' only (it becomes a file name)",
     "date_from_datetime_parsing": "write dates as YYYY-MM-DD",
@@ -149,14 +149,14 @@ def _field_name(loc: Iterable) -> str:
     return ".".join("from" if p == "from_" else str(p) for p in loc)
 
 
-def validation_errors(exc: ValidationError, file: str) -> list[SpecError]:
-    """Turn pydantic's errors into SpecErrors with a hint per error type."""
+def validation_errors(exc: ValidationError, file: str, doc: str = "reports/_template.yaml") -> list[SpecError]:
+    """Turn pydantic's errors into SpecErrors with a hint per error type; `doc` names where the format is documented."""
     out = []
     for err in exc.errors():
         msg = err["msg"]
         if err["type"] == "extra_forbidden":
             msg = "unknown key"
-        out.append(SpecError(file, _field_name(err["loc"]), msg, _HINTS.get(err["type"], "")))
+        out.append(SpecError(file, _field_name(err["loc"]), msg, _HINTS.get(err["type"], "").format(doc=doc)))
     return out
 
 

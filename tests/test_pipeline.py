@@ -182,3 +182,13 @@ def test_page_progress_is_reported_while_a_pdf_is_read(tmp_path):
     seen: list[tuple[int, int]] = []
     run(reports_dir=reports, settings=Settings(data_dir=tmp_path / "data"), page_progress=lambda d, t: seen.append((d, t)))
     assert seen[0] == (1, 60) and seen[-1] == (60, 60)
+
+
+def test_cli_broken_lens_is_a_clear_error_not_a_traceback(setup, tmp_path, capsys):
+    reports, settings = setup
+    lens = tmp_path / "lens.yaml"
+    lens.write_text("version: 1\nid: x\nlabel: X\ndimensions:\n  - id: d\n    colour: red\n")
+    code = main(["--quiet", "--lens", str(lens), "--reports-dir", str(reports), "--data-dir", str(settings.data_dir)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert f"error: {lens}" in err and "colour" in err and "Traceback" not in err
