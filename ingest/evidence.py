@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .sections import Segment
+from .textnorm import fold_ws as fold  # quotes are compared with pages with whitespace folded
 
 #: Sections whose sentences may be evidence. References never are.
 EVIDENCE_SECTIONS: tuple[str, ...] = ("body", "appendix")
@@ -52,11 +53,6 @@ class Sentence:
     section: str
     index: int  # position in the document's sentence list
     heading: str = ""  # nearest numbered heading above it (blog: its section heading)
-
-
-def fold(text: str) -> str:
-    """Collapse every run of whitespace to one space (how quotes are compared with pages)."""
-    return " ".join(text.split())
 
 
 def quote_on_page(quote: str, page_text: str) -> bool:
