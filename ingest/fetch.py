@@ -28,13 +28,15 @@ import time
 from contextlib import suppress
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
-
-import httpx
 
 from .schema import Source
 from .store import atomic_write_bytes
 from .urls import UrlError, check_scheme, display_url, expects_pdf, file_url_path, normalize_url
+
+if TYPE_CHECKING:
+    import httpx
 
 #: Bump when the index entry format changes (older entries are then treated as misses).
 CACHE_VERSION = 1
@@ -324,6 +326,8 @@ def _attempt(
 
 def _download(url: str, entry: dict | None, cache_dir: Path, settings: FetchSettings, origin: str) -> Fetched:
     """`_attempt` with retries on 5xx and timeouts (exponential backoff); the last error names the count."""
+    import httpx  # imported here: runs on local files and cached URLs never pay for it
+
     timeout = httpx.Timeout(settings.read_timeout, connect=settings.connect_timeout)
     shown = display_url(url)
     last: FetchError | None = None
