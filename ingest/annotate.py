@@ -1,16 +1,16 @@
 """Stage 7 — annotate: decide each lens dimension from evidence sentences (pure functions).
 
-Decisions are lexical and explainable; ranking is statistical:
+Decisions are lexical and explainable:
 
 * **Decide** with the cues declared in the lens YAML. A sentence *supports* a category when it
   matches one of the category's cues, the dimension's `context`, and none of its `negation`
   patterns. `multi` keeps every category with at least `min_sentences` supporters, `single`
   the best-supported one. With eight labelled documents a trained classifier would learn the
   documents rather than the categories, so decisions stay with cues a reader can audit.
-* **Rank** the supporting sentences by TF-IDF cosine similarity to a category *prototype*
-  (its label, description and the literal words of its cues), plus a small bonus per distinct
-  cue. The best-ranked sentence is the cell's quote. `eval/annotate_eval.py` compares this
-  with ranking by cue count alone (top-quote page agreement with the gold evidence).
+* **Rank** the supporting sentences by how many distinct cues they match (the best-ranked
+  sentence is the cell's quote). `ranking="tfidf"` adds TF-IDF cosine similarity to a category
+  *prototype* (its label, description and the literal words of its cues); `eval/annotate_eval.py`
+  measures both on the gold evidence pages, and TF-IDF is no better, so cue count is the default.
 * **Algorithms** are decided *used* or *mentioned only* from the words around each name in
   its clause: "we adopt / our / as our algorithm" before or after it means used; "unlike /
   compared with / than / baseline" means contrast. A name is used when it has at least one
@@ -32,7 +32,7 @@ from .evidence import Sentence
 from .lens import NOT_DISCLOSED, Category, Dimension, Lens
 
 #: Bump when evidence or annotation rules change in code, so stored annotations are recomputed.
-ANNOTATE_VERSION = 1
+ANNOTATE_VERSION = 2
 Ranking = Literal["tfidf", "cues"]
 #: Candidate sentences kept per dimension × category in the evidence table.
 TOP_K = 5
@@ -167,8 +167,9 @@ def algorithm_roles(sents: list[Sentence], dim: Dimension, comp: _Compiled) -> d
     return out
 
 
-def _rank(hits: list[Hit], sim: _Similarity | None, key: tuple[str, str], ranking: Ranking) -> list[Hit]:
-    scores = sim.score([h.sentence.index for h in hits], key) if sim is not None and ranking == "tfidf" else [0.0] * len(hits)
+def _rank(hits: list[Hit], sim: _Similarity | None, key: tuple[str, str]) -> list[Hit]:
+    """Cue count, plus TF-IDF similarity when a `_Similarity` is given."""
+    scores = sim.score([h.sentence.index for h in hits], key) if sim is not None else [0.0] * len(hits)
     for h, sc in zip(hits, scores, strict=True):
         h.score = round(sc + 0.05 * len(h.cues), 4)
     return sorted(hits, key=lambda h: (-h.score, h.sentence.index))
@@ -214,11 +215,9 @@ def _evidence_rows(dim_id: str, ranked: dict[str, list[Hit]]) -> list[dict]:
     return rows
 
 
-def _categorical(
-    dim: Dimension, sents: list[Sentence], sim: _Similarity | None, lens: Lens, ranking: Ranking
-) -> tuple[dict, list]:
+def _categorical(dim: Dimension, sents: list[Sentence], sim: _Similarity | None, lens: Lens) -> tuple[dict, list]:
     sup = _supporters(sents, dim, _compiled(lens, dim))
-    ranked = {c: _rank(h, sim, (dim.id, c), ranking) for c, h in sup.items() if h}
+    ranked = {c: _rank(h, sim, (dim.id, c)) for c, h in sup.items() if h}
     support = {c: len(h) for c, h in ranked.items()}
     chosen = [c.name for c in dim.categories if support.get(c.name, 0) >= dim.min_sentences]
     if dim.kind == "single" and chosen:
@@ -247,7 +246,7 @@ def decide_algorithms(roles: dict[str, list[Hit]]) -> tuple[list[str], list[str]
 
 
 def _algorithm(
-    dim: Dimension, sents: list[Sentence], sim: _Similarity | None, lens: Lens, ranking: Ranking, skip: set[int] = frozenset()
+    dim: Dimension, sents: list[Sentence], sim: _Similarity | None, lens: Lens, skip: set[int] = frozenset()
 ) -> tuple[dict, dict, list]:
     roles = algorithm_roles(sents, dim, _compiled(lens, dim))
     for hits in roles.values():  # under a skipped heading a name is at most mentioned
@@ -258,7 +257,7 @@ def _algorithm(
     ranked = {}
     for name, hits in roles.items():
         if hits:
-            rk = _rank(hits, sim, (dim.id, name), ranking)
+            rk = _rank(hits, sim, (dim.id, name))
             # Quotes for a used method come from sentences that use it, then the rest.
             ranked[name] = sorted(rk, key=lambda h: h.role != "use") if name in used else rk
     tally = {n: {r: sum(h.role == r for h in hits) for r in ("use", "contrast", "mention")} for n, hits in roles.items() if hits}
@@ -329,9 +328,9 @@ def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues") -> di
     evidence: list[dict] = []
     for dim in lens.dimensions:
         if dim.kind in ("multi", "single"):
-            cells[dim.id], rows = _categorical(dim, kept, sim, lens, ranking)
+            cells[dim.id], rows = _categorical(dim, kept, sim, lens)
         elif dim.kind == "algorithm":
-            cell, mcell, rows = _algorithm(dim, sents, sim, lens, ranking, skip)
+            cell, mcell, rows = _algorithm(dim, sents, sim, lens, skip)
             cells[dim.id] = cell
             for other in lens.dimensions:
                 if other.kind == "mentioned" and other.source == dim.id:

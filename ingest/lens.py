@@ -23,9 +23,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from .registry import SpecError, SpecFileError, parse_yaml, validation_errors
+from .registry import SpecError, SpecFileError, load_model
 
 LENS_DIR = Path(__file__).resolve().parent.parent / "data" / "lenses"
 DEFAULT_LENS = LENS_DIR / "agentic_rl.yaml"
@@ -36,7 +36,6 @@ NOT_ASSESSED = "not assessed"
 RESERVED = (NOT_DISCLOSED, NOT_ASSESSED)
 
 Kind = Literal["multi", "single", "algorithm", "mentioned", "level"]
-_HINT = "see the format notes at the top of data/lenses/agentic_rl.yaml"
 
 
 def _compile_all(patterns: list[str]) -> list[str]:
@@ -241,19 +240,7 @@ def load_lens(path: str | Path = DEFAULT_LENS) -> Lens:
 
 @functools.lru_cache(maxsize=16)
 def _load_lens_cached(path: str, _mtime_ns: int, _size: int) -> Lens:
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SpecFileError([SpecError(str(p), "", f"cannot read lens: {exc.strerror or exc}", "check the path")]) from exc
-    data = parse_yaml(text, str(p))
-    if not isinstance(data, dict):
-        raise SpecFileError([SpecError(str(p), "", "expected a mapping at the top level", "start with `id: ...`")])
-    try:
-        return Lens.model_validate(data)
-    except ValidationError as exc:
-        errs = validation_errors(exc, str(p), doc="the format notes at the top of data/lenses/agentic_rl.yaml")
-        raise SpecFileError([e if e.hint else SpecError(e.file, e.field, e.message, _HINT) for e in errs]) from exc
+    return load_model(path, Lens, "lens", "the format notes at the top of data/lenses/agentic_rl.yaml")
 
 
 def known_dimensions(lens_dir: str | Path = LENS_DIR) -> set[str]:

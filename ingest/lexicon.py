@@ -13,9 +13,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from .registry import SpecError, SpecFileError, parse_yaml, validation_errors
+from .registry import load_model
 
 DEFAULT_LEXICON = Path(__file__).resolve().parent.parent / "data" / "lexicon.yaml"
 
@@ -166,13 +166,4 @@ class CompiledTerm:
 
 def load_lexicon(path: str | Path = DEFAULT_LEXICON) -> Lexicon:
     """Load and validate a lexicon file; raise SpecFileError naming the file and field."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SpecFileError([SpecError(str(p), "", f"cannot read lexicon: {exc.strerror or exc}")]) from exc
-    data = parse_yaml(text, str(p))
-    try:
-        return Lexicon.model_validate(data)
-    except ValidationError as exc:
-        raise SpecFileError(validation_errors(exc, str(p), doc="the format notes at the top of data/lexicon.yaml")) from exc
+    return load_model(path, Lexicon, "lexicon", "the format notes at the top of data/lexicon.yaml")

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from .schema import ReportSpec
 
@@ -158,6 +159,27 @@ def validation_errors(exc: ValidationError, file: str, doc: str = "reports/_temp
             msg = "unknown key"
         out.append(SpecError(file, _field_name(err["loc"]), msg, _HINTS.get(err["type"], "").format(doc=doc)))
     return out
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def load_model(path: str | Path, model: type[M], what: str, doc: str) -> M:
+    """Read a YAML data file (lexicon, lens) into a strict model; every failure is a SpecFileError
+    naming the file, the field and a hint that points at `doc`, where the format is described."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SpecFileError([SpecError(str(p), "", f"cannot read {what}: {exc.strerror or exc}", "check the path")]) from exc
+    data = parse_yaml(text, str(p))
+    if not isinstance(data, dict):
+        raise SpecFileError([SpecError(str(p), "", "expected a mapping at the top level", f"see {doc}")])
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        errs = validation_errors(exc, str(p), doc)
+        raise SpecFileError([e if e.hint else SpecError(e.file, e.field, e.message, f"see {doc}") for e in errs]) from exc
 
 
 def load_report(path: str | Path, known_dimensions: set[str] | None = None) -> ReportSpec:
