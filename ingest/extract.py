@@ -69,12 +69,25 @@ class Document:
         return cls(d["kind"], d["engine"], [Page(n, t, lab) for n, lab, t in d["pages"]], list(d["notes"]))
 
 
-def sniff_kind(path: Path, head: bytes) -> Kind:
-    """Decide the format by magic bytes first, then by extension (a PDF link that served HTML is caught)."""
+def magic_kind(head: bytes) -> Literal["pdf", "html"] | None:
+    """ "pdf" or "html" from a file's first bytes (magic number / markup), else None.
+
+    Shared by extraction and the fetcher, so a file and a download are judged alike.
+    """
     if head.startswith(b"%PDF-") or b"%PDF-" in head[:1024]:
         return "pdf"
-    low = head.lstrip()[:512].lower()
-    looks_html = low.startswith((b"<!doctype html", b"<html")) or b"<head" in low or b"<body" in low
+    low = head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()[:1024]
+    if low.startswith((b"<!doctype html", b"<html", b"<?xml")) or any(t in low for t in (b"<head", b"<body", b"<title")):
+        return "html"
+    return None
+
+
+def sniff_kind(path: Path, head: bytes) -> Kind:
+    """Decide the format by magic bytes first, then by extension (a PDF link that served HTML is caught)."""
+    magic = magic_kind(head)
+    if magic == "pdf":
+        return "pdf"
+    looks_html = magic == "html"
     suffix = path.suffix.lower()
     if suffix == ".pdf":
         what = "it looks like an HTML page (an error or login page?)" if looks_html else "it does not start with %PDF-"

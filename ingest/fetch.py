@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
+from .extract import magic_kind
 from .schema import Source
 from .store import atomic_write_bytes
 from .urls import UrlError, check_scheme, display_url, expects_pdf, file_url_path, normalize_url
@@ -145,11 +146,9 @@ _BINARY_MAGIC = {
 
 def sniff_content(head: bytes) -> str:
     """'pdf', 'html' or 'text' from the first bytes; raises FetchError for anything else."""
-    if head.startswith(b"%PDF-") or b"%PDF-" in head[:1024]:
-        return "pdf"
-    low = head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()[:1024]
-    if low.startswith((b"<!doctype html", b"<html", b"<?xml")) or any(t in low for t in (b"<head", b"<body", b"<title")):
-        return "html"
+    magic = magic_kind(head)
+    if magic:
+        return magic
     for magic, what in _BINARY_MAGIC.items():
         if head.startswith(magic):
             raise FetchError(f"the server returned {what}, not a PDF, an HTML page or text")
