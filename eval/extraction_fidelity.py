@@ -53,6 +53,7 @@ def main() -> int:
     lexicon = load_lexicon()
     keys = [t.replace(" ", "_") for t in STUDY_TERMS]
     ok_all = {e: True for e in args.engines}
+    total = dict.fromkeys(args.engines, 0.0)
     print(f"{'file':24} {'engine':18} {'pages':>9} {'words (ref, diff%)':>24}  {'keywords ours/ref':40} {'time':>6}  bar")
     for ref in refs:
         path = args.corpus / ref["file"]
@@ -68,12 +69,16 @@ def main() -> int:
             kw = [(counts[t], int(ref[k])) for t, k in zip(STUDY_TERMS, keys, strict=True)]
             ok = abs(wdiff) <= WORD_TOL and all(abs(a - b) <= KEYWORD_TOL for a, b in kw)
             ok_all[engine] &= ok
+            total[engine] += dt
             kw_text = " ".join(f"{a}/{b}" for a, b in kw)
             print(
                 f"{Path(ref['file']).name:24} {engine:18} {len(doc.pages):>4}/{ref['pages']:<4} "
                 f"{words:>7} ({ref_words:>6}, {wdiff:+6.2%})  {kw_text:40} {dt:5.2f}s  {'PASS' if ok else 'FAIL'}"
             )
     print()
+    for engine, secs in total.items():
+        ratio = f", {secs / total['pdfium']:.1f}x pdfium" if "pdfium" in total and total["pdfium"] > 0 else ""
+        print(f"{engine}: {secs:.2f} s for all PDFs (extraction + counting){ratio}")
     for engine, ok in ok_all.items():
         print(
             f"{engine}: fidelity bar (words within {WORD_TOL:.0%}, keywords within ±{KEYWORD_TOL}) on all PDFs: "

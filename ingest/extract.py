@@ -2,7 +2,7 @@
 
 Engine choice is measured, not assumed (`eval/extraction_fidelity.py`): on the six corpus
 PDFs pdfium's text API keeps word spacing (word counts within 1.5% of `pdftotext | wc -w`,
-every keyword count within ±1) and is faster than pdftotext itself, while pdfplumber's default
+every keyword count within ±1) and is the fastest engine measured, while pdfplumber's default
 `extract_text()` glues words on several of them. pdfplumber remains available as an engine
 (`engine="pdfplumber"`, with tighter `x_tolerance`) for PDFs where pdfium misorders text.
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from ingest.sections import SECTIONS
 from views import data
 
 ALL = "*"
@@ -53,7 +54,7 @@ def render() -> None:
                           key="report", bind="query-params")  # fmt: skip
     dim = c2.selectbox("Dimension", ["", *labels], format_func=lambda d: labels.get(d, "—"), key="dim", bind="query-params")
     term = c3.selectbox("Term", ["", *terms], format_func=lambda t: t or "—", key="term", bind="query-params")
-    section = c4.selectbox("Section", ["", "body", "appendix", "references"], format_func=lambda s: s or "any",
+    section = c4.selectbox("Section", ["", *SECTIONS], format_func=lambda s: s or "any",
                            key="section", bind="query-params")  # fmt: skip
     if not dim and not term:
         st.info("Pick a dimension or a term (or click a heatmap cell or bar on the Keywords page).")
