@@ -128,6 +128,11 @@ class Dimension(_Strict):
     contrast_after: list[str] = Field(
         default_factory=list, description="`algorithm`: phrases right of a name that mean 'compared with it'"
     )
+    introduces: list[str] = Field(
+        default_factory=list,
+        description="`algorithm`: patterns whose group `name` captures a method the report defines itself "
+        "(e.g. an acronym defined next to 'policy optimization'); a name no category knows becomes a category",
+    )
     require: list[str] = Field(default_factory=list, description="`level`: every indicator sentence must match one of these")
     exclude: list[str] = Field(default_factory=list, description="`level`: sentences matching any of these never fire")
     indicators: list[Indicator] = Field(default_factory=list)
@@ -140,6 +145,14 @@ class Dimension(_Strict):
     def _regexes(cls, v: list[str]) -> list[str]:
         return _compile_all(v)
 
+    @field_validator("introduces")
+    @classmethod
+    def _introduces(cls, v: list[str]) -> list[str]:
+        for p in _compile_all(v):
+            if "name" not in re.compile(p).groupindex:
+                raise ValueError(f"pattern {p!r} needs a named group (?P<name>...) capturing the method's name")
+        return v
+
     @model_validator(mode="after")
     def _by_kind(self) -> Dimension:
         if self.kind in ("multi", "single", "algorithm") and not self.categories:
@@ -148,6 +161,8 @@ class Dimension(_Strict):
             raise ValueError("kind 'mentioned' needs `source:` (the id of an algorithm dimension)")
         if self.kind != "mentioned" and self.source:
             raise ValueError("`source:` is only for kind 'mentioned'")
+        if self.kind != "algorithm" and self.introduces:
+            raise ValueError("`introduces:` is only for kind 'algorithm'")
         if self.kind == "level":
             if not self.indicators or not self.levels:
                 raise ValueError("kind 'level' needs `indicators:` and `levels:`")
