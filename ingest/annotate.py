@@ -399,7 +399,7 @@ def _algorithm(
 class _LevelRx:
     require: re.Pattern[str] | None
     exclude: re.Pattern[str] | None
-    indicators: list[tuple[str, list[tuple[frozenset[str] | None, re.Pattern[str]]], re.Pattern[str] | None]]
+    indicators: list[tuple[str, list[tuple[frozenset[str] | None, re.Pattern[str]]], re.Pattern[str] | None, int]]
     lit_require: frozenset[str] | None = None
 
 
@@ -412,7 +412,10 @@ def _level_rx(lens: Lens, dim: Dimension) -> _LevelRx:
         _LEVEL_CACHE[key] = _LevelRx(
             alternation(dim.require),
             alternation(dim.exclude),
-            [(i.name, [(literal_gate(g), alternation(g)) for g in i.all_of], alternation(i.exclude)) for i in dim.indicators],  # type: ignore[misc]
+            [
+                (i.name, [(literal_gate(g), alternation(g)) for g in i.all_of], alternation(i.exclude), i.window)  # type: ignore[misc]
+                for i in dim.indicators
+            ],
             literal_gate(dim.require) if dim.require else None,
         )
     return _LEVEL_CACHE[key]
@@ -427,18 +430,22 @@ def _level(dim: Dimension, sents: list[Sentence], lens: Lens) -> tuple[dict, lis
     """Count the indicators that fire; keep the whole checklist (FMTI-style: each yes/no with its quote)."""
     rx = _level_rx(lens, dim)
     pool = [
-        (s, s.text.casefold())
-        for s in sents
+        (i, s, s.text.casefold())
+        for i, s in enumerate(sents)
         if (rx.require is None or (_may(rx.lit_require, s.text.casefold()) and rx.require.search(s.text)))
         and not _hit(rx.exclude, s.text)
     ]
     fired: dict[str, list[Hit]] = {}
-    for name, groups, ex in rx.indicators:
-        hits = [
-            Hit(s, [], "indicator", 1.0)
-            for s, low in pool
-            if all(_may(lit, low) and g.search(s.text) for lit, g in groups) and not _hit(ex, s.text)
-        ]
+    for name, groups, ex, window in rx.indicators:
+        hits = []
+        for i, s, low in pool:
+            text = s.text
+            if window > 1:  # read with the sentences just before it under the same heading (not excluded ones)
+                before = [p for p in sents[max(0, i - window + 1) : i] if p.heading == s.heading and not _hit(rx.exclude, p.text)]
+                text = " ".join([*(p.text for p in before), text])
+                low = text.casefold()
+            if all(_may(lit, low) and g.search(text) for lit, g in groups) and not _hit(ex, text):
+                hits.append(Hit(s, [], "indicator", 1.0))
         if len(hits) >= dim.min_sentences:
             fired[name] = hits
     n = len(fired)

@@ -85,6 +85,13 @@ class Indicator(_Strict):
     description: str | None = None
     all_of: list[list[str]] = Field(min_length=1, description="cue groups; a sentence must match one cue from each")
     exclude: list[str] = Field(default_factory=list, description="a sentence matching any of these does not fire")
+    window: int = Field(
+        1,
+        ge=1,
+        le=3,
+        description="sentences read together: 2 = the sentence with the one before it under the same heading "
+        "('These tasks included agent capabilities' after 'we applied RL to 20 tasks')",
+    )
 
     @field_validator("all_of")
     @classmethod
