@@ -32,7 +32,7 @@ from .evidence import Sentence
 from .lens import NOT_DISCLOSED, Category, Dimension, Lens
 
 #: Bump when evidence or annotation rules change in code, so stored annotations are recomputed.
-ANNOTATE_VERSION = 2
+ANNOTATE_VERSION = 3
 Ranking = Literal["tfidf", "cues"]
 #: Candidate sentences kept per dimension × category in the evidence table.
 TOP_K = 5
