@@ -77,7 +77,20 @@ def alternation(patterns: list[str]) -> re.Pattern[str] | None:
     """
     if not patterns:
         return None
-    return re.compile("|".join(f"(?:{p})" for p in patterns), _FLAGS)
+    try:
+        return re.compile("|".join(f"(?:{p})" for p in patterns), _FLAGS)
+    except re.error:  # e.g. the same named group in two cues: search them one by one
+        return _AnyOf(_rx(patterns))  # type: ignore[return-value]
+
+
+class _AnyOf:
+    """Fallback for cues that cannot share one regex: `search` returns the first match of any."""
+
+    def __init__(self, rxs: list[re.Pattern[str]]):
+        self.rxs = rxs
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return next((m for r in self.rxs if (m := r.search(text))), None)
 
 
 def _hit(rx: re.Pattern[str] | None, text: str) -> bool:

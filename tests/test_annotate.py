@@ -303,3 +303,10 @@ def test_gold_corpus_scores_stay_above_their_floors(lens) -> None:
     low = {k: round(got[k], 3) for k, floor in FLOORS.items() if got[k] < floor}
     assert not low, f"below floor: {low}; confusions: {confusions}"
     assert got["quotes_bad"] == 0
+
+
+def test_cues_that_cannot_share_one_regex_still_work() -> None:
+    from ingest.annotate import alternation
+
+    rx = alternation([r"(?P<x>GRPO)", r"(?P<x>PPO)"])  # duplicate group names: no single alternation
+    assert rx.search("we use PPO") and not rx.search("we use DPO here")
