@@ -5,18 +5,23 @@ Decisions are lexical and explainable:
 * **Decide** with the cues declared in the lens YAML. A sentence *supports* a category when it
   matches one of the category's cues, the dimension's `context`, and none of its `negation`
   patterns. `multi` keeps every category with at least `min_sentences` supporters, `single`
-  the best-supported one. With eight labelled documents a trained classifier would learn the
+  the best-supported one. With 13 labelled documents a trained classifier would learn the
   documents rather than the categories, so decisions stay with cues a reader can audit.
+  A method the report introduces itself (the algorithm dimension's `introduces:` patterns)
+  becomes a category of its own for that report.
 * **Rank** the supporting sentences by how many distinct cues they match (the best-ranked
   sentence is the cell's quote). `ranking="tfidf"` adds TF-IDF cosine similarity to a category
   *prototype* (its label, description and the literal words of its cues); `eval/annotate_eval.py`
-  measures both on the gold evidence pages, and TF-IDF is no better, so cue count is the default.
+  measures both on the gold evidence pages; TF-IDF is at most marginally better (17 vs 15 of 29
+  top quotes on the gold page at the last run) and costs a scikit-learn import, so cue count is
+  the default.
 * **Algorithms** are decided *used* or *mentioned only* from the words around each name in
   its clause: "we adopt / our / as our algorithm" before or after it means used; "unlike /
   compared with / than / baseline" means contrast. A name is used when it has at least one
   use and no more contrasts than uses.
-* **Levels** (disclosure) count named indicators; each fired indicator keeps the sentence
-  that fired it, so the level can be checked by hand. No opaque score.
+* **Levels** (disclosure) count named indicators; the cell keeps the whole checklist (each
+  indicator yes/no with the first sentence that fired it), so the level can be checked by hand.
+  No opaque score. The cut points are chosen from the labelled data (see the README).
 
 Confidence is a heuristic in 0..1 (more independent supporting sentences → higher; ties and
 near-threshold levels → lower); it orders suggestions for curation, it is not a probability.
@@ -510,8 +515,8 @@ def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues") -> di
     page, page_label, section, and per kind the support / roles / indicators behind it.
 
     Quotes are ranked by cue count by default: eval/annotate_eval.py measures TF-IDF ranking
-    (`ranking="tfidf"`) as no better on the gold evidence pages, and importing scikit-learn
-    would cost a cold ingest about a second.
+    (`ranking="tfidf"`) as at most marginally better on the gold evidence pages, and importing
+    scikit-learn would cost a cold ingest about a second.
     """
     sim = _Similarity(sents, lens) if ranking == "tfidf" else None
     skip = _skipped(sents, lens)
