@@ -310,3 +310,10 @@ def test_cues_that_cannot_share_one_regex_still_work() -> None:
 
     rx = alternation([r"(?P<x>GRPO)", r"(?P<x>PPO)"])  # duplicate group names: no single alternation
     assert rx.search("we use PPO") and not rx.search("we use DPO here")
+
+
+def test_we_introduce_name_an_optimization_method_is_an_introduced_method(lens) -> None:
+    cells = run(lens, "We introduce TokenFix, an unbiased optimization method that improves token efficiency in RL.")
+    assert cells["rl_algorithm"]["value"] == ["TokenFix"]
+    cells = run(lens, "We present DeepModel-V9, a strong mixture-of-experts language model trained with GRPO.")
+    assert cells["rl_algorithm"]["value"] == ["GRPO"]
