@@ -9,9 +9,11 @@ Dimension kinds (what `ingest.annotate` does with them):
 
 * `multi`     several categories may hold at once (reward sources);
 * `single`    one category, the best-supported one (credit granularity);
-* `algorithm` categories are named methods, each decided *used* or *mentioned only*;
+* `algorithm` categories are named methods, each decided *used* or *mentioned only*; its
+  `introduces:` patterns add, per report, a method the report defines itself;
 * `mentioned` no categories of its own: the mentioned-only names of its `source` dimension;
-* `level`     an ordered level computed from named indicators (disclosure).
+* `level`     an ordered level computed from named indicators (disclosure); every indicator is
+  kept as a yes/no checklist item with its quote.
 """
 
 from __future__ import annotations
