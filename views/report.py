@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from ingest import summaries
+from ingest import comparison, summaries
 from ingest.store import Store
 from views import data
 
@@ -19,6 +19,22 @@ def _top_terms(key: data.Stamp, report_id: str) -> pd.DataFrame:
 def _show(v: object) -> str:
     """Whole numbers stored as floats (pandas NaN-able columns) print without '.0'."""
     return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
+
+
+def _checklists(rows: pd.DataFrame, evidence: pd.DataFrame | None, labels: dict[str, str]) -> None:
+    """The indicator checklist behind each disclosure level: every indicator yes/no with its quote."""
+    if "indicators" not in rows.columns:
+        return
+    for r in rows[rows["indicators"].notna()].itertuples():
+        items = pd.DataFrame(comparison.parse_checklist(r.indicators))
+        if items.empty:
+            continue
+        if evidence is not None and not evidence.empty:
+            mine = (evidence["report_id"] == r.report_id) & (evidence["dimension"] == r.dimension)
+            ev = evidence[mine & (evidence["rank"] == 1)]
+            items["quote"] = items["indicator"].map(dict(zip(ev["category"], ev["quote"], strict=False)))
+        with st.expander(f"Checklist behind {labels.get(r.dimension, r.dimension)}: {r.value}"):
+            st.dataframe(items, hide_index=True, width="stretch")
 
 
 def render() -> None:
@@ -57,6 +73,7 @@ def render() -> None:
         cols = [c for c in ("dimension", "value", "origin", "detail", "quote", "page_label", "section", "notes",
                             "auto_value", "disagree") if c in cells.columns]  # fmt: skip
         st.dataframe(cells[cols], hide_index=True, width="stretch")
+        _checklists(cmp_[cmp_["report_id"] == rid], tbl.get("evidence"), labels)
     secs = tbl["sections"]
     secs = secs[secs["report_id"] == rid] if not secs.empty else secs
     st.subheader("Sections")
