@@ -29,8 +29,8 @@ import math
 import os
 import tempfile
 import time
-from contextlib import suppress
 from collections.abc import Iterable
+from contextlib import suppress
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING

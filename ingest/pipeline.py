@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Literal
 
 from . import fetch
-from .confine import normalise_roots
 from .annotate import ANNOTATE_VERSION, annotate
+from .confine import normalise_roots
 from .evidence import sentences
 from .extract import Document, Engine, ExtractionError, Progress, extract_file
 from .keywords import count_keywords
