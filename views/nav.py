@@ -28,7 +28,10 @@ def page(name: str) -> st.Page:
 
 
 def pages() -> list[st.Page]:
-    return [page(n) for n in PAGES]
+    """The navigation; a read-only dashboard ($FRL_READ_ONLY) has no Add report page."""
+    from views import data
+
+    return [page(n) for n in PAGES if not (n == "add" and data.read_only())]
 
 
 def go(name: str, **params: str) -> None:
