@@ -347,6 +347,8 @@ def _check_hop(current: str, chain: list[str]) -> None:
     """Refuse (before any connection) a hop whose host is or resolves to an internal address."""
     try:
         hosts.check_url(current)
+    except hosts.InvalidHost as exc:
+        raise FetchError(f"{display_url(current)} is not a valid URL ({exc})") from exc
     except hosts.HostRefused as exc:
         via = f"{display_url(chain[0])} redirected to {display_url(current)}: " if len(chain) > 1 else ""
         raise FetchError(f"{via}{exc}") from exc
@@ -385,6 +387,8 @@ def _download(url: str, entry: dict | None, cache_dir: Path, settings: FetchSett
                 raise FetchError(f"too many redirects from {shown}") from exc
             except httpx.HTTPError as exc:
                 raise _Transient(f"download of {shown} failed: {type(exc).__name__}: {exc}") from exc
+            except httpx.InvalidURL as exc:  # e.g. a host the client cannot parse (`0177.0.0.1`)
+                raise FetchError(f"{shown} is not a valid URL ({exc})") from exc
     assert last is not None
     tries = settings.retries + 1
     raise _Transient(f"{last} (gave up after {tries} attempt{'s' if tries > 1 else ''})")

@@ -36,6 +36,10 @@ class HostRefused(ValueError):
     """The URL's host is (or resolves to) an internal address; the message is meant for the user."""
 
 
+class InvalidHost(ValueError):
+    """The URL cannot be parsed by the HTTP client (so no request could be made either)."""
+
+
 class Unresolvable(OSError):
     """The host name could not be resolved (offline, or no such host): a transient failure."""
 
@@ -65,8 +69,8 @@ def refusal(ip: IP) -> str | None:
         ("is_loopback", "loopback"),
         ("is_link_local", "link-local"),
         ("is_multicast", "multicast"),
-        ("is_private", "private"),
         ("is_reserved", "reserved"),
+        ("is_private", "private"),
     ):
         if getattr(ip, attr):
             return why
@@ -120,7 +124,10 @@ def check_url(url: str) -> None:
     """`check_host` for an http(s) URL, parsed exactly as the HTTP client parses it."""
     import httpx
 
-    u = httpx.URL(url)
+    try:
+        u = httpx.URL(url)
+    except httpx.InvalidURL as exc:
+        raise InvalidHost(str(exc)) from exc
     if not u.host:
         raise HostRefused(f"URL {url!r} has no host")
     check_host(u.host, u.port or (443 if u.scheme == "https" else 80))
