@@ -129,7 +129,7 @@ def test_public_addresses_pass(address):
     "host", ["127.0.0.1", "localhost", "2130706433", "0177.0.0.1", "0x7f.1", "0x7f000001", "127.1", "0", "[::1]"]
 )
 def test_every_spelling_of_loopback_is_judged_as_the_resolver_reads_it(host):
-    with pytest.raises(hosts.HostRefused, match="(loopback|unspecified) address"):
+    with pytest.raises(hosts.HostRefused, match=r"(loopback|unspecified) address"):
         hosts.check_host(host, 80)
 
 
