@@ -26,6 +26,7 @@ from .fetch import FetchSettings
 from .lens import DEFAULT_LENS, LENS_DIR, known_dimensions
 from .pipeline import Outcome, Settings, run
 from .registry import SpecFileError, load_registry
+from .schema import ReportSpec
 from .store import DEFAULT_DATA_DIR, Store
 
 DEFAULT_REPORTS_DIR = Path(__file__).resolve().parent.parent / "reports"
@@ -217,7 +218,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 1 if reg.errors or bad else 0
 
 
-def _source_problem(spec, yaml_path: Path, roots: tuple[Path, ...]) -> str:  # type: ignore[no-untyped-def]
+def _source_problem(spec: ReportSpec, yaml_path: Path, roots: tuple[Path, ...]) -> str:
     """Why a report's local source is refused by the source roots ('' when fine or not local); reads no file."""
     from .urls import UrlError, check_scheme, file_url_path
 
