@@ -117,7 +117,7 @@ def _ingest(path: Path) -> None:
     def progress(items):  # type: ignore[no-untyped-def]
         items = list(items)
         for i, (spec, p) in enumerate(items):
-            bar.progress(i / max(len(items), 1), text=f"ingesting {spec.id}…")
+            bar.progress(i / max(len(items), 1), text=escape_md(f"ingesting {spec.id}…"))
             yield spec, p
         bar.progress(0.95, text="rebuilding tables…")
 

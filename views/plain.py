@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Literal
@@ -46,7 +45,7 @@ def _known_folders() -> list[tuple[str, str]]:
 
     named: list[tuple[Path, str]] = [(data.reports_dir(), data.reports_dir().name), (data.data_dir(), data.data_dir().name)]
     named += [(r, r.name) for r in data.source_roots()]
-    named += [(data.REPO, "."), (Path(tempfile.gettempdir()), "tmp"), (Path.home(), "~")]
+    named += [(data.REPO, ".")]
     out: dict[str, str] = {}
     for p, name in named:
         for form in {str(p.absolute()), os.path.realpath(p)}:
