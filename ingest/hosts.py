@@ -61,7 +61,7 @@ def refusal(ip: IP) -> str | None:
         inner = _embedded_v4(ip)
         if inner is not None:
             why = refusal(inner)
-            return f"{why} (inside an IPv6 address)" if why else None
+            return f"{why} (IPv4 inside IPv6)" if why else None
         if ip.teredo is not None:
             return "tunnelled (Teredo)"
     for attr, why in (
@@ -75,7 +75,7 @@ def refusal(ip: IP) -> str | None:
         if getattr(ip, attr):
             return why
     if not ip.is_global:
-        return "not globally routable"
+        return "non-public"
     return None
 
 
@@ -116,7 +116,8 @@ def check_host(host: str, port: int) -> list[IP]:
         why = refusal(ip)
         if why:
             verb = "is" if literal(host) is not None else "resolves to"
-            raise HostRefused(f"host {host!r} {verb} a {why} address; {OPT_IN}")
+            article = "an" if why[0] in "aeiou" else "a"
+            raise HostRefused(f"host {host!r} {verb} {article} {why} address; {OPT_IN}")
     return addrs
 
 
