@@ -208,3 +208,10 @@ def test_corpus_example_ingests_with_the_documented_root(monkeypatch, tmp_path):
     args += ["--data-dir", str(tmp_path / "data")]
     assert cli.main([*args, "--source-root", "../shared/corpus"]) == 0
     assert Store(tmp_path / "data").load_bundle("deepseek-r1")["meta"]["pages"] > 10
+
+
+def test_check_refuses_a_file_url_outside_the_roots_without_reading(box, capsys):
+    write_report(box["reports"], "furl", f"source:\n  url: '{box['secret'].as_uri()}'\n")
+    assert cli.main(["check", "--reports-dir", str(box["reports"])]) == 1
+    err = capsys.readouterr().err
+    assert "file URL" in err and "outside the allowed source folders" in err and CANARY not in err

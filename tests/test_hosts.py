@@ -267,3 +267,28 @@ def test_unresolvable_host_is_transient_not_a_refusal(monkeypatch, tmp_path):
     monkeypatch.setattr(socket, "getaddrinfo", fail)
     msg = refused("https://no-such-host.invalid/x.pdf", tmp_path)
     assert "cannot resolve host" in msg and "offline or host down" in msg
+
+
+# --------------------------------------------------------------------------- the opt-in, end to end
+
+
+def test_cli_allow_private_hosts_flag_and_environment(tmp_path, monkeypatch, capsys):
+    from ingest import cli
+
+    from .conftest import write_report
+
+    monkeypatch.delenv("FRL_ALLOW_PRIVATE_HOSTS", raising=False)
+    with serve(dict(FILES)) as srv:
+        reports = tmp_path / "reports"
+        write_report(reports, "local", f"source:\n  url: {srv.url('/files/notes.md')}\n")
+        args = ["--quiet", "--reports-dir", str(reports), "--data-dir", str(tmp_path / "data")]
+        assert cli.main(args) == 1
+        assert "requests to internal addresses are refused" in capsys.readouterr().err
+        assert srv.hits["/files/notes.md"] == 0
+        assert cli.main([*args, "--allow-private-hosts"]) == 0
+        assert srv.hits["/files/notes.md"] == 1
+        monkeypatch.setenv("FRL_ALLOW_PRIVATE_HOSTS", "1")
+        assert cli.main([*args, "--force"]) == 0
+        monkeypatch.setenv("FRL_ALLOW_PRIVATE_HOSTS", "sometimes")
+        assert cli.main(args) == 2
+        assert "FRL_ALLOW_PRIVATE_HOSTS" in capsys.readouterr().err
