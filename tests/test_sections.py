@@ -47,8 +47,8 @@ def test_lettered_appendix_after_references():
     doc = doc_of(
         f"{FILLER}\n{FILLER}",
         f"{FILLER}\nReferences\nJ. Doe. Title. 2024.",
-        "A. Examples of Prompting for Proof Generation\nText.",
-        "B. Examples of Buggy Proofs\nText.",
+        f"A. Examples of Prompting for Proof Generation\n{FILLER}\n{FILLER}",
+        f"B. Examples of Buggy Proofs\n{FILLER}",
     )
     assert spans(doc) == [("body", 1, 2), ("references", 2, 2), ("appendix", 3, 4)]
 
