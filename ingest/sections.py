@@ -30,6 +30,7 @@ inside cited titles shows up as references-only. Every step is one pass over the
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass
 from itertools import accumulate
@@ -44,13 +45,30 @@ MAX_HEADING_WORDS = 14
 REF_MIN_FRACTION = 0.2
 #: With no references heading, an appendix is looked for only in the second half.
 APPENDIX_NO_REFS_FRACTION = 0.5
-#: A lettered heading needs this much text before its confirming next heading.
+#: A lettered section "A …" must hold this much text (lines, non-blank characters) to count.
 MIN_SECTION_LINES, MIN_SECTION_CHARS = 2, 80
+#: A table-of-contents page: this many entries ending in a page number, and this share of its lines.
+TOC_MIN_ENTRIES, TOC_MIN_SHARE = 5, 0.4
+#: A line at the top or bottom of at least this share of pages (digits ignored) is a running header/footer.
+FURNITURE_SHARE = 0.3
 
+_REF_WORDS = r"references|bibliography|literature cited|works cited"
 _NUM = r"^(?:\d+(?:\.\d+)*\.?\s+|[IVX]+\.\s+)?"
-_REF_HEAD = re.compile(_NUM + r"(references|bibliography|literature cited|works cited)\s*:?\s*$", re.I)
+_REF_HEAD = re.compile(_NUM + rf"({_REF_WORDS})\s*:?\s*$", re.I)
 #: Singular "Reference" is also a figure label ("Reference Model"); used only when no plural heading exists.
 _REF_HEAD_SINGULAR = re.compile(_NUM + r"reference\s*:?\s*$", re.I)
+#: Lines that may be a heading, found by one C-level scan so that prose lines cost nothing in Python:
+#: a label (number, or capital letter without a comma in the line) alone or before a capitalised
+#: title, an appendix, references or contents word.
+_CANDIDATE = re.compile(
+    r"^[ \t#]*(?:"
+    r"\d{1,2}(?:\.\d+)*\.?(?:[ \t]+[A-Z][^\n]*|[ \t]*)"
+    r"|[A-Z](?:\.\d+)*\.?(?:[ \t]+[A-Z][^,\n]*|[ \t]*)"
+    rf"|(?:[IVX]+\.[ \t]+)?(?i:{_REF_WORDS}|reference)[^\n]*"
+    r"|(?i:appendi|supplementary|table of contents|contents[ \t]*$)[^\n]*"
+    r")$",
+    re.M,
+)
 _APP_WORD = re.compile(
     r"^(?:appendix|appendices|supplementary\s+(?:materials?|information))"
     r"(?:\s+(?P<label>[A-Z](?:\.\d+)*|\d+(?:\.\d+)*))?(?P<sep>\s*[.:\u2013\u2014-])?\s*(?P<title>.*)$",
@@ -62,13 +80,11 @@ _NUMBER = re.compile(r"^(?P<num>\d{1,2})(?P<sub>(?:\.\d+)*)\.?\s+(?P<title>\S.*)
 _LABEL_ONLY = re.compile(r"^(?:\d{1,2}(?:\.\d+)*|[A-Z](?:\.\d+)*)\.?$")
 _INITIALS = re.compile(r"(?:^|\s)[A-Z]\.(?:\s|$)")
 _SENTENCE_BREAK = re.compile(r"[a-z]{2}\.\s+[A-Z]")
+_DIGIT = re.compile(r"\d")
 _NUMERIC = re.compile(r"^[\d.,%±+\-–()]+$")
-_LEADERS = re.compile(r"(?:\.\s?){4,}")
-_TOC_ENTRY = re.compile(r"^(?:[A-Z]|\d{1,2}|[IVX]+)(?:\.\d+)*\.?\s+\S.*\s\d{1,4}$|(?:\.\s?){4,}\s*\d{1,4}$")
+_TOC_ENTRY = re.compile(r"(?:[A-Z]|\d{1,2}|[IVX]+)(?:\.\d+)*\.?\s+\S.*\s\d{1,4}$")
 _TOC_HEAD = re.compile(r"^(table of )?contents$", re.I)
-TOC_MIN_ENTRIES, TOC_MIN_SHARE = 5, 0.4
-#: A line on at least this share of pages (digits ignored) is a running header or footer.
-FURNITURE_SHARE = 0.3
+_NONBLANK_LINE = re.compile(r"^[ \t]*\S", re.M)
 
 
 @dataclass(frozen=True)
@@ -93,123 +109,146 @@ class SectionSpan:
 
 
 @dataclass(frozen=True)
-class _Line:
-    page: int  # page index
-    off: int  # character offset in the page text
-    text: str  # stripped, Markdown '#' removed
-
-
-@dataclass(frozen=True)
 class _Heading:
-    line: int  # index into the line list
+    pos: int  # offset of the line start in the joined document text
+    end: int  # offset of the (last) heading line's end
     kind: str  # "letter" | "number" | "appendix"
-    key: str  # letter, or number as text
+    key: str  # the letter, or the number as text
     sub: bool  # "A.1" / "2.3" rather than top level
     title: str
     text: str
 
 
-def _lines(doc: Document) -> list[_Line]:
-    out = []
-    for pi, page in enumerate(doc.pages):
-        off = 0
-        for line in page.text.split("\n"):
-            out.append(_Line(pi, off, line.strip().lstrip("#").strip()))
-            off += len(line) + 1
-    return out
+@dataclass
+class _Layout:
+    """The joined text, where each page starts, and the page-level facts the rules need."""
+
+    text: str
+    starts: list[int]
+    furniture: set[str]
+    toc: set[int]
+
+    def page_of(self, pos: int) -> int:
+        return bisect_right(self.starts, pos) - 1
+
+    def frac(self, pos: int) -> float:
+        return pos / (len(self.text) or 1)
+
+
+def _clean(line: str) -> str:
+    return line.strip().lstrip("#").strip()
 
 
 def _norm(line: str) -> str:
     return re.sub(r"\d+", "#", " ".join(line.lower().split()))
 
 
-def _furniture(lines: list[_Line], n_pages: int) -> set[str]:
+def _furniture(doc: Document) -> set[str]:
     """Normalised lines repeated at the top or bottom of many pages: running headers, footers, page numbers."""
-    if n_pages < 4:
+    if len(doc.pages) < 4:
         return set()
-    by_page: dict[int, list[str]] = {}
-    for ln in lines:
-        if ln.text and not ln.text.endswith("."):
-            by_page.setdefault(ln.page, []).append(ln.text)
-    seen = {(p, _norm(t)) for p, texts in by_page.items() for t in texts[:3] + texts[-3:]}
-    per_line = Counter(norm for _, norm in seen)
-    need = max(3, FURNITURE_SHARE * n_pages)
+    per_line: Counter[str] = Counter()
+    for page in doc.pages:
+        texts = [t for t in (x.strip() for x in page.text.split("\n")) if t and not t.endswith(".")]
+        per_line.update({_norm(t) for t in texts[:3] + texts[-3:]})
+    need = max(3, FURNITURE_SHARE * len(doc.pages))
     return {norm for norm, n in per_line.items() if n >= need}
 
 
-def _toc_pages(lines: list[_Line]) -> set[int]:
-    """Pages that list headings with page numbers (a table of contents)."""
+def _is_toc_entry(line: str) -> bool:
+    """'2.1 Data 7' or 'A Training . . . . 7': a labelled title (or dot leaders), then a page number."""
+    return ". . ." in line or "...." in line or bool(_TOC_ENTRY.match(line))
+
+
+def _toc_pages(doc: Document, lay: _Layout, candidates: list[tuple[int, int, str]]) -> set[int]:
+    """Pages that list headings with page numbers (a table of contents): their headings start nothing.
+
+    Only labelled lines can become headings, so only they are counted as entries.
+    """
     entries: Counter[int] = Counter()
-    nonempty: Counter[int] = Counter()
-    titled: set[int] = set()
-    for ln in lines:
-        if not ln.text:
-            continue
-        nonempty[ln.page] += 1
-        if _TOC_ENTRY.search(ln.text) or _LEADERS.search(ln.text):
-            entries[ln.page] += 1
-        if _TOC_HEAD.match(ln.text):
-            titled.add(ln.page)
-    return {
-        p
-        for p, n in entries.items()
-        if (n >= TOC_MIN_ENTRIES and n >= TOC_MIN_SHARE * nonempty[p]) or (p in titled and n >= 3)
-    }
+    titled = set()
+    for pos, _, text in candidates:
+        if text[-1:].isdigit() and _is_toc_entry(text):
+            entries[lay.page_of(pos)] += 1
+        elif _TOC_HEAD.match(text):
+            titled.add(lay.page_of(pos))
+    out = set()
+    for p, n in entries.items():
+        if n >= TOC_MIN_ENTRIES or (p in titled and n >= 3):
+            lines = len(_NONBLANK_LINE.findall(doc.pages[p].text))
+            if p in titled or n >= TOC_MIN_SHARE * lines:
+                out.add(p)
+    return out
 
 
 def _is_title(title: str, allow_comma: bool = True) -> bool:
     """A heading's phrase: starts with a capital, short, not a sentence, not an author list or table row."""
+    if not title or not title[0].isupper() or title[-1] in ".,;:" or (not allow_comma and "," in title):
+        return False
     words = title.split()
-    if not words or len(words) > MAX_HEADING_WORDS or not title[0].isupper():
+    if len(words) > MAX_HEADING_WORDS:
         return False
-    if title.endswith((".", ",", ";", ":")) or (not allow_comma and "," in title):
+    if "." in title and (_INITIALS.search(title) or _SENTENCE_BREAK.search(title) or ". . ." in title):
         return False
-    if _INITIALS.search(title) or _SENTENCE_BREAK.search(title) or _LEADERS.search(title):
-        return False
+    if not _DIGIT.search(title):
+        return True
     numeric = sum(1 for w in words if _NUMERIC.match(w))
     return not (numeric >= 2 and numeric * 3 > len(words))
 
 
-def _parse_heading(i: int, text: str) -> _Heading | None:
+def _parse_heading(pos: int, end: int, text: str) -> _Heading | None:
     if not text or len(text) > MAX_HEADING_CHARS:
         return None
     m = _APP_WORD.match(text)
     if m and not text.endswith("."):  # "… see Appendix D.2." wrapped onto its own line is a cross-reference
         title = m.group("title")
         if not title or (title[0].isupper() and _is_title(title)) or (m.group("sep") and _is_title(title)):
-            return _Heading(i, "appendix", "", False, title, text)
+            return _Heading(pos, end, "appendix", "", False, title, text)
         return None
     m = _LETTER.match(text)
     if m and _is_title(m.group("title"), allow_comma=False):
-        return _Heading(i, "letter", m.group("letter"), bool(m.group("sub")), m.group("title"), text)
+        return _Heading(pos, end, "letter", m.group("letter"), bool(m.group("sub")), m.group("title"), text)
     m = _NUMBER.match(text)
     if m and _is_title(m.group("title")):
-        return _Heading(i, "number", m.group("num"), bool(m.group("sub")), m.group("title"), text)
+        return _Heading(pos, end, "number", m.group("num"), bool(m.group("sub")), m.group("title"), text)
     return None
 
 
-def _headings(lines: list[_Line], skip_pages: set[int], furniture: set[str]) -> list[_Heading]:
+def _next_line(text: str, end: int, limit: int) -> tuple[int, str]:
+    """(end, cleaned text) of the next non-blank line after the line ending at `end`, within two lines."""
+    for _ in range(3):
+        if end >= limit:
+            break
+        nxt = text.find("\n", end + 1)
+        nxt = limit if nxt < 0 or nxt > limit else nxt
+        line = _clean(text[end + 1 : nxt])
+        if line:
+            return nxt, line
+        end = nxt
+    return end, ""
+
+
+def _headings(lay: _Layout, candidates: list[tuple[int, int, str]]) -> list[_Heading]:
     """Heading candidates in document order; a label alone on a line takes the next line as its title."""
     out = []
-    for i, ln in enumerate(lines):
-        if not ln.text or ln.page in skip_pages:
+    for pos, end, text in candidates:
+        page = lay.page_of(pos)
+        if page in lay.toc:
             continue
-        text = ln.text
-        if _LABEL_ONLY.match(text) and _norm(text) not in furniture:
-            nxt = i + 1
-            while nxt < len(lines) and nxt <= i + 2 and not lines[nxt].text:
-                nxt += 1
-            if nxt < len(lines) and lines[nxt].page == ln.page and _is_title(lines[nxt].text):
-                text = f"{text} {lines[nxt].text}"
-        h = _parse_heading(i, text)
+        if len(text) <= 8 and _LABEL_ONLY.match(text) and _norm(text) not in lay.furniture:
+            page_end = lay.starts[page + 1] - 1 if page + 1 < len(lay.starts) else len(lay.text)
+            nxt_end, nxt = _next_line(lay.text, end, page_end)
+            if nxt and _is_title(nxt):
+                text, end = f"{text} {nxt}", nxt_end
+        h = _parse_heading(pos, end, text)
         if h is not None:
             out.append(h)
     return out
 
 
 def _body_chain_end(heads: list[_Heading]) -> tuple[int, int]:
-    """(line index of the last heading, length) of the longest run of top-level headings numbered 1, 2, 3 …"""
-    best_at: dict[int, tuple[int, int]] = {}  # number -> (chain length, line index) of the best chain ending there
+    """(position of the last heading, length) of the longest run of top-level headings numbered 1, 2, 3 …"""
+    best_at: dict[int, int] = {}  # number -> length of the longest run ending with that number so far
     best = (0, -1)
     for h in heads:
         if h.kind != "number" or h.sub:
@@ -218,80 +257,95 @@ def _body_chain_end(heads: list[_Heading]) -> tuple[int, int]:
         if n == 1:
             length = 1
         elif n - 1 in best_at:
-            length = best_at[n - 1][0] + 1
+            length = best_at[n - 1] + 1
         else:
             continue
-        if length >= best_at.get(n, (0, -1))[0]:
-            best_at[n] = (length, h.line)
+        best_at[n] = max(best_at.get(n, 0), length)
         if length >= best[0]:
-            best = (length, h.line)
+            best = (length, h.pos)
     return best[1], best[0]
 
 
-def _appendix_starts(heads: list[_Heading], lines: list[_Line]) -> list[int]:
-    """Line indices of headings that open an appendix (before any positional rule)."""
-    chars = list(accumulate(len(ln.text) for ln in lines))
-    filled = list(accumulate(1 if ln.text else 0 for ln in lines))
+def _has_content(text: str, a: int, b: int) -> bool:
+    """At least MIN_SECTION_LINES non-blank lines and MIN_SECTION_CHARS characters in text[a:b] (bounded look)."""
+    window = text[a : min(b, a + 50 * MIN_SECTION_CHARS)]
+    return len(_NONBLANK_LINE.findall(window)) >= MIN_SECTION_LINES and len("".join(window.split())) >= MIN_SECTION_CHARS
+
+
+def _appendix_starts(heads: list[_Heading], text: str) -> list[int]:
+    """Positions of headings that open an appendix (before the positional rules)."""
     letters = [h for h in heads if h.kind == "letter"]
-    starts = [h.line for h in heads if h.kind == "appendix"]
-    next_top = [len(lines)] * (len(letters) + 1)  # line of the next top-level lettered heading after letters[k]
+    starts = [h.pos for h in heads if h.kind == "appendix"]
+    next_top = [len(text)] * (len(letters) + 1)  # start of the next top-level lettered heading after letters[k]
     for k in range(len(letters) - 1, -1, -1):
-        next_top[k] = letters[k + 1].line if k + 1 < len(letters) and not letters[k + 1].sub else next_top[k + 1]
+        next_top[k] = letters[k + 1].pos if k + 1 < len(letters) and not letters[k + 1].sub else next_top[k + 1]
     for k, h in enumerate(letters):
         if h.sub or h.key != "A":
             continue
-        if _CONTRIB.match(h.title):
-            starts.append(h.line)
+        if _CONTRIB.match(h.title):  # "A Contributions and Acknowledgments" often stands alone
+            starts.append(h.pos)
             continue
         nxt = letters[k + 1] if k + 1 < len(letters) else None
-        if nxt is None or not ((nxt.key == "B" and not nxt.sub) or (nxt.key == "A" and nxt.sub)):
-            continue
-        # Section A's extent: up to the next top-level lettered heading (or the end).
-        end = next_top[k]
-        if filled[end - 1] - filled[h.line] >= MIN_SECTION_LINES and chars[end - 1] - chars[h.line] >= MIN_SECTION_CHARS:
-            starts.append(h.line)
+        confirmed = nxt is not None and ((nxt.key == "B" and not nxt.sub) or (nxt.key == "A" and nxt.sub))
+        if confirmed and _has_content(text, h.end, next_top[k]):
+            starts.append(h.pos)
     return sorted(starts)
+
+
+def _layout(doc: Document) -> tuple[_Layout, list[tuple[int, int, str]]]:
+    text = doc.text
+    starts = [0, *accumulate(len(p.text) + 1 for p in doc.pages)][:-1] if doc.pages else [0]
+    lay = _Layout(text, starts, _furniture(doc), set())
+    candidates = [(m.start(), m.end(), _clean(m.group())) for m in _CANDIDATE.finditer(text)]
+    lay.toc = _toc_pages(doc, lay, candidates)
+    return lay, candidates
 
 
 def find_boundaries(doc: Document) -> list[tuple[int, int, str, str]]:
     """Section cuts after the body: (page index, offset, section, heading line), in document order."""
-    lines = _lines(doc)
-    if not lines:
+    if not doc.pages:
         return []
-    pos = list(accumulate(len(ln.text) + 1 for ln in lines))
-    total = pos[-1] or 1
-
-    def frac(i: int) -> float:
-        return (pos[i] - len(lines[i].text) - 1) / total
-
-    furniture = _furniture(lines, len(doc.pages))
-    toc = _toc_pages(lines)
+    lay, candidates = _layout(doc)
     ref = None
     for rx in (_REF_HEAD, _REF_HEAD_SINGULAR):
         ref = next(
-            (i for i, ln in enumerate(lines) if ln.page not in toc and frac(i) >= REF_MIN_FRACTION and rx.match(ln.text)),
+            (
+                (pos, text)
+                for pos, _, text in candidates
+                if lay.frac(pos) >= REF_MIN_FRACTION and rx.match(text) and lay.page_of(pos) not in lay.toc
+            ),
             None,
         )
         if ref is not None:
             break
-    heads = _headings(lines, toc, furniture)
-    chain_end, chain_len = _body_chain_end([h for h in heads if ref is None or h.line < ref])
-    kind = {h.line: h.kind for h in heads}
+    heads = _headings(lay, candidates)
+    chain_end, chain_len = _body_chain_end([h for h in heads if ref is None or h.pos < ref[0]])
+    by_pos = {h.pos: h for h in heads}
     before: int | None = None
     after: int | None = None
-    for i in _appendix_starts(heads, lines):
-        if ref is not None and i > ref:
-            after = i if after is None else after
-        elif i > chain_end and (kind[i] == "appendix" or chain_len >= 2):
-            if frac(i) >= (REF_MIN_FRACTION if ref is not None else APPENDIX_NO_REFS_FRACTION):
-                before = i if before is None else before
-    cuts = [(i, name) for i, name in ((before, "appendix"), (ref, "references"), (after, "appendix")) if i is not None]
+    for pos in _appendix_starts(heads, lay.text):
+        if ref is not None and pos > ref[0]:
+            after = pos if after is None else after
+        elif (
+            before is None
+            and pos > chain_end
+            and (by_pos[pos].kind == "appendix" or chain_len >= 2)
+            and lay.frac(pos) >= (REF_MIN_FRACTION if ref is not None else APPENDIX_NO_REFS_FRACTION)
+        ):
+            before = pos
+    cuts = [(before, "appendix", by_pos[before].text if before is not None else "")]
+    cuts += [(ref[0] if ref else None, "references", ref[1] if ref else "")]
+    cuts += [(after, "appendix", by_pos[after].text if after is not None else "")]
     out = []
-    for i, name in cuts:
-        ln = lines[i]
-        above = doc.pages[ln.page].text[: ln.off].split("\n")
-        off = 0 if all(not x.strip() or _norm(x.strip()) in furniture for x in above) else ln.off
-        out.append((ln.page, off, name, ln.text))
+    for pos, name, heading in cuts:
+        if pos is None:
+            continue
+        page = lay.page_of(pos)
+        off = pos - lay.starts[page]
+        above = doc.pages[page].text[:off].split("\n")
+        if all(not x.strip() or _norm(x.strip()) in lay.furniture for x in above):
+            off = 0  # only a running header above: the section starts with the page
+        out.append((page, off, name, heading))
     return out
 
 
