@@ -84,6 +84,7 @@ _DIGIT = re.compile(r"\d")
 _NUMERIC = re.compile(r"^[\d.,%±+\-–()]+$")
 _TOC_ENTRY = re.compile(r"(?:[A-Z]|\d{1,2}|[IVX]+)(?:\.\d+)*\.?\s+\S.*\s\d{1,4}$")
 _TOC_HEAD = re.compile(r"^(table of )?contents$", re.I)
+_ENDS_WITH_PAGE_NUMBER = re.compile(r"\S[ \t.]+\d{1,4}[ \t]*$", re.M)
 _NONBLANK_LINE = re.compile(r"^[ \t]*\S", re.M)
 
 
@@ -163,7 +164,9 @@ def _is_toc_entry(line: str) -> bool:
 def _toc_pages(doc: Document, lay: _Layout, candidates: list[tuple[int, int, str]]) -> set[int]:
     """Pages that list headings with page numbers (a table of contents): their headings start nothing.
 
-    Only labelled lines can become headings, so only they are counted as entries.
+    A page titled "Contents" with three lines ending in a page number is one; so is any page where
+    labelled entries ("2.1 Data 7", "A Prompts . . . 30") are five or more and 40% of the lines.
+    Only labelled lines can become headings, so elsewhere only they are counted (one cheap pass).
     """
     entries: Counter[int] = Counter()
     titled = set()
@@ -172,12 +175,10 @@ def _toc_pages(doc: Document, lay: _Layout, candidates: list[tuple[int, int, str
             entries[lay.page_of(pos)] += 1
         elif _TOC_HEAD.match(text):
             titled.add(lay.page_of(pos))
-    out = set()
+    out = {p for p in titled if len(_ENDS_WITH_PAGE_NUMBER.findall(doc.pages[p].text)) >= 3}
     for p, n in entries.items():
-        if n >= TOC_MIN_ENTRIES or (p in titled and n >= 3):
-            lines = len(_NONBLANK_LINE.findall(doc.pages[p].text))
-            if p in titled or n >= TOC_MIN_SHARE * lines:
-                out.add(p)
+        if p not in out and n >= TOC_MIN_ENTRIES and n >= TOC_MIN_SHARE * len(_NONBLANK_LINE.findall(doc.pages[p].text)):
+            out.add(p)
     return out
 
 
