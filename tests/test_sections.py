@@ -92,10 +92,9 @@ def test_term_only_in_references_is_visible_as_such(make_pdf):
 
 def test_table_of_contents_entries_do_not_open_an_appendix():
     """A contents page listing "Appendix 6" (with page numbers) at a fifth of a short report starts nothing."""
-    toc = "\n".join(
-        ["Contents", "Introduction 2", "Related Work 2", "Method 3", "Data 3", "Training 3", "Results 4"]
-        + ["Discussion 4", "Limitations 5", "Appendix 6", "A Prompt Templates 6", "A.1 Math Prompts 6", "References 7"]
-    )
+    entries = ["Introduction 2", "Related Work 2", "Method 3", "Data 3", "Training 3", "Results 4", "Discussion 4"]
+    entries += ["Limitations 5", "Appendix 6", "A Prompt Templates 6", "A.1 Math Prompts 6", "References 7"]
+    toc = "\n".join(["Contents", *entries])
     doc = doc_of(
         "Model Report\nA short report.",
         toc,
