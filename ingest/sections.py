@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -144,14 +145,27 @@ def _norm(line: str) -> str:
     return re.sub(r"\d+", "#", " ".join(line.lower().split()))
 
 
+def _edge_lines(lines: Iterable[str], n: int = 3) -> list[str]:
+    """The first n non-blank lines that are not sentences (a running header/footer has no final '.')."""
+    out: list[str] = []
+    for x in lines:
+        t = x.strip()
+        if t and not t.endswith(".") and len(t) <= MAX_HEADING_CHARS:
+            out.append(t)
+            if len(out) == n:
+                break
+    return out
+
+
 def _furniture(doc: Document) -> set[str]:
     """Normalised lines repeated at the top or bottom of many pages: running headers, footers, page numbers."""
     if len(doc.pages) < 4:
         return set()
     per_line: Counter[str] = Counter()
     for page in doc.pages:
-        texts = [t for t in (x.strip() for x in page.text.split("\n")) if t and not t.endswith(".")]
-        per_line.update({_norm(t) for t in texts[:3] + texts[-3:]})
+        lines = page.text.split("\n")
+        edge = _edge_lines(lines) + _edge_lines(reversed(lines))
+        per_line.update({_norm(t) for t in edge})
     need = max(3, FURNITURE_SHARE * len(doc.pages))
     return {norm for norm, n in per_line.items() if n >= need}
 
@@ -171,7 +185,7 @@ def _toc_pages(doc: Document, lay: _Layout, candidates: list[tuple[int, int, str
     entries: Counter[int] = Counter()
     titled = set()
     for pos, _, text in candidates:
-        if text[-1:].isdigit() and _is_toc_entry(text):
+        if text[-1:].isdigit() and len(text) <= 2 * MAX_HEADING_CHARS and _is_toc_entry(text):
             entries[lay.page_of(pos)] += 1
         elif _TOC_HEAD.match(text):
             titled.add(lay.page_of(pos))
