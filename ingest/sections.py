@@ -297,7 +297,7 @@ def _appendix_starts(heads: list[_Heading], text: str) -> list[int]:
     for k, h in enumerate(letters):
         if h.sub or h.key != "A":
             continue
-        if _CONTRIB.match(h.title):  # "A Contributions and Acknowledgments" often stands alone
+        if _CONTRIB.match(h.title) and len(h.title.split()) <= 6:  # "A Contributions and Acknowledgments" stands alone
             starts.append(h.pos)
             continue
         nxt = letters[k + 1] if k + 1 < len(letters) else None

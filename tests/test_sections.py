@@ -173,3 +173,35 @@ def test_corpus_section_exact_match_floor(corpus_results):
     exact = sum(r.exact for r in corpus_results.values())
     assert len(corpus_results) >= 10
     assert exact == len(corpus_results), f"{exact}/{len(corpus_results)} exact"
+
+
+def test_markdown_post_appendix_heading_without_references():
+    doc = Document(
+        "markdown",
+        "markdown",
+        [
+            Page(1, f"Intro\n{FILLER}\n{FILLER}", "Intro"),
+            Page(2, f"Method\n{FILLER}\n{FILLER}", "Method"),
+            Page(3, f"Appendix: Prompts\n{FILLER}", "Appendix: Prompts"),
+        ],
+    )
+    assert spans(doc) == [("body", 1, 2), ("appendix", 3, 3)]
+
+
+def test_appendix_on_both_sides_of_the_references_spans_both():
+    doc = doc_of(
+        f"1 Introduction\n{FILLER}\n{FILLER}",
+        f"2 Method\n{FILLER}\n{FILLER}",
+        f"Appendix\nAdditional Results\n{FILLER}\n{FILLER}",
+        "References\nJ. Doe. Title. 2024.",
+        f"Appendix B\nPrompt Templates\n{FILLER}",
+    )
+    segs = split_sections(doc)
+    assert [(s.section, s.page) for s in segs] == [
+        ("body", 1),
+        ("body", 2),
+        ("appendix", 3),
+        ("references", 4),
+        ("appendix", 5),
+    ]
+    assert spans(doc) == [("body", 1, 2), ("appendix", 3, 5), ("references", 4, 4)]
