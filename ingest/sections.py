@@ -61,8 +61,10 @@ _REF_HEAD_SINGULAR = re.compile(_NUM + r"reference\s*:?\s*$", re.I)
 #: Lines that may be a heading, found by one C-level scan so that prose lines cost nothing in Python:
 #: a label (number, or capital letter without a comma in the line) alone or before a capitalised
 #: title, an appendix, references or contents word.
+#: The pattern starts with a literal newline so the scan jumps from line to line (the first line is
+#: matched with a newline put in front).
 _CANDIDATE = re.compile(
-    r"^[ \t#]*(?:"
+    r"\n[ \t#]*(?:"
     r"\d{1,2}(?:\.\d+)*\.?(?:[ \t]+[A-Z][^\n]*|[ \t]*)"
     r"|[A-Z](?:\.\d+)*\.?(?:[ \t]+[A-Z][^,\n]*|[ \t]*)"
     rf"|(?:[IVX]+\.[ \t]+)?(?i:{_REF_WORDS}|reference)[^\n]*"
@@ -311,7 +313,10 @@ def _layout(doc: Document) -> tuple[_Layout, list[tuple[int, int, str]]]:
     text = doc.text
     starts = [0, *accumulate(len(p.text) + 1 for p in doc.pages)][:-1] if doc.pages else [0]
     lay = _Layout(text, starts, _furniture(doc), set())
-    candidates = [(m.start(), m.end(), _clean(m.group())) for m in _CANDIDATE.finditer(text)]
+    first_end = text.find("\n")
+    first_end = len(text) if first_end < 0 else first_end
+    candidates = [(0, first_end, _clean(text[:first_end]))] if _CANDIDATE.match("\n" + text[:first_end]) else []
+    candidates += [(m.start() + 1, m.end(), _clean(m.group())) for m in _CANDIDATE.finditer(text)]
     lay.toc = _toc_pages(doc, lay, candidates)
     return lay, candidates
 
