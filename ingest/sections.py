@@ -8,23 +8,26 @@ tests/test_sections.py; `eval/sections_eval.py` prints them against hand-read pa
   phrase that starts with a capital letter and is not a sentence (no final ".", ";", ":" or
   ",", no ". X" sentence break, no author initials, not mostly numbers). A label alone on a
   line ("A", "6", "B.2") followed by such a phrase on the next line is one heading.
-* **Tables of contents** are ignored: a page with five or more entries ending in a page number
-  (or dot leaders) making up at least 40% of its lines lists headings, it does not start them.
+* **Tables of contents** are ignored: a page titled "Contents" with three or more lines ending in
+  a page number, or any page where labelled entries ending in a page number (or dot leaders) are
+  five or more and at least 40% of its lines, lists headings; it does not start them.
 * **References** start at the first line, after the first fifth of the document, that is only
   a references heading ("References", "Bibliography", optionally numbered or a Markdown heading).
 * The **body numbering** is the longest run of top-level numbered headings 1, 2, 3 … before the
   references. A numbered section in that run ("6 Contributors", "8 Authors") is body.
 * The **appendix** starts at an "Appendix"/"Appendices"/"Supplementary Material" heading, or at
   a lettered heading "A Title" / "A. Title" (no comma) whose next lettered heading is "B …" or
-  "A.1 …" with at least two lines of text between them (so figure labels and multiple-choice
-  options do not count), or "A Contributions/Authors/Acknowledgments…", which often stands alone.
-  An appendix before the references must come after the last body-numbered heading (and a
-  lettered one only in a report whose body is numbered); one after the references ends them.
+  "A.1 …" and whose section holds at least two lines of text (so figure labels and multiple-choice
+  options do not count), or a short "A Contributions/Authors/Acknowledgments…", which often stands
+  alone. An appendix before the references must come after the last body-numbered heading (a
+  lettered one only in a report whose body is numbered) and after the first fifth; one after the
+  references ends them. With no references, an appendix is looked for in the second half.
 * A cut whose page holds only running headers/footers above it moves to the top of the page.
 
 A section may begin mid-page; each section keeps its page range (an appendix found both before
 and after the references spans both), and counts are per section, so a term that occurs only
-inside cited titles shows up as references-only. Every step is one pass over the lines.
+inside cited titles shows up as references-only. Every step is one pass over the text: one
+regex scan picks the lines that may be headings, and only those are examined in Python.
 """
 
 from __future__ import annotations
