@@ -77,7 +77,7 @@ _CANDIDATE = re.compile(
 )
 _APP_WORD = re.compile(
     r"^(?:appendix|appendices|supplementary\s+(?:materials?|information))"
-    r"(?:\s+(?P<label>[A-Z](?:\.\d+)*|\d+(?:\.\d+)*))?(?P<sep>\s*[.:\u2013\u2014-])?\s*(?P<title>.*)$",
+    r"(?:\s+(?P<label>[A-Z](?:\.\d+)*|\d+(?:\.\d+)*)(?!\w))?(?P<sep>\s*[.:\u2013\u2014-])?\s*(?P<title>.*)$",
     re.I,
 )
 _CONTRIB = re.compile(r"^(contribut|acknowledg|authors?\b|author (list|contributions))", re.I)
@@ -86,6 +86,10 @@ _NUMBER = re.compile(r"^(?P<num>\d{1,2})(?P<sub>(?:\.\d+)*)\.?\s+(?P<title>\S.*)
 _LABEL_ONLY = re.compile(r"^(?:\d{1,2}(?:\.\d+)*|[A-Z](?:\.\d+)*)\.?$")
 _INITIALS = re.compile(r"(?:^|\s)[A-Z]\.(?:\s|$)")
 _SENTENCE_BREAK = re.compile(r"[a-z]{2}\.\s+[A-Z]")
+#: A heading does not end in one of these; a line of wrapped prose often does.
+_ENDS_WITH_FUNCTION_WORD = re.compile(
+    r"\s(?:a|an|the|of|in|on|at|to|for|from|by|with|and|or|as|than|that|which|we|our|is|are|be|this|these)$"
+)
 _DIGIT = re.compile(r"\d")
 _NUMERIC = re.compile(r"^[\d.,%±+\-–()]+$")
 _TOC_ENTRY = re.compile(r"(?:[A-Z]|\d{1,2}|[IVX]+)(?:\.\d+)*\.?\s+\S.*\s\d{1,4}$")
@@ -206,7 +210,9 @@ def _is_title(title: str, allow_comma: bool = True) -> bool:
     if not title or not title[0].isupper() or title[-1] in ".,;:" or (not allow_comma and "," in title):
         return False
     words = title.split()
-    if len(words) > MAX_HEADING_WORDS:
+    if len(words) > MAX_HEADING_WORDS or _ENDS_WITH_FUNCTION_WORD.search(title):  # "A Survey of": wrapped prose
+        return False
+    if words[0] in ("We", "Our", "It", "Here", "There"):  # "Appendix C. We also …": a sentence
         return False
     if "." in title and (_INITIALS.search(title) or _SENTENCE_BREAK.search(title) or ". . ." in title):
         return False
@@ -222,7 +228,9 @@ def _parse_heading(pos: int, end: int, text: str) -> _Heading | None:
     m = _APP_WORD.match(text)
     if m and not text.endswith("."):  # "… see Appendix D.2." wrapped onto its own line is a cross-reference
         title = m.group("title")
-        if not title or (title[0].isupper() and _is_title(title)) or (m.group("sep") and _is_title(title)):
+        # A title needs a label or separator ("Appendix A Title", "Appendix: Title"): "Appendix Table 5
+        # lists …" is a sentence wrapped onto a line start.
+        if not title or ((m.group("label") or m.group("sep")) and _is_title(title)):
             return _Heading(pos, end, "appendix", "", False, title, text)
         return None
     m = _LETTER.match(text)

@@ -205,3 +205,13 @@ def test_appendix_on_both_sides_of_the_references_spans_both():
         ("appendix", 5),
     ]
     assert spans(doc) == [("body", 1, 2), ("appendix", 3, 5), ("references", 4, 4)]
+
+
+def test_lines_ending_in_a_function_word_are_wrapped_prose_not_headings():
+    """ "A Study of" / "B Method for" wrapped inside a reference list do not open an appendix."""
+    doc = doc_of(
+        f"1 Introduction\n{FILLER}\n{FILLER}",
+        f"2 Method\n{FILLER}\n{FILLER}",
+        f"References\nJ. Doe. 2024.\nA Study of\n{FILLER}\n{FILLER}\nB Method for\nK. Roe. 2023.",
+    )
+    assert spans(doc) == [("body", 1, 2), ("references", 3, 3)]

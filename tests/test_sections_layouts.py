@@ -168,7 +168,18 @@ def test_wrapped_cited_title_does_not_start_the_appendix_early(make_pdf):
 def test_cross_reference_wrapped_onto_a_line_start_is_not_a_heading(make_pdf):
     pages = [
         *body_pages("Introduction", "Method", "Experiments"),
-        ["4 Conclusion", SENT, "Appendix B shows the prompts used for every benchmark and", SENT, "Appendix D.2.", SENT],
+        [
+            "4 Conclusion",
+            SENT,
+            "Appendix B shows the prompts used for every benchmark and",
+            SENT,
+            "Appendix D.2.",
+            SENT,
+            "Appendix Table 5 lists the settings we used for",
+            SENT,
+            "Appendix C. We also release the code and data",
+            SENT,
+        ],
         ["References", *REFS],
     ]
     assert spans_of(make_pdf(pages)) == [("body", 1, 4), ("references", 5, 5)]
