@@ -6,8 +6,9 @@ tests/test_sections.py; `eval/sections_eval.py` prints them against hand-read pa
 
 * A **heading** is a short line (≤ 90 characters, ≤ 14 words) made of a section label and a
   phrase that starts with a capital letter and is not a sentence (no final ".", ";", ":" or
-  ",", no ". X" sentence break, no author initials, not mostly numbers). A label alone on a
-  line ("A", "6", "B.2") followed by such a phrase on the next line is one heading.
+  ",", no ". X" sentence break, no author initials, not mostly numbers, no final "of"/"the"…,
+  no leading "We"/"Our"…). A label alone on a line ("A", "6", "B.2") followed by such a phrase
+  on the next line is one heading. After "Appendix" a title needs a label or a separator.
 * **Tables of contents** are ignored: a page titled "Contents" with three or more lines ending in
   a page number, or any page where labelled entries ending in a page number (or dot leaders) are
   five or more and at least 40% of its lines, lists headings; it does not start them.
