@@ -606,18 +606,24 @@ def _tags(line: str) -> str:
 
 
 def _inline(line: str) -> str:
-    line = _links(line, image=True)
-    line = _links(line, image=False)
-    line = _tags(line)
+    """Inline Markdown of one line to plain text; each rule runs only when its marker character occurs."""
+    if "[" in line:
+        line = _links(_links(line, image=True), image=False)
+    if "<" in line:
+        line = _tags(line)
     if "&" in line:
         for ent, ch in _ENTITY.items():
             line = line.replace(ent, ch)
-    line = line.replace("`", "")
-    line = _EMPH.sub("", line)
-    if line.lstrip().startswith("|") or line.count(" | ") >= 2:
+    if "`" in line:
+        line = line.replace("`", "")
+    if "*" in line or "_" in line or "~" in line:
+        line = _EMPH.sub("", line)
+    if "|" in line and (line.lstrip().startswith("|") or line.count(" | ") >= 2):
         line = line.replace("|", " ")
-    line = _QUOTE.sub("", line, count=1)  # block quotes
-    line = _LIST.sub("", line, count=1)  # list markers
+    first = line[:1]
+    if first and (first.isspace() or first in ">-*+" or first.isdigit()):
+        line = _QUOTE.sub("", line, count=1)  # block quotes
+        line = _LIST.sub("", line, count=1)  # list markers
     return line
 
 
@@ -651,6 +657,7 @@ def _prose(data: bytes, encoding: str, limits: ExtractLimits, notes: list[str]) 
     blocks: list[tuple[str, str]] = []
     label, lines, size, blank_run, cut = "(before first heading)", [], 0, 0, False
     held: str | None = None  # a "[label]:" line whose url may follow on the next line
+    page_room = budget.room()  # characters this block may keep
 
     def flush() -> None:
         text = normalize("\n".join(lines), soft_hyphens="drop").strip()
@@ -676,6 +683,7 @@ def _prose(data: bytes, encoding: str, limits: ExtractLimits, notes: list[str]) 
                 budget.unread_from = repr(heading)
                 break
             label, lines, size, blank_run, cut = heading, [heading], len(heading), 0, False
+            page_room = budget.room()
             continue
         if cut:
             continue  # this block is full: only a heading can start the next one
@@ -686,14 +694,15 @@ def _prose(data: bytes, encoding: str, limits: ExtractLimits, notes: list[str]) 
                 size += len(lines[-1]) + 1
             continue
         blank_run = 0
-        if _is_table_rule(line):
+        if "--" in line and _is_table_rule(line):
             continue
-        if _REFLINK.match(line):
-            line = ""
-        elif _REFLINK_OPEN.match(line):
-            held = line
-            continue
-        room = budget.room() - size
+        if "]:" in line:
+            if _REFLINK.match(line):
+                line = ""
+            elif _REFLINK_OPEN.match(line):
+                held = line
+                continue
+        room = page_room - size
         if line_cut or len(line) > room:
             line, cut = line[: max(room, 0)], True
             if repr(label) not in budget.cut_pages:

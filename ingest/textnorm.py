@@ -26,7 +26,7 @@ import itertools
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Literal
 
 # Hanzi (incl. extension A and compatibility ideographs), kana, hangul syllables.
@@ -42,6 +42,7 @@ _MARKERS = "\ufffe\u0002\u00ad"
 _SOFT_TOKEN = re.compile(rf"(?<!\S)[^\s{_MARKERS}]*[{_MARKERS}]\S*")
 _MARKER_SPLIT = re.compile(f"[{_MARKERS}]")
 # A hyphen at a line end followed by the rest of the word on the next line (again only from a word start).
+_LINE_HYPHEN_AT = re.compile(r"([A-Za-z]+)-[ \t]*\r?\n[ \t]*([a-z]+)")
 _LINE_HYPHEN = re.compile(r"(?<![A-Za-z])([A-Za-z]+)-[ \t]*\r?\n[ \t]*([a-z]+)")
 _COMPOUND = re.compile(r"(?<![A-Za-z])[A-Za-z]+-[A-Za-z]+")
 
@@ -158,6 +159,28 @@ def _last_alpha(s: str) -> str:
     return m.group(0)[::-1] if m else ""
 
 
+def _sub_line_hyphens(t: str, repl: Callable[[re.Match], str]) -> str:
+    """`_LINE_HYPHEN_AT.sub(repl, t)` in linear time.
+
+    A leftmost match starts either where the previous one ended (its second part may stop
+    inside a letter run, before a capital) or at the start of a letter run: the anchored
+    pattern tries the first, the pattern with a look-behind finds the second without
+    restarting inside every letter of a long word.
+    """
+    out, pos, n = [], 0, len(t)
+    while pos <= n:
+        m = _LINE_HYPHEN_AT.match(t, pos) or _LINE_HYPHEN.search(t, pos)
+        if m is None:
+            break
+        out.append(t[pos : m.start()])
+        out.append(repl(m))
+        pos = m.end()
+    if not out:
+        return t
+    out.append(t[pos:])
+    return "".join(out)
+
+
 def dehyphenate(pages: list[str]) -> list[str]:
     """Repair words split across lines by hyphenation, for all pages of one document.
 
@@ -186,6 +209,5 @@ def dehyphenate(pages: list[str]) -> list[str]:
     for t in pages:
         if SOFT_BREAK in t or "\u00ad" in t or "\u0002" in t:
             t = _SOFT_TOKEN.sub(soft, t)
-        t = _LINE_HYPHEN.sub(hard, t)
-        out.append(t)
+        out.append(_sub_line_hyphens(t, hard))
     return out
