@@ -367,7 +367,7 @@ def extract_pdf(
 # Block passes work on bytes (all markers are ASCII, so UTF-8 and Latin-1 files are alike).
 
 _FRONT_MATTER = re.compile(rb"\A(?:\xef\xbb\xbf)?(---|\+\+\+)[ \t]*\n.*?\n\1[ \t]*(\n|\Z)", re.S)
-_FENCE_LINE = re.compile(rb"^[ \t]*(`{3,}|~{3,})", re.M)
+_RUN = {b"`": re.compile(rb"`+"), b"~": re.compile(rb"~+")}
 _PURE_FENCE = re.compile(rb"[ \t]*(`{3,}|~{3,})[ \t]*$")  # a line that is only a fence (can close one)
 
 
@@ -435,6 +435,30 @@ def _drop_pairs(data: bytes, pair: _Pair) -> tuple[bytes, int]:
     return bytes(out), n
 
 
+def _fence_lines(data: bytes) -> Iterator[tuple[int, int, bytes, int, bool]]:
+    """Lines that open with ``` or ~~~ after optional spaces/tabs (like `^[ \t]*(`{3,}|~{3,})` in
+    MULTILINE mode), found with substring search: each line is looked at once, from its first fence.
+    """
+    n, pos = len(data), 0
+    nxt = {b"```": data.find(b"```"), b"~~~": data.find(b"~~~")}
+    while pos < n:
+        for f, at in nxt.items():
+            if 0 <= at < pos:
+                nxt[f] = data.find(f, pos)
+        found = [at for at in nxt.values() if at >= 0]
+        if not found:
+            return
+        q = min(found)
+        start = data.rfind(b"\n", pos, q) + 1 or pos
+        end = data.find(b"\n", q)
+        end = n if end < 0 else end
+        if not data[start:q].strip(b" \t"):
+            ch = data[q : q + 1]
+            run = _RUN[ch].match(data, q).end() - q  # type: ignore[union-attr]
+            yield start, end, ch, run, _PURE_FENCE.match(data, start, end) is not None
+        pos = end + 1
+
+
 def _drop_fences(data: bytes) -> tuple[bytes, int]:
     """Remove fenced code blocks: from an opening ``` or ~~~ line to the next line holding only that fence.
 
@@ -442,12 +466,7 @@ def _drop_fences(data: bytes) -> tuple[bytes, int]:
     (longest first) a shorter run of at least 3; an opener without any closer stays text.
     Fence lines are indexed by (character, length), so each opener costs a lookup, not a scan.
     """
-    lines = []  # (line start, line end, char, run length, fence-only)
-    for m in _FENCE_LINE.finditer(data):
-        end = data.find(b"\n", m.end())
-        end = len(data) if end < 0 else end
-        run = m.group(1)
-        lines.append((m.start(), end, run[:1], len(run), _PURE_FENCE.match(data, m.start(), end) is not None))
+    lines = list(_fence_lines(data))  # (line start, line end, char, run length, fence-only)
     if not lines:
         return data, 0
     closers: dict[tuple[bytes, int], list[int]] = {}
@@ -502,10 +521,19 @@ def _blocks(data: bytes, notes: list[str]) -> bytes:
 _CHUNK = MB
 
 
-def _lines(data: bytes, encoding: str, max_line_bytes: int) -> Iterator[tuple[str, bool]]:
-    """(line, was_cut) for each line of `data`, like `split("\\n")`; a line longer than the cap is cut."""
+def _lines(data: bytes, encoding: str, max_line_bytes: int, skip: list[bool]) -> Iterator[tuple[str, bool]]:
+    """(line, was_cut) for each line of `data`, like `split("\\n")`; a line longer than the cap is cut.
+
+    While the caller sets `skip[0]` (its block is full), whole slices are passed over up to the
+    next line that starts with "#", the only kind of line that can still matter.
+    """
     n, pos = len(data), 0
     while True:
+        if skip[0] and pos < n and data[pos : pos + 1] != b"#":
+            at = data.find(b"\n#", pos)
+            if at < 0:
+                return
+            pos = at + 1
         if pos >= n:
             yield "", False
             return
@@ -669,7 +697,8 @@ def _prose(data: bytes, encoding: str, limits: ExtractLimits, notes: list[str]) 
         budget.total += len(text)
         blocks.append((label, text))
 
-    for line, line_cut in _lines(data, encoding, 4 * limits.max_page_chars):
+    skip = [False]  # set while the block is full, so the reader may jump to the next heading
+    for line, line_cut in _lines(data, encoding, 4 * limits.max_page_chars, skip):
         if held is not None:
             was, held = held, None
             if line.strip():  # "[label]:\n  url" — both lines are the definition
@@ -683,6 +712,7 @@ def _prose(data: bytes, encoding: str, limits: ExtractLimits, notes: list[str]) 
                 budget.unread_from = repr(heading)
                 break
             label, lines, size, blank_run, cut = heading, [heading], len(heading), 0, False
+            skip[0] = False
             page_room = budget.room()
             continue
         if cut:
@@ -705,6 +735,7 @@ def _prose(data: bytes, encoding: str, limits: ExtractLimits, notes: list[str]) 
         room = page_room - size
         if line_cut or len(line) > room:
             line, cut = line[: max(room, 0)], True
+            skip[0] = True
             if repr(label) not in budget.cut_pages:
                 budget.cut_pages.append(repr(label))
         kept = _inline(line)

@@ -136,7 +136,8 @@ def vocabulary(texts: list[str]) -> Counter:
     """Lower-case alphabetic word counts, used to decide line-end hyphens."""
     c: Counter = Counter()
     for t in texts:
-        c.update(m.group(0).lower() for m in _ALPHA.finditer(t))
+        for s in _slices(t):
+            c.update(map(str.lower, _ALPHA.findall(s)))
     return c
 
 
