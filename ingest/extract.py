@@ -517,6 +517,9 @@ def _blocks(data: bytes, notes: list[str]) -> bytes:
     return data
 
 
+# Three or more blank lines; single-character repeats only (a repeated group keeps state per iteration).
+_BLANK_RUN = re.compile(rb"\n[ \t]*\n[ \t]*\n[ \t]*\n(?:[ \t\n]*\n)?")
+
 #: Lines are decoded in slices of about this many bytes.
 _CHUNK = MB
 
@@ -557,7 +560,7 @@ def _lines(data: bytes, encoding: str, max_line_bytes: int, skip: list[bool]) ->
 
 # Inline syntax, parsed by a scanner (see _inline) instead of patterns that backtrack.
 _EMPH = re.compile(r"(\*\*|__|\*|(?<!\w)_(?=\S)|(?<=\S)_(?!\w)|~~)")
-_QUOTE = re.compile(r"^\s*(>\s*)+")
+_QUOTE = re.compile(r"[\s>]*")  # block-quote marks: the leading run of ">" and spaces (if it holds a ">")
 _LIST = re.compile(r"^\s*([-*+]|\d+[.)])\s+")
 _REFLINK = re.compile(r"\s*\[[^\]]+\]:\s+\S")  # a reference definition: "[label]: url" (the whole line goes)
 _REFLINK_OPEN = re.compile(r"\s*\[[^\]]+\]:\s*$")  # "[label]:" with the url on the next line
@@ -650,7 +653,9 @@ def _inline(line: str) -> str:
         line = line.replace("|", " ")
     first = line[:1]
     if first and (first.isspace() or first in ">-*+" or first.isdigit()):
-        line = _QUOTE.sub("", line, count=1)  # block quotes
+        quote = _QUOTE.match(line).end()  # type: ignore[union-attr]
+        if quote and ">" in line[:quote]:  # block quotes
+            line = line[quote:]
         line = _LIST.sub("", line, count=1)  # list markers
     return line
 
@@ -682,6 +687,7 @@ def _is_table_rule(line: str) -> bool:
 def _prose(data: bytes, encoding: str, limits: ExtractLimits, notes: list[str]) -> list[tuple[str, str]]:
     """(label, text) per heading block of the block-free Markdown, within the character caps."""
     budget = _Budget(limits)
+    data = _BLANK_RUN.sub(b"\n\n\n", data)  # at most two blank lines in a row (also the line loop's rule)
     blocks: list[tuple[str, str]] = []
     label, lines, size, blank_run, cut = "(before first heading)", [], 0, 0, False
     held: str | None = None  # a "[label]:" line whose url may follow on the next line
