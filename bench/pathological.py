@@ -75,7 +75,8 @@ def _stream(path: Path, unit: bytes, total: int, head: bytes = b"", tail: bytes 
 def write_memory_inputs(folder: Path, mb: int) -> dict[str, Path]:
     n = mb * MB
     pdf = folder / "pdf-page-3M-chars.pdf"
-    pdf.write_bytes(tricky_pdf([("agent tool reward " * 3500)[:60_000] for _ in range(50)]))
+    # 30,000 distinct lines of 100 characters (pdfium drops a line that repeats the previous one)
+    pdf.write_bytes(tricky_pdf([f"{i:06d} " + ("agent tool reward " * 6)[:93] for i in range(30_000)]))
     return {
         f"md-one-line-{mb}MB": _stream(folder / "a.md", b"agent tool reward ", n),
         f"md-one-line-{mb}MB-emoji": _stream(folder / "b.md", b"agent tool reward ", n, head="\U0001f600 ".encode()),
