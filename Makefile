@@ -46,6 +46,7 @@ bench: $(VENV)/.dev
 	$(BIN)/python bench/ingest_speed.py
 	$(BIN)/python bench/app_speed.py
 	$(BIN)/python bench/sections_speed.py
+	$(BIN)/python bench/pathological.py
 
 eval: $(VENV)/.dev
 	$(BIN)/python eval/extraction_fidelity.py
