@@ -1,5 +1,12 @@
 """Build the tidy tables from the stored bundles and the registry (called under the store lock).
 
+Incremental: every report's rows depend only on its spec, YAML path, bundle, status and the lens;
+a hash of those (`input_key`) is kept in the manifest, so a run rebuilds the rows of reports whose
+key changed, rewrites only the parts (buckets) holding them, and reuses every other part as is.
+A part that fails its checksum is rebuilt from the bundles of the reports it holds.
+
+Adding a table is one declaration in `TABLE_DEFS` (name, columns, rows of one report).
+
 Which reports appear: every report that loads from its YAML, plus — so a broken edit never
 hides earlier results — any report whose YAML file still exists but no longer loads, shown
 from its last good bundle (status `failed`, with the error). A report whose YAML was deleted
@@ -8,15 +15,36 @@ disappears from the tables.
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
-from .comparison import comparison_frame, comparison_rows, evidence_frame, evidence_rows
+from .comparison import COMPARISON_COLUMNS, EVIDENCE_COLUMNS, comparison_frame, comparison_rows, evidence_frame, evidence_rows
 from .lens import Lens, load_lens
 from .registry import Registry
 from .schema import ReportSpec
-from .store import Store, frame, reported_rows, spec_row
+from .store import (
+    DEFAULT_BUCKETS,
+    Manifest,
+    Part,
+    Store,
+    TableEntry,
+    bucket_of,
+    frame,
+    pandas_dtypes,
+    reported_rows,
+    spec_row,
+    to_arrow,
+)
+
+#: Bump when the rows built from a bundle change, so every report's rows are rebuilt once.
+TABLES_VERSION = 2
 
 REPORT_COLUMNS = [
     "report_id",
@@ -68,54 +96,209 @@ def _specs_in_view(store: Store, registry: Registry) -> list[tuple[ReportSpec, s
     return out
 
 
-def rebuild_tables(store: Store, registry: Registry, lens: Lens | None = None) -> dict[str, pd.DataFrame]:
-    """Recompute every table from bundles + specs and write them atomically; returns them.
+@dataclass(frozen=True)
+class ReportInput:
+    """Everything one report's rows are built from."""
 
-    `comparison` has a row per report × lens dimension even without a source (curated cells,
-    else "not assessed"); `evidence` holds the ranked candidate sentences of measured reports.
+    spec: ReportSpec
+    yaml_path: str | None
+    bundle: dict
+    status: dict | None
+    lens: Lens
+
+    @property
+    def measured(self) -> bool:
+        return bool(self.bundle.get("counts"))
+
+    @property
+    def annotation(self) -> dict | None:
+        return self.bundle.get("annotation") if self.measured else None
+
+
+@dataclass(frozen=True)
+class TableDef:
+    """A stored table: its columns, the rows one report contributes, and whether it is per report.
+
+    Per-report tables (large: counts, kwic, …) are split into buckets so that one report's
+    update rewrites one part; the others are one small part each.
+    """
+
+    name: str
+    columns: list[str]
+    rows: Callable[[ReportInput], list[dict]]
+    per_report: bool = True
+    to_frame: Callable[[list[dict]], pd.DataFrame] | None = None
+
+    def frame(self, rows: list[dict]) -> pd.DataFrame:
+        return self.to_frame(rows) if self.to_frame else frame(rows, self.columns)
+
+
+def bundle_rows(key: str) -> Callable[[ReportInput], list[dict]]:
+    """Rows of a measured report's bundle list `key`, each with its report_id."""
+
+    def rows(r: ReportInput) -> list[dict]:
+        return [{"report_id": r.spec.id, **x} for x in r.bundle.get(key) or []] if r.measured else []
+
+    return rows
+
+
+def report_rows(r: ReportInput) -> list[dict]:
+    meta, measured = r.bundle.get("meta", {}), r.measured
+    row = spec_row(r.spec, r.yaml_path)
+    row.update(
+        has_source=r.spec.source is not None,
+        measured=measured,
+        pages=meta.get("pages") if measured else None,
+        words=meta.get("words") if measured else None,
+        word_rule=meta.get("word_rule"),
+        kind=meta.get("kind"),
+        engine=meta.get("engine"),
+        sha256=meta.get("sha256"),
+        ingested_at=meta.get("ingested_at"),
+        extraction_notes="; ".join(meta.get("notes") or []),
+    )
+    return [row]
+
+
+def status_rows(r: ReportInput) -> list[dict]:
+    return [{k: r.status.get(k) for k in STATUS_COLUMNS} | {"report_id": r.spec.id}] if r.status else []
+
+
+#: Every stored table. A new per-report table is one line, e.g.
+#: `TableDef("results", RESULT_COLUMNS, bundle_rows("results")),`
+TABLE_DEFS: tuple[TableDef, ...] = (
+    TableDef("reports", REPORT_COLUMNS, report_rows, per_report=False),
+    TableDef("status", STATUS_COLUMNS, status_rows, per_report=False),
+    TableDef("sections", SECTION_COLUMNS, bundle_rows("sections")),
+    TableDef("counts", COUNT_COLUMNS, bundle_rows("counts")),
+    TableDef("kwic", KWIC_COLUMNS, bundle_rows("kwic")),
+    TableDef("reported", REPORTED_COLUMNS, lambda r: reported_rows(r.spec), per_report=False),
+    TableDef("comparison", COMPARISON_COLUMNS, lambda r: comparison_rows(r.lens, r.spec, r.annotation), False, comparison_frame),
+    TableDef("evidence", EVIDENCE_COLUMNS, lambda r: evidence_rows(r.spec.id, r.annotation, r.lens), True, evidence_frame),
+)
+
+
+@dataclass
+class RebuildStats:
+    """What a rebuild did (for tests and bench/scale.py)."""
+
+    changed: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    parts_written: int = 0
+    bundles_read: int = 0
+    repaired: list[str] = field(default_factory=list)
+
+
+def input_key(store: Store, spec: ReportSpec, yaml_path: str | None, lens: Lens) -> str:
+    """Hash of what a report's rows depend on; bundle and status by size+mtime (no read)."""
+    h = hashlib.sha256(f"{TABLES_VERSION}|{lens.fingerprint}|{yaml_path}|".encode())
+    h.update(spec.model_dump_json(by_alias=True).encode())
+    h.update(store.bundle_stamp(spec.id).encode())
+    return h.hexdigest()[:24]
+
+
+def rebuild_tables(store: Store, registry: Registry, lens: Lens | None = None, buckets: int = DEFAULT_BUCKETS) -> RebuildStats:
+    """Bring every table up to date with bundles + specs and publish them as one new generation.
+
+    Only reports whose inputs changed (and parts that fail their checksum) are rebuilt; the
+    others' parts are kept by reference. `comparison` has a row per report × lens dimension even
+    without a source (curated cells, else "not assessed"); `evidence` holds the ranked
+    candidate sentences of measured reports.
     """
     lens = lens or load_lens()
-    reports, status, sections, counts, kwic, reported = [], [], [], [], [], []
-    comparison, evidence = [], []
-    for spec, yaml_path in _specs_in_view(store, registry):
-        bundle = store.load_bundle(spec.id) or {}
-        meta = bundle.get("meta", {})
-        measured = bool(bundle.get("counts"))
-        row = spec_row(spec, yaml_path)
-        row.update(
-            has_source=spec.source is not None,
-            measured=measured,
-            pages=meta.get("pages") if measured else None,
-            words=meta.get("words") if measured else None,
-            word_rule=meta.get("word_rule"),
-            kind=meta.get("kind"),
-            engine=meta.get("engine"),
-            sha256=meta.get("sha256"),
-            ingested_at=meta.get("ingested_at"),
-            extraction_notes="; ".join(meta.get("notes") or []),
-        )
-        reports.append(row)
-        st = store.load_status(spec.id)
-        if st:
-            status.append({k: st.get(k) for k in STATUS_COLUMNS} | {"report_id": spec.id})
-        if measured:
-            sections += [{"report_id": spec.id, **s} for s in bundle.get("sections", [])]
-            counts += [{"report_id": spec.id, **c} for c in bundle["counts"]]
-            kwic += [{"report_id": spec.id, **k} for k in bundle.get("kwic", [])]
-        reported += reported_rows(spec)
-        annotation = bundle.get("annotation") if measured else None
-        comparison += comparison_rows(lens, spec, annotation)
-        evidence += evidence_rows(spec.id, annotation, lens)
-    tables = {
-        "reports": frame(reports, REPORT_COLUMNS),
-        "status": frame(status, STATUS_COLUMNS),
-        "sections": frame(sections, SECTION_COLUMNS),
-        "counts": frame(counts, COUNT_COLUMNS),
-        "kwic": frame(kwic, KWIC_COLUMNS),
-        "reported": frame(reported, REPORTED_COLUMNS),
-        "comparison": comparison_frame(comparison),
-        "evidence": evidence_frame(evidence),
-    }
-    for name, df in tables.items():
-        store.write_table(name, df)
-    return tables
+    view = _specs_in_view(store, registry)
+    old = store.manifest_or_none()
+    damaged = set(store.check()) if old else set()
+    stats = RebuildStats(repaired=sorted(damaged))
+    order = [spec.id for spec, _ in view]
+    keys = {spec.id: input_key(store, spec, yp, lens) for spec, yp in view}
+    prev_inputs = old.inputs if old else {}
+    changed = {rid for rid, k in keys.items() if prev_inputs.get(rid) != k}
+    removed = set(prev_inputs) - set(keys)
+    stats.changed, stats.removed = sorted(changed), sorted(removed)
+    dirty = changed | removed
+
+    bucket_maps: dict[int, dict[str, int]] = {}
+
+    def where(nb: int) -> dict[str, int]:
+        if nb not in bucket_maps:
+            bucket_maps[nb] = {rid: bucket_of(rid, nb) for rid in [*order, *removed]}
+        return bucket_maps[nb]
+
+    # Per table: its bucket count, and which buckets must be rebuilt from scratch (no usable old part).
+    plan: dict[str, tuple[int, set[int]]] = {}
+    for td in TABLE_DEFS:
+        nb = buckets if td.per_report else 1
+        prev = old.tables.get(td.name) if old else None
+        if prev is None or prev.buckets != nb or prev.columns != list(td.frame([]).columns):
+            plan[td.name] = (nb, set(range(nb)))
+        else:
+            plan[td.name] = (nb, {int(d.split("/")[1]) for d in damaged if d.split("/")[0] == td.name})
+    # Reports whose rows are needed: changed ones, plus every report of a from-scratch bucket.
+    need: set[str] = set(changed)
+    for nb, scratch in plan.values():
+        if scratch:
+            need |= {rid for rid in keys if where(nb)[rid] in scratch}
+    new_rows: dict[str, dict[str, list[dict]]] = {td.name: {} for td in TABLE_DEFS}
+    by_id = {spec.id: (spec, yp) for spec, yp in view}
+    for rid in order:
+        if rid not in need:
+            continue
+        spec, yp = by_id[rid]
+        inp = ReportInput(spec, yp, store.load_bundle(rid) or {}, store.load_status(rid), lens)
+        stats.bundles_read += 1
+        for td in TABLE_DEFS:
+            rows = td.rows(inp)
+            if rows:
+                new_rows[td.name][rid] = rows
+
+    m = Manifest(order=order, inputs=keys)
+    for td in TABLE_DEFS:
+        nb, scratch = plan[td.name]
+        empty = td.frame([])
+        prev = old.tables.get(td.name) if old else None
+        entry = TableEntry(columns=list(empty.columns), dtypes=pandas_dtypes(empty), buckets=nb)
+        touched = scratch | {where(nb)[rid] for rid in dirty}
+        if prev is not None and not scratch >= set(range(nb)):
+            entry.parts = {b: p for b, p in prev.parts.items() if b not in touched}
+        for b in sorted(touched):
+            part = _rebuild_part(store, td, b, where(nb), prev, b in scratch, dirty, new_rows[td.name], order)
+            if part is not None:
+                entry.parts[b] = part
+                stats.parts_written += 1
+        m.tables[td.name] = entry
+    store.commit(m)
+    return stats
+
+
+def _rebuild_part(
+    store: Store,
+    td: TableDef,
+    bucket: int,
+    where: dict[str, int],
+    prev: TableEntry | None,
+    scratch: bool,
+    dirty: set[str],
+    rows: dict[str, list[dict]],
+    order: list[str],
+) -> Part | None:
+    """One part: the old part minus dirty reports plus their new rows (or all rows, from scratch)."""
+    pieces: list[pa.Table] = []
+    if not scratch and prev is not None and bucket in prev.parts:
+        old_tb = pq.read_table(store.tables_dir / prev.parts[bucket].file).replace_schema_metadata(None)
+        drop = [rid for rid in dirty if where[rid] == bucket]
+        if drop and old_tb.num_rows:
+            old_tb = old_tb.filter(pc.invert(pc.is_in(old_tb["report_id"], value_set=pa.array(drop, pa.string()))))
+        if old_tb.num_rows:
+            pieces.append(old_tb)
+    fresh = [r for rid in order if where[rid] == bucket and (scratch or rid in dirty) for r in rows.get(rid, ())]
+    if fresh:
+        pieces.append(to_arrow(td.frame(fresh)))
+    if not pieces:
+        return None
+    tb = pa.concat_tables(pieces, promote_options="permissive")
+    return store.write_part(
+        td.name,
+        bucket,
+        tb.select([c for c in td.columns if c in tb.column_names] + [c for c in tb.column_names if c not in td.columns]),
+    )

@@ -53,7 +53,7 @@ def test_run_produces_tables_with_measured_and_reported_apart(setup):
     assert reported[reported.report_id == "paper"].iloc[0][["term", "count", "words"]].tolist() == ["agentic", 7, 999]
     reps = table(settings, "reports").set_index("report_id")
     assert bool(reps.loc["paper", "measured"]) and not bool(reps.loc["nosrc", "measured"])
-    assert (Store(settings.data_dir).results_dir / "counts.csv").exists()
+    assert Store(settings.data_dir).check(full=True) == []  # one checked generation (no whole-table CSV copies)
 
 
 def test_rerun_on_unchanged_inputs_uses_the_stored_results(setup):
