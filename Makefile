@@ -36,6 +36,7 @@ lint: $(VENV)/.dev
 bench: $(VENV)/.dev
 	$(BIN)/python bench/ingest_speed.py
 	$(BIN)/python bench/app_speed.py
+	$(BIN)/python bench/scale.py
 
 eval: $(VENV)/.dev
 	$(BIN)/python eval/extraction_fidelity.py

@@ -89,7 +89,7 @@ def render(df: pd.DataFrame, fmt: Format) -> str:
 #: Stored tables exported as CSV straight from Arrow (the large per-report ones), with their columns.
 ARROW_CSV: dict[str, list[str] | None] = {"counts": COUNTS_EXPORT_COLUMNS, "kwic": None, "sections": None, "evidence": None}
 #: Above this many rows a table is written part by part (rows grouped by part, each in report order).
-STREAM_ROWS = 2_000_000
+STREAM_ROWS = 5_000_000
 
 
 def check_store(store: Store) -> None:
@@ -107,10 +107,12 @@ def _arrow_csv(store: Store, name: str, columns: list[str] | None, fh: BinaryIO)
     m = store.manifest()
     entry = m.tables[name] if m and name in m.tables else None
     if entry is None:
-        fh.write((",".join(columns or []) + "\n").encode())
+        fh.write(_csv_line(columns or []))
         return
     cols = columns or entry.columns
-    opts = pacsv.WriteOptions(quoting_style="needed")
+    # Arrow always quotes header names; write the header as pandas/csv would, values with Arrow.
+    fh.write(_csv_line(cols))
+    opts = pacsv.WriteOptions(quoting_style="needed", include_header=False)
     total = sum(p.rows for p in entry.parts.values())
     if total <= STREAM_ROWS:
         tb = store.read_arrow(name, columns=cols)
@@ -122,6 +124,14 @@ def _arrow_csv(store: Store, name: str, columns: list[str] | None, fh: BinaryIO)
     with pacsv.CSVWriter(fh, schema, write_options=opts) as writer:
         for b in sorted(entry.parts):
             writer.write_table(store.read_arrow_part(name, b, columns=cols).cast(schema))
+
+
+def _csv_line(values: list[str]) -> bytes:
+    import csv
+
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerow(values)
+    return buf.getvalue().encode("utf-8")
 
 
 def write_table(store: Store, name: str, fmt: Format, out: Path | None) -> None:

@@ -40,7 +40,6 @@ from .store import (
     pandas_dtypes,
     reported_rows,
     spec_row,
-    to_arrow,
 )
 
 #: Bump when the rows built from a bundle change, so every report's rows are rebuilt once.
@@ -131,6 +130,24 @@ class TableDef:
 
     def frame(self, rows: list[dict]) -> pd.DataFrame:
         return self.to_frame(rows) if self.to_frame else frame(rows, self.columns)
+
+    def empty(self) -> pd.DataFrame:
+        """The table with no rows: its column order and pandas dtypes (built once)."""
+        if self.name not in _EMPTY:
+            _EMPTY[self.name] = self.frame([])
+        return _EMPTY[self.name]
+
+    def arrow(self, rows: list[dict]) -> pa.Table:
+        """Rows straight to Arrow in column order (pandas is far slower for a few thousand rows)."""
+        cols = list(self.empty().columns)
+        tb = pa.Table.from_pylist(rows)
+        for c in cols:
+            if c not in tb.column_names:
+                tb = tb.append_column(c, pa.nulls(tb.num_rows))
+        return tb.select(cols + [c for c in tb.column_names if c not in cols])
+
+
+_EMPTY: dict[str, pd.DataFrame] = {}
 
 
 def bundle_rows(key: str) -> Callable[[ReportInput], list[dict]]:
@@ -230,7 +247,7 @@ def rebuild_tables(store: Store, registry: Registry, lens: Lens | None = None, b
     for td in TABLE_DEFS:
         nb = buckets if td.per_report else 1
         prev = old.tables.get(td.name) if old else None
-        if prev is None or prev.buckets != nb or prev.columns != list(td.frame([]).columns):
+        if prev is None or prev.buckets != nb or prev.columns != list(td.empty().columns):
             plan[td.name] = (nb, set(range(nb)))
         else:
             plan[td.name] = (nb, {int(d.split("/")[1]) for d in damaged if d.split("/")[0] == td.name})
@@ -239,34 +256,57 @@ def rebuild_tables(store: Store, registry: Registry, lens: Lens | None = None, b
     for nb, scratch in plan.values():
         if scratch:
             need |= {rid for rid in keys if where(nb)[rid] in scratch}
-    new_rows: dict[str, dict[str, list[dict]]] = {td.name: {} for td in TABLE_DEFS}
     by_id = {spec.id: (spec, yp) for spec, yp in view}
-    for rid in order:
-        if rid not in need:
-            continue
-        spec, yp = by_id[rid]
-        inp = ReportInput(spec, yp, store.load_bundle(rid) or {}, store.load_status(rid), lens)
-        stats.bundles_read += 1
-        for td in TABLE_DEFS:
-            rows = td.rows(inp)
-            if rows:
-                new_rows[td.name][rid] = rows
-
     m = Manifest(order=order, inputs=keys)
+    entries: dict[str, tuple[TableEntry, TableEntry | None, set[int]]] = {}
     for td in TABLE_DEFS:
         nb, scratch = plan[td.name]
-        empty = td.frame([])
+        empty = td.empty()
         prev = old.tables.get(td.name) if old else None
         entry = TableEntry(columns=list(empty.columns), dtypes=pandas_dtypes(empty), buckets=nb)
         touched = scratch | {where(nb)[rid] for rid in dirty}
         if prev is not None and not scratch >= set(range(nb)):
             entry.parts = {b: p for b, p in prev.parts.items() if b not in touched}
-        for b in sorted(touched):
-            part = _rebuild_part(store, td, b, where(nb), prev, b in scratch, dirty, new_rows[td.name], order)
-            if part is not None:
-                entry.parts[b] = part
-                stats.parts_written += 1
-        m.tables[td.name] = entry
+        entries[td.name] = (entry, prev, touched)
+
+    def build(td: TableDef, b: int, ids: list[str], rows: dict[str, list[dict]]) -> None:
+        entry, prev, _ = entries[td.name]
+        part = _rebuild_part(store, td, b, prev, b in plan[td.name][1], dirty, ids, rows)
+        if part is not None:
+            entry.parts[b] = part
+            stats.parts_written += 1
+
+    # Per-report tables, one bucket at a time, so memory holds one bucket's rows (a full rebuild of
+    # 10,000 reports never has every KWIC row in memory); summary rows are kept for the end.
+    summary_rows: dict[str, dict[str, list[dict]]] = {td.name: {} for td in TABLE_DEFS if not td.per_report}
+    per_defs = [td for td in TABLE_DEFS if td.per_report]
+    members: dict[int, list[str]] = {}
+    for rid in [*order, *sorted(removed)]:
+        members.setdefault(where(buckets)[rid], []).append(rid)
+    touched_any = set().union(*(entries[td.name][2] for td in per_defs)) if per_defs else set()
+    for b in sorted(set(members) | touched_any):
+        ids = members.get(b, [])
+        rows: dict[str, dict[str, list[dict]]] = {td.name: {} for td in TABLE_DEFS}
+        for rid in ids:
+            if rid not in need or rid not in by_id:
+                continue
+            spec, yp = by_id[rid]
+            inp = ReportInput(spec, yp, store.load_bundle(rid) or {}, store.load_status(rid), lens)
+            stats.bundles_read += 1
+            for td in TABLE_DEFS:
+                got = td.rows(inp)
+                if got:
+                    rows[td.name][rid] = got
+        for td in per_defs:
+            if b in entries[td.name][2]:
+                build(td, b, ids, rows[td.name])
+        for name in summary_rows:
+            summary_rows[name].update(rows[name])
+    for td in TABLE_DEFS:
+        if not td.per_report:
+            for b in sorted(entries[td.name][2]):
+                build(td, b, [*order, *sorted(removed)], summary_rows[td.name])
+        m.tables[td.name] = entries[td.name][0]
     store.commit(m)
     return stats
 
@@ -275,25 +315,27 @@ def _rebuild_part(
     store: Store,
     td: TableDef,
     bucket: int,
-    where: dict[str, int],
     prev: TableEntry | None,
     scratch: bool,
     dirty: set[str],
+    ids: list[str],
     rows: dict[str, list[dict]],
-    order: list[str],
 ) -> Part | None:
-    """One part: the old part minus dirty reports plus their new rows (or all rows, from scratch)."""
+    """One part: the old part minus dirty reports plus their new rows (or all rows, from scratch).
+
+    `ids` are the reports this part may hold, in registry order.
+    """
     pieces: list[pa.Table] = []
     if not scratch and prev is not None and bucket in prev.parts:
         old_tb = pq.read_table(store.tables_dir / prev.parts[bucket].file).replace_schema_metadata(None)
-        drop = [rid for rid in dirty if where[rid] == bucket]
+        drop = [rid for rid in ids if rid in dirty]
         if drop and old_tb.num_rows:
             old_tb = old_tb.filter(pc.invert(pc.is_in(old_tb["report_id"], value_set=pa.array(drop, pa.string()))))
         if old_tb.num_rows:
             pieces.append(old_tb)
-    fresh = [r for rid in order if where[rid] == bucket and (scratch or rid in dirty) for r in rows.get(rid, ())]
+    fresh = [r for rid in ids if scratch or rid in dirty for r in rows.get(rid, ())]
     if fresh:
-        pieces.append(to_arrow(td.frame(fresh)))
+        pieces.append(td.arrow(fresh))
     if not pieces:
         return None
     tb = pa.concat_tables(pieces, promote_options="permissive")
