@@ -212,17 +212,30 @@ def test_export_out_to_a_folder_is_one_line(setup, capsys) -> None:
 
 
 @pytest.mark.parametrize("table", ["counts", "summary"])
-def test_export_out_read_only_or_full_keeps_earlier_file(setup, monkeypatch: pytest.MonkeyPatch, capsys, table) -> None:
+@pytest.mark.parametrize("failure", ["disk-full", "read-only"])
+def test_export_out_read_only_or_full_keeps_earlier_file(setup, monkeypatch: pytest.MonkeyPatch, capsys, table, failure) -> None:
     _, settings = setup
     dest = settings.data_dir.parent / "out.csv"
     dest.write_text("earlier export\n")
-    monkeypatch.setattr(os, "replace", _enospc)
+    if failure == "disk-full":
+        monkeypatch.setattr(os, "replace", _enospc)
+        said = "no space left on the device"
+    else:
+        real_open, folder = os.open, str(dest.parent)
+
+        def read_only(path, flags, *a, **k):  # type: ignore[no-untyped-def]
+            if str(path).startswith(folder + "/.out.csv") and flags & os.O_CREAT:
+                raise OSError(errno.EACCES, "Permission denied", str(path))
+            return real_open(path, flags, *a, **k)
+
+        monkeypatch.setattr(os, "open", read_only)
+        said = "permission denied (read-only?)"
     capsys.readouterr()
     code = main(["export", "--table", table, "--data-dir", str(settings.data_dir), "--out", str(dest)])
     monkeypatch.undo()
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 1
-    assert err == [f"error: cannot write {dest}: no space left on the device"]
+    assert err == [f"error: cannot write {dest}: {said}"]
     assert dest.read_text() == "earlier export\n"
     assert [p.name for p in dest.parent.iterdir() if p.name.startswith(".out.csv")] == []
 
