@@ -558,6 +558,8 @@ def _in_order(tb: pa.Table, order: list[str]) -> pa.Table:
     if not tb.num_rows or "report_id" not in tb.column_names or not order:
         return tb
     pos = pc.index_in(tb["report_id"], value_set=pa.array(order, pa.string()))
+    if pos.null_count == 0 and (len(pos) < 2 or pc.all(pc.greater_equal(pos[1:], pos[:-1])).as_py()):
+        return tb  # already in order (the usual case): no copy
     return tb.take(pc.sort_indices(pa.table({"p": pos}), sort_keys=[("p", "ascending")]))
 
 
