@@ -36,7 +36,7 @@ import tempfile
 import time
 from collections.abc import Iterable, Sequence
 from contextlib import suppress
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -142,7 +142,8 @@ class Manifest:
     """One consistent generation of every table."""
 
     generation: int = 0
-    #: Report ids in display order (the registry's); reads return rows in this order.
+    #: Report ids in display order (the registry's); reads return rows in this order. Stored as
+    #: the key order of `inputs`.
     order: list[str] = field(default_factory=list)
     #: report id -> hash of the inputs its rows were built from (which reports must be rebuilt).
     inputs: dict[str, str] = field(default_factory=dict)
@@ -152,36 +153,52 @@ class Manifest:
     written_at: str = ""
 
     def to_json(self) -> bytes:
-        d = asdict(self)
-        d["format"] = MANIFEST_FORMAT
-        for t in d["tables"].values():
-            t["parts"] = {str(b): p for b, p in t["parts"].items()}
-        body = json.dumps(d, ensure_ascii=False, sort_keys=True)
-        digest = hashlib.sha256(body.encode()).hexdigest()
-        return json.dumps({"sha256": digest, "manifest": json.loads(body)}, ensure_ascii=False).encode()
+        """A header line with the format and the SHA-256 of the body, then the body as JSON."""
+        tables = {
+            name: {
+                "columns": t.columns,
+                "dtypes": t.dtypes,
+                "buckets": t.buckets,
+                "parts": {str(b): [p.file, p.sha256, p.size, p.rows, p.mtime_ns] for b, p in sorted(t.parts.items())},
+            }
+            for name, t in self.tables.items()
+        }
+        body = json.dumps(
+            {
+                "generation": self.generation,
+                "written_at": self.written_at,
+                "inputs": self.inputs,
+                "tables": tables,
+                "retired": self.retired,
+            },  # fmt: skip
+            ensure_ascii=False,
+            separators=(",", ":"),
+        ).encode()
+        return f"frl-manifest {MANIFEST_FORMAT} {hashlib.sha256(body).hexdigest()}\n".encode() + body
 
     @classmethod
     def from_json(cls, raw: bytes) -> Manifest:
-        outer = json.loads(raw)
-        body = json.dumps(outer["manifest"], ensure_ascii=False, sort_keys=True)
-        if hashlib.sha256(body.encode()).hexdigest() != outer["sha256"]:
+        head, _, body = raw.partition(b"\n")
+        parts = head.decode("ascii", "replace").split()
+        if len(parts) != 3 or parts[0] != "frl-manifest" or parts[1] != str(MANIFEST_FORMAT):
+            raise ValueError("not a manifest of this format")
+        if hashlib.sha256(body).hexdigest() != parts[2]:
             raise ValueError("manifest checksum mismatch")
-        d = outer["manifest"]
-        if d.get("format") != MANIFEST_FORMAT:
-            raise ValueError(f"manifest format {d.get('format')!r}")
+        d = json.loads(body)
         tables = {
             name: TableEntry(
                 columns=list(t["columns"]),
                 dtypes=dict(t.get("dtypes") or {}),
                 buckets=int(t.get("buckets", 1)),
-                parts={int(b): Part(**p) for b, p in t["parts"].items()},
+                parts={int(b): Part(*p) for b, p in t["parts"].items()},
             )
             for name, t in d["tables"].items()
         }
+        inputs = dict(d["inputs"])
         return cls(
             generation=int(d["generation"]),
-            order=list(d["order"]),
-            inputs=dict(d["inputs"]),
+            order=list(inputs),
+            inputs=inputs,
             tables=tables,
             retired=list(d.get("retired") or []),
             written_at=str(d.get("written_at", "")),
@@ -236,16 +253,25 @@ class Store:
     def bundle_ids(self) -> list[str]:
         return sorted(p.name[: -len(".json.gz")] for p in self.bundle_dir.glob("*.json.gz"))
 
-    def bundle_stamp(self, report_id: str) -> str:
-        """Cheap change marker of a report's bundle and status files (size and mtime, no read)."""
-        out = []
-        for p in (self._bundle_path(report_id), self.status_dir / f"{report_id}.json"):
+    def bundle_stamps(self) -> dict[str, str]:
+        """Cheap change marker per report: size and mtime of its bundle and status files (one
+        directory scan each, no file read), so 10,000 reports cost milliseconds, not a read each."""
+        out: dict[str, list[str]] = {}
+        for k, (folder, suffix) in enumerate(((self.bundle_dir, ".json.gz"), (self.status_dir, ".json"))):
             try:
-                s = p.stat()
-                out.append(f"{s.st_size}:{s.st_mtime_ns}")
+                entries = list(os.scandir(folder))
             except OSError:
-                out.append("-")
-        return "|".join(out)
+                continue
+            for e in entries:
+                if not e.name.endswith(suffix) or e.name.startswith("."):
+                    continue
+                try:
+                    s = e.stat()
+                except OSError:
+                    continue
+                marks = out.setdefault(e.name[: -len(suffix)], ["-", "-"])
+                marks[k] = f"{s.st_size}:{s.st_mtime_ns}"
+        return {rid: "|".join(m) for rid, m in out.items()}
 
     # ---------------------------------------------------------------- status
     def save_status(self, report_id: str, status: dict) -> None:
@@ -389,6 +415,7 @@ class Store:
         old = self.manifest_or_none()
         manifest.generation = (old.generation + 1) if old else max(manifest.generation, 1)
         manifest.written_at = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        manifest.inputs = {rid: manifest.inputs.get(rid, "") for rid in manifest.order}
         keep = manifest.files()
         manifest.retired = sorted((old.files() - keep) if old else set())
         atomic_write_bytes(self.manifest_path, manifest.to_json())

@@ -25,7 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from .comparison import COMPARISON_COLUMNS, EVIDENCE_COLUMNS, comparison_frame, comparison_rows, evidence_frame, evidence_rows
+from .comparison import COMPARISON_COLUMNS, EVIDENCE_COLUMNS, comparison_rows, evidence_rows
 from .lens import Lens, load_lens
 from .registry import Registry
 from .schema import ReportSpec
@@ -37,7 +37,6 @@ from .store import (
     TableEntry,
     bucket_of,
     frame,
-    pandas_dtypes,
     reported_rows,
     spec_row,
 )
@@ -119,35 +118,30 @@ class TableDef:
     """A stored table: its columns, the rows one report contributes, and whether it is per report.
 
     Per-report tables (large: counts, kwic, …) are split into buckets so that one report's
-    update rewrites one part; the others are one small part each.
+    update rewrites one part; the others are one small part each. `dtypes` are the pandas
+    extension types readers restore (Arrow keeps nulls in integer columns; pandas needs Int64).
     """
 
     name: str
     columns: list[str]
     rows: Callable[[ReportInput], list[dict]]
     per_report: bool = True
-    to_frame: Callable[[list[dict]], pd.DataFrame] | None = None
+    dtypes: dict[str, str] = field(default_factory=dict)
 
     def frame(self, rows: list[dict]) -> pd.DataFrame:
-        return self.to_frame(rows) if self.to_frame else frame(rows, self.columns)
-
-    def empty(self) -> pd.DataFrame:
-        """The table with no rows: its column order and pandas dtypes (built once)."""
-        if self.name not in _EMPTY:
-            _EMPTY[self.name] = self.frame([])
-        return _EMPTY[self.name]
+        """Rows as a DataFrame with the declared columns and dtypes (what readers get back)."""
+        df = frame(rows, self.columns)
+        for c, t in self.dtypes.items():
+            df[c] = df[c].astype(t)
+        return df
 
     def arrow(self, rows: list[dict]) -> pa.Table:
         """Rows straight to Arrow in column order (pandas is far slower for a few thousand rows)."""
-        cols = list(self.empty().columns)
         tb = pa.Table.from_pylist(rows)
-        for c in cols:
+        for c in self.columns:
             if c not in tb.column_names:
                 tb = tb.append_column(c, pa.nulls(tb.num_rows))
-        return tb.select(cols + [c for c in tb.column_names if c not in cols])
-
-
-_EMPTY: dict[str, pd.DataFrame] = {}
+        return tb.select(self.columns + [c for c in tb.column_names if c not in self.columns])
 
 
 def bundle_rows(key: str) -> Callable[[ReportInput], list[dict]]:
@@ -181,6 +175,10 @@ def status_rows(r: ReportInput) -> list[dict]:
     return [{k: r.status.get(k) for k in STATUS_COLUMNS} | {"report_id": r.spec.id}] if r.status else []
 
 
+#: The dtypes ingest/comparison.py's comparison_frame/evidence_frame give (kept when read back).
+CMP_DTYPES = {"page": "Int64", "confidence": "Float64", "disagree": "boolean"}
+EV_DTYPES = {"page": "Int64", "rank": "Int64", "score": "Float64"}
+
 #: Every stored table. A new per-report table is one line, e.g.
 #: `TableDef("results", RESULT_COLUMNS, bundle_rows("results")),`
 TABLE_DEFS: tuple[TableDef, ...] = (
@@ -190,8 +188,8 @@ TABLE_DEFS: tuple[TableDef, ...] = (
     TableDef("counts", COUNT_COLUMNS, bundle_rows("counts")),
     TableDef("kwic", KWIC_COLUMNS, bundle_rows("kwic")),
     TableDef("reported", REPORTED_COLUMNS, lambda r: reported_rows(r.spec), per_report=False),
-    TableDef("comparison", COMPARISON_COLUMNS, lambda r: comparison_rows(r.lens, r.spec, r.annotation), False, comparison_frame),
-    TableDef("evidence", EVIDENCE_COLUMNS, lambda r: evidence_rows(r.spec.id, r.annotation, r.lens), True, evidence_frame),
+    TableDef("comparison", COMPARISON_COLUMNS, lambda r: comparison_rows(r.lens, r.spec, r.annotation), dtypes=CMP_DTYPES),
+    TableDef("evidence", EVIDENCE_COLUMNS, lambda r: evidence_rows(r.spec.id, r.annotation, r.lens), dtypes=EV_DTYPES),
 )
 
 
@@ -206,11 +204,10 @@ class RebuildStats:
     repaired: list[str] = field(default_factory=list)
 
 
-def input_key(store: Store, spec: ReportSpec, yaml_path: str | None, lens: Lens) -> str:
-    """Hash of what a report's rows depend on; bundle and status by size+mtime (no read)."""
-    h = hashlib.sha256(f"{TABLES_VERSION}|{lens.fingerprint}|{yaml_path}|".encode())
+def input_key(spec: ReportSpec, yaml_path: str | None, lens: Lens, stamp: str) -> str:
+    """Hash of what a report's rows depend on; bundle and status by `stamp` (size+mtime, no read)."""
+    h = hashlib.sha256(f"{TABLES_VERSION}|{lens.fingerprint}|{yaml_path}|{stamp}|".encode())
     h.update(spec.model_dump_json(by_alias=True).encode())
-    h.update(store.bundle_stamp(spec.id).encode())
     return h.hexdigest()[:24]
 
 
@@ -228,7 +225,8 @@ def rebuild_tables(store: Store, registry: Registry, lens: Lens | None = None, b
     damaged = set(store.check()) if old else set()
     stats = RebuildStats(repaired=sorted(damaged))
     order = [spec.id for spec, _ in view]
-    keys = {spec.id: input_key(store, spec, yp, lens) for spec, yp in view}
+    stamps = store.bundle_stamps()
+    keys = {spec.id: input_key(spec, yp, lens, stamps.get(spec.id, "-")) for spec, yp in view}
     prev_inputs = old.inputs if old else {}
     changed = {rid for rid, k in keys.items() if prev_inputs.get(rid) != k}
     removed = set(prev_inputs) - set(keys)
@@ -247,7 +245,7 @@ def rebuild_tables(store: Store, registry: Registry, lens: Lens | None = None, b
     for td in TABLE_DEFS:
         nb = buckets if td.per_report else 1
         prev = old.tables.get(td.name) if old else None
-        if prev is None or prev.buckets != nb or prev.columns != list(td.empty().columns):
+        if prev is None or prev.buckets != nb or prev.columns != td.columns:
             plan[td.name] = (nb, set(range(nb)))
         else:
             plan[td.name] = (nb, {int(d.split("/")[1]) for d in damaged if d.split("/")[0] == td.name})
@@ -261,9 +259,8 @@ def rebuild_tables(store: Store, registry: Registry, lens: Lens | None = None, b
     entries: dict[str, tuple[TableEntry, TableEntry | None, set[int]]] = {}
     for td in TABLE_DEFS:
         nb, scratch = plan[td.name]
-        empty = td.empty()
         prev = old.tables.get(td.name) if old else None
-        entry = TableEntry(columns=list(empty.columns), dtypes=pandas_dtypes(empty), buckets=nb)
+        entry = TableEntry(columns=list(td.columns), dtypes=dict(td.dtypes), buckets=nb)
         touched = scratch | {where(nb)[rid] for rid in dirty}
         if prev is not None and not scratch >= set(range(nb)):
             entry.parts = {b: p for b, p in prev.parts.items() if b not in touched}
