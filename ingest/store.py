@@ -170,7 +170,7 @@ class Manifest:
                 "inputs": self.inputs,
                 "tables": tables,
                 "retired": self.retired,
-            },  # fmt: skip
+            },
             ensure_ascii=False,
             separators=(",", ":"),
         ).encode()
