@@ -24,6 +24,7 @@ import argparse
 import datetime as dt
 import gzip
 import json
+import os
 import random
 import resource
 import shutil
@@ -139,7 +140,7 @@ def generate(root: Path, reports_dir: Path, n: int, pages: int, lens: Lens) -> R
     return reg
 
 
-def add_one(root: Path, reports_dir: Path, reg: Registry, lens: Lens) -> tuple[float, object]:
+def add_one(root: Path, reports_dir: Path, reg: Registry, lens: Lens) -> tuple[float, float, object]:
     """Write a new Markdown report and take it through the real pipeline plus the table update."""
     from ingest.pipeline import Settings, ingest_report
 
@@ -156,19 +157,19 @@ def add_one(root: Path, reports_dir: Path, reg: Registry, lens: Lens) -> tuple[f
         {"id": rid, "model": "New", "organization": "Lab N", "doc_type": "blog", "source": {"path": f"{rid}.md"}}
     )
     store = Store(root)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     out = ingest_report(spec, yaml_path, store, load_lexicon(), Settings(data_dir=root), lens)
     assert out.status == "ok", out.message
     reg.reports.append(spec)
     reg.paths[spec.id] = yaml_path
     with store.lock():
         stats = rebuild_tables(store, reg, lens)
-    return time.perf_counter() - t0, stats
+    return time.perf_counter() - t0, time.process_time() - c0, stats
 
 
 DASHBOARD = """
 import json, os, resource, sys, time
-t0 = time.perf_counter()
+t0, c0 = time.perf_counter(), time.process_time()
 from views import data
 tbl, key = data.tables()
 for name in ("reports", "status", "reported", "comparison", "counts"):
@@ -176,10 +177,11 @@ for name in ("reports", "status", "reported", "comparison", "counts"):
 rid = tbl["reports"]["report_id"].iloc[0]
 k1 = data.kwic_rows(rid, "agentic")
 ev = data.evidence_rows(rid, "rl_algorithm")
-t1 = time.perf_counter()
+t1, c1 = time.perf_counter(), time.process_time()
 k2 = data.kwic_rows(None, "GRPO")
-t2 = time.perf_counter()
-print(json.dumps({"first": t1 - t0, "term_all": t2 - t1, "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+t2, c2 = time.perf_counter(), time.process_time()
+rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"first": t1 - t0, "term_all": t2 - t1, "first_cpu": c1 - c0, "term_all_cpu": c2 - c1, "rss_mb": rss,
                   "counts": len(tbl["counts"]), "kwic_one": len(k1), "kwic_term": len(k2)}))
 """
 
@@ -190,11 +192,14 @@ def dashboard(root: Path) -> dict:
     return json.loads(res.stdout.strip().splitlines()[-1])
 
 
-def export_counts(root: Path, out: Path) -> float:
+def export_counts(root: Path, out: Path) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system) of a fresh `python -m ingest export` process."""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     cmd = [sys.executable, "-m", "ingest", "export", "--table", "counts", "--data-dir", str(root), "--out", str(out)]
     subprocess.run(cmd, cwd=REPO, check=True)
-    return time.perf_counter() - t0
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.perf_counter() - t0, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
 
 
 def line(figure: str, value: str, target: str = "", ok: bool | None = None) -> None:
@@ -229,15 +234,18 @@ def main(argv: list[str] | None = None) -> dict:
         line("generate bundles (bench setup)", f"{gen:.1f} s")
         line(f"build tables ({first.bundles_read:,} bundles read)", f"{build:.1f} s")
         line("stored parts", f"{size / 1e6:.0f} MB")
-        secs, stats = add_one(root, reports_dir, reg, lens)
+        secs, cpu, stats = add_one(root, reports_dir, reg, lens)
         written = stats.parts_written  # type: ignore[attr-defined]
         line("add one report end to end", f"{secs:.2f} s", "≤ 2 s", secs <= 2)
+        line("  its CPU time", f"{cpu:.2f} s")
         line("  parts rewritten / bundles read", f"{written} / {stats.bundles_read}")  # type: ignore[attr-defined]
-        ex = export_counts(root, work / "counts.csv")
+        ex, ex_cpu = export_counts(root, work / "counts.csv")
         line(f"export --table counts ({rows['counts']:,} rows)", f"{ex:.2f} s", "≤ 5 s", ex <= 5)
+        line("  its CPU time (user + system)", f"{ex_cpu:.2f} s")
         dash = dashboard(root)
         line("dashboard first-render reads (in-process)", f"{dash['first']:.2f} s")
-        line("  one term's KWIC across all reports", f"{dash['term_all']:.2f} s")
+        line("  their CPU time", f"{dash['first_cpu']:.2f} s")
+        line("  one term's KWIC across all reports", f"{dash['term_all']:.2f} s (cpu {dash['term_all_cpu']:.2f} s)")
         line("dashboard peak memory (RSS)", f"{dash['rss_mb']:.0f} MB", "≤ 2048 MB", dash["rss_mb"] <= 2048)
         if args.yaml:
             for spec in reg.reports:
@@ -248,7 +256,10 @@ def main(argv: list[str] | None = None) -> dict:
             t0 = time.perf_counter()
             load_registry(reports_dir)
             line("registry: parse every YAML (not the store's)", f"{time.perf_counter() - t0:.2f} s")
-        figures = {"add_one": secs, "export_counts": ex, "dashboard": dash, "build": build, "parts_written": written}
+        load = os.getloadavg()[0]
+        print(f"load average {load:.1f} on {os.cpu_count()} cores: wall times above include waiting for the CPU")
+        figures = {"add_one": secs, "add_one_cpu": cpu, "export_cpu": ex_cpu}
+        figures |= {"export_counts": ex, "dashboard": dash, "build": build, "parts_written": written}
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"(peak RSS of this process, incl. the initial build: {rss:.0f} MB; {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC)")
     finally:

@@ -13,12 +13,12 @@ import tempfile
 from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
-import pandas as pd
-
-from . import summaries
 from .store import Store, StoreDamaged, StoreError, describe_os_error
+
+if TYPE_CHECKING:  # pandas and the study tables are imported on use: a CSV export of counts needs neither
+    import pandas as pd
 
 Format = str  # "csv" | "md"
 
@@ -52,16 +52,28 @@ TABLES: dict[str, Callable[[Store], pd.DataFrame]] = {
     "reported": _stored("reported"),
     "status": _stored("status"),
     "evidence": _stored("evidence"),
-    "comparison": summaries.comparison_table,
-    "summary": summaries.summary_table,
-    "stats": summaries.stats_table,
-    "stats-measured": lambda store: summaries.stats_table(store, source="measured"),
-    "tiers": summaries.tiers_table,
+    "comparison": lambda store: _summaries().comparison_table(store),
+    "summary": lambda store: _summaries().summary_table(store),
+    "stats": lambda store: _summaries().stats_table(store),
+    "stats-measured": lambda store: _summaries().stats_table(store, source="measured"),
+    "tiers": lambda store: _summaries().tiers_table(store),
 }
-report_card = summaries.report_card
+
+
+def _summaries():  # type: ignore[no-untyped-def]
+    from . import summaries
+
+    return summaries
+
+
+def report_card(store: Store, report_id: str) -> str:
+    """One report as Markdown (see ingest.summaries.report_card)."""
+    return _summaries().report_card(store, report_id)
 
 
 def _md_cell(v: object) -> str:
+    import pandas as pd
+
     if v is None or (isinstance(v, float) and pd.isna(v)):
         return ""
     return str(v).replace("|", "\\|").replace("\n", " ")
@@ -88,8 +100,10 @@ def render(df: pd.DataFrame, fmt: Format) -> str:
 # ---------------------------------------------------------------------------------------- CLI output
 #: Stored tables exported as CSV straight from Arrow (the large per-report ones), with their columns.
 ARROW_CSV: dict[str, list[str] | None] = {"counts": COUNTS_EXPORT_COLUMNS, "kwic": None, "sections": None, "evidence": None}
-#: Above this many rows a table is written part by part (rows grouped by part, each in report order).
-STREAM_ROWS = 5_000_000
+#: Above this many rows a table is written part by part, without a global sort: rows stay grouped
+#: by report, but reports come bucket by bucket instead of in registry order (bounded memory, and
+#: the sort of millions of rows would cost more than the rest of the export).
+STREAM_ROWS = 500_000
 
 
 def check_store(store: Store) -> None:

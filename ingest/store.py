@@ -496,7 +496,6 @@ class Store:
         Raises StoreDamaged (one line) when a part cannot be read.
         """
         import pyarrow as pa
-        import pyarrow.dataset as ds
 
         m = self.manifest()
         if m is None or name not in m.tables:
@@ -506,6 +505,8 @@ class Store:
         want_cols = None if cols is None else list(dict.fromkeys([*cols, "report_id"])) if "report_id" in t.columns else cols
         expr = _expression(filters)
         if report_ids is not None and "report_id" in t.columns:
+            import pyarrow.dataset as ds
+
             ids_expr = ds.field("report_id").isin(pa.array(list(report_ids), pa.string()))
             expr = ids_expr if expr is None else expr & ids_expr
         pieces = [self._read_part(name, part, want_cols, expr) for part in self._parts(m, name, report_ids)]
@@ -560,7 +561,10 @@ class Store:
         import pyarrow.parquet as pq
 
         try:
-            tb = pq.read_table(self.tables_dir / part.file, columns=list(columns) if columns else None, filters=expr)
+            path = self.tables_dir / part.file
+            cols = list(columns) if columns else None
+            # Without a filter read the file directly: pyarrow.dataset (behind read_table) imports pandas.
+            tb = pq.ParquetFile(path).read(columns=cols) if expr is None else pq.read_table(path, columns=cols, filters=expr)
         except FileNotFoundError as exc:
             raise StoreDamaged(f"stored table {name} is damaged (a part is missing); run python -m ingest") from exc
         except (OSError, ValueError, pa.ArrowException) as exc:

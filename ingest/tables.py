@@ -324,7 +324,7 @@ def _rebuild_part(
     """
     pieces: list[pa.Table] = []
     if not scratch and prev is not None and bucket in prev.parts:
-        old_tb = pq.read_table(store.tables_dir / prev.parts[bucket].file).replace_schema_metadata(None)
+        old_tb = pq.ParquetFile(store.tables_dir / prev.parts[bucket].file).read().replace_schema_metadata(None)
         drop = [rid for rid in ids if rid in dirty]
         if drop and old_tb.num_rows:
             old_tb = old_tb.filter(pc.invert(pc.is_in(old_tb["report_id"], value_set=pa.array(drop, pa.string()))))
