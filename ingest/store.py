@@ -14,10 +14,10 @@ content hash), the manifest is replaced last with one `os.replace`, so a run kil
 leaves the previous generation intact and readers never see a mix. Parts no longer named are
 deleted one generation later (a reader that loaded the previous manifest can still finish).
 
-Why buckets: rows of per-report tables (counts, kwic, evidence, sections, …) are split into
+Why buckets: rows of per-report tables (counts, kwic, evidence, sections, comparison, …) are split into
 `bucket_of(report_id)` parts, so ingesting one report rewrites one part per table (about
 1/64 of it) instead of the whole table, while a full read opens 64 files, not one per report.
-Summary tables (reports, status, reported, comparison) are one part each.
+Summary tables (reports, status, reported: one row or a few per report) are one part each.
 
 Self-check: each part's SHA-256, size and mtime are in the manifest. `check()` stats every part
 and hashes those whose size or mtime changed (like git's index), so a truncated or overwritten
