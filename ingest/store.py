@@ -135,6 +135,8 @@ class TableEntry:
     dtypes: dict[str, str] = field(default_factory=dict)
     buckets: int = 1
     parts: dict[int, Part] = field(default_factory=dict)
+    #: Column each part is sorted by ("" for none); a change re-sorts parts without re-reading bundles.
+    cluster: str = ""
 
 
 @dataclass
@@ -159,6 +161,7 @@ class Manifest:
                 "columns": t.columns,
                 "dtypes": t.dtypes,
                 "buckets": t.buckets,
+                "cluster": t.cluster,
                 "parts": {str(b): [p.file, p.sha256, p.size, p.rows, p.mtime_ns] for b, p in sorted(t.parts.items())},
             }
             for name, t in self.tables.items()
@@ -191,6 +194,7 @@ class Manifest:
                 dtypes=dict(t.get("dtypes") or {}),
                 buckets=int(t.get("buckets", 1)),
                 parts={int(b): Part(*p) for b, p in t["parts"].items()},
+                cluster=str(t.get("cluster") or ""),
             )
             for name, t in d["tables"].items()
         }
@@ -390,12 +394,16 @@ class Store:
         atomic_write_bytes(self.results_dir / ".tables_key", key.encode())
 
     # ---------------------------------------------------------------- writing a generation
-    def write_part(self, table: str, bucket: int, data: pa.Table) -> Part:
-        """Write one part under its content hash (an identical part already present is reused)."""
+    def write_part(self, table: str, bucket: int, data: pa.Table, row_group_rows: int | None = None) -> Part:
+        """Write one part under its content hash (an identical part already present is reused).
+
+        `row_group_rows` makes small row groups, whose min/max statistics let a filtered read
+        skip most of a part (when the rows are sorted by the filtered column).
+        """
         import pyarrow.parquet as pq
 
         buf = io.BytesIO()
-        pq.write_table(data, buf, compression="zstd")
+        pq.write_table(data, buf, compression="zstd", row_group_size=row_group_rows)
         raw = buf.getvalue()
         digest = hashlib.sha256(raw).hexdigest()
         rel = f"{table}/{bucket:03d}-{digest[:20]}.parquet"

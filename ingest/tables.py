@@ -43,6 +43,8 @@ from .store import (
 
 #: Bump when the rows built from a bundle change, so every report's rows are rebuilt once.
 TABLES_VERSION = 2
+#: Rows per row group of a clustered part (see TableDef.cluster_by).
+CLUSTER_ROW_GROUP = 4096
 
 REPORT_COLUMNS = [
     "report_id",
@@ -127,6 +129,9 @@ class TableDef:
     rows: Callable[[ReportInput], list[dict]]
     per_report: bool = True
     dtypes: dict[str, str] = field(default_factory=dict)
+    #: Sort each part by this column (stably) in small row groups, so a read filtered on it — the
+    #: Evidence page's "one term across all reports" — skips most row groups of every part.
+    cluster_by: str | None = None
 
     def frame(self, rows: list[dict]) -> pd.DataFrame:
         """Rows as a DataFrame with the declared columns and dtypes (what readers get back)."""
@@ -186,7 +191,7 @@ TABLE_DEFS: tuple[TableDef, ...] = (
     TableDef("status", STATUS_COLUMNS, status_rows, per_report=False),
     TableDef("sections", SECTION_COLUMNS, bundle_rows("sections")),
     TableDef("counts", COUNT_COLUMNS, bundle_rows("counts")),
-    TableDef("kwic", KWIC_COLUMNS, bundle_rows("kwic")),
+    TableDef("kwic", KWIC_COLUMNS, bundle_rows("kwic"), cluster_by="term"),
     TableDef("reported", REPORTED_COLUMNS, lambda r: reported_rows(r.spec), per_report=False),
     TableDef("comparison", COMPARISON_COLUMNS, lambda r: comparison_rows(r.lens, r.spec, r.annotation), dtypes=CMP_DTYPES),
     TableDef("evidence", EVIDENCE_COLUMNS, lambda r: evidence_rows(r.spec.id, r.annotation, r.lens), dtypes=EV_DTYPES),
@@ -260,8 +265,10 @@ def rebuild_tables(store: Store, registry: Registry, lens: Lens | None = None, b
     for td in TABLE_DEFS:
         nb, scratch = plan[td.name]
         prev = old.tables.get(td.name) if old else None
-        entry = TableEntry(columns=list(td.columns), dtypes=dict(td.dtypes), buckets=nb)
+        entry = TableEntry(columns=list(td.columns), dtypes=dict(td.dtypes), buckets=nb, cluster=td.cluster_by or "")
         touched = scratch | {where(nb)[rid] for rid in dirty}
+        if prev is not None and prev.cluster != entry.cluster:
+            touched |= set(prev.parts)  # re-sort every part from its old rows (no bundle is read)
         if prev is not None and not scratch >= set(range(nb)):
             entry.parts = {b: p for b, p in prev.parts.items() if b not in touched}
         entries[td.name] = (entry, prev, touched)
@@ -336,8 +343,8 @@ def _rebuild_part(
     if not pieces:
         return None
     tb = pa.concat_tables(pieces, promote_options="permissive")
-    return store.write_part(
-        td.name,
-        bucket,
-        tb.select([c for c in td.columns if c in tb.column_names] + [c for c in tb.column_names if c not in td.columns]),
-    )
+    tb = tb.select([c for c in td.columns if c in tb.column_names] + [c for c in tb.column_names if c not in td.columns])
+    if td.cluster_by and tb.num_rows:
+        order = pc.sort_indices(tb, sort_keys=[(td.cluster_by, "ascending")], null_placement="at_end")
+        return store.write_part(td.name, bucket, tb.take(order), row_group_rows=CLUSTER_ROW_GROUP)
+    return store.write_part(td.name, bucket, tb)

@@ -97,3 +97,29 @@ def test_scale_bench_runs_small(tmp_path: Path) -> None:
     assert figures["parts_written"] <= len(tables_mod.TABLE_DEFS)
     assert figures["dashboard"]["kwic_one"] >= 0 and figures["dashboard"]["counts"] > 0
     assert (tmp_path / "s" / "counts.csv").stat().st_size > 0
+
+
+def test_kwic_parts_are_clustered_by_term_and_relaid_without_bundles(setup, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    import pyarrow.parquet as pq
+
+    from ingest.registry import load_registry
+
+    reports, settings = setup
+    store = Store(settings.data_dir)
+    m = store.manifest()
+    assert m.tables["kwic"].cluster == "term"
+    for part in m.tables["kwic"].parts.values():
+        terms = pq.ParquetFile(store.tables_dir / part.file).read(columns=["term"])["term"].to_pylist()
+        assert terms == sorted(terms)
+    before = store.read_table("kwic")
+    # A store written before clustering (cluster "") is re-sorted from its parts alone.
+    for t in m.tables.values():
+        t.cluster = ""
+    store.commit(m)
+    monkeypatch.setattr(Store, "load_bundle", lambda self, rid: pytest.fail("no bundle should be read"))
+    stats = tables_mod.rebuild_tables(store, load_registry(reports))
+    assert stats.bundles_read == 0 and stats.parts_written >= len(m.tables["kwic"].parts)
+    assert Store(settings.data_dir).manifest().tables["kwic"].cluster == "term"
+    after = Store(settings.data_dir).read_table("kwic")
+    key = ["report_id", "term", "page", "offset"]
+    assert after.sort_values(key).reset_index(drop=True).equals(before.sort_values(key).reset_index(drop=True))
