@@ -345,6 +345,6 @@ def _rebuild_part(
     tb = pa.concat_tables(pieces, promote_options="permissive")
     tb = tb.select([c for c in td.columns if c in tb.column_names] + [c for c in tb.column_names if c not in td.columns])
     if td.cluster_by and tb.num_rows:
-        order = pc.sort_indices(tb, sort_keys=[(td.cluster_by, "ascending")], null_placement="at_end")
+        order = pc.sort_indices(tb, sort_keys=[(td.cluster_by, "ascending")])  # stable; nulls last
         return store.write_part(td.name, bucket, tb.take(order), row_group_rows=CLUSTER_ROW_GROUP)
     return store.write_part(td.name, bucket, tb)
