@@ -47,6 +47,7 @@ bench: $(VENV)/.dev
 	$(BIN)/python bench/app_speed.py
 	$(BIN)/python bench/sections_speed.py
 	$(BIN)/python bench/pathological.py
+	$(BIN)/python bench/scale.py
 
 eval: $(VENV)/.dev
 	$(BIN)/python eval/extraction_fidelity.py
