@@ -38,6 +38,8 @@ TABLES: dict[str, Callable[[Store], pd.DataFrame]] = {
     "reported": _stored("reported"),
     "status": _stored("status"),
     "evidence": _stored("evidence"),
+    "results": _stored("results"),
+    "result_notes": _stored("result_notes"),
     "comparison": summaries.comparison_table,
     "summary": summaries.summary_table,
     "stats": summaries.stats_table,

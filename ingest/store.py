@@ -34,8 +34,8 @@ if TYPE_CHECKING:  # pandas is imported lazily: a warm re-run never needs it
 DEFAULT_DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
 #: Tables written after every run; those in CSV_TABLES also get a CSV copy for spreadsheets.
-TABLES = ("reports", "status", "sections", "counts", "kwic", "reported", "comparison", "evidence")
-CSV_TABLES = ("reports", "status", "sections", "counts", "reported", "comparison")
+TABLES = ("reports", "status", "sections", "counts", "kwic", "reported", "comparison", "evidence", "results", "result_notes")
+CSV_TABLES = ("reports", "status", "sections", "counts", "reported", "comparison", "results")
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:

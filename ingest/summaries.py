@@ -327,6 +327,9 @@ def report_card(store: Store, report_id: str) -> str:
         ev = ev[ev["report_id"] == report_id]
         if len(ev):
             lines += ["## Evidence", "", to_markdown(ev[["dimension", "category", "page_label", "section", "quote"]])]
+    from .results import card_section
+
+    lines += card_section(store.read_table("results"), store.read_table("result_notes"), report_id)
     secs = store.read_table("sections")
     secs = secs[secs["report_id"] == report_id] if not secs.empty else secs
     if len(secs):

@@ -15,6 +15,7 @@ import pandas as pd
 from .comparison import comparison_frame, comparison_rows, evidence_frame, evidence_rows
 from .lens import Lens, load_lens
 from .registry import Registry
+from .results import RESULT_COLUMNS, RESULT_NOTE_COLUMNS, result_note_rows, result_rows
 from .schema import ReportSpec
 from .store import Store, frame, reported_rows, spec_row
 
@@ -77,6 +78,7 @@ def rebuild_tables(store: Store, registry: Registry, lens: Lens | None = None) -
     lens = lens or load_lens()
     reports, status, sections, counts, kwic, reported = [], [], [], [], [], []
     comparison, evidence = [], []
+    results, result_notes = [], []
     for spec, yaml_path in _specs_in_view(store, registry):
         bundle = store.load_bundle(spec.id) or {}
         meta = bundle.get("meta", {})
@@ -106,6 +108,8 @@ def rebuild_tables(store: Store, registry: Registry, lens: Lens | None = None) -
         annotation = bundle.get("annotation") if measured else None
         comparison += comparison_rows(lens, spec, annotation)
         evidence += evidence_rows(spec.id, annotation, lens)
+        results += result_rows(spec, bundle.get("results") if measured else None)
+        result_notes += result_note_rows(spec, bundle.get("results") if measured else None)
     tables = {
         "reports": frame(reports, REPORT_COLUMNS),
         "status": frame(status, STATUS_COLUMNS),
@@ -115,6 +119,8 @@ def rebuild_tables(store: Store, registry: Registry, lens: Lens | None = None) -
         "reported": frame(reported, REPORTED_COLUMNS),
         "comparison": comparison_frame(comparison),
         "evidence": evidence_frame(evidence),
+        "results": frame(results, RESULT_COLUMNS),
+        "result_notes": frame(result_notes, RESULT_NOTE_COLUMNS),
     }
     for name, df in tables.items():
         store.write_table(name, df)

@@ -1,0 +1,770 @@
+"""Stage 7b — results: benchmark-result tables of a report, one record per result cell, with page.
+
+Sources: PDF tables are read from the text layer with word boxes (`ingest.tables_pdf`), only on
+pages whose cached text has a "Table N" caption and many numbers, so the stage stays cheap; the PDF
+is re-opened with pdfium for those pages only. Markdown pipe tables and HTML `<table>`s are read
+from the post's source file. Tables that are images are never guessed: a page (or post section)
+with a table/figure caption naming a catalogue benchmark but no numbers in its text is noted as
+"scores shown only as images".
+
+Reading a table (`interpret`): the axis whose names the benchmark catalogue (`data/benchmarks.yaml`)
+recognises more often holds the benchmarks; the other holds models. A benchmark header is split
+into benchmark, metric ("pass@1", "EM") and setting ("32K"); a benchmark named only in the corner
+cell or the caption is used when the headers are metrics, settings or subsets. Rows that describe
+models (architecture, parameter counts) are skipped; key columns (model size, sample budget)
+become the `setting` of each row. Footnote markers are removed from values and names.
+
+Self-validation: every value must be a token of the table's region; a percentage above 100 (unless
+the metric is a rating, Elo or score) and a table whose numeric tokens are not all read are flagged
+for review (`flag`), never dropped silently. A table that cannot be read is skipped with a note; a
+report never fails because of its tables.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import time
+from dataclasses import asdict, dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+
+from .benchmarks import Catalogue, load_catalogue, norm_name
+from .extract import Document
+from .tables_pdf import (
+    CAPTION,
+    DASH,
+    FIGURE_CAPTION,
+    MARKS,
+    Grid,
+    GridRow,
+    build_grid,
+    find_regions,
+    is_value,
+    page_rules,
+    page_words,
+)
+
+#: Bump when the reading of tables changes, so stored bundles are recomputed.
+RESULTS_VERSION = 1
+
+RESULT_COLUMNS = [
+    "report_id",
+    "page",
+    "table",
+    "caption",
+    "model",
+    "own",
+    "benchmark",
+    "metric",
+    "group",
+    "setting",
+    "value",
+    "score",
+    "benchmark_id",
+    "category",
+    "origin",
+    "flag",
+    "notes",
+]
+
+_MARK_RX = re.compile(rf"(?<=\S)[{re.escape(MARKS)}\u00b9\u00b2\u00b3]+$|^[{re.escape(MARKS)}]+(?=\S)")
+_PAREN_TAIL = re.compile(r"^(.*?\S)\s*\(([^()]*)\)\s*$")
+_NUMBER = re.compile(r"[-+\u2212]?(\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)")
+_NUM_TOKEN = re.compile(r"^\(?[-+]?\d+(?:[.,]\d+)*%?\)?$")
+
+
+@dataclass
+class Cell:
+    """One automatic result cell of a table."""
+
+    model: str
+    benchmark: str
+    value: str
+    metric: str = ""
+    group: str = ""
+    setting: str = ""
+
+
+@dataclass
+class Table:
+    """One result table as read, with its page and what validation found."""
+
+    page: int
+    page_label: str
+    label: str
+    caption: str
+    orientation: str  # models-as-rows | models-as-columns
+    cells: list[Cell] = field(default_factory=list)
+    flags: list[str] = field(default_factory=list)
+    region: list[float] | None = None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def clean(text: str) -> str:
+    """A name or value as printed, footnote markers removed and whitespace folded."""
+    t = re.sub(r"\s+", " ", html.unescape(text or "")).strip()
+    prev = None
+    while prev != t:
+        prev = t
+        t = _MARK_RX.sub("", t).strip()
+    return t
+
+
+def score_of(value: str) -> float | None:
+    """The first number of a printed value ("70.83% ± 0.89%" -> 70.83); None when not numeric."""
+    m = _NUMBER.search(value or "")
+    if not m:
+        return None
+    try:
+        return float(m.group(0).replace(",", "").replace("\u2212", "-"))
+    except ValueError:
+        return None
+
+
+# --------------------------------------------------------------------------- interpretation
+
+
+def _join(parts: list[str]) -> str:
+    out = ""
+    for p in parts:
+        p = p.strip()
+        if not p:
+            continue
+        if out and out.endswith("-") and not out.endswith(" -"):
+            out += p
+        elif p not in out.split(" / "):
+            out = f"{out} {p}".strip()
+    return out
+
+
+def _split_metric(name: str, cat: Catalogue) -> tuple[str, str]:
+    """ "MMLU (Pass@1)" -> ("MMLU", "Pass@1"): a trailing parenthesis is the metric part."""
+    m = _PAREN_TAIL.match(name)
+    if m and not cat.lookup(name) is None and cat.lookup(m.group(1)) is None:
+        return name, ""
+    if m:
+        return m.group(1).strip(), m.group(2).strip()
+    return name, ""
+
+
+def _column_parts(parts: list[tuple[str, int]], cat: Catalogue) -> tuple[str, str, str, str]:
+    """(benchmark-ish text, metric, setting, spanning group) of one value column's header."""
+    texts = [(clean(t), span) for t, span in parts if clean(t)]
+    metric = setting = ""
+    if texts and cat.is_metric(texts[-1][0]) and len(texts) >= 1:
+        metric = texts.pop()[0]
+    if texts and cat.is_setting(texts[-1][0]) and not cat.lookup(texts[-1][0]):
+        setting = texts.pop()[0]
+    # Spanning parts (over several columns) above single-column parts: a group level.
+    spanning = [t for t, s in texts if s > 1]
+    single = [t for t, s in texts if s <= 1]
+    return _join(single), metric, setting, _join(spanning)
+
+
+def _is_benchmark(name: str, cat: Catalogue) -> bool:
+    if not name:
+        return False
+    base, _ = _split_metric(clean(name), cat)
+    return cat.lookup(base) is not None or cat.lookup(clean(name)) is not None
+
+
+def interpret(grid: Grid, caption: str, cat: Catalogue, own_names: list[str] | None = None) -> tuple[str, list[Cell]]:
+    """Result cells of a grid: (orientation, cells). See the module docstring for the rules."""
+    main = len(grid.label_headers) - len(grid.key_cols) - 1  # the main label column
+    main = max(main, 0)
+    heads = [_column_parts(h, cat) for h in grid.col_headers]
+    col_names = [_join([s, b]) if s and b else (b or s) for b, _m, _st, s in heads]
+    row_names = [clean(r.labels[main]) if r.labels else "" for r in grid.rows]
+    col_hits = sum(1 for (b, _m, _s, sp) in heads if _is_benchmark(b, cat) or _is_benchmark(_join([sp, b]), cat))
+    row_hits = sum(1 for n in row_names if _is_benchmark(n, cat))
+    col_frac = col_hits / max(len(heads), 1)
+    row_frac = row_hits / max(len(row_names), 1)
+    corner = clean(grid.corner)
+    corner_bench = "" if (not corner or cat.is_label_word(corner) or cat.is_metric(corner)) else corner
+    caption_bench = _caption_benchmark(caption, cat)
+    cells: list[Cell] = []
+    if row_frac > col_frac or (row_frac == col_frac and own_names and any(_mentions(n, own_names) for n in col_names)):
+        orientation = "models-as-columns"
+        for r in grid.rows:
+            bench_raw = clean(r.labels[main])
+            bench, metric = _split_metric(bench_raw, cat)
+            groups = [clean(x) for i, x in enumerate(r.labels[:main]) if clean(x)]
+            group = " / ".join(groups) or clean(r.group)
+            setting = "; ".join(
+                f"{clean(grid.label_headers[c])} {clean(r.labels[c])}".strip() for c in grid.key_cols if clean(r.labels[c])
+            )
+            if not bench:
+                continue
+            for j, v in enumerate(r.values):
+                v = clean(v)
+                if not v or DASH.match(v) or not is_value(v):
+                    continue
+                b, m, st, _span = heads[j]
+                model = clean(b)
+                if not model:
+                    continue
+                cells.append(Cell(model, bench, v, metric or m, group, _join([setting, st])))
+    else:
+        orientation = "models-as-rows"
+        for r in grid.rows:
+            model = clean(r.labels[main])
+            if not model:
+                continue
+            setting = "; ".join(
+                f"{clean(grid.label_headers[c])} {clean(r.labels[c])}".strip() for c in grid.key_cols if clean(r.labels[c])
+            )
+            outer = [clean(x) for x in r.labels[:main] if clean(x)]
+            if outer:  # an outer label column holds the model, the main column a variant
+                model = f"{' '.join(outer)} {model}"
+            for j, v in enumerate(r.values):
+                v = clean(v)
+                if not v or DASH.match(v) or not is_value(v):
+                    continue
+                b, m, st, span = heads[j]
+                bench = _join([span, b]) if span and not _is_benchmark(b, cat) else (b or span)
+                group = span if span and _is_benchmark(b, cat) and not _is_benchmark(span, cat) else ""
+                prefix = corner_bench or (caption_bench if not _is_benchmark(bench, cat) else "")
+                if prefix and not _is_benchmark(bench, cat):
+                    if bench and not cat.is_setting(bench) and corner_bench:
+                        bench = f"{prefix} {bench}"
+                    else:
+                        st = _join([bench, st])
+                        bench = prefix
+                bench, m2 = _split_metric(bench, cat) if bench else ("", "")
+                if not bench:
+                    continue
+                cells.append(Cell(model, bench, v, m or m2, group or clean(r.group), _join([setting, st])))
+    return orientation, cells
+
+
+def _mentions(name: str, names: list[str]) -> bool:
+    return any(own_match(name, n) for n in names)
+
+
+_NAME_SEP = re.compile(r"(?<!\d)\.|\.(?!\d)|[^\w.+]+")
+
+
+def _tokens(name: str) -> str:
+    name = re.sub(r"\([^)]*\)", " ", name)  # "(blog)", "(ours)" are not part of the name
+    return " " + " ".join(_NAME_SEP.sub(" ", name.casefold()).split()) + " "
+
+
+def own_match(header: str, own: str) -> bool:
+    """True when a table's model header names the report's model: the name's words appear in the
+    header in order at word boundaries ("DeepSeek-R1-Zero" names DeepSeek-R1, "DeepSeek-V2.5" does
+    not name DeepSeek-V2; a version dot between digits is part of a word)."""
+    o = _tokens(own).strip()
+    if not o:
+        return False
+    h = _tokens(header)
+    return f" {o} " in h or h.strip().startswith(o + " ") or h.strip() == o or f" {o} " in h.replace(" ", "  ")
+
+
+def is_own(model: str, spec_model: str, aliases: list[str]) -> bool:
+    """Own-model flag: the header names the report's model or an alias, or marks itself "(ours)"."""
+    if re.search(r"\bours\b", model, re.I):
+        return True
+    return any(own_match(model, n) for n in [spec_model, *aliases] if n)
+
+
+def _caption_benchmark(caption: str, cat: Catalogue) -> str:
+    """A single catalogue benchmark named in a caption ("… on the RULER benchmark")."""
+    found = []
+    for m in re.finditer(r"[A-Za-z][\w.+'-]*(?:\s+[A-Z0-9][\w.+'-]*)?", caption or ""):
+        for cand in (m.group(0), m.group(0).split()[0]):
+            b = cat.lookup(cand.strip(".,;:"))
+            if b is not None and b.category != "aggregate" and len(cand) > 2:
+                if b.id not in [x[0] for x in found]:
+                    found.append((b.id, cand.strip(".,;:")))
+                break
+    return found[0][1] if len(found) == 1 else ""
+
+
+def validate(table: Table, grid: Grid, cat: Catalogue) -> None:
+    """Flag values that are not tokens of the region, percentages above 100, unread numbers."""
+    region_tokens = {clean(t) for t in grid.tokens} | set(grid.tokens)
+    region_text = " ".join(grid.tokens)
+    kept = []
+    for c in table.cells:
+        parts = c.value.split()
+        if not all(p in region_tokens or clean(p) in region_tokens for p in parts) and c.value not in region_text:
+            table.flags.append(f"value {c.value!r} is not a token of the table region; dropped")
+            continue
+        kept.append(c)
+    table.cells = kept
+    if grid.unused:
+        shown = ", ".join(grid.unused[:6]) + (" …" if len(grid.unused) > 6 else "")
+        table.flags.append(f"{len(grid.unused)} numeric token(s) in the table region not read ({shown}); review")
+
+
+def cell_flag(cell_value: str, metric: str, bench_id: str, cat: Catalogue) -> str:
+    """Review flag of one cell: a percentage above 100 unless the metric or benchmark is a rating."""
+    s = score_of(cell_value)
+    b = cat.by_id.get(bench_id) if bench_id else None
+    if s is not None and s > 100 and not cat.is_rating(metric, b) and "/" not in cell_value:
+        return "percentage above 100; review"
+    return ""
+
+
+# --------------------------------------------------------------------------- PDF
+
+
+def candidate_pages(doc: Document, min_numbers: int = 10) -> list[int]:
+    """Pages whose text has a "Table N" caption line and many numbers (cheap, from cached text)."""
+    out = []
+    for p in doc.pages:
+        if not any(CAPTION.match(line) for line in p.text.splitlines()):
+            continue
+        if sum(1 for t in p.text.split() if _NUM_TOKEN.match(t)) >= min_numbers:
+            out.append(p.number)
+    return out
+
+
+def image_only_pages(doc: Document, cat: Catalogue, tables_on: set[int]) -> list[str]:
+    """Notes for pages with a table/figure caption naming a benchmark but (almost) no numbers."""
+    notes = []
+    for p in doc.pages:
+        if p.number in tables_on:
+            continue
+        lines = p.text.splitlines()
+        caps = [ln for ln in lines if CAPTION.match(ln) or FIGURE_CAPTION.match(ln)]
+        if not caps or not any(_names_benchmark(c, cat) for c in caps):
+            continue
+        body_numbers = sum(1 for t in p.text.split() if _NUM_TOKEN.match(t) and not re.fullmatch(r"(19|20)\d\d|\d{1,2}", t))
+        if body_numbers < 5:
+            notes.append(f"scores shown only as images on page {p.label or p.number}")
+    return notes
+
+
+def _names_benchmark(text: str, cat: Catalogue) -> bool:
+    for m in re.finditer(r"[A-Za-z][\w.+'-]{2,}(?:\s+[A-Z0-9][\w.+'-]*)?", text):
+        if cat.lookup(m.group(0).strip(".,;:")) or cat.lookup(m.group(0).split()[0].strip(".,;:")):
+            b = cat.lookup(m.group(0).strip(".,;:")) or cat.lookup(m.group(0).split()[0].strip(".,;:"))
+            if b is not None and b.category != "aggregate":
+                return True
+    return False
+
+
+def pdf_tables(path: Path, doc: Document, cat: Catalogue) -> tuple[list[Table], list[str]]:
+    """Result tables of the candidate pages of a PDF; never raises for one bad table."""
+    import pypdfium2 as pdfium
+
+    tables: list[Table] = []
+    notes: list[str] = []
+    pages = candidate_pages(doc)
+    if not pages:
+        return tables, notes
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        for num in pages:
+            try:
+                page = pdf[num - 1]
+                words = page_words(page)
+                rules = page_rules(page)
+                regions = find_regions(words, page.get_width())
+                page.close()
+            except Exception as exc:  # noqa: BLE001 — a damaged page is skipped with a note
+                notes.append(f"page {num}: tables not read ({type(exc).__name__}: {exc})")
+                continue
+            for reg in regions:
+                try:
+                    grid = build_grid(reg, rules, cat.is_key_column, cat.is_attribute_row)
+                    if grid is None:
+                        continue
+                    orientation, cells = interpret(grid, reg.caption, cat)
+                    if not cells:
+                        continue
+                    t = Table(num, str(num), reg.label, reg.caption, orientation, cells, region=list(grid.region or ()))
+                    validate(t, grid, cat)
+                    tables.append(t)
+                except Exception as exc:  # noqa: BLE001
+                    notes.append(f"{reg.label} on page {num} skipped ({type(exc).__name__}: {exc})")
+    finally:
+        pdf.close()
+    return tables, notes
+
+
+# --------------------------------------------------------------------------- Markdown / HTML
+
+
+_MD_ROW = re.compile(r"^\s*\|?(.+?)\|?\s*$")
+_MD_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
+_MD_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_MD_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)|\{\{[<%]\s*figure\b[^}]*[>%]\}\}|<img\b[^>]*>", re.I)
+
+
+def _grid_from_rows(rows: list[list[str]], header_rows: int = 1) -> Grid | None:
+    """A Grid from a plain matrix of cells (first column labels, first `header_rows` rows headers)."""
+    if len(rows) <= header_rows or max(len(r) for r in rows) < 2:
+        return None
+    n = max(len(r) for r in rows)
+    rows = [r + [""] * (n - len(r)) for r in rows]
+    heads = rows[:header_rows]
+    col_headers: list[list[tuple[str, int]]] = []
+    for j in range(1, n):
+        parts = []
+        for h in heads:
+            t = h[j]
+            span = 1
+            k = j + 1
+            while k < n and h[k] == "" and t:
+                span += 1
+                k += 1
+            parts.append((t, span))
+        col_headers.append(parts)
+    body = []
+    group = ""
+    for r in rows[header_rows:]:
+        if r[0] and not any(c.strip() for c in r[1:]):
+            group = r[0]
+            continue
+        body.append(GridRow([r[0]], r[1:], group))
+    tokens = [t for r in rows for c in r for t in c.split()]
+    return Grid(" ".join(h[0] for h in heads), [""], [], col_headers, body, tokens=tokens)
+
+
+def markdown_tables(text: str, cat: Catalogue, own: list[str] | None = None) -> tuple[list[Table], list[str]]:
+    """Pipe tables of a Markdown post (page = section heading), and image-only notes per section."""
+    tables: list[Table] = []
+    notes: list[str] = []
+    section, sec_no = "(before first heading)", 1
+    lines = text.replace("\r\n", "\n").split("\n")
+    i = 0
+    sec_has_table = False
+    sec_images: list[str] = []
+    sec_text: list[str] = []
+
+    def close_section() -> None:
+        if sec_images and not sec_has_table and _names_benchmark(" ".join(sec_text), cat):
+            notes.append(f"scores shown only as images in section {section!r}")
+
+    fence = False
+    while i < len(lines):
+        line = lines[i]
+        if line.strip().startswith(("```", "~~~")):
+            fence = not fence
+        if fence:
+            i += 1
+            continue
+        h = _MD_HEADING.match(line)
+        if h:
+            close_section()
+            section, sec_no = h.group(2).strip(), sec_no + 1
+            sec_has_table, sec_images, sec_text = False, [], []
+            i += 1
+            continue
+        if _MD_IMAGE.search(line):
+            sec_images.append(line)
+        if "|" in line and i + 1 < len(lines) and _MD_RULE.match(lines[i + 1]):
+            block = [line]
+            j = i + 2
+            while j < len(lines) and "|" in lines[j] and lines[j].strip():
+                block.append(lines[j])
+                j += 1
+            rows = [[c.strip() for c in _split_pipe(r)] for r in block]
+            caption = next((ln.strip() for ln in reversed(lines[max(0, i - 3) : i]) if ln.strip()), section)
+            t = _table_from_rows(rows, sec_no, section, caption, cat, own, notes)
+            if t:
+                tables.append(t)
+                sec_has_table = True
+            i = j
+            continue
+        sec_text.append(line)
+        i += 1
+    close_section()
+    return tables, notes
+
+
+def _split_pipe(row: str) -> list[str]:
+    row = row.strip()
+    if row.startswith("|"):
+        row = row[1:]
+    if row.endswith("|"):
+        row = row[:-1]
+    return [re.sub(r"(\*\*|__|`)", "", c) for c in re.split(r"(?<!\\)\|", row)]
+
+
+def _table_from_rows(
+    rows: list[list[str]],
+    page: int,
+    label: str,
+    caption: str,
+    cat: Catalogue,
+    own: list[str] | None,
+    notes: list[str],
+    header_rows: int = 1,
+) -> Table | None:
+    try:
+        grid = _grid_from_rows(rows, header_rows)
+        if grid is None:
+            return None
+        orientation, cells = interpret(grid, caption, cat, own)
+        if not cells:
+            return None
+        t = Table(page, label, f"Table in {label!r}", clean(caption)[:300], orientation, cells)
+        validate(t, grid, cat)
+        return t
+    except Exception as exc:  # noqa: BLE001
+        notes.append(f"table in section {label!r} skipped ({type(exc).__name__}: {exc})")
+        return None
+
+
+class _HTMLTables(HTMLParser):
+    """Collects <table> cells (with colspan) and the nearest preceding heading."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tables: list[tuple[str, list[list[str]], int]] = []
+        self.heading = "(before first heading)"
+        self._h: list[str] | None = None
+        self._rows: list[list[str]] | None = None
+        self._cell: list[str] | None = None
+        self._span = 1
+        self._thead_rows = 0
+        self._in_thead = False
+        self._depth = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("h1", "h2", "h3", "h4", "h5", "h6") and self._rows is None:
+            self._h = []
+        elif tag == "table":
+            self._depth += 1
+            if self._depth == 1:
+                self._rows, self._thead_rows = [], 0
+        elif self._rows is not None and self._depth == 1:
+            if tag == "thead":
+                self._in_thead = True
+            elif tag == "tr":
+                self._rows.append([])
+                if self._in_thead:
+                    self._thead_rows += 1
+            elif tag in ("td", "th"):
+                self._cell = []
+                try:
+                    self._span = max(1, min(50, int(dict(attrs).get("colspan") or 1)))
+                except ValueError:
+                    self._span = 1
+            elif tag == "br" and self._cell is not None:
+                self._cell.append(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if self._h is not None and tag.startswith("h") and len(tag) == 2:
+            self.heading = " ".join("".join(self._h).split()) or self.heading
+            self._h = None
+        elif tag == "table":
+            self._depth -= 1
+            if self._depth == 0 and self._rows is not None:
+                self.tables.append((self.heading, [r for r in self._rows if r], max(1, self._thead_rows)))
+                self._rows = None
+        elif tag == "thead":
+            self._in_thead = False
+        elif tag in ("td", "th") and self._cell is not None and self._rows is not None:
+            if not self._rows:
+                self._rows.append([])
+            self._rows[-1].append(" ".join("".join(self._cell).split()))
+            self._rows[-1].extend([""] * (self._span - 1))
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+        elif self._h is not None:
+            self._h.append(data)
+
+
+def html_tables(text: str, cat: Catalogue, own: list[str] | None = None) -> tuple[list[Table], list[str]]:
+    parser = _HTMLTables()
+    parser.feed(text)
+    parser.close()
+    tables: list[Table] = []
+    notes: list[str] = []
+    for k, (heading, rows, nhead) in enumerate(parser.tables, 1):
+        t = _table_from_rows(rows, k, heading, heading, cat, own, notes, header_rows=nhead)
+        if t:
+            tables.append(t)
+    return tables, notes
+
+
+# --------------------------------------------------------------------------- the stage
+
+
+def read_results(doc: Document, source: str | Path | None, catalogue: Catalogue | None = None) -> dict:
+    """The results part of a report's bundle: {"tables": [...], "notes": [...], "seconds": s}.
+
+    Never raises: a source that cannot be re-read gives a note instead of tables.
+    """
+    t0 = time.perf_counter()
+    cat = catalogue or load_catalogue()
+    tables: list[Table] = []
+    notes: list[str] = []
+    try:
+        p = Path(source) if source else None
+        if doc.kind == "pdf" and p is not None:
+            tables, notes = pdf_tables(p, doc, cat)
+            notes += image_only_pages(doc, cat, {t.page for t in tables})
+        elif doc.kind in ("markdown", "html") and p is not None:
+            raw = p.read_bytes()[: 20 * 1024 * 1024].decode("utf-8", errors="replace")
+            if doc.kind == "markdown" or "<table" not in raw.lower():
+                tables, notes = markdown_tables(raw, cat)
+            if "<table" in raw.lower():
+                t2, n2 = html_tables(raw, cat)
+                tables += t2
+                notes += n2
+    except Exception as exc:  # noqa: BLE001 — results never fail a report
+        notes.append(f"result tables not read ({type(exc).__name__}: {exc})")
+    unknown = sorted({c.benchmark for t in tables for c in t.cells if cat.lookup(c.benchmark) is None})
+    if unknown:
+        notes.append("benchmarks not in the catalogue: " + ", ".join(unknown[:40]) + (" …" if len(unknown) > 40 else ""))
+    for t in tables:
+        if t.flags:
+            notes.append(f"{t.label} (page {t.page_label}): " + "; ".join(t.flags))
+    return {
+        "version": RESULTS_VERSION,
+        "tables": [t.to_dict() for t in tables],
+        "notes": notes,
+        "seconds": round(time.perf_counter() - t0, 3),
+    }
+
+
+def results_key(catalogue: Catalogue | None = None) -> str:
+    """The results part of a bundle fingerprint: code version and catalogue content."""
+    cat = catalogue or load_catalogue()
+    return f"r{RESULTS_VERSION}|{cat.fingerprint}"
+
+
+def status_note(results: dict | None) -> str:
+    """A short addition to the report's status line: tables read, and tables skipped or flagged."""
+    if not results:
+        return ""
+    n = len(results.get("tables") or [])
+    skipped = [x for x in results.get("notes") or [] if "skipped" in x or "not read" in x]
+    flagged = sum(1 for t in results.get("tables") or [] if t.get("flags"))
+    parts = [f"{n} result table(s)"] if n else []
+    if flagged:
+        parts.append(f"{flagged} flagged for review")
+    if skipped:
+        parts.append("; ".join(skipped[:3]))
+    return ("; " + ", ".join(parts)) if parts else ""
+
+
+# --------------------------------------------------------------------------- the stored table
+
+
+def result_rows(spec, results: dict | None, catalogue: Catalogue | None = None) -> list[dict]:  # type: ignore[no-untyped-def]
+    """Rows of the `results` table for one report: automatic cells from its bundle plus the
+    curated `results:` of its YAML (origin `curated`, never replaced by automatic ones)."""
+    cat = catalogue or load_catalogue()
+    own_names = [spec.model, *getattr(spec, "aliases", [])]
+    rows: list[dict] = []
+    for t in (results or {}).get("tables", []):
+        table_flag = "table: " + "; ".join(t.get("flags") or []) if t.get("flags") else ""
+        for c in t.get("cells", []):
+            b = cat.lookup(c["benchmark"])
+            flag = cell_flag(c["value"], c.get("metric") or "", b.id if b else "", cat)
+            rows.append(
+                {
+                    "report_id": spec.id,
+                    "page": str(t.get("page_label") or t.get("page")),
+                    "table": t.get("label"),
+                    "caption": t.get("caption"),
+                    "model": c["model"],
+                    "own": is_own(c["model"], spec.model, list(getattr(spec, "aliases", []))),
+                    "benchmark": c["benchmark"],
+                    "metric": c.get("metric") or "",
+                    "group": c.get("group") or "",
+                    "setting": c.get("setting") or "",
+                    "value": c["value"],
+                    "score": score_of(c["value"]),
+                    "benchmark_id": b.id if b else "",
+                    "category": b.category if b else "",
+                    "origin": "auto",
+                    "flag": "; ".join(x for x in (flag, table_flag) if x),
+                    "notes": "",
+                }
+            )
+    for r in getattr(spec, "results", []) or []:
+        b = cat.lookup(r.benchmark)
+        value = str(r.value)
+        rows.append(
+            {
+                "report_id": spec.id,
+                "page": "" if r.page is None else str(r.page),
+                "table": r.figure or "",
+                "caption": "",
+                "model": r.model,
+                "own": is_own(r.model, spec.model, list(spec.aliases)),
+                "benchmark": r.benchmark,
+                "metric": r.metric or "",
+                "group": "",
+                "setting": r.setting or "",
+                "value": value,
+                "score": score_of(value),
+                "benchmark_id": b.id if b else "",
+                "category": b.category if b else "",
+                "origin": "curated",
+                "flag": cell_flag(value, r.metric or "", b.id if b else "", cat),
+                "notes": r.notes or "",
+            }
+        )
+    _ = own_names
+    return rows
+
+
+RESULT_NOTE_COLUMNS = ["report_id", "note"]
+
+
+def result_note_rows(spec, results: dict | None) -> list[dict]:  # type: ignore[no-untyped-def]
+    """Rows of the `result_notes` table: images-only pages, unknown benchmarks, skipped or flagged tables."""
+    notes = list((results or {}).get("notes") or [])
+    if results is None and not getattr(spec, "results", None):
+        notes.append("no result tables read (no source text)")
+    elif results is None:
+        notes.append("curated results only (no source text)")
+    return [{"report_id": spec.id, "note": n} for n in notes]
+
+
+def card_section(results, notes, report_id: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """Markdown lines of a report card's "Benchmark results": one pivot (benchmark × model) per
+    table with its page, the curated scores apart, and the notes (images-only pages, flags)."""
+    from .export import to_markdown
+
+    lines: list[str] = []
+    df = results[results["report_id"] == report_id] if len(results) else results
+    nt = notes[notes["report_id"] == report_id] if len(notes) else notes
+    if not len(df) and not len(nt):
+        return lines
+    lines += ["## Benchmark results", ""]
+    if len(df):
+        auto = df[df["origin"] == "auto"]
+        for (page, label), t in auto.groupby(["page", "table"], sort=False):
+            cap = t["caption"].iloc[0] or ""
+            lines += [f"### {label} (page {page}): {cap}", ""]
+            t = t.assign(
+                row=[
+                    " ".join(x for x in (b, f"({m})" if m else "", s) if x)
+                    for b, m, s in zip(t["benchmark"], t["metric"], t["setting"])
+                ]
+            )
+            t = t.assign(col=[f"{m} ★" if o else m for m, o in zip(t["model"], t["own"])])
+            piv = t.pivot_table(index="row", columns="col", values="value", aggfunc="first", sort=False).reset_index()
+            piv = piv.rename(columns={"row": "benchmark"})
+            lines += [to_markdown(piv.fillna(""))]
+            flags = sorted({f for f in t["flag"] if f})
+            if flags:
+                lines += ["Review: " + "; ".join(flags), ""]
+        cur = df[df["origin"] == "curated"]
+        if len(cur):
+            lines += [
+                "### Curated scores",
+                "",
+                to_markdown(cur[["benchmark", "model", "metric", "setting", "value", "page", "table", "notes"]]),
+            ]
+        lines += ["★ = the report's own model.", ""]
+    for n in nt["note"] if len(nt) else []:
+        lines.append(f"- {n}")
+    if len(nt):
+        lines.append("")
+    return lines
