@@ -364,7 +364,7 @@ def pdf_tables(path: Path, doc: Document, cat: Catalogue) -> tuple[list[Table], 
                 page = pdf[num - 1]
                 words = page_words(page)
                 rules = page_rules(page)
-                regions = find_regions(words, page.get_width())
+                regions = find_regions(words, page.get_width(), rules)
                 page.close()
             except Exception as exc:  # noqa: BLE001 — a damaged page is skipped with a note
                 notes.append(f"page {num}: tables not read ({type(exc).__name__}: {exc})")

@@ -33,6 +33,7 @@ _NUM = r"[-+\u2212]?(\d+(?:[.,]\d+)*|\.\d+)\s*%?"
 VALUE = re.compile(
     rf"^[({{\[]?{_NUM}[KMBkmb]?[)}}\]]?(\s*(\u00b1|\+/-|/|\u00d7|x)\s*{_NUM}[KMBkmb]?)*\s*%?[{re.escape(MARKS)}\u00b9\u00b2\u00b3a-c]?$"
 )
+_HEADING = re.compile(r"^\d+(\.\d+)*\.?\s+[A-Z][\w-]*( [\w-]+){0,8}$")
 DASH = re.compile(r"^[-\u2013\u2014\u2212/]+$|^(n/?a|N/?A|—|–)$")
 
 
@@ -150,22 +151,17 @@ def page_words(page) -> list[Word]:  # type: ignore[no-untyped-def]
             if k <= 0:
                 continue
             rects = [tp.get_rect(j) for j in range(k)]
-            pdfium_c.FPDFText_GetCharOrigin(raw, start, ctypes.byref(ox), ctypes.byref(oy))
             size = pdfium_c.FPDFText_GetFontSize(raw, start) or (rects[0][3] - rects[0][1])
-            # A "word" pdfium did not split although it spans a column gap: split it by its rects.
-            if k > 1 and all(abs(r[1] - rects[0][1]) < size for r in rects) and _gap_split(rects, size):
-                parts = _split_by_rects(m.group(), rects)
+            if k > 1 and not all(abs(r[1] - rects[0][1]) < 0.5 * size for r in rects) or (k > 1 and _gap_split(rects, size)):
+                parts = _split_by_chars(raw, start, m.group(), height)  # a word broken across lines or a gap
             else:
-                parts = [
-                    (
-                        m.group(),
-                        (min(r[0] for r in rects), min(r[1] for r in rects), max(r[2] for r in rects), max(r[3] for r in rects)),
-                    )
-                ]
-            for t, (l, b, r, tt) in parts:
-                t = normalize(_SURROGATE.sub("", t)).strip()
+                pdfium_c.FPDFText_GetCharOrigin(raw, start, ctypes.byref(ox), ctypes.byref(oy))
+                box = (min(r[0] for r in rects), min(r[1] for r in rects), max(r[2] for r in rects), max(r[3] for r in rects))
+                parts = [(m.group(), box, height - oy.value)]
+            for t, (l, b, r, tt), base in parts:
+                t = normalize(_SURROGATE.sub("", t).replace("\ufffe", "-").replace("\u00ad", "-")).strip()
                 if t:
-                    out.append(Word(t, l, r, height - tt, height - b, height - oy.value, float(size)))
+                    out.append(Word(t, l, r, height - tt, height - b, base, float(size)))
         return out
     finally:
         tp.close()
@@ -179,15 +175,24 @@ def _gap_split(rects: list, size: float) -> bool:
     return any(b[0] - a[2] > 0.8 * size for a, b in zip(xs, xs[1:]))
 
 
-def _split_by_rects(text: str, rects: list) -> list[tuple[str, tuple]]:
-    """Share a glued token between its rects by width (rare: pdfium inserts spaces at gaps)."""
-    total = sum(r[2] - r[0] for r in rects) or 1.0
-    out, pos = [], 0
-    for i, r in enumerate(sorted(rects)):
-        n = len(text) - pos if i == len(rects) - 1 else round(len(text) * (r[2] - r[0]) / total)
-        out.append((text[pos : pos + n], r))
-        pos += n
-    return out
+def _split_by_chars(raw, start: int, text: str, height: float) -> list[tuple[str, tuple, float]]:  # type: ignore[no-untyped-def]
+    """Split a token pdfium reports as one word where its characters change line or leave a gap."""
+    import pypdfium2.raw as pdfium_c
+
+    l, r, b, t = (ctypes.c_double() for _ in range(4))
+    ox, oy = ctypes.c_double(), ctypes.c_double()
+    parts: list[list] = []
+    for i, ch in enumerate(text):
+        pdfium_c.FPDFText_GetCharBox(raw, start + i, ctypes.byref(l), ctypes.byref(r), ctypes.byref(b), ctypes.byref(t))
+        pdfium_c.FPDFText_GetCharOrigin(raw, start + i, ctypes.byref(ox), ctypes.byref(oy))
+        size = max(t.value - b.value, 1.0)
+        if parts and abs(parts[-1][4] - oy.value) < 0.5 * size and l.value - parts[-1][2] < 0.8 * size:
+            p = parts[-1]
+            p[0] += ch
+            p[1], p[2], p[3], p[5] = min(p[1], l.value), max(p[2], r.value), min(p[3], b.value), max(p[5], t.value)
+        else:
+            parts.append([ch, l.value, r.value, b.value, oy.value, t.value])
+    return [(p[0], (p[1], p[3], p[2], p[5]), height - p[4]) for p in parts]
 
 
 def page_rules(page) -> list[tuple[float, float, float]]:  # type: ignore[no-untyped-def]
@@ -250,7 +255,11 @@ def _is_prose(line: Line, width: float) -> bool:
     if any(is_value(s.text) for s in segs):
         return False
     span = line.x1 - line.x0
-    return span > 0.45 * width and len(line.words) >= 6 and len(segs) <= max(1, len(line.words) // 4)
+    words = line.words
+    if span <= 0.45 * width or len(words) < 6:
+        return False
+    lower = sum(1 for w in words if re.fullmatch(r"[a-z]+[,.;:]?", w.text)) / len(words)
+    return len(segs) <= max(1, len(words) // 4) or lower >= 0.5
 
 
 def _caption_text(lines: list[Line], i: int) -> str:
@@ -267,7 +276,7 @@ def _caption_text(lines: list[Line], i: int) -> str:
     return text[: 8 + m.end(1)] if m else text
 
 
-def find_regions(words: list[Word], page_width: float) -> list[Region]:
+def find_regions(words: list[Word], page_width: float, rules: list[tuple[float, float, float]] | None = None) -> list[Region]:
     """Table regions next to "Table N" captions (see the module docstring)."""
     lines = group_lines(words)
     for ln in lines:
@@ -296,7 +305,7 @@ def find_regions(words: list[Word], page_width: float) -> list[Region]:
             ln.segs = split_segments(ln.words)
         opts = []
         for step in (-1, 1):
-            opts.append(_walk(col, ci, step, caps, width if (lo, hi) == (left - 1, right + 1) else hi - lo))
+            opts.append(_walk(col, ci, step, caps, width if (lo, hi) == (left - 1, right + 1) else hi - lo, rules or []))
         options[ci] = opts
     claimed: set[int] = set()
     chosen: dict[int, list[Line]] = {}
@@ -324,7 +333,7 @@ def _n_data(lines: list[Line]) -> int:
     return sum(1 for ln in lines if sum(is_value(s.text) for s in ln.segs) >= 1)
 
 
-def _walk(lines: list[Line], ci: int, step: int, caps: list[int], width: float) -> list[Line]:
+def _walk(lines: list[Line], ci: int, step: int, caps: list[int], width: float, rules: list[tuple[float, float, float]]) -> list[Line]:
     """Lines of the table on one side of caption `ci` (see `find_regions`)."""
     out: list[Line] = []
     i = ci + step
@@ -345,10 +354,13 @@ def _walk(lines: list[Line], ci: int, step: int, caps: list[int], width: float) 
         if not ln.words:
             i += step
             continue
-        if i in others:
+        if i in others or (step < 0 and _HEADING.match(ln.text) and not any(is_value(s.text) for s in ln.segs[1:])):
             break
         gap = (ln.top - prev.bottom) if step > 0 else (prev.top - ln.bottom)
         limit = (3.0 if not out else 2.2) * max(ln.size, prev.size)
+        lo_y, hi_y = sorted((ln.base, prev.base))
+        if any(lo_y < y < hi_y for y, _a, _b in rules):  # a drawn rule in the gap: rows set further apart
+            limit += 2.0 * max(ln.size, prev.size)
         if gap > limit or _is_prose(ln, width):
             break
         out.append(ln)
@@ -385,34 +397,51 @@ def build_grid(region: Region, rules: list[tuple[float, float, float]], is_key_h
     mids = [(b[0] + b[1]) / 2 for b in bands]
     bounds = [-1e9] + [(mids[k] + mids[k + 1]) / 2 for k in range(len(mids) - 1)] + [1e9]
 
+    pitch = statistics.median([mids[k + 1] - mids[k] for k in range(len(mids) - 1)]) if len(mids) > 1 else 50.0
+
     def band_of(x0: float, x1: float) -> list[int]:
-        w = max(x1 - x0, 0.1)
-        hits = []
-        for k in range(len(bands)):
-            lo, hi = max(bounds[k], zone_end), bounds[k + 1]
-            ov = min(x1, hi) - max(x0, lo)
-            if ov >= 0.25 * w or (x0 <= mids[k] <= x1):
-                hits.append(k)
-        if not hits:
-            c = (x0 + x1) / 2
-            hits = [min(range(len(bands)), key=lambda k: abs(mids[k] - c))]
-        return hits
+        """The band nearest to a body segment's centre."""
+        c = (x0 + x1) / 2
+        return [min(range(len(bands)), key=lambda k: abs(mids[k] - c))]
+
+    def header_bands(x0: float, x1: float, may_span: bool) -> list[int]:
+        """Bands a header segment stands over: the contiguous run of bands whose centre is nearest
+        to the segment's centre among the runs wide enough to hold it (a header much wider than
+        the column pitch spans several columns). Only a header with header lines below may span."""
+        c, w = (x0 + x1) / 2, x1 - x0
+        near = min(range(len(bands)), key=lambda k: abs(mids[k] - c))
+        if not may_span:
+            return [near]
+        best: tuple[float, int, list[int]] | None = None
+        for i in range(len(bands)):
+            for j in range(i, len(bands)):
+                extent = mids[j] - mids[i] + pitch
+                if w > 1.25 * extent:
+                    continue
+                off = abs((mids[i] + mids[j]) / 2 - c)
+                if off > pitch:
+                    continue
+                key = (round(off / max(pitch, 1) * 10), j - i, list(range(i, j + 1)))
+                if best is None or key[:2] < best[:2]:
+                    best = key
+        return best[2] if best else [near]
 
     # Header parts per band, and the corner text.
     col_headers: list[list[tuple[str, int]]] = [[] for _ in bands]
     corner_parts: list[str] = []
-    for ln in header_lines:
+    header_lines = [ln for ln in header_lines if not _attribute_line(ln, zone_end, is_attribute)]
+    for hi, ln in enumerate(header_lines):
         for s in ln.segs:
             if s.x1 <= zone_end or (s.x0 < zone_end and (s.x0 + s.x1) / 2 < zone_end):
                 corner_parts.append(s.text)
                 continue
-            ks = band_of(s.x0, s.x1)
+            ks = header_bands(s.x0, s.x1, hi < len(header_lines) - 1)
             for k in ks:
                 col_headers[k].append((s.text, len(ks)))
     # Label zone columns: left-aligned starts; the main column is the most common start.
     label_segs: list[tuple[int, Seg]] = []
     for li, ln in enumerate(body):
-        for s in split_segments([w for w in ln.words if (w.x0 + w.x1) / 2 < zone_end], gap_em=1.5):
+        for s in split_segments([w for w in ln.words if (w.x0 + w.x1) / 2 < zone_end]):
             label_segs.append((li, s))
     starts = sorted(s.x0 for _, s in label_segs)
     cols_x: list[float] = []
@@ -442,12 +471,17 @@ def build_grid(region: Region, rules: list[tuple[float, float, float]], is_key_h
     for li, ln in enumerate(body):
         labs: list[Seg | None] = [None] * (n_lab + len(key_bands))
         vals = [""] * len(bands)
-        for s in split_segments([w for w in ln.words if (w.x0 + w.x1) / 2 < zone_end], gap_em=1.5):
-            idx = max([j for j, cx in enumerate(label_x) if s.x0 >= cx - 6] or [0])
-            if labs[idx] is None:
-                labs[idx] = s
+        prev_col, prev_seg = -1, None
+        for s in split_segments([w for w in ln.words if (w.x0 + w.x1) / 2 < zone_end]):
+            at = [j for j, cx in enumerate(label_x) if abs(s.x0 - cx) <= 6]
+            if at:
+                idx = at[0]
+            elif prev_seg is not None and s.x0 - prev_seg.x1 < 1.5 * s.words[0].size:
+                idx = prev_col
             else:
-                labs[idx] = Seg(labs[idx].words + s.words)  # type: ignore[union-attr]
+                idx = max([j for j, cx in enumerate(label_x) if s.x0 >= cx - 6] or [0])
+            labs[idx] = s if labs[idx] is None else Seg(labs[idx].words + s.words)  # type: ignore[union-attr]
+            prev_col, prev_seg = idx, s
         for s in ln.segs:
             if (s.x0 + s.x1) / 2 < zone_end:
                 continue
@@ -490,8 +524,6 @@ def build_grid(region: Region, rules: list[tuple[float, float, float]], is_key_h
             y = body[li].base
             best = None
             for lj, s in cands:
-                if is_data[lj] and lj != li and c < n_lab and c == n_lab - 1 and _own_row_label(cells_lab, is_data, lj, c, body):
-                    pass
                 ya = body[lj].base
                 if _rule_between(rules, y, ya, cx0, cx1):
                     continue
@@ -543,8 +575,9 @@ def build_grid(region: Region, rules: list[tuple[float, float, float]], is_key_h
     )
 
 
-def _own_row_label(*_args) -> bool:  # noqa: ANN002 — placeholder kept for readability of the fill loop
-    return False
+def _attribute_line(ln: Line, zone_end: float, is_attribute) -> bool:  # type: ignore[no-untyped-def]
+    label = " ".join(w.text for w in ln.words if (w.x0 + w.x1) / 2 < zone_end)
+    return bool(label) and is_attribute(label)
 
 
 def _looks_data(ln: Line) -> bool:
