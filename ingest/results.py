@@ -173,8 +173,8 @@ def _is_benchmark(name: str, cat: Catalogue) -> bool:
 
 def interpret(grid: Grid, caption: str, cat: Catalogue, own_names: list[str] | None = None) -> tuple[str, list[Cell]]:
     """Result cells of a grid: (orientation, cells). See the module docstring for the rules."""
-    main = len(grid.label_headers) - len(grid.key_cols) - 1  # the main label column
-    main = max(main, 0)
+    main = grid.main if grid.main >= 0 else max(len(grid.label_headers) - len(grid.key_cols) - 1, 0)
+    extra = [c for c in range(main + 1, len(grid.label_headers)) if c not in grid.key_cols]
     heads = [_column_parts(h, cat) for h in grid.col_headers]
     col_names = [_join([s, b]) if s and b else (b or s) for b, _m, _st, s in heads]
     row_names = [clean(r.labels[main]) if r.labels else "" for r in grid.rows]
@@ -191,6 +191,12 @@ def interpret(grid: Grid, caption: str, cat: Catalogue, own_names: list[str] | N
         for r in grid.rows:
             bench_raw = clean(r.labels[main])
             bench, metric = _split_metric(bench_raw, cat)
+            for c in extra:  # a metric column beside the benchmark names, or more of the name
+                x = clean(r.labels[c])
+                if x and (cat.is_metric(x) or cat.is_metric(x.strip("()"))):
+                    metric = metric or x.strip("()")
+                elif x:
+                    bench = _join([bench, x])
             groups = [clean(x) for i, x in enumerate(r.labels[:main]) if clean(x)]
             group = " / ".join(groups) or clean(r.group)
             setting = "; ".join(
@@ -210,7 +216,7 @@ def interpret(grid: Grid, caption: str, cat: Catalogue, own_names: list[str] | N
     else:
         orientation = "models-as-rows"
         for r in grid.rows:
-            model = clean(r.labels[main])
+            model = _join([clean(r.labels[main])] + [clean(r.labels[c]) for c in extra])
             if not model:
                 continue
             setting = "; ".join(

@@ -33,7 +33,7 @@ _NUM = r"[-+\u2212]?(\d+(?:[.,]\d+)*|\.\d+)\s*%?"
 VALUE = re.compile(
     rf"^[({{\[]?{_NUM}[KMBkmb]?[)}}\]]?(\s*(\u00b1|\+/-|/|\u00d7|x)\s*{_NUM}[KMBkmb]?)*\s*%?[{re.escape(MARKS)}\u00b9\u00b2\u00b3a-c]?$"
 )
-_HEADING = re.compile(r"^\d+(\.\d+)*\.?\s+[A-Z][\w-]*( [\w-]+){0,8}$")
+_HEADING = re.compile(r"^\d{1,2}(\.\d{1,2})*\.?\s+[A-Z][a-z][\w-]*( [\w-]+){0,8}$")
 DASH = re.compile(r"^[-\u2013\u2014\u2212/]+$|^(n/?a|N/?A|—|–)$")
 
 
@@ -71,6 +71,7 @@ class Seg:
 class Line:
     words: list[Word]
     segs: list[Seg] = field(default_factory=list)
+    index: int = -1  # position among the page's lines
 
     @property
     def top(self) -> float:
@@ -112,6 +113,7 @@ class Grid:
     rows: list[GridRow]
     tokens: list[str] = field(default_factory=list)  # every word in the table region (validation)
     unused: list[str] = field(default_factory=list)  # numeric words not read into any cell
+    main: int = -1  # index of the main label column (models or benchmarks); -1: last non-key column
     region: tuple[float, float, float, float] | None = None  # x0, top, x1, bottom
 
 
@@ -300,27 +302,27 @@ def find_regions(words: list[Word], page_width: float, rules: list[tuple[float, 
                 lo = cap.x0 - 0.02 * width
             elif rm > 0.3 * width:
                 hi = cap.x1 + 0.02 * width
-        col = [Line([w for w in ln.words if lo <= (w.x0 + w.x1) / 2 <= hi]) for ln in lines]
+        col = [Line([w for w in ln.words if lo <= (w.x0 + w.x1) / 2 <= hi], index=k) for k, ln in enumerate(lines)]
         for ln in col:
             ln.segs = split_segments(ln.words)
         opts = []
         for step in (-1, 1):
             opts.append(_walk(col, ci, step, caps, width if (lo, hi) == (left - 1, right + 1) else hi - lo, rules or []))
         options[ci] = opts
-    claimed: set[int] = set()
+    claimed: set[int] = set()  # line indices (regions of different captions are built from copies)
     chosen: dict[int, list[Line]] = {}
     # Captions with one usable side first, then the rest by their best unclaimed side.
     order = sorted(options, key=lambda ci: sum(1 for o in options[ci] if _n_data(o) > 0))
     for ci in order:
         best: list[Line] = []
         for o in options[ci]:
-            if any(id(ln) in claimed for ln in o):
+            if any(ln.index in claimed for ln in o):
                 continue
             if _n_data(o) > _n_data(best):
                 best = o
         if best:
             chosen[ci] = best
-            claimed |= {id(ln) for ln in best}
+            claimed |= {ln.index for ln in best}
     out = []
     for ci, body in sorted(chosen.items()):
         m = CAPTION.match(lines[ci].text)
@@ -354,7 +356,7 @@ def _walk(lines: list[Line], ci: int, step: int, caps: list[int], width: float, 
         if not ln.words:
             i += step
             continue
-        if i in others or (step < 0 and _HEADING.match(ln.text) and not any(is_value(s.text) for s in ln.segs[1:])):
+        if i in others or (step < 0 and len(ln.segs) <= 3 and _HEADING.match(ln.text) and not any(is_value(s.text) for s in ln.segs[1:])):
             break
         gap = (ln.top - prev.bottom) if step > 0 else (prev.top - ln.bottom)
         limit = (3.0 if not out else 2.2) * max(ln.size, prev.size)
@@ -433,7 +435,7 @@ def build_grid(region: Region, rules: list[tuple[float, float, float]], is_key_h
     for hi, ln in enumerate(header_lines):
         for s in ln.segs:
             if s.x1 <= zone_end or (s.x0 < zone_end and (s.x0 + s.x1) / 2 < zone_end):
-                corner_parts.append(s.text)
+                corner_parts.append(s)
                 continue
             ks = header_bands(s.x0, s.x1, hi < len(header_lines) - 1)
             for k in ks:
@@ -453,7 +455,18 @@ def build_grid(region: Region, rules: list[tuple[float, float, float]], is_key_h
     main_support = {cx: sum(1 for li, s in label_segs if id(body[li]) in data_lines and cx <= s.x0 < cx + 6) for cx in cols_x}
     main_x = max(cols_x, key=lambda cx: (main_support[cx], -cx)) if cols_x else zone_end
     outer = [cx for cx in cols_x if cx < main_x - 6 and support[cx] >= 1]
-    label_x = outer + [main_x]
+    # Columns right of the main one need left-aligned cells on most data rows ("# Shots", "Metric").
+    inner = [cx for cx in cols_x if cx > main_x + 6 and main_support[cx] >= max(2, 0.6 * len(data_idx))]
+    label_x = outer + [main_x] + inner
+    main_col = len(outer)
+    # Corner header segments go to the label column they start in.
+    corner_cols: list[list[str]] = [[] for _ in label_x]
+    for s in corner_parts:
+        j = max([j for j, cx in enumerate(label_x) if s.x0 >= cx - 6] or [0])
+        if j > main_col and not any(abs(s.x0 - label_x[j]) <= 6 or s.x0 <= label_x[j] <= s.x1 for _ in [0]):
+            j = main_col
+        corner_cols[j].append(s.text)
+    inner_keys = [j for j in range(main_col + 1, len(label_x)) if is_key_header(" ".join(corner_cols[j]))]
     # Key columns: value bands whose header names a row property (size, budget), or whose cells are sizes.
     key_bands = []
     for k in range(len(bands)):
@@ -499,7 +512,7 @@ def build_grid(region: Region, rules: list[tuple[float, float, float]], is_key_h
     # Attribute rows (architecture, parameter counts) describe models; they are not results.
     attr = []
     for li, labs in enumerate(cells_lab):
-        main = labs[n_lab - 1]
+        main = labs[main_col]
         attr.append(bool(main is not None and is_attribute(main.text)))
     # Fill label columns down (and up): nearest cell in y, not across a rule crossing that column.
     nlab_all = n_lab + len(key_bands)
@@ -564,9 +577,10 @@ def build_grid(region: Region, rules: list[tuple[float, float, float]], is_key_h
     x0 = min(ln.x0 for ln in lines)
     x1 = max(ln.x1 for ln in lines)
     return Grid(
-        corner=" ".join(corner_parts),
-        label_headers=["" for _ in label_x] + [" ".join(t for t, _ in col_headers[k]) for k in key_bands],
-        key_cols=list(range(n_lab, nlab_all)),
+        corner=" ".join(" ".join(c) for c in corner_cols[: main_col + 1]),
+        label_headers=[" ".join(c) for c in corner_cols] + [" ".join(t for t, _ in col_headers[k]) for k in key_bands],
+        key_cols=inner_keys + list(range(n_lab, nlab_all)),
+        main=main_col,
         col_headers=[col_headers[k] for k in val_bands],
         rows=rows,
         tokens=tokens,
