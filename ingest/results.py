@@ -276,16 +276,29 @@ def is_own(model: str, spec_model: str, aliases: list[str]) -> bool:
     return any(own_match(model, n) for n in [spec_model, *aliases] if n)
 
 
-def _caption_benchmark(caption: str, cat: Catalogue) -> str:
-    """A single catalogue benchmark named in a caption ("… on the RULER benchmark")."""
-    found = []
-    for m in re.finditer(r"[A-Za-z][\w.+'-]*(?:\s+[A-Z0-9][\w.+'-]*)?", caption or ""):
-        for cand in (m.group(0), m.group(0).split()[0]):
-            b = cat.lookup(cand.strip(".,;:"))
-            if b is not None and b.category != "aggregate" and len(cand) > 2:
+def benchmarks_named(text: str, cat: Catalogue) -> list[tuple[str, str]]:
+    """(id, name as printed) of catalogue benchmarks named in free text, longest names first."""
+    words = [w.strip(".,;:()[]\"'") for w in (text or "").split()]
+    taken = [False] * len(words)
+    found: list[tuple[str, str]] = []
+    for n in (3, 2, 1):
+        for i in range(len(words) - n + 1):
+            if any(taken[i : i + n]):
+                continue
+            cand = " ".join(words[i : i + n])
+            if len(cand) < 3 or not any(ch.isupper() for ch in cand):
+                continue
+            b = cat.lookup(cand)
+            if b is not None and b.category != "aggregate":
+                taken[i : i + n] = [True] * n
                 if b.id not in [x[0] for x in found]:
-                    found.append((b.id, cand.strip(".,;:")))
-                break
+                    found.append((b.id, cand))
+    return found
+
+
+def _caption_benchmark(caption: str, cat: Catalogue) -> str:
+    """The single catalogue benchmark a caption names ("… on the RULER benchmark"), else ""."""
+    found = benchmarks_named(caption, cat)
     return found[0][1] if len(found) == 1 else ""
 
 
@@ -346,12 +359,7 @@ def image_only_pages(doc: Document, cat: Catalogue, tables_on: set[int]) -> list
 
 
 def _names_benchmark(text: str, cat: Catalogue) -> bool:
-    for m in re.finditer(r"[A-Za-z][\w.+'-]{2,}(?:\s+[A-Z0-9][\w.+'-]*)?", text):
-        if cat.lookup(m.group(0).strip(".,;:")) or cat.lookup(m.group(0).split()[0].strip(".,;:")):
-            b = cat.lookup(m.group(0).strip(".,;:")) or cat.lookup(m.group(0).split()[0].strip(".,;:"))
-            if b is not None and b.category != "aggregate":
-                return True
-    return False
+    return bool(benchmarks_named(text, cat))
 
 
 def pdf_tables(path: Path, doc: Document, cat: Catalogue) -> tuple[list[Table], list[str]]:
@@ -377,7 +385,7 @@ def pdf_tables(path: Path, doc: Document, cat: Catalogue) -> tuple[list[Table], 
                 continue
             for reg in regions:
                 try:
-                    grid = build_grid(reg, rules, cat.is_key_column, cat.is_attribute_row)
+                    grid = build_grid(reg, rules, cat.is_key_column, cat.is_attribute_row, cat.is_label_word)
                     if grid is None:
                         continue
                     orientation, cells = interpret(grid, reg.caption, cat)

@@ -377,10 +377,19 @@ def _walk(lines: list[Line], ci: int, step: int, caps: list[int], width: float, 
 # --------------------------------------------------------------------------- grid
 
 
-def build_grid(region: Region, rules: list[tuple[float, float, float]], is_key_header, is_attribute) -> Grid | None:  # type: ignore[no-untyped-def]
-    """Columns, header and rows of one region; None when it has no numeric rows."""
+def build_grid(region: Region, rules: list[tuple[float, float, float]], is_key_header, is_attribute, is_label_word=None) -> Grid | None:  # type: ignore[no-untyped-def]
+    """Columns, header and rows of one region; None when it has no numeric rows.
+
+    A line whose first cell is a label-column word ("Model", "Method") is a header line even
+    when its other cells look numeric ("4K 8K 16K": context lengths)."""
     lines = region.lines
-    data_idx = [i for i, ln in enumerate(lines) if sum(is_value(s.text) for s in ln.segs) >= 1 and _looks_data(ln)]
+    data_idx = [
+        i
+        for i, ln in enumerate(lines)
+        if sum(is_value(s.text) for s in ln.segs) >= 1
+        and _looks_data(ln)
+        and not (is_label_word and not is_value(ln.segs[0].text) and is_label_word(ln.segs[0].text))
+    ]
     if not data_idx:
         return None
     first = data_idx[0]
