@@ -254,13 +254,13 @@ class Region:
 
 def _is_prose(line: Line, width: float) -> bool:
     segs = line.segs
-    if any(is_value(s.text) for s in segs):
-        return False
     span = line.x1 - line.x0
     words = line.words
+    lower = sum(1 for w in words if re.fullmatch(r"[a-z]+[,.;:]?", w.text)) / max(len(words), 1)
+    if len(words) >= 5 and lower >= 0.6 and sum(is_value(s.text) for s in segs) <= 1:
+        return True  # a sentence (the last line of a paragraph, too)
     if span <= 0.45 * width or len(words) < 6:
         return False
-    lower = sum(1 for w in words if re.fullmatch(r"[a-z]+[,.;:]?", w.text)) / len(words)
     return len(segs) <= max(1, len(words) // 4) or lower >= 0.5
 
 
@@ -468,12 +468,36 @@ def build_grid(region: Region, rules: list[tuple[float, float, float]], is_key_h
     inner = [cx for cx in cols_x if cx > main_x + 6 and main_support[cx] >= max(2, 0.6 * len(data_idx))]
     label_x = outer + [main_x] + inner
     main_col = len(outer)
+    comps: list[list[float]] = []
+    if cols_x and main_support[main_x] < 0.5 * len(data_idx):
+        # Centred label columns (names not left-aligned): columns are overlapping x-intervals.
+        for a, b in sorted((s.x0, s.x1) for _, s in label_segs):
+            if comps and a <= comps[-1][1] + 1:
+                comps[-1][1] = max(comps[-1][1], b)
+            else:
+                comps.append([a, b])
+        comp_support = [sum(1 for li, s in label_segs if id(body[li]) in data_lines and c[0] <= (s.x0 + s.x1) / 2 <= c[1]) for c in comps]
+        m = max(range(len(comps)), key=lambda k: (comp_support[k], k))
+        keep = [k for k in range(len(comps)) if k < m or k == m or comp_support[k] >= max(2, 0.6 * len(data_idx))]
+        comps = [comps[k] for k in keep]
+        main_col = keep.index(m)
+        label_x = [c[0] for c in comps]
+
+    def col_of(seg: Seg, prev_col: int, prev_seg: Seg | None) -> int:
+        if comps:
+            c = (seg.x0 + seg.x1) / 2
+            return next((k for k, cp in enumerate(comps) if cp[0] - 1 <= c <= cp[1] + 1), max(prev_col, 0))
+        at = [j for j, cx in enumerate(label_x) if abs(seg.x0 - cx) <= 6]
+        if at:
+            return at[0]
+        if prev_seg is not None and seg.x0 - prev_seg.x1 < 1.5 * seg.words[0].size:
+            return prev_col
+        return max([j for j, cx in enumerate(label_x) if seg.x0 >= cx - 6] or [0])
+
     # Corner header segments go to the label column they start in.
     corner_cols: list[list[str]] = [[] for _ in label_x]
     for s in corner_parts:
-        j = max([j for j, cx in enumerate(label_x) if s.x0 >= cx - 6] or [0])
-        if j > main_col and not any(abs(s.x0 - label_x[j]) <= 6 or s.x0 <= label_x[j] <= s.x1 for _ in [0]):
-            j = main_col
+        j = col_of(s, main_col, None)
         corner_cols[j].append(s.text)
     inner_keys = [j for j in range(main_col + 1, len(label_x)) if is_key_header(" ".join(corner_cols[j]))]
     # Key columns: value bands whose header names a row property (size, budget), or whose cells are sizes.
@@ -495,13 +519,7 @@ def build_grid(region: Region, rules: list[tuple[float, float, float]], is_key_h
         vals = [""] * len(bands)
         prev_col, prev_seg = -1, None
         for s in split_segments([w for w in ln.words if (w.x0 + w.x1) / 2 < zone_end]):
-            at = [j for j, cx in enumerate(label_x) if abs(s.x0 - cx) <= 6]
-            if at:
-                idx = at[0]
-            elif prev_seg is not None and s.x0 - prev_seg.x1 < 1.5 * s.words[0].size:
-                idx = prev_col
-            else:
-                idx = max([j for j, cx in enumerate(label_x) if s.x0 >= cx - 6] or [0])
+            idx = col_of(s, prev_col, prev_seg)
             labs[idx] = s if labs[idx] is None else Seg(labs[idx].words + s.words)  # type: ignore[union-attr]
             prev_col, prev_seg = idx, s
         for s in ln.segs:
