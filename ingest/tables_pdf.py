@@ -34,6 +34,7 @@ VALUE = re.compile(
     rf"^[({{\[]?{_NUM}[KMBkmb]?[)}}\]]?(\s*(\u00b1|\+/-|/|\u00d7|x)\s*{_NUM}[KMBkmb]?)*\s*%?[{re.escape(MARKS)}\u00b9\u00b2\u00b3a-c]?$"
 )
 _HEADING = re.compile(r"^\d{1,2}(\.\d{1,2})*\.?\s+[A-Z][a-z][\w-]*( [\w-]+){0,8}$")
+_SIZE = re.compile(r"^\d+(\.\d+)?\s*[KMBT]$|^\d+\s*[x\u00d7]\s*\d+(\.\d+)?[KMBT]$")
 DASH = re.compile(r"^[-\u2013\u2014\u2212/]+$|^(n/?a|N/?A|—|–)$")
 
 
@@ -257,8 +258,11 @@ def _is_prose(line: Line, width: float) -> bool:
     span = line.x1 - line.x0
     words = line.words
     lower = sum(1 for w in words if re.fullmatch(r"[a-z]+[,.;:]?", w.text)) / max(len(words), 1)
-    if len(words) >= 5 and lower >= 0.6 and sum(is_value(s.text) for s in segs) <= 1:
+    values = sum(is_value(s.text) for s in segs)
+    if len(words) >= 5 and lower >= 0.6 and values <= 1:
         return True  # a sentence (the last line of a paragraph, too)
+    if values >= 1:
+        return False
     if span <= 0.45 * width or len(words) < 6:
         return False
     return len(segs) <= max(1, len(words) // 4) or lower >= 0.5
@@ -392,7 +396,15 @@ def build_grid(region: Region, rules: list[tuple[float, float, float]], is_key_h
     ]
     if not data_idx:
         return None
-    first = data_idx[0]
+    # Numeric lines above the first labelled data line are header lines ("67B 72B 8x22B": sizes).
+    labelled = [
+        i
+        for i in data_idx
+        if not all(_SIZE.match(s.text) for s in lines[i].segs if is_value(s.text))
+        or not (is_value(lines[i].segs[0].text) or DASH.match(lines[i].segs[0].text))
+    ]
+    first = labelled[0] if labelled else data_idx[0]
+    data_idx = [i for i in data_idx if i >= first]
     header_lines, body = lines[:first], lines[first:]
     # Value bands: x-intervals of numeric segments in data rows, merged where they overlap.
     ivs = sorted((s.x0, s.x1) for i in data_idx for s in lines[i].segs if is_value(s.text) or DASH.match(s.text))
