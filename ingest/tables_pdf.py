@@ -349,7 +349,7 @@ def _walk(lines: list[Line], ci: int, step: int, caps: list[int], width: float, 
             i < len(lines)
             and lines[i].words
             and lines[i].top - prev.bottom < 0.6 * prev.size
-            and len(lines[i].segs) == 1
+            and (len(lines[i].segs) == 1 or _is_prose(lines[i], width))
             and not any(is_value(s.text) for s in lines[i].segs)
         ):
             prev = lines[i]
