@@ -337,7 +337,9 @@ def candidate_pages(doc: Document, min_numbers: int = 10) -> list[int]:
     for p in doc.pages:
         if not any(CAPTION.match(line) for line in p.text.splitlines()):
             continue
-        if sum(1 for t in p.text.split() if _NUM_TOKEN.match(t)) >= min_numbers:
+        nums = [t for t in p.text.split() if _NUM_TOKEN.match(t)]
+        # Scores are printed with decimals or percent signs; page, section and year numbers are not.
+        if len(nums) >= min_numbers and sum(1 for t in nums if "." in t or "%" in t) >= min_numbers // 2:
             out.append(p.number)
     return out
 

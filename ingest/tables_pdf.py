@@ -23,6 +23,7 @@ import ctypes
 import re
 import statistics
 from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 
 #: Caption lines: "Table 3: …", "Table 3 | …", "Table 3. …", "Table 3 Evaluation …" (not "Table 3 shows").
 CAPTION = re.compile(r"^\s*(Table|Tab\.|TABLE)\s*(\d+|[IVX]+)\s*(?=[:|.\u2013\u2014-]|\s+[A-Z(]|\s*$)")
@@ -55,8 +56,8 @@ class Seg:
 
     words: list[Word]
 
-    @property
-    def text(self) -> str:
+    @cached_property
+    def text(self) -> str:  # read only once the segment is complete
         return " ".join(w.text for w in self.words)
 
     @property
@@ -90,8 +91,8 @@ class Line:
     def size(self) -> float:
         return max(statistics.median(w.size for w in self.words), 1.0)
 
-    @property
-    def text(self) -> str:
+    @cached_property
+    def text(self) -> str:  # read only once `segs` is set
         return " ".join(s.text for s in self.segs)
 
     @property
@@ -125,8 +126,10 @@ class GridRow:
     group: str = ""  # group heading in effect
 
 
+@lru_cache(maxsize=65536)
 def is_value(text: str) -> bool:
-    return bool(VALUE.match(text.strip())) and any(ch.isdigit() for ch in text)
+    """A result value as printed: "88.5", "70.83% ± 0.89%", "6/644", "7B", "19.9*"."""
+    return any(ch.isdigit() for ch in text) and bool(VALUE.match(text.strip()))
 
 
 # --------------------------------------------------------------------------- words
@@ -147,13 +150,18 @@ def page_words(page) -> list[Word]:  # type: ignore[no-untyped-def]
         if len(text) != n:  # index mismatch (rare): fall back to per-character text
             text = "".join(chr(pdfium_c.FPDFText_GetUnicode(raw, i) or 32) for i in range(n))
         ox, oy = ctypes.c_double(), ctypes.c_double()
+        cl, ct, cr, cb = (ctypes.c_double() for _ in range(4))
+        rl, rt, rr, rb = (ctypes.byref(x) for x in (cl, ct, cr, cb))
         out = []
         for m in re.finditer(r"\S+", text):
             start, cnt = m.start(), m.end() - m.start()
             k = pdfium_c.FPDFText_CountRects(raw, start, cnt)
             if k <= 0:
                 continue
-            rects = [tp.get_rect(j) for j in range(k)]
+            rects = []
+            for j in range(k):
+                pdfium_c.FPDFText_GetRect(raw, j, rl, rt, rr, rb)
+                rects.append((cl.value, cb.value, cr.value, ct.value))
             size = pdfium_c.FPDFText_GetFontSize(raw, start) or (rects[0][3] - rects[0][1])
             if k > 1 and not all(abs(r[1] - rects[0][1]) < 0.5 * size for r in rects) or (k > 1 and _gap_split(rects, size)):
                 parts = _split_by_chars(raw, start, m.group(), height)  # a word broken across lines or a gap
@@ -285,8 +293,9 @@ def _caption_text(lines: list[Line], i: int) -> str:
 def find_regions(words: list[Word], page_width: float, rules: list[tuple[float, float, float]] | None = None) -> list[Region]:
     """Table regions next to "Table N" captions (see the module docstring)."""
     lines = group_lines(words)
-    for ln in lines:
+    for k, ln in enumerate(lines):
         ln.segs = split_segments(ln.words)
+        ln.index = k
     if not lines:
         return []
     left = min(ln.x0 for ln in lines)
@@ -306,9 +315,12 @@ def find_regions(words: list[Word], page_width: float, rules: list[tuple[float, 
                 lo = cap.x0 - 0.02 * width
             elif rm > 0.3 * width:
                 hi = cap.x1 + 0.02 * width
-        col = [Line([w for w in ln.words if lo <= (w.x0 + w.x1) / 2 <= hi], index=k) for k, ln in enumerate(lines)]
-        for ln in col:
-            ln.segs = split_segments(ln.words)
+        if (lo, hi) == (left - 1, right + 1):
+            col = lines
+        else:
+            col = [Line([w for w in ln.words if lo <= (w.x0 + w.x1) / 2 <= hi], index=k) for k, ln in enumerate(lines)]
+            for ln in col:
+                ln.segs = split_segments(ln.words)
         opts = []
         for step in (-1, 1):
             opts.append(_walk(col, ci, step, caps, width if (lo, hi) == (left - 1, right + 1) else hi - lo, rules or []))
@@ -339,7 +351,9 @@ def _n_data(lines: list[Line]) -> int:
     return sum(1 for ln in lines if sum(is_value(s.text) for s in ln.segs) >= 1)
 
 
-def _walk(lines: list[Line], ci: int, step: int, caps: list[int], width: float, rules: list[tuple[float, float, float]]) -> list[Line]:
+def _walk(
+    lines: list[Line], ci: int, step: int, caps: list[int], width: float, rules: list[tuple[float, float, float]]
+) -> list[Line]:
     """Lines of the table on one side of caption `ci` (see `find_regions`)."""
     out: list[Line] = []
     i = ci + step
@@ -360,7 +374,9 @@ def _walk(lines: list[Line], ci: int, step: int, caps: list[int], width: float, 
         if not ln.words:
             i += step
             continue
-        if i in others or (step < 0 and len(ln.segs) <= 3 and _HEADING.match(ln.text) and not any(is_value(s.text) for s in ln.segs[1:])):
+        if i in others or (
+            step < 0 and len(ln.segs) <= 3 and _HEADING.match(ln.text) and not any(is_value(s.text) for s in ln.segs[1:])
+        ):
             break
         gap = (ln.top - prev.bottom) if step > 0 else (prev.top - ln.bottom)
         limit = (3.0 if not out else 2.2) * max(ln.size, prev.size)
@@ -381,7 +397,9 @@ def _walk(lines: list[Line], ci: int, step: int, caps: list[int], width: float, 
 # --------------------------------------------------------------------------- grid
 
 
-def build_grid(region: Region, rules: list[tuple[float, float, float]], is_key_header, is_attribute, is_label_word=None) -> Grid | None:  # type: ignore[no-untyped-def]
+def build_grid(
+    region: Region, rules: list[tuple[float, float, float]], is_key_header, is_attribute, is_label_word=None
+) -> Grid | None:  # type: ignore[no-untyped-def]
     """Columns, header and rows of one region; None when it has no numeric rows.
 
     A line whose first cell is a label-column word ("Model", "Method") is a header line even
@@ -488,7 +506,9 @@ def build_grid(region: Region, rules: list[tuple[float, float, float]], is_key_h
                 comps[-1][1] = max(comps[-1][1], b)
             else:
                 comps.append([a, b])
-        comp_support = [sum(1 for li, s in label_segs if id(body[li]) in data_lines and c[0] <= (s.x0 + s.x1) / 2 <= c[1]) for c in comps]
+        comp_support = [
+            sum(1 for li, s in label_segs if id(body[li]) in data_lines and c[0] <= (s.x0 + s.x1) / 2 <= c[1]) for c in comps
+        ]
         m = max(range(len(comps)), key=lambda k: (comp_support[k], k))
         keep = [k for k in range(len(comps)) if k < m or k == m or comp_support[k] >= max(2, 0.6 * len(data_idx))]
         comps = [comps[k] for k in keep]
