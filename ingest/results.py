@@ -190,6 +190,8 @@ def interpret(grid: Grid, caption: str, cat: Catalogue, own_names: list[str] | N
         orientation = "models-as-columns"
         for r in grid.rows:
             bench_raw = clean(r.labels[main])
+            if cat.is_attribute_row(bench_raw):
+                continue
             bench, metric = _split_metric(bench_raw, cat)
             for c in extra:  # a metric column beside the benchmark names, or more of the name
                 x = clean(r.labels[c])
@@ -230,6 +232,8 @@ def interpret(grid: Grid, caption: str, cat: Catalogue, own_names: list[str] | N
                 if not v or DASH.match(v) or not is_value(v):
                     continue
                 b, m, st, span = heads[j]
+                if b and (cat.is_attribute_row(b) or cat.is_key_column(b)) and not _is_benchmark(b, cat):
+                    continue  # a column describing the models (layers, context length), not a result
                 bench = _join([span, b]) if span and not _is_benchmark(b, cat) else (b or span)
                 group = span if span and _is_benchmark(b, cat) and not _is_benchmark(span, cat) else ""
                 prefix = corner_bench or (caption_bench if not _is_benchmark(bench, cat) else "")
@@ -314,6 +318,10 @@ def validate(table: Table, grid: Grid, cat: Catalogue) -> None:
             continue
         kept.append(c)
     table.cells = kept
+    present = sum(1 for r in grid.rows for v in r.values if clean(v) and is_value(clean(v)) and not DASH.match(clean(v)))
+    missing = present - len(table.cells) - sum(1 for f in table.flags if "dropped" in f)
+    if missing > 0:
+        table.flags.append(f"{missing} numeric cell(s) without a model or benchmark header not read; review")
     if grid.unused:
         shown = ", ".join(grid.unused[:6]) + (" …" if len(grid.unused) > 6 else "")
         table.flags.append(f"{len(grid.unused)} numeric token(s) in the table region not read ({shown}); review")
@@ -331,7 +339,7 @@ def cell_flag(cell_value: str, metric: str, bench_id: str, cat: Catalogue) -> st
 # --------------------------------------------------------------------------- PDF
 
 
-def candidate_pages(doc: Document, min_numbers: int = 10) -> list[int]:
+def candidate_pages(doc: Document, min_numbers: int = 6) -> list[int]:
     """Pages whose text has a "Table N" caption line and many numbers (cheap, from cached text)."""
     out = []
     for p in doc.pages:

@@ -48,6 +48,7 @@ class Word:
     bottom: float
     base: float  # baseline, top-down coordinates
     size: float
+    spaced: bool = False  # preceded by a space character of the PDF's own text (same cell)
 
 
 @dataclass
@@ -152,9 +153,15 @@ def page_words(page) -> list[Word]:  # type: ignore[no-untyped-def]
         ox, oy = ctypes.c_double(), ctypes.c_double()
         cl, ct, cr, cb = (ctypes.c_double() for _ in range(4))
         rl, rt, rr, rb = (ctypes.byref(x) for x in (cl, ct, cr, cb))
-        out = []
+        out: list[Word] = []
+        prev_end = -1
         for m in re.finditer(r"\S+", text):
             start, cnt = m.start(), m.end() - m.start()
+            # One space character the PDF itself contains (not one pdfium generated at a gap) joins
+            # two words of one cell, however wide the font sets it.
+            spaced = prev_end >= 0 and text[prev_end:start] == " " and not pdfium_c.FPDFText_IsGenerated(raw, prev_end)
+            prev_end = m.end()
+            n_before = len(out)
             k = pdfium_c.FPDFText_CountRects(raw, start, cnt)
             if k <= 0:
                 continue
@@ -173,6 +180,8 @@ def page_words(page) -> list[Word]:  # type: ignore[no-untyped-def]
                 t = normalize(_SURROGATE.sub("", t).replace("\ufffe", "-").replace("\u00ad", "-")).strip()
                 if t:
                     out.append(Word(t, l, r, height - tt, height - b, base, float(size)))
+            if spaced and len(out) > n_before:
+                out[n_before].spaced = True
         return out
     finally:
         tp.close()
@@ -240,10 +249,25 @@ def group_lines(words: list[Word]) -> list[Line]:
 CELL_GAP_EM = 0.42
 
 
+def page_cell_gap(lines: list[Line]) -> float:
+    """The cell gap of a page: CELL_GAP_EM, or more where the font sets wide word spaces (the
+    median gap between words of a line, measured on the page's own text, times 1.35)."""
+    gaps = [
+        (b.x0 - a.x1) / max(a.size, 1)
+        for ln in lines
+        for a, b in zip(ln.words, ln.words[1:])
+        if 0 < (b.x0 - a.x1) < max(a.size, 1)
+    ]
+    if len(gaps) < 20:
+        return CELL_GAP_EM
+    return max(CELL_GAP_EM, 1.35 * statistics.median(gaps))
+
+
 def split_segments(words: list[Word], gap_em: float = CELL_GAP_EM) -> list[Seg]:
     segs: list[Seg] = []
     for w in sorted(words, key=lambda w: w.x0):
-        if segs and w.x0 - segs[-1].x1 < gap_em * max(w.size, 1):
+        gap = w.x0 - segs[-1].x1 if segs else 0.0
+        if segs and (gap < gap_em * max(w.size, 1) or (w.spaced and gap < 0.75 * max(w.size, 1))):
             segs[-1].words.append(w)
         else:
             segs.append(Seg([w]))
@@ -259,6 +283,7 @@ class Region:
     caption: str
     lines: list[Line]
     caption_line: Line
+    gap_em: float = CELL_GAP_EM
 
 
 def _is_prose(line: Line, width: float) -> bool:
@@ -293,8 +318,9 @@ def _caption_text(lines: list[Line], i: int) -> str:
 def find_regions(words: list[Word], page_width: float, rules: list[tuple[float, float, float]] | None = None) -> list[Region]:
     """Table regions next to "Table N" captions (see the module docstring)."""
     lines = group_lines(words)
+    gap_em = page_cell_gap(lines)
     for k, ln in enumerate(lines):
-        ln.segs = split_segments(ln.words)
+        ln.segs = split_segments(ln.words, gap_em)
         ln.index = k
     if not lines:
         return []
@@ -310,17 +336,16 @@ def find_regions(words: list[Word], page_width: float, rules: list[tuple[float, 
         # A caption beside a text column (not centred, starting or ending far from the margins).
         lo, hi = left - 1, right + 1
         lm, rm = cap.x0 - left, right - cap.x1
-        if abs(lm - rm) > 0.15 * width:
-            if lm > 0.3 * width:
-                lo = cap.x0 - 0.02 * width
-            elif rm > 0.3 * width:
-                hi = cap.x1 + 0.02 * width
+        # A caption that starts far right of the margin without being centred sits in a right-hand
+        # column beside text; a short left-aligned caption is ordinary, so only this case restricts.
+        if abs(lm - rm) > 0.15 * width and lm > 0.3 * width:
+            lo = cap.x0 - 0.02 * width
         if (lo, hi) == (left - 1, right + 1):
             col = lines
         else:
             col = [Line([w for w in ln.words if lo <= (w.x0 + w.x1) / 2 <= hi], index=k) for k, ln in enumerate(lines)]
             for ln in col:
-                ln.segs = split_segments(ln.words)
+                ln.segs = split_segments(ln.words, gap_em)
         opts = []
         for step in (-1, 1):
             opts.append(_walk(col, ci, step, caps, width if (lo, hi) == (left - 1, right + 1) else hi - lo, rules or []))
@@ -343,7 +368,7 @@ def find_regions(words: list[Word], page_width: float, rules: list[tuple[float, 
     for ci, body in sorted(chosen.items()):
         m = CAPTION.match(lines[ci].text)
         label = f"Table {m.group(2)}" if m else lines[ci].text[:10]
-        out.append(Region(label, _caption_text(lines, ci), sorted(body, key=lambda ln: ln.base), lines[ci]))
+        out.append(Region(label, _caption_text(lines, ci), sorted(body, key=lambda ln: ln.base), lines[ci], gap_em))
     return out
 
 
@@ -482,7 +507,7 @@ def build_grid(
     # Label zone columns: left-aligned starts; the main column is the most common start.
     label_segs: list[tuple[int, Seg]] = []
     for li, ln in enumerate(body):
-        for s in split_segments([w for w in ln.words if (w.x0 + w.x1) / 2 < zone_end]):
+        for s in split_segments([w for w in ln.words if (w.x0 + w.x1) / 2 < zone_end], region.gap_em):
             label_segs.append((li, s))
     starts = sorted(s.x0 for _, s in label_segs)
     cols_x: list[float] = []
@@ -550,7 +575,7 @@ def build_grid(
         labs: list[Seg | None] = [None] * (n_lab + len(key_bands))
         vals = [""] * len(bands)
         prev_col, prev_seg = -1, None
-        for s in split_segments([w for w in ln.words if (w.x0 + w.x1) / 2 < zone_end]):
+        for s in split_segments([w for w in ln.words if (w.x0 + w.x1) / 2 < zone_end], region.gap_em):
             idx = col_of(s, prev_col, prev_seg)
             labs[idx] = s if labs[idx] is None else Seg(labs[idx].words + s.words)  # type: ignore[union-attr]
             prev_col, prev_seg = idx, s
