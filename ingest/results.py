@@ -401,6 +401,9 @@ def pdf_tables(path: Path, doc: Document, cat: Catalogue) -> tuple[list[Table], 
                     orientation, cells = interpret(grid, reg.caption, cat)
                     if not cells:
                         continue
+                    if not any(cat.lookup(c.benchmark) for c in cells):
+                        notes.append(f"{reg.label} on page {num}: no catalogue benchmark in it; not read as results")
+                        continue
                     t = Table(num, str(num), reg.label, reg.caption, orientation, cells, region=list(grid.region or ()))
                     validate(t, grid, cat)
                     tables.append(t)
@@ -526,7 +529,7 @@ def _table_from_rows(
         if grid is None:
             return None
         orientation, cells = interpret(grid, caption, cat, own)
-        if not cells:
+        if not cells or not any(cat.lookup(c.benchmark) for c in cells):
             return None
         t = Table(page, label, f"Table in {label!r}", clean(caption)[:300], orientation, cells)
         validate(t, grid, cat)
