@@ -29,7 +29,7 @@ from dataclasses import asdict, dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
-from .benchmarks import Catalogue, load_catalogue, norm_name
+from .benchmarks import Catalogue, load_catalogue
 from .extract import Document
 from .tables_pdf import (
     CAPTION,
@@ -143,7 +143,7 @@ def _join(parts: list[str]) -> str:
 def _split_metric(name: str, cat: Catalogue) -> tuple[str, str]:
     """ "MMLU (Pass@1)" -> ("MMLU", "Pass@1"): a trailing parenthesis is the metric part."""
     m = _PAREN_TAIL.match(name)
-    if m and not cat.lookup(name) is None and cat.lookup(m.group(1)) is None:
+    if m and cat.lookup(name) is not None and cat.lookup(m.group(1)) is None:
         return name, ""
     if m:
         return m.group(1).strip(), m.group(2).strip()
@@ -390,7 +390,7 @@ def pdf_tables(path: Path, doc: Document, cat: Catalogue) -> tuple[list[Table], 
                 rules = page_rules(page)
                 regions = find_regions(words, page.get_width(), rules)
                 page.close()
-            except Exception as exc:  # noqa: BLE001 — a damaged page is skipped with a note
+            except Exception as exc:
                 notes.append(f"page {num}: tables not read ({type(exc).__name__}: {exc})")
                 continue
             for reg in regions:
@@ -407,7 +407,7 @@ def pdf_tables(path: Path, doc: Document, cat: Catalogue) -> tuple[list[Table], 
                     t = Table(num, str(num), reg.label, reg.caption, orientation, cells, region=list(grid.region or ()))
                     validate(t, grid, cat)
                     tables.append(t)
-                except Exception as exc:  # noqa: BLE001
+                except Exception as exc:
                     notes.append(f"{reg.label} on page {num} skipped ({type(exc).__name__}: {exc})")
     finally:
         pdf.close()
@@ -534,7 +534,7 @@ def _table_from_rows(
         t = Table(page, label, f"Table in {label!r}", clean(caption)[:300], orientation, cells)
         validate(t, grid, cat)
         return t
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         notes.append(f"table in section {label!r} skipped ({type(exc).__name__}: {exc})")
         return None
 
@@ -640,7 +640,7 @@ def read_results(doc: Document, source: str | Path | None, catalogue: Catalogue 
                 t2, n2 = html_tables(raw, cat)
                 tables += t2
                 notes += n2
-    except Exception as exc:  # noqa: BLE001 — results never fail a report
+    except Exception as exc:
         notes.append(f"result tables not read ({type(exc).__name__}: {exc})")
     unknown = sorted({c.benchmark for t in tables for c in t.cells if cat.lookup(c.benchmark) is None})
     if unknown:
@@ -772,10 +772,10 @@ def card_section(results, notes, report_id: str) -> list[str]:  # type: ignore[n
             t = t.assign(
                 row=[
                     " ".join(x for x in (b, f"({m})" if m else "", s) if x)
-                    for b, m, s in zip(t["benchmark"], t["metric"], t["setting"])
+                    for b, m, s in zip(t["benchmark"], t["metric"], t["setting"], strict=False)
                 ]
             )
-            t = t.assign(col=[f"{m} ★" if o else m for m, o in zip(t["model"], t["own"])])
+            t = t.assign(col=[f"{m} ★" if o else m for m, o in zip(t["model"], t["own"], strict=False)])
             piv = t.pivot_table(index="row", columns="col", values="value", aggfunc="first", sort=False).reset_index()
             piv = piv.rename(columns={"row": "benchmark"})
             lines += [to_markdown(piv.fillna(""))]

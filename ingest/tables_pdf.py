@@ -20,6 +20,7 @@ The result is a `Grid`, interpreted into result cells by `ingest.results`.
 from __future__ import annotations
 
 import ctypes
+import itertools
 import re
 import statistics
 from dataclasses import dataclass, field
@@ -170,16 +171,16 @@ def page_words(page) -> list[Word]:  # type: ignore[no-untyped-def]
                 pdfium_c.FPDFText_GetRect(raw, j, rl, rt, rr, rb)
                 rects.append((cl.value, cb.value, cr.value, ct.value))
             size = pdfium_c.FPDFText_GetFontSize(raw, start) or (rects[0][3] - rects[0][1])
-            if k > 1 and not all(abs(r[1] - rects[0][1]) < 0.5 * size for r in rects) or (k > 1 and _gap_split(rects, size)):
+            if (k > 1 and not all(abs(r[1] - rects[0][1]) < 0.5 * size for r in rects)) or (k > 1 and _gap_split(rects, size)):
                 parts = _split_by_chars(raw, start, m.group(), height)  # a word broken across lines or a gap
             else:
                 pdfium_c.FPDFText_GetCharOrigin(raw, start, ctypes.byref(ox), ctypes.byref(oy))
                 box = (min(r[0] for r in rects), min(r[1] for r in rects), max(r[2] for r in rects), max(r[3] for r in rects))
                 parts = [(m.group(), box, height - oy.value)]
-            for t, (l, b, r, tt), base in parts:
+            for t, (left, b, r, tt), base in parts:
                 t = normalize(_SURROGATE.sub("", t).replace("\ufffe", "-").replace("\u00ad", "-")).strip()
                 if t:
-                    out.append(Word(t, l, r, height - tt, height - b, base, float(size)))
+                    out.append(Word(t, left, r, height - tt, height - b, base, float(size)))
             if spaced and len(out) > n_before:
                 out[n_before].spaced = True
         return out
@@ -192,26 +193,26 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 def _gap_split(rects: list, size: float) -> bool:
     xs = sorted(rects)
-    return any(b[0] - a[2] > 0.8 * size for a, b in zip(xs, xs[1:]))
+    return any(b[0] - a[2] > 0.8 * size for a, b in itertools.pairwise(xs))
 
 
 def _split_by_chars(raw, start: int, text: str, height: float) -> list[tuple[str, tuple, float]]:  # type: ignore[no-untyped-def]
     """Split a token pdfium reports as one word where its characters change line or leave a gap."""
     import pypdfium2.raw as pdfium_c
 
-    l, r, b, t = (ctypes.c_double() for _ in range(4))
+    lft, r, b, t = (ctypes.c_double() for _ in range(4))
     ox, oy = ctypes.c_double(), ctypes.c_double()
     parts: list[list] = []
     for i, ch in enumerate(text):
-        pdfium_c.FPDFText_GetCharBox(raw, start + i, ctypes.byref(l), ctypes.byref(r), ctypes.byref(b), ctypes.byref(t))
+        pdfium_c.FPDFText_GetCharBox(raw, start + i, ctypes.byref(lft), ctypes.byref(r), ctypes.byref(b), ctypes.byref(t))
         pdfium_c.FPDFText_GetCharOrigin(raw, start + i, ctypes.byref(ox), ctypes.byref(oy))
         size = max(t.value - b.value, 1.0)
-        if parts and abs(parts[-1][4] - oy.value) < 0.5 * size and l.value - parts[-1][2] < 0.8 * size:
+        if parts and abs(parts[-1][4] - oy.value) < 0.5 * size and lft.value - parts[-1][2] < 0.8 * size:
             p = parts[-1]
             p[0] += ch
-            p[1], p[2], p[3], p[5] = min(p[1], l.value), max(p[2], r.value), min(p[3], b.value), max(p[5], t.value)
+            p[1], p[2], p[3], p[5] = min(p[1], lft.value), max(p[2], r.value), min(p[3], b.value), max(p[5], t.value)
         else:
-            parts.append([ch, l.value, r.value, b.value, oy.value, t.value])
+            parts.append([ch, lft.value, r.value, b.value, oy.value, t.value])
     return [(p[0], (p[1], p[3], p[2], p[5]), height - p[4]) for p in parts]
 
 
@@ -223,11 +224,11 @@ def page_rules(page) -> list[tuple[float, float, float]]:  # type: ignore[no-unt
     out = []
     for obj in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_PATH,), max_depth=3):
         try:
-            l, b, r, t = obj.get_bounds()
-        except Exception:  # noqa: BLE001 — a malformed path object is just not a rule
+            x0, b, x1, t = obj.get_bounds()
+        except Exception:  # a malformed path object is just not a rule
             continue
-        if t - b <= 2.0 and r - l >= 15:
-            out.append((height - (t + b) / 2, l, r))
+        if t - b <= 2.0 and x1 - x0 >= 15:
+            out.append((height - (t + b) / 2, x0, x1))
     return out
 
 
@@ -255,7 +256,7 @@ def page_cell_gap(lines: list[Line]) -> float:
     gaps = [
         (b.x0 - a.x1) / max(a.size, 1)
         for ln in lines
-        for a, b in zip(ln.words, ln.words[1:])
+        for a, b in zip(ln.words, ln.words[1:], strict=False)
         if 0 < (b.x0 - a.x1) < max(a.size, 1)
     ]
     if len(gaps) < 20:
@@ -461,7 +462,7 @@ def build_grid(
     zone_end = bands[0][0] - 0.5
     # Drop bands made only of dashes (a column of "-" inside the label zone, e.g. an unused key).
     mids = [(b[0] + b[1]) / 2 for b in bands]
-    bounds = [-1e9] + [(mids[k] + mids[k + 1]) / 2 for k in range(len(mids) - 1)] + [1e9]
+    [-1e9] + [(mids[k] + mids[k + 1]) / 2 for k in range(len(mids) - 1)] + [1e9]
 
     pitch = statistics.median([mids[k + 1] - mids[k] for k in range(len(mids) - 1)]) if len(mids) > 1 else 50.0
 
@@ -521,7 +522,7 @@ def build_grid(
     outer = [cx for cx in cols_x if cx < main_x - 6 and support[cx] >= 1]
     # Columns right of the main one need left-aligned cells on most data rows ("# Shots", "Metric").
     inner = [cx for cx in cols_x if cx > main_x + 6 and main_support[cx] >= max(2, 0.6 * len(data_idx))]
-    label_x = outer + [main_x] + inner
+    label_x = [*outer, main_x, *inner]
     main_col = len(outer)
     comps: list[list[float]] = []
     if cols_x and main_support[main_x] < 0.5 * len(data_idx):
@@ -571,7 +572,7 @@ def build_grid(
     cells_lab: list[list[Seg | None]] = []
     cells_val: list[list[str]] = []
     used_words: set[int] = set()
-    for li, ln in enumerate(body):
+    for ln in body:
         labs: list[Seg | None] = [None] * (n_lab + len(key_bands))
         vals = [""] * len(bands)
         prev_col, prev_seg = -1, None
@@ -595,7 +596,7 @@ def build_grid(
     is_data = [any(v and is_value(v) for v in vals) and _looks_data(body[li]) for li, vals in enumerate(cells_val)]
     # Attribute rows (architecture, parameter counts) describe models; they are not results.
     attr = []
-    for li, labs in enumerate(cells_lab):
+    for labs in cells_lab:
         main = labs[main_col]
         attr.append(bool(main is not None and is_attribute(main.text)))
     # Fill label columns down (and up): nearest cell in y, not across a rule crossing that column.
@@ -691,7 +692,4 @@ def _looks_data(ln: Line) -> bool:
 
 def _rule_between(rules: list[tuple[float, float, float]], y1: float, y2: float, x0: float, x1: float) -> bool:
     lo, hi = sorted((y1, y2))
-    for y, a, b in rules:
-        if lo + 2 < y < hi - 2 and a <= x0 + 2 and b >= min(x1, x0 + 10) - 2:
-            return True
-    return False
+    return any(lo + 2 < y < hi - 2 and a <= x0 + 2 and b >= min(x1, x0 + 10) - 2 for y, a, b in rules)

@@ -66,7 +66,7 @@ def triples(cells: list[dict], *keys: str) -> set[tuple]:
 
 
 def row(y: float, label: str, values: list[str], xs: list[float], x_label: float = 72) -> list[Item]:
-    return [(x_label, y, label)] + [(x, y, "^" + v) for x, v in zip(xs, values) if v]
+    return [(x_label, y, label)] + [(x, y, "^" + v) for x, v in zip(xs, values, strict=False) if v]
 
 
 def test_multi_level_header_metric_sub_columns_and_caption_below(tmp_path):
@@ -86,7 +86,9 @@ def test_multi_level_header_metric_sub_columns_and_caption_below(tmp_path):
     for model, vals in (("Alpha-1", ["63.6", "80.0", "90.0", "1820"]), ("Beta-2", ["74.4", "83.3", "94.8", "1843"]),
                         ("Gamma-R1", ["71.0", "86.7", "95.9", "1444"])):  # fmt: skip
         for (bench, metric), v in zip(
-            [("AIME 2024", "pass@1"), ("AIME 2024", "cons@64"), ("MATH-500", "pass@1"), ("CodeForces", "rating")], vals
+            [("AIME 2024", "pass@1"), ("AIME 2024", "cons@64"), ("MATH-500", "pass@1"), ("CodeForces", "rating")],
+            vals,
+            strict=False,
         ):
             expected.add((model, bench, metric, v))
     assert triples(cells, "model", "benchmark", "metric", "value") == expected
@@ -100,7 +102,7 @@ def test_model_group_headers_do_not_glue_and_attribute_rows_are_not_results(tmp_
     items = [
         (72, 80, "Table 2: Performance of Ours-1 and other models."),
         (280, 100, "^Language-only Model"), (400, 100, "^Vision-Language Model"),
-        (100, 112, "Benchmark (Metric)"), (250, 112, "^QwQ-32B"), (310, 112, "^Alpha"), (370, 112, "^Beta-VL"), (430, 112, "^Ours-1"),
+        (100, 112, "Benchmark (Metric)"), (250, 112, "^QwQ-32B"), (310, 112, "^Alpha"), (370, 112, "^Beta-VL"), (430, 112, "^Ours-1"),  # noqa: E501
         *row(128, "Architecture", ["-", "-", "MoE", "MoE"], xs, 100),
         *row(140, "# Total Params", ["32B", "70B", "100B", "20B"], xs, 100),
         *row(156, "MATH-500 (EM)", ["90.6", "90.0*", "71.4", "96.2\u2020"], xs, 100),
@@ -252,7 +254,7 @@ def test_markdown_pipe_table_and_image_only_section():
     cells = [c.__dict__ for t in tables for c in t.cells]
     assert triples(cells, "model", "benchmark", "value") == {
         ("Qwen3-235B-A22B", "MMLU", "87.8"), ("Qwen3-235B-A22B", "GPQA Diamond", "71.1"),
-        ("Qwen3-235B-A22B", "SWE-bench Verified", "44.2"), ("Other-70B", "MMLU", "85.0"), ("Other-70B", "SWE-bench Verified", "30.1"),
+        ("Qwen3-235B-A22B", "SWE-bench Verified", "44.2"), ("Other-70B", "MMLU", "85.0"), ("Other-70B", "SWE-bench Verified", "30.1"),  # noqa: E501
     }  # fmt: skip
     assert tables[0].page_label == "Performance"
     assert "scores shown only as images in section 'Charts'" in notes
@@ -267,7 +269,7 @@ def test_html_table_with_colspan_header():
     tables, _ = html_tables(html, CAT)
     cells = [c.__dict__ for t in tables for c in t.cells]
     assert triples(cells, "model", "benchmark", "value") == {
-        ("Alpha", "MMLU-Pro", "70.1"), ("Ours-2", "MMLU-Pro", "75.3"), ("Alpha", "BFCL v3", "60.0"), ("Ours-2", "BFCL v3", "68.9"),
+        ("Alpha", "MMLU-Pro", "70.1"), ("Ours-2", "MMLU-Pro", "75.3"), ("Alpha", "BFCL v3", "60.0"), ("Ours-2", "BFCL v3", "68.9"),  # noqa: E501
     }  # fmt: skip
 
 
@@ -296,7 +298,7 @@ def test_catalogue_loader_is_strict(tmp_path):
     assert "colour" in str(e.value) and str(bad) in str(e.value)
     dup = tmp_path / "d.yaml"
     dup.write_text(
-        "version: 1\ncategories: {math: Math}\nbenchmarks:\n  - {id: a, name: GSM8K, category: math}\n  - {id: b, name: GSM-8K, category: math}\n"
+        "version: 1\ncategories: {math: Math}\nbenchmarks:\n  - {id: a, name: GSM8K, category: math}\n  - {id: b, name: GSM-8K, category: math}\n"  # noqa: E501
     )
     with pytest.raises(SpecFileError, match="already a name of a"):
         load_model(dup, Catalogue, "benchmark catalogue", "data/benchmarks.yaml")
@@ -319,8 +321,8 @@ def _spec(**extra) -> ReportSpec:
 
 def test_curated_results_are_kept_apart_and_need_a_page_or_figure():
     spec = _spec(results=[{"benchmark": "SWE-bench Verified", "model": "Ours-1", "value": "71.6", "figure": "Figure 1"}])
-    auto = {"tables": [{"page": 3, "page_label": "3", "label": "Table 1", "caption": "c", "flags": [],
-                        "cells": [{"model": "Ours-1", "benchmark": "SWE Verified", "value": "70.2", "metric": "Resolved"}]}]}  # fmt: skip
+    cell = {"model": "Ours-1", "benchmark": "SWE Verified", "value": "70.2", "metric": "Resolved"}
+    auto = {"tables": [{"page": 3, "page_label": "3", "label": "Table 1", "caption": "c", "flags": [], "cells": [cell]}]}
     rows = result_rows(spec, auto)
     assert [r["origin"] for r in rows] == ["auto", "curated"]
     assert all(set(r) == set(RESULT_COLUMNS) for r in rows)

@@ -58,7 +58,7 @@ def test_results_table_is_stored_and_exported_with_its_columns(results_store):
     assert list(df.columns) == RESULT_COLUMNS
     auto = df[(df["report_id"] == "lens-7b") & (df["origin"] == "auto")]
     assert len(auto) == 9 and set(auto["page"]) == {"1"} and set(auto["table"]) == {"Table 1"}
-    own = dict(zip(auto["model"], auto["own"]))
+    own = dict(zip(auto["model"], auto["own"], strict=False))
     assert own == {"Alpha-8B": False, "Lens-7B": True, "Lens-7B-RL": True}
     swe = auto[auto["benchmark"] == "SWE-bench Verified"]
     assert set(swe["benchmark_id"]) == {"swe-bench-verified"} and set(swe["category"]) == {"software-engineering"}
@@ -66,7 +66,10 @@ def test_results_table_is_stored_and_exported_with_its_columns(results_store):
     over = auto[auto["value"] == "104.0"]
     assert over["flag"].iloc[0].startswith("percentage above 100")
     cur = df[df["origin"] == "curated"]
-    assert set(zip(cur["report_id"], cur["benchmark"], cur["value"])) == {("lens-7b", "Terminal-Bench", "33.0"), ("no-source", "MMLU", "80")}
+    assert set(zip(cur["report_id"], cur["benchmark"], cur["value"], strict=False)) == {
+        ("lens-7b", "Terminal-Bench", "33.0"),
+        ("no-source", "MMLU", "80"),
+    }
     notes = export.TABLES["result_notes"](store)
     assert "curated results only (no source text)" in set(notes[notes["report_id"] == "no-source"]["note"])
 
