@@ -684,7 +684,7 @@ def _looks_data(ln: Line) -> bool:
     segs = ln.segs
     vals = sum(1 for s in segs if is_value(s.text) or DASH.match(s.text))
     nums = sum(1 for s in segs if is_value(s.text))
-    if nums == 0:
+    if nums == 0 or (len(segs) == 1 and nums == 1):  # a lone number (a sub- or superscript) is no row
         return False
     rest = len(segs) - 1 if not is_value(segs[0].text) else len(segs)
     return vals >= max(1, 0.6 * rest)
