@@ -127,6 +127,17 @@ class Catalogue(_Strict):
     def _vocabs(self) -> dict[str, re.Pattern[str]]:
         return {}
 
+    @cached_property
+    def name_keys(self) -> frozenset[str]:
+        """Normalised names and aliases (for a quick "does this text name a benchmark" scan)."""
+        return frozenset(k for k in self._names if len(k) >= 3)
+
+    def mentions_any(self, text: str) -> bool:
+        """True when a word or two-word run of `text` is a catalogue name (set lookups only: fast)."""
+        words = [norm_name(w) for w in text.split()]
+        keys = self.name_keys
+        return any(w in keys or (w + nxt) in keys for w, nxt in zip(words, [*words[1:], ""], strict=True))
+
     def lookup(self, name: str) -> Benchmark | None:
         """The entry a printed benchmark name refers to, or None (see the module docstring)."""
         if name not in self._cache:

@@ -133,8 +133,8 @@ def _join(parts: list[str]) -> str:
         p = p.strip()
         if not p:
             continue
-        if out and out.endswith("-") and not out.endswith(" -"):
-            out += p
+        if out and ((out.endswith("-") and not out.endswith(" -")) or (p.startswith("-") and len(p) > 1)):
+            out += p  # a name wrapped at a hyphen: "Claude-3.5-" + "Sonnet-1022", "DeepSeek-V2" + "-Base"
         elif p not in out.split(" / "):
             out = f"{out} {p}".strip()
     return out
@@ -339,8 +339,9 @@ def cell_flag(cell_value: str, metric: str, bench_id: str, cat: Catalogue) -> st
 # --------------------------------------------------------------------------- PDF
 
 
-def candidate_pages(doc: Document, min_numbers: int = 6) -> list[int]:
-    """Pages whose text has a "Table N" caption line and many numbers (cheap, from cached text)."""
+def candidate_pages(doc: Document, min_numbers: int = 6, cat: Catalogue | None = None) -> list[int]:
+    """Pages whose text has a "Table N" caption line, many numbers and (with a catalogue) a
+    benchmark name — cheap tests on the cached text, so only these pages are re-read from the PDF."""
     out = []
     for p in doc.pages:
         if not any(CAPTION.match(line) for line in p.text.splitlines()):
@@ -348,7 +349,8 @@ def candidate_pages(doc: Document, min_numbers: int = 6) -> list[int]:
         nums = [t for t in p.text.split() if _NUM_TOKEN.match(t)]
         # Scores are printed with decimals or percent signs; page, section and year numbers are not.
         if len(nums) >= min_numbers and sum(1 for t in nums if "." in t or "%" in t) >= min_numbers // 2:
-            out.append(p.number)
+            if cat is None or cat.mentions_any(p.text):
+                out.append(p.number)
     return out
 
 
@@ -378,7 +380,7 @@ def pdf_tables(path: Path, doc: Document, cat: Catalogue) -> tuple[list[Table], 
 
     tables: list[Table] = []
     notes: list[str] = []
-    pages = candidate_pages(doc)
+    pages = candidate_pages(doc, cat=cat)
     if not pages:
         return tables, notes
     pdf = pdfium.PdfDocument(str(path))

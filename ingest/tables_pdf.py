@@ -152,35 +152,56 @@ def page_words(page) -> list[Word]:  # type: ignore[no-untyped-def]
         if len(text) != n:  # index mismatch (rare): fall back to per-character text
             text = "".join(chr(pdfium_c.FPDFText_GetUnicode(raw, i) or 32) for i in range(n))
         ox, oy = ctypes.c_double(), ctypes.c_double()
+        ro, rox = ctypes.byref(oy), ctypes.byref(ox)
         cl, ct, cr, cb = (ctypes.c_double() for _ in range(4))
         rl, rt, rr, rb = (ctypes.byref(x) for x in (cl, ct, cr, cb))
+        count_rects, get_rect = pdfium_c.FPDFText_CountRects, pdfium_c.FPDFText_GetRect
+        get_origin, get_size, generated = (
+            pdfium_c.FPDFText_GetCharOrigin,
+            pdfium_c.FPDFText_GetFontSize,
+            pdfium_c.FPDFText_IsGenerated,
+        )
         out: list[Word] = []
         prev_end = -1
+        last = (None, 0.0, 0.0)  # (baseline, box height, font size): the font size is asked once per run
         for m in re.finditer(r"\S+", text):
             start, cnt = m.start(), m.end() - m.start()
             # One space character the PDF itself contains (not one pdfium generated at a gap) joins
             # two words of one cell, however wide the font sets it.
-            spaced = prev_end >= 0 and text[prev_end:start] == " " and not pdfium_c.FPDFText_IsGenerated(raw, prev_end)
+            spaced = prev_end >= 0 and text[prev_end:start] == " " and not generated(raw, prev_end)
             prev_end = m.end()
             n_before = len(out)
-            k = pdfium_c.FPDFText_CountRects(raw, start, cnt)
+            k = count_rects(raw, start, cnt)
             if k <= 0:
                 continue
-            rects = []
-            for j in range(k):
-                pdfium_c.FPDFText_GetRect(raw, j, rl, rt, rr, rb)
-                rects.append((cl.value, cb.value, cr.value, ct.value))
-            size = pdfium_c.FPDFText_GetFontSize(raw, start) or (rects[0][3] - rects[0][1])
+            if k == 1:
+                get_rect(raw, 0, rl, rt, rr, rb)
+                rects = [(cl.value, cb.value, cr.value, ct.value)]
+            else:
+                rects = []
+                for j in range(k):
+                    get_rect(raw, j, rl, rt, rr, rb)
+                    rects.append((cl.value, cb.value, cr.value, ct.value))
+            get_origin(raw, start, rox, ro)
+            base = height - oy.value
+            h0 = rects[0][3] - rects[0][1]
+            if last[0] is not None and abs(last[0] - base) < 0.5 and abs(last[1] - h0) <= 0.15 * max(h0, 1.0):
+                size = last[2]
+            else:
+                size = get_size(raw, start) or h0
+                last = (base, h0, size)
             if (k > 1 and not all(abs(r[1] - rects[0][1]) < 0.5 * size for r in rects)) or (k > 1 and _gap_split(rects, size)):
                 parts = _split_by_chars(raw, start, m.group(), height)  # a word broken across lines or a gap
+            elif k == 1:
+                parts = [(m.group(), rects[0], base)]
             else:
-                pdfium_c.FPDFText_GetCharOrigin(raw, start, ctypes.byref(ox), ctypes.byref(oy))
                 box = (min(r[0] for r in rects), min(r[1] for r in rects), max(r[2] for r in rects), max(r[3] for r in rects))
-                parts = [(m.group(), box, height - oy.value)]
-            for t, (left, b, r, tt), base in parts:
-                t = normalize(_SURROGATE.sub("", t).replace("\ufffe", "-").replace("\u00ad", "-")).strip()
+                parts = [(m.group(), box, base)]
+            for t, (left, b, r, tt), wbase in parts:
+                if not t.isascii():
+                    t = normalize(_SURROGATE.sub("", t).replace("\ufffe", "-").replace("\u00ad", "-")).strip()
                 if t:
-                    out.append(Word(t, left, r, height - tt, height - b, base, float(size)))
+                    out.append(Word(t, left, r, height - tt, height - b, wbase, float(size)))
             if spaced and len(out) > n_before:
                 out[n_before].spaced = True
         return out
