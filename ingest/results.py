@@ -348,9 +348,9 @@ def candidate_pages(doc: Document, min_numbers: int = 6, cat: Catalogue | None =
             continue
         nums = [t for t in p.text.split() if _NUM_TOKEN.match(t)]
         # Scores are printed with decimals or percent signs; page, section and year numbers are not.
-        if len(nums) >= min_numbers and sum(1 for t in nums if "." in t or "%" in t) >= min_numbers // 2:
-            if cat is None or cat.mentions_any(p.text):
-                out.append(p.number)
+        scores = sum(1 for t in nums if "." in t or "%" in t)
+        if len(nums) >= min_numbers and scores >= min_numbers // 2 and (cat is None or cat.mentions_any(p.text)):
+            out.append(p.number)
     return out
 
 

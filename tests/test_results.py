@@ -219,7 +219,7 @@ def test_unread_numbers_in_a_table_are_flagged_for_review(tmp_path):
 
 
 def test_unreadable_source_is_a_note_never_an_exception(tmp_path, make_pdf):
-    doc = extract_file(make_pdf([["Table 1: Results.", "1.0 2.0 3.0 4.0 5.0 6.0 7.0 8.0 9.0 10.0 11.0"]]))
+    doc = extract_file(make_pdf([["Table 1: Results on MMLU.", "1.0 2.0 3.0 4.0 5.0 6.0 7.0 8.0 9.0 10.0 11.0"]]))
     res = read_results(doc, tmp_path / "gone.pdf", CAT)
     assert res["tables"] == [] and any("not read" in n for n in res["notes"])
 
