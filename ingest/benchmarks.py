@@ -30,6 +30,7 @@ _QUALIFIER = re.compile(
 )
 
 
+@lru_cache(maxsize=65536)
 def norm_name(s: str) -> str:
     """Comparable form of a printed name: "LiveCode Bench" == "LiveCodeBench", "AIME'24" -> "aime24"."""
     s = unicodedata.normalize("NFKC", s or "").casefold().replace("'", "").replace("\u2019", "")

@@ -25,7 +25,8 @@ from __future__ import annotations
 import html
 import re
 import time
-from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -100,9 +101,12 @@ class Table:
     region: list[float] | None = None
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        d = {k: getattr(self, k) for k in ("page", "page_label", "label", "caption", "orientation", "flags", "region")}
+        d["cells"] = [vars(c).copy() for c in self.cells]
+        return d
 
 
+@lru_cache(maxsize=65536)
 def clean(text: str) -> str:
     """A name or value as printed, footnote markers removed and whitespace folded."""
     t = re.sub(r"\s+", " ", html.unescape(text or "")).strip()
