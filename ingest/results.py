@@ -25,8 +25,8 @@ from __future__ import annotations
 import html
 import re
 import time
-from functools import lru_cache
 from dataclasses import dataclass, field
+from functools import lru_cache
 from html.parser import HTMLParser
 from pathlib import Path
 
