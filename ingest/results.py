@@ -690,7 +690,6 @@ def result_rows(spec, results: dict | None, catalogue: Catalogue | None = None) 
     """Rows of the `results` table for one report: automatic cells from its bundle plus the
     curated `results:` of its YAML (origin `curated`, never replaced by automatic ones)."""
     cat = catalogue or load_catalogue()
-    own_names = [spec.model, *getattr(spec, "aliases", [])]
     rows: list[dict] = []
     for t in (results or {}).get("tables", []):
         table_flag = "table: " + "; ".join(t.get("flags") or []) if t.get("flags") else ""
@@ -742,7 +741,6 @@ def result_rows(spec, results: dict | None, catalogue: Catalogue | None = None) 
                 "notes": r.notes or "",
             }
         )
-    _ = own_names
     return rows
 
 
