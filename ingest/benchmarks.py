@@ -74,9 +74,10 @@ class Catalogue(_Strict):
     attribute_rows: list[str] = Field(default_factory=list)
     label_words: list[str] = Field(default_factory=list)
     rating_metrics: list[str] = Field(default_factory=list)
+    benchmark_words: list[str] = Field(default_factory=list)
     benchmarks: list[Benchmark]
 
-    @field_validator("metrics", "settings", "key_columns", "attribute_rows", "label_words", "rating_metrics")
+    @field_validator("metrics", "settings", "key_columns", "attribute_rows", "label_words", "rating_metrics", "benchmark_words")
     @classmethod
     def _regexes(cls, v: list[str]) -> list[str]:
         for p in v:
@@ -165,6 +166,10 @@ class Catalogue(_Strict):
 
     def is_label_word(self, text: str) -> bool:
         return bool(text) and bool(self._vocab("label_words").fullmatch(text.strip()))
+
+    def says_benchmark(self, text: str) -> bool:
+        """The text uses a word for benchmark scores (`benchmark_words`: "benchmark", "leaderboard", …)."""
+        return bool(self._vocab("benchmark_words").search(text or ""))
 
     def is_rating(self, metric: str | None, bench: Benchmark | None) -> bool:
         """Values of this metric/benchmark are not percentages (Elo, ratings, scores, counts)."""

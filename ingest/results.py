@@ -471,7 +471,8 @@ def markdown_tables(text: str, cat: Catalogue, own: list[str] | None = None) -> 
     sec_text: list[str] = []
 
     def close_section() -> None:
-        if sec_images and not sec_has_table and _names_benchmark(" ".join(sec_text), cat):
+        words = " ".join(sec_text)
+        if sec_images and not sec_has_table and (_names_benchmark(words, cat) or cat.says_benchmark(words)):
             notes.append(f"scores shown only as images in section {section!r}")
 
     fence = False
