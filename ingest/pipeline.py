@@ -27,6 +27,7 @@ from .keywords import count_keywords
 from .lens import DEFAULT_LENS, LENS_DIR, Lens, known_dimensions, load_lens
 from .lexicon import DEFAULT_LEXICON, Lexicon, load_lexicon
 from .registry import Registry, SpecError, load_registry
+from .results import read_results, results_key, status_note
 from .schema import ReportSpec
 from .sections import section_spans, split_sections
 from .store import DEFAULT_DATA_DIR, Store
@@ -114,8 +115,9 @@ def load_document(
     return doc, False
 
 
-def analyse(doc: Document, lexicon: Lexicon, lens: Lens | None = None) -> dict:
-    """Sections, words, keyword counts and (with a lens) the annotated comparison cells (pure: no I/O)."""
+def analyse(doc: Document, lexicon: Lexicon, lens: Lens | None = None, source: Path | None = None) -> dict:
+    """Sections, words, keyword counts, (with a lens) the annotated comparison cells, and the
+    benchmark-result tables (re-reading only the table pages of `source`, when given)."""
     segments = split_sections(doc)
     rule = word_rule(doc.text)
     kw = count_keywords(segments, lexicon, rule)
@@ -128,12 +130,13 @@ def analyse(doc: Document, lexicon: Lexicon, lens: Lens | None = None) -> dict:
     }
     if lens is not None:
         out["annotation"] = annotate(sentences(segments), lens)
+    out["results"] = read_results(doc, source)
     return out
 
 
 def lens_key(lens: Lens | None) -> str:
     """The lens part of a bundle fingerprint: lens content plus the annotation code version."""
-    return f"{lens.fingerprint}|a{ANNOTATE_VERSION}" if lens is not None else ""
+    return (f"{lens.fingerprint}|a{ANNOTATE_VERSION}" if lens is not None else "") + f"|{results_key()}"
 
 
 def ingest_report(
@@ -172,7 +175,7 @@ def ingest_report(
             out.words, out.pages = old["meta"]["words"], old["meta"]["pages"]
             return out
         doc, hit = load_document(fetched, store, settings, page_progress)
-        result = analyse(doc, lexicon, lens)
+        result = analyse(doc, lexicon, lens, fetched.path)
         meta = {
             "report_id": spec.id,
             "fingerprint": fp,
@@ -191,7 +194,7 @@ def ingest_report(
         }
         store.save_bundle(spec.id, {"meta": meta, **{k: v for k, v in result.items() if k not in ("words", "word_rule")}})
         out.words, out.pages = meta["words"], meta["pages"]
-        out.message = ("text from cache" if hit else f"extracted with {doc.engine}") + note
+        out.message = ("text from cache" if hit else f"extracted with {doc.engine}") + note + status_note(result["results"])
     except (fetch.FetchError, ExtractionError) as exc:
         out.status, out.message = "failed", str(exc)
     except Exception as exc:
