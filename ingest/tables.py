@@ -115,6 +115,10 @@ class ReportInput:
     def annotation(self) -> dict | None:
         return self.bundle.get("annotation") if self.measured else None
 
+    @property
+    def results(self) -> dict | None:
+        return self.bundle.get("results") if self.measured else None
+
 
 @dataclass(frozen=True)
 class TableDef:
@@ -196,8 +200,8 @@ TABLE_DEFS: tuple[TableDef, ...] = (
     TableDef("reported", REPORTED_COLUMNS, lambda r: reported_rows(r.spec), per_report=False),
     TableDef("comparison", COMPARISON_COLUMNS, lambda r: comparison_rows(r.lens, r.spec, r.annotation), dtypes=CMP_DTYPES),
     TableDef("evidence", EVIDENCE_COLUMNS, lambda r: evidence_rows(r.spec.id, r.annotation, r.lens), dtypes=EV_DTYPES),
-    TableDef("results", RESULT_COLUMNS, lambda r: result_rows(r.spec, r.bundle.get("results") if r.measured else None)),
-    TableDef("result_notes", RESULT_NOTE_COLUMNS, lambda r: result_note_rows(r.spec, r.bundle.get("results") if r.measured else None)),
+    TableDef("results", RESULT_COLUMNS, lambda r: result_rows(r.spec, r.results)),
+    TableDef("result_notes", RESULT_NOTE_COLUMNS, lambda r: result_note_rows(r.spec, r.results)),
 )
 
 

@@ -47,7 +47,7 @@ def results_store(tmp_path: Path) -> tuple[Store, Path]:
     )
     write_report(reports, "no-source", model="Other", results=[{"benchmark": "MMLU", "model": "Other", "value": 80, "page": 4}])
     data = tmp_path / "data"
-    res = run(reports_dir=reports, settings=Settings(data_dir=data, offline=True))
+    res = run(reports_dir=reports, settings=Settings(data_dir=data, offline=True, source_roots=(tmp_path,)))
     assert not res.failed, [o.message for o in res.failed]
     return Store(data), reports
 
@@ -89,7 +89,7 @@ def test_cli_export_results_csv_md_and_report_card(results_store, capsys):
 
 def test_warm_rerun_reuses_the_stored_results(results_store):
     store, reports = results_store
-    res = run(reports_dir=reports, settings=Settings(data_dir=store.root, offline=True))
+    res = run(reports_dir=reports, settings=Settings(data_dir=store.root, offline=True, source_roots=(store.root.parent,)))
     assert {o.status for o in res.outcomes} == {"cached", "no-source"}
     assert len(export.TABLES["results"](store)) == 11
     st = store.load_status("lens-7b")
@@ -100,7 +100,7 @@ def test_status_line_counts_result_tables(tmp_path):
     pdf = _report_pdf(tmp_path)
     reports = tmp_path / "reports"
     write_report(reports, "one", model="Lens-7B", source={"path": str(pdf)})
-    res = run(reports_dir=reports, settings=Settings(data_dir=tmp_path / "d", offline=True))
+    res = run(reports_dir=reports, settings=Settings(data_dir=tmp_path / "d", offline=True, source_roots=(tmp_path,)))
     assert "1 result table(s)" in res.outcomes[0].message
 
 
