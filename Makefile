@@ -3,19 +3,28 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: app test ingest lint bench eval clean
+.PHONY: app test ingest lint bench eval clean lock
+
+# Every package, transitive ones included, is pinned in requirements.lock (used as pip constraints),
+# and pip itself is pinned, so a fresh machine installs exactly what the tests ran with.
+PIP_VERSION := 26.3
+PIP_INSTALL := $(BIN)/pip install --quiet -c requirements.lock
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet pip==$(PIP_VERSION)
 
-$(VENV)/.runtime: requirements.txt | $(BIN)/python
-	$(BIN)/pip install --quiet -r requirements.txt
+$(VENV)/.runtime: requirements.txt requirements.lock | $(BIN)/python
+	$(PIP_INSTALL) -r requirements.txt
 	touch $@
 
-$(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
-	$(BIN)/pip install --quiet -r requirements-dev.txt
+$(VENV)/.dev: requirements.txt requirements-dev.txt requirements.lock | $(BIN)/python
+	$(PIP_INSTALL) -r requirements-dev.txt
 	touch $(VENV)/.runtime $@
+
+## lock: re-pin every installed package (run after changing requirements*.txt and installing them)
+lock: $(VENV)/.dev
+	$(BIN)/pip freeze --exclude-editable | grep -v '^-e ' > requirements.lock
 
 ## app: set up, ingest the shipped reports (failures are reported, not fatal), open the dashboard
 app: $(VENV)/.runtime
@@ -36,10 +45,12 @@ lint: $(VENV)/.dev
 bench: $(VENV)/.dev
 	$(BIN)/python bench/ingest_speed.py
 	$(BIN)/python bench/app_speed.py
+	$(BIN)/python bench/sections_speed.py
 
 eval: $(VENV)/.dev
 	$(BIN)/python eval/extraction_fidelity.py
 	$(BIN)/python eval/annotate_eval.py
+	$(BIN)/python eval/sections_eval.py
 	$(BIN)/python eval/bad_inputs.py
 
 clean:
