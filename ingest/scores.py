@@ -59,7 +59,7 @@ def coverage_matrix(reports: pd.DataFrame, results: pd.DataFrame, categories: di
     if not len(results):
         return pd.DataFrame(0, index=pd.Index(ids, name="report_id"), columns=cols).loc[:, []]
     df = results.assign(_b=_bench_key(results), _c=results["category"].fillna("").astype(str))
-    df["_c"] = df["_c"].map(lambda c: categories.get(c, UNCATALOGUED if not c else c))
+    df["_c"] = df["_c"].map(lambda c: categories.get(c, c or UNCATALOGUED))
     counts = df.drop_duplicates(["report_id", "_b"]).groupby(["report_id", "_c"]).size().unstack(fill_value=0)
     extra = [c for c in counts.columns if c not in cols]
     counts = counts.reindex(index=ids, columns=cols + extra, fill_value=0).fillna(0).astype(int)
@@ -79,10 +79,17 @@ def benchmark_choices(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def table_key(page: object, table: object) -> str:
-    """A result table's id within a report (URL-safe enough, readable): 'p15: Table 2'."""
+    """A result table's id within a report, readable in a URL: "Table 2, page 15".
+
+    A post's page is its section heading ("Table in 'Results', section Results"); curated scores
+    without a figure name are "curated scores, page 4".
+    """
     page_s = "" if page is None or (isinstance(page, float) and pd.isna(page)) else str(page)
     table_s = "" if table is None or (isinstance(table, float) and pd.isna(table)) else str(table)
-    return f"p{page_s}: {table_s}" if page_s else (table_s or "curated")
+    table_s = table_s or "curated scores"
+    if not page_s:
+        return table_s
+    return f"{table_s}, page {page_s}" if page_s.isdigit() else f"{table_s}, section {page_s}"
 
 
 def own_scores(results: pd.DataFrame, reports: pd.DataFrame, benchmark_id: str) -> pd.DataFrame:
@@ -158,7 +165,8 @@ def rebuild_table(results: pd.DataFrame, report_id: str, key: str) -> tuple[pd.D
         col = " / ".join(x for x in ((r.group if not group_on_model else ""), str(r.benchmark)) if x)
         rows.append(row)
         cols.append(f"{col} ({r.metric})" if r.metric else col)
-    cells = df.assign(_row=rows, _col=cols, _cell=[_cell(v, o, f) for v, o, f in zip(df["value"], df["origin"], df["flag"], strict=True)])
+    marked = [_cell(v, o, f) for v, o, f in zip(df["value"], df["origin"], df["flag"], strict=True)]
+    cells = df.assign(_row=rows, _col=cols, _cell=marked)
     piv = cells.pivot_table(index="_row", columns="_col", values="_cell", aggfunc=" | ".join, sort=False).fillna("")
     piv.index.name = "model"
     piv.columns.name = None

@@ -48,7 +48,8 @@ def provenance_sentence(rr: scores.ReportResults, models: dict[str, str]) -> str
     parts = []
     if rr.read:
         parts.append(_names("Scores read from the reports' result tables", rr.read, models))
-    parts.append(_names("Curated scores only", rr.curated_only, models) if rr.curated_only else "No report has curated scores only.")
+    cur = rr.curated_only
+    parts.append(_names("Curated scores only", cur, models) if cur else "No report has curated scores only.")
     if rr.none:
         parts.append(
             _names("No benchmark results", rr.none, models)
@@ -94,14 +95,12 @@ def _scores_section(results: pd.DataFrame, reports: pd.DataFrame, cat: Catalogue
         return
     n_reports = dict(zip(choices["benchmark_id"], choices["reports"], strict=True))
 
-    def fmt(b: str) -> str:
-        entry = cat.by_id.get(b)
-        name = entry.name if entry else b
-        label = cat.categories.get(entry.category, "") if entry else ""
-        return f"{name} — {label}, {n_reports.get(b, 0)} report(s)"
-
-    bench = st.selectbox("Benchmark", list(n_reports), format_func=fmt, key="benchmark", bind="query-params")
+    # Options are ids, with no format_func: a URL-bound selectbox writes its shown label into the URL.
+    bench = st.selectbox("Benchmark (catalogue id)", list(n_reports), key="benchmark", bind="query-params")
     entry = cat.by_id.get(bench)
+    if entry is not None:
+        st.caption(f"{entry.name}: {cat.categories.get(entry.category, entry.category)}, own-model scores in "
+                   f"{n_reports.get(bench, 0)} report(s).")  # fmt: skip
     own = scores.own_scores(results, reports, bench)
     st.plotly_chart(
         bf.score_bars(own, entry.name if entry else bench), key=BARS_KEY, on_select=lambda: _on_click(BARS_KEY),
@@ -125,7 +124,7 @@ def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str,
         st.caption("No result table stored.")
         return
     c1, c2 = st.columns(2)
-    rid = c1.selectbox("Report", with_rows, format_func=lambda r: models.get(r, r), key="report", bind="query-params")
+    rid = c1.selectbox("Report (id)", with_rows, key="report", bind="query-params")
     keys = scores.report_tables(results, rid)
     if st.session_state.get("table") not in keys:
         st.session_state["table"] = keys[0]
@@ -158,11 +157,11 @@ def _claims_section(tbl: dict[str, pd.DataFrame], cat: Catalogue) -> None:
         return
     by_id = {d.id: d for d in level_dims}
     c1, c2 = st.columns(2)
-    dim_id = c1.selectbox("Level", list(by_id), format_func=lambda d: by_id[d].label, key="level", bind="query-params")
+    dim_id = c1.selectbox("Level dimension (lens id)", list(by_id), key="level", bind="query-params")
     dim = by_id[dim_id]
     declared = claims_categories(cat)
-    picked = c2.multiselect("Benchmark categories (claims)", list(cat.categories), default=declared,
-                            format_func=lambda c: cat.categories.get(c, c), key="claims", bind="query-params")  # fmt: skip
+    picked = c2.multiselect("Benchmark categories for the claims (catalogue ids)", list(cat.categories),
+                            default=declared, key="claims", bind="query-params")  # fmt: skip
     levels = [NOT_ASSESSED, *dim.categories]
     percent = {b.id for b in cat.benchmarks if b.unit == "%"}
     reports, results = tbl["reports"], tbl["results"]
