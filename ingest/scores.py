@@ -194,13 +194,15 @@ def claims(
     """The best own-model score per report × benchmark of the given categories, beside the report's
     level on a level dimension (`levels` lowest first; a report without a cell is "not assessed").
 
-    `percent_ids`, when given, keeps only benchmarks scored in percent, so one axis fits them all.
+    Cells flagged for review are left out. `percent_ids`, when given, keeps only benchmarks scored
+    in percent, so one axis fits them all.
     """
     cols = ["report_id", "report", "level", "level_rank", "benchmark_id", "benchmark", "model", "setting", "metric",
             "value", "score", "page", "table", "table_key", "origin"]  # fmt: skip
     if not len(results):
         return pd.DataFrame(columns=cols)
     m = results["own"].astype(bool) & results["category"].isin(categories) & results["score"].notna()
+    m &= results["flag"].fillna("").astype(str) == ""  # a cell flagged for review is no claim to plot
     if percent_ids is not None:
         m &= results["benchmark_id"].isin(percent_ids)
     df = results[m].copy()

@@ -36,7 +36,7 @@ def coverage_heatmap(matrix: pd.DataFrame, names: dict[str, str]) -> go.Figure:
         height=max(260, 26 * len(y) + 160),
         margin=_MARGIN,
         yaxis={"autorange": "reversed"},
-        xaxis={"side": "top", "tickangle": -30},
+        xaxis={"side": "bottom", "tickangle": -30},
     )
     return fig
 

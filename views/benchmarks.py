@@ -133,8 +133,7 @@ def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str,
     if piv.empty:
         st.caption("This table has no stored cells.")
         return
-    where = f"{facts['table'] or 'curated scores'}, page {facts['page'] or '—'}"
-    st.text(f"{models.get(rid, rid)} — {where} ({facts['cells']} cells, {facts['origin']}): {facts['caption']}".strip())
+    st.text(f"{models.get(rid, rid)} — {key} ({facts['cells']} cells, {facts['origin']}): {facts['caption']}".strip())
     st.dataframe(piv, hide_index=True, width="stretch", key="bench_table")
     st.caption(
         f"{scores.OWN_MARK} the report's own model · {scores.CURATED_MARK} curated (entered by hand in the report's "
@@ -173,8 +172,8 @@ def _claims_section(tbl: dict[str, pd.DataFrame], cat: Catalogue) -> None:
     lv = scores.level_of(tbl["comparison"], dim_id)
     silent = [r for r in reports["report_id"] if r not in set(frame["report_id"])]
     models = dict(zip(reports["report_id"], reports["model"], strict=False))
-    st.caption("One point per report and benchmark: the highest own-model score (percent benchmarks only); "
-               "click a point for its table.")  # fmt: skip
+    st.caption("One point per report and benchmark: the highest own-model score (percent benchmarks only; "
+               f"cells flagged {scores.FLAG_MARK} for review are left out); click a point for its table.")  # fmt: skip
     if silent:
         shown = ", ".join(f"{models.get(r, r)} ({lv.get(r, NOT_ASSESSED)})" for r in silent[:30])
         st.text(f"Reports without such a score ({len(silent)}): {shown}" + (" …" if len(silent) > 30 else ""))
