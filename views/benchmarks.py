@@ -59,6 +59,40 @@ def provenance_sentence(rr: scores.ReportResults, models: dict[str, str]) -> str
     return " ".join(parts)
 
 
+# Cached on the store's stamp: a rerun that changes one picker recomputes only what depends on it.
+@st.cache_data(show_spinner=False, max_entries=4)
+def _coverage(key: data.Stamp) -> object:
+    tbl, _ = data.tables()
+    matrix = scores.coverage_matrix(tbl["reports"], tbl["results"], catalogue().categories)
+    models = dict(zip(tbl["reports"]["report_id"], tbl["reports"]["model"], strict=False))
+    return bf.coverage_heatmap(matrix, models)
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _choices(key: data.Stamp) -> pd.DataFrame:
+    return scores.benchmark_choices(data.tables()[0]["results"])
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _own(key: data.Stamp, bench: str) -> pd.DataFrame:
+    tbl, _ = data.tables()
+    return scores.own_scores(tbl["results"], tbl["reports"], bench)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _claims(key: data.Stamp, dim_id: str, levels: tuple[str, ...], cats: tuple[str, ...]) -> pd.DataFrame:
+    tbl, _ = data.tables()
+    percent = {b.id for b in catalogue().benchmarks if b.unit == "%"}
+    return scores.claims(tbl["results"], tbl["reports"], tbl["comparison"], dim_id, list(levels), list(cats), percent)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _density(key: data.Stamp, cats: tuple[str, ...], term: str) -> pd.DataFrame:
+    tbl, _ = data.tables()
+    return scores.coverage_vs_density(tbl["reports"], tbl["results"], tbl["counts"], tbl["reported"], list(cats),
+                                      STATS_GROUP, term)  # fmt: skip
+
+
 def _on_click(chart_key: str) -> None:
     """A clicked bar or point opens its table below (report and table are URL-bound)."""
     target = bf.bar_target(st.session_state.get(chart_key))
@@ -69,7 +103,7 @@ def _on_click(chart_key: str) -> None:
 def render() -> None:
     """Draw the page."""
     st.title("Benchmarks")
-    tbl, _key = data.tables()
+    tbl, key = data.tables()
     if data.no_data_notice(tbl):
         return
     reports, results = tbl["reports"], tbl["results"]
@@ -79,17 +113,16 @@ def render() -> None:
     message("info", provenance_sentence(rr, models))
 
     st.subheader("Coverage")
-    matrix = scores.coverage_matrix(reports, results, cat.categories)
-    st.plotly_chart(bf.coverage_heatmap(matrix, models), key="bench_coverage", width="stretch")
+    st.plotly_chart(_coverage(key), key="bench_coverage", width="stretch")
 
-    _scores_section(results, reports, cat)
+    _scores_section(key, cat)
     _table_section(results, tbl["result_notes"], models)
-    _claims_section(tbl, cat)
+    _claims_section(key, tbl, cat)
 
 
-def _scores_section(results: pd.DataFrame, reports: pd.DataFrame, cat: Catalogue) -> None:
+def _scores_section(key: data.Stamp, cat: Catalogue) -> None:
     st.subheader("Scores on one benchmark")
-    choices = scores.benchmark_choices(results)
+    choices = _choices(key)
     if choices.empty:
         st.caption("No own-model score is stored yet, so there is nothing to compare on one benchmark.")
         return
@@ -101,7 +134,7 @@ def _scores_section(results: pd.DataFrame, reports: pd.DataFrame, cat: Catalogue
     if entry is not None:
         st.caption(f"{entry.name}: {cat.categories.get(entry.category, entry.category)}, own-model scores in "
                    f"{n_reports.get(bench, 0)} report(s).")  # fmt: skip
-    own = scores.own_scores(results, reports, bench)
+    own = _own(key, bench)
     st.plotly_chart(
         bf.score_bars(own, entry.name if entry else bench), key=BARS_KEY, on_select=lambda: _on_click(BARS_KEY),
         selection_mode="points", width="stretch",
@@ -148,7 +181,7 @@ def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str,
                 st.text(n)
 
 
-def _claims_section(tbl: dict[str, pd.DataFrame], cat: Catalogue) -> None:
+def _claims_section(key: data.Stamp, tbl: dict[str, pd.DataFrame], cat: Catalogue) -> None:
     st.subheader("Claims vs disclosure")
     level_dims = [d for d in data.dimensions() if d.kind == "level"]
     if not level_dims:
@@ -162,9 +195,8 @@ def _claims_section(tbl: dict[str, pd.DataFrame], cat: Catalogue) -> None:
     picked = c2.multiselect("Benchmark categories for the claims (catalogue ids)", list(cat.categories),
                             default=declared, key="claims", bind="query-params")  # fmt: skip
     levels = [NOT_ASSESSED, *dim.categories]
-    percent = {b.id for b in cat.benchmarks if b.unit == "%"}
-    reports, results = tbl["reports"], tbl["results"]
-    frame = scores.claims(results, reports, tbl["comparison"], dim_id, list(dim.categories), picked, percent)
+    reports = tbl["reports"]
+    frame = _claims(key, dim_id, tuple(dim.categories), tuple(picked))
     st.plotly_chart(
         bf.claims_scatter(frame, levels, dim.label), key=CLAIMS_KEY, on_select=lambda: _on_click(CLAIMS_KEY),
         selection_mode="points", width="stretch",
@@ -179,7 +211,7 @@ def _claims_section(tbl: dict[str, pd.DataFrame], cat: Catalogue) -> None:
         st.text(f"Reports without such a score ({len(silent)}): {shown}" + (" …" if len(silent) > 30 else ""))
     terms = [t.name for t in data.lexicon().group(STATS_GROUP).terms]
     term = st.selectbox("Keyword for the density", terms, key="term", bind="query-params")
-    dens = scores.coverage_vs_density(reports, results, tbl["counts"], tbl["reported"], picked, STATS_GROUP, term)
+    dens = _density(key, tuple(picked), term)
     st.plotly_chart(bf.density_scatter(dens, term), key="bench_density", width="stretch")
     if len(dens) and not dens["has_results"].any():
         st.caption("No report here has benchmark results yet: every point sits at zero coverage.")
