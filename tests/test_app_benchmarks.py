@@ -240,6 +240,12 @@ def test_page_works_on_the_shipped_reports_and_says_they_have_no_results(tmp_pat
     assert any("every point sits at zero coverage" in c.value for c in at.caption)
 
 
+def test_empty_store_explains_how_to_fill_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FRL_DATA_DIR", str(tmp_path / "nothing"))
+    at = page()
+    assert any("No results in nothing yet" in t.value for t in at.text)
+
+
 # ------------------------------------------------------------------------------------- pure parts
 def test_own_scores_keep_every_own_setting_apart_and_unique() -> None:
     res = pd.DataFrame(

@@ -14,7 +14,7 @@ from ingest.lens import DEFAULT_LENS, NOT_ASSESSED, load_lens
 from ingest.summaries import STATS_GROUP
 from views import benchmark_figures as bf
 from views import data
-from views.plain import message
+from views.plain import message, redact
 
 BARS_KEY = "bench_bars"
 CLAIMS_KEY = "bench_claims"
@@ -166,7 +166,7 @@ def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str,
     if piv.empty:
         st.caption("This table has no stored cells.")
         return
-    st.text(f"{models.get(rid, rid)} — {key} ({facts['cells']} cells, {facts['origin']}): {facts['caption']}".strip())
+    st.text(redact(f"{models.get(rid, rid)} — {key} ({facts['cells']} cells, {facts['origin']}): {facts['caption']}".strip()))
     st.dataframe(piv, hide_index=True, width="stretch", key="bench_table")
     st.caption(
         f"{scores.OWN_MARK} the report's own model · {scores.CURATED_MARK} curated (entered by hand in the report's "
@@ -178,7 +178,7 @@ def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str,
     if mine:
         with st.expander(f"Notes on this report's result tables ({len(mine)})"):
             for n in mine:
-                st.text(n)
+                st.text(redact(n))
 
 
 def _claims_section(key: data.Stamp, tbl: dict[str, pd.DataFrame], cat: Catalogue) -> None:
