@@ -14,7 +14,7 @@ from ingest.lens import DEFAULT_LENS, NOT_ASSESSED, load_lens
 from ingest.summaries import STATS_GROUP
 from views import benchmark_figures as bf
 from views import data
-from views.plain import message, redact
+from views.plain import escape_md, message, redact
 
 BARS_KEY = "bench_bars"
 CLAIMS_KEY = "bench_claims"
@@ -132,8 +132,8 @@ def _scores_section(key: data.Stamp, cat: Catalogue) -> None:
     bench = st.selectbox("Benchmark (catalogue id)", list(n_reports), key="benchmark", bind="query-params")
     entry = cat.by_id.get(bench)
     if entry is not None:
-        st.caption(f"{entry.name}: {cat.categories.get(entry.category, entry.category)}, own-model scores in "
-                   f"{n_reports.get(bench, 0)} report(s).")  # fmt: skip
+        st.caption(escape_md(f"{entry.name}: {cat.categories.get(entry.category, entry.category)}, own-model scores "
+                             f"in {n_reports.get(bench, 0)} report(s)."))  # fmt: skip
     own = _own(key, bench)
     st.plotly_chart(
         bf.score_bars(own, entry.name if entry else bench), key=BARS_KEY, on_select=lambda: _on_click(BARS_KEY),
