@@ -45,6 +45,8 @@ from typing import Any, Literal, Protocol
 DEFAULT_TIMEOUT = 60.0
 #: Default memory (address-space) limit for one report's worker process, in MB.
 DEFAULT_MEMORY_MB = 1024
+#: Seconds a job's process may take to start before its time limit begins to run.
+STARTUP_GRACE = 30.0
 #: Modules the forkserver imports once, so each job's process starts with them loaded.
 PRELOAD = ["ingest.executor", "ingest.pipeline", "pypdfium2"]
 
@@ -155,6 +157,7 @@ def _worker(conn: Connection, fn: JobFn, arg: Any, limits: Limits) -> None:
     """Body of the worker process: run the job under the limits and send what happened."""
     try:
         _apply_limits(limits)
+        conn.send(("started",))
         value = fn(arg, lambda done, total: conn.send(("page", done, total)))
         conn.send(("ok", value))
     except MemoryError:
@@ -242,7 +245,9 @@ class _Child:
     def __init__(self, job: Job, limits: Limits):
         self.job, self.limits = job, limits
         self.start = time.monotonic()
-        self.deadline = self.start + limits.timeout
+        # The clock runs from the worker's "started" message; until then (forkserver still
+        # importing, a loaded machine) a start-up allowance applies.
+        self.deadline = self.start + limits.timeout + STARTUP_GRACE
         self.reply: tuple | None = None  # ("ok", value) / ("memory",) / ("error", text)
         self.exit: tuple[int, float] | None = None  # (wait status, peak MB) of the worker
         self.proc: Any = None
@@ -369,7 +374,9 @@ def run_jobs(
                     continue
                 except Exception as exc:  # an unpicklable reply: report it, then let EOF finish the job
                     msg = ("error", f"unreadable reply ({type(exc).__name__}: {exc})")
-                if msg[0] == "page":
+                if msg[0] == "started":
+                    child.deadline = time.monotonic() + child.limits.timeout
+                elif msg[0] == "page":
                     if on_progress is not None:
                         on_progress(child.job.key, msg[1], msg[2])
                 elif msg[0] == "exit":
