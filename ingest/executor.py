@@ -424,15 +424,15 @@ class DaskExecutor:
     does not hold every report's payload at once.
     """
 
-    def __init__(self, address: str, limits: Limits):
+    def __init__(self, address: str, limits: Limits, connect_timeout: float = 10.0):
         try:
             from distributed import Client
         except ImportError as exc:
             raise ExecutorError("--executor needs the `distributed` package (pip install -r requirements.txt)") from exc
         self.limits = limits
         try:
-            self.client = Client(address, timeout="10s", set_as_default=False)
-        except (OSError, TimeoutError, ValueError) as exc:
+            self.client = Client(address, timeout=connect_timeout, set_as_default=False)
+        except Exception as exc:  # refused, timed out, malformed address: all mean "cannot use it"
             raise ExecutorError(f"cannot reach the Dask scheduler at {address}: {exc}") from exc
 
     def imap_unordered(self, jobs: Iterable[Job]) -> Iterator[tuple[Any, Result]]:
@@ -440,7 +440,7 @@ class DaskExecutor:
 
         threads = sum(self.client.nthreads().values()) or 1
         cap = max(2, 2 * threads)
-        done = as_completed(with_results=False)
+        done = as_completed(loop=self.client.loop, with_results=False)
         inflight: dict[Any, tuple[Any, float, Any]] = {}  # Dask key -> (job key, start, future)
 
         def collect(fut: Any) -> tuple[Any, Result]:
