@@ -34,6 +34,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import suppress
 from dataclasses import dataclass
@@ -196,6 +197,7 @@ def _child_main(argv: list[str]) -> None:
 
 
 _context: Any = None
+_server_started = False
 
 
 def _forkserver() -> Any:
@@ -218,16 +220,21 @@ def _with_package_path(env: dict[str, str]) -> dict[str, str]:
 
 
 def warm_up() -> None:
-    """Start the forkserver now, so it imports the pipeline while the driver plans the first job.
+    """Start the forkserver unless it runs; it imports the pipeline once, for every job after.
 
     The server is a fresh interpreter that does not inherit the driver's `sys.path`, so the
     package folder is put on its PYTHONPATH for the preload (restored right after the start).
     """
+    global _server_started
     if multiprocessing.current_process().daemon:
         return
     from multiprocessing import forkserver
 
     _forkserver()
+    if _server_started:  # restarts it if it died, without touching the environment again
+        forkserver.ensure_running()
+        return
+    _server_started = True
     saved = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = _with_package_path(dict(os.environ))["PYTHONPATH"]
     try:
@@ -345,11 +352,22 @@ def run_jobs(
     """Run jobs in fresh limited processes, at most `workers` at a time; yield (key, result) as they end.
 
     `jobs` is consumed lazily, one job per free slot, so preparing a job (hashing, loading
-    cached text) is spread over the run. Closing the iterator early kills what is running.
+    cached text) is spread over the run. A freed slot is refilled before the result is handed
+    out, so the caller's work on a result (storing it) overlaps the next job. Closing the
+    iterator early kills what is running.
     """
     pending = iter(jobs)
     running: dict[Connection, _Child] = {}
+    ended: deque[tuple[Any, Result]] = deque()
     exhausted = False
+
+    def end(conn: Connection, timed_out: bool = False) -> None:
+        child = running.pop(conn)
+        if timed_out:
+            child.kill()
+        child.reap()
+        ended.append((child.job.key, child.result(timed_out=timed_out)))
+
     try:
         while True:
             while not exhausted and len(running) < workers:
@@ -359,6 +377,9 @@ def run_jobs(
                 else:
                     child = _Child(job, limits)
                     running[child.conn] = child
+            if ended:
+                yield ended.popleft()
+                continue
             if not running:
                 return
             deadlines = [c.deadline for c in running.values() if c.reply is None]
@@ -368,9 +389,7 @@ def run_jobs(
                 try:
                     msg = conn.recv()
                 except (EOFError, OSError):
-                    del running[conn]
-                    child.reap()
-                    yield child.job.key, child.result()
+                    end(conn)
                     continue
                 except Exception as exc:  # an unpicklable reply: report it, then let EOF finish the job
                     msg = ("error", f"unreadable reply ({type(exc).__name__}: {exc})")
@@ -386,10 +405,7 @@ def run_jobs(
             now = time.monotonic()
             for conn, child in list(running.items()):
                 if child.reply is None and now >= child.deadline:
-                    child.kill()
-                    del running[conn]
-                    child.reap()
-                    yield child.job.key, child.result(timed_out=True)
+                    end(conn, timed_out=True)
     finally:
         for child in running.values():
             child.kill()
@@ -407,8 +423,8 @@ class LocalExecutor:
     """Jobs in limited child processes on this machine, `workers` at a time."""
 
     def __init__(self, limits: Limits, workers: int | None = None, on_progress: Callable[[Any, int, int], None] | None = None):
+        # No process is started until the first job: a run where every report is unchanged stays cheap.
         self.limits, self.workers, self.on_progress = limits, workers or default_jobs(), on_progress
-        warm_up()
 
     def imap_unordered(self, jobs: Iterable[Job]) -> Iterator[tuple[Any, Result]]:
         return run_jobs(jobs, self.limits, self.workers, self.on_progress)
