@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
-import json
 import struct
 import subprocess
 import sys
@@ -156,10 +154,10 @@ def _snapshot(data: Path) -> dict[str, object]:
         df = store.read_table(name)
         df = df.drop(columns=[c for c in df.columns if c in VOLATILE])
         out[name] = df.sort_values(list(df.columns[:1])).reset_index(drop=True) if len(df) else df
-    for p in sorted(store.bundle_dir.glob("*.json.gz")):
-        bundle = json.loads(gzip.decompress(p.read_bytes()))
+    for rid in store.bundle_ids():
+        bundle = store.load_bundle(rid) or {}
         bundle.get("meta", {}).pop("ingested_at", None)
-        out[p.name] = bundle
+        out[f"bundle {rid}"] = bundle
     return out
 
 
