@@ -215,15 +215,18 @@ def _package_root() -> str:
 
 
 def _with_package_path(env: dict[str, str]) -> dict[str, str]:
-    """`env` with this package's folder first on PYTHONPATH, so a fresh interpreter can import it."""
-    return {**env, "PYTHONPATH": os.pathsep.join(p for p in (_package_root(), env.get("PYTHONPATH")) if p)}
+    """`env` for a fresh interpreter that must import this very package: its folder first on
+    PYTHONPATH, and PYTHONSAFEPATH so the current folder (which may hold another checkout's
+    `ingest`) is not put before it."""
+    path = os.pathsep.join(p for p in (_package_root(), env.get("PYTHONPATH")) if p)
+    return {**env, "PYTHONPATH": path, "PYTHONSAFEPATH": "1"}
 
 
 def warm_up() -> None:
     """Start the forkserver unless it runs; it imports the pipeline once, for every job after.
 
     The server is a fresh interpreter that does not inherit the driver's `sys.path`, so the
-    package folder is put on its PYTHONPATH for the preload (restored right after the start).
+    package folder is put first on its PYTHONPATH for the preload (restored right after the start).
     """
     global _server_started
     if multiprocessing.current_process().daemon:
@@ -235,15 +238,18 @@ def warm_up() -> None:
         forkserver.ensure_running()
         return
     _server_started = True
-    saved = os.environ.get("PYTHONPATH")
-    os.environ["PYTHONPATH"] = _with_package_path(dict(os.environ))["PYTHONPATH"]
+    keys = ("PYTHONPATH", "PYTHONSAFEPATH")
+    saved = {k: os.environ.get(k) for k in keys}
+    env = _with_package_path(dict(os.environ))
+    os.environ.update({k: env[k] for k in keys})
     try:
         forkserver.ensure_running()
     finally:
-        if saved is None:
-            os.environ.pop("PYTHONPATH", None)
-        else:
-            os.environ["PYTHONPATH"] = saved
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 class _Child:

@@ -246,3 +246,21 @@ def test_cli_takes_jobs_timeout_and_memory_limit(tmp_path, capsys):
 def test_plain_runs_never_import_dask():
     code = "import sys, ingest.cli, ingest.pipeline; sys.exit('distributed' in sys.modules or 'dask' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], cwd=REPO).returncode == 0
+
+
+def test_workers_use_the_drivers_package_even_from_another_checkouts_folder(tmp_path):
+    """A folder holding another `ingest` (an older checkout) must not shadow the driver's in the workers."""
+    (tmp_path / "ingest").mkdir()
+    (tmp_path / "ingest" / "__init__.py").write_text("")  # an `ingest` without executor or pipeline
+    code = (
+        f"import sys; sys.path.insert(0, {str(REPO)!r})\n"
+        "from ingest.executor import Done, Limits, run_isolated\n"
+        "from tests.executor_jobs import _sleep\n"
+        "if __name__ == '__main__':\n"
+        "    r = run_isolated(_sleep, 0, Limits())\n"
+        "    sys.exit(0 if isinstance(r, Done) else f'{r}')\n"
+    )
+    script = tmp_path / "driver.py"
+    script.write_text(code)
+    proc = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
