@@ -66,9 +66,9 @@ def time_pdftotext(pdfs: list[Path], out: Path) -> float:
     return time.perf_counter() - t0
 
 
-def cold_run(reports: Path, data: Path, jobs: int) -> float:
+def cold_run(reports: Path, data: Path, jobs: int, root: Path) -> float:
     t0 = time.perf_counter()
-    res = run(reports_dir=reports, settings=Settings(data_dir=data, offline=True, jobs=jobs))
+    res = run(reports_dir=reports, settings=Settings(data_dir=data, offline=True, jobs=jobs, source_roots=(root,)))
     elapsed = time.perf_counter() - t0
     assert not res.failed, [o.message for o in res.failed]
     return elapsed
@@ -97,14 +97,17 @@ def main() -> int:
             write_reports(tmpd / "many", many)
         for i in range(args.repeat):
             data = tmpd / f"data{i}"
-            settings = Settings(data_dir=data, offline=True, jobs=1)
+            settings = Settings(data_dir=data, offline=True, jobs=1, source_roots=(args.corpus,))
             ref.append(time_pdftotext(pdfs, tmpd))
-            cold.append(cold_run(reports, data, jobs=1))
+            cold.append(cold_run(reports, data, jobs=1, root=args.corpus))
             t0 = time.perf_counter()
             res = run(reports_dir=reports, settings=settings)
             warm.append(time.perf_counter() - t0)
             assert all(o.status == "cached" for o in res.outcomes)
-            base = [sys.executable, "-m", "ingest", "--quiet", "--offline", "--jobs", "1", "--reports-dir", str(reports)]
+            base = [
+                *(sys.executable, "-m", "ingest", "--quiet", "--offline", "--jobs", "1"),
+                *("--reports-dir", str(reports), "--source-root", str(args.corpus)),
+            ]
             t0 = time.perf_counter()
             subprocess.run([*base, "--data-dir", str(data)], cwd=ROOT, check=True)
             cli_warm.append(time.perf_counter() - t0)
@@ -112,8 +115,8 @@ def main() -> int:
             subprocess.run([*base, "--data-dir", str(tmpd / f"fresh{i}")], cwd=ROOT, check=True)
             cli_cold.append(time.perf_counter() - t0)
             if many:
-                par1.append(cold_run(tmpd / "many", tmpd / f"par1-{i}", jobs=1))
-                par2.append(cold_run(tmpd / "many", tmpd / f"par2-{i}", jobs=2))
+                par1.append(cold_run(tmpd / "many", tmpd / f"par1-{i}", jobs=1, root=tmpd / "copies"))
+                par2.append(cold_run(tmpd / "many", tmpd / f"par2-{i}", jobs=2, root=tmpd / "copies"))
     pages = sum(len(__import__("pypdfium2").PdfDocument(str(p))) for p in pdfs)
     c, w, r, cw, cc = min(cold), min(warm), min(ref), min(cli_warm), min(cli_cold)
     print(f"corpus: {len(pdfs)} PDFs, {pages} pages (best of {args.repeat})")

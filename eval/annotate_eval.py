@@ -1,39 +1,80 @@
 """Score the automatic comparison table against the hand labels in ../shared/labels/gold.yaml.
 
     .venv/bin/python eval/annotate_eval.py            # summary lines + confusions
-    .venv/bin/python eval/annotate_eval.py --verbose  # also every cell with its quote
+    .venv/bin/python eval/annotate_eval.py --verbose  # also every cell with its quote and checklist
 
-Prints one summary line per dimension (accuracy or micro-F1 against the issue's targets), the
-confusions, a check that every quote is verbatim on its stated page, and how well the top-ranked
-quote agrees with the gold evidence page for TF-IDF ranking versus ranking by cue count alone.
-Gold free-text algorithm names are mapped onto lens categories with the lens' own cues (first
-match in the text); gold items no category matches (e.g. "on-policy RL (unnamed)") are listed
-as unmapped and left out of the scores.
+Prints, for all gold documents and split into the first eight labelled documents ("old") and
+the five added later ("new"): algorithm used (exact set and micro P/R/F1), reward-source
+micro-F1, granularity accuracy, both disclosure levels (exact, within one), a check that every
+quote is verbatim on its stated page, how well the top-ranked quote agrees with the gold evidence
+page (cue count vs TF-IDF), the level cut points chosen by leave-one-out, a check that methods a
+report introduces are found without being in the lens, and the annotate time on the corpus.
+
+Gold free-text algorithm names are mapped onto lens categories with the lens' own cues (earliest
+match in the text), or onto a name the report itself introduced (`introduces:` in the lens).
+Items nothing maps (e.g. "on-policy RL (unnamed)", "ReST (baseline)") count as misses and are
+listed: the lens cannot produce them, so they are errors, not exclusions.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import re
 import sys
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ingest.annotate import annotate  # noqa: E402
-from ingest.evidence import quote_on_page, sentences  # noqa: E402
+from ingest.evidence import Sentence, quote_on_page, sentences  # noqa: E402
 from ingest.extract import extract_file  # noqa: E402
-from ingest.lens import DEFAULT_LENS, NOT_DISCLOSED, Lens, load_lens  # noqa: E402
+from ingest.lens import DEFAULT_LENS, NOT_DISCLOSED, Dimension, Lens, load_lens  # noqa: E402
 from ingest.registry import parse_yaml  # noqa: E402
 from ingest.sections import split_sections  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 LEVELS = ["none", "low", "medium", "detailed", "very detailed"]
+#: Documents added to gold.yaml after the cues were first written (issue 10): the honest split.
+NEW = ("deepseek-v3", "hunyuan-a13b", "ling-v1", "ling-coder-lite", "qwen2.5-max-blog")
+#: Gold key of each level dimension.
+LEVEL_KEYS = {"disclosure": "agentic_rl", "rl_disclosure": "rl_disclosure"}
 
 
-def map_names(items: object, lens: Lens, dim_id: str) -> tuple[set[str], list[str]]:
-    """Gold free-text method names → lens categories (earliest cue match wins); returns (mapped, unmapped)."""
+@dataclass
+class Doc:
+    """One gold document: its labels, evidence sentences and page texts."""
+
+    id: str
+    gold: dict
+    sents: list[Sentence]
+    pages: dict[int, str]
+
+
+def load_docs(shared: Path = SHARED) -> list[Doc]:
+    """Extract every gold document once (the slow part; annotation is then repeated cheaply)."""
+    gold_path = shared / "labels" / "gold.yaml"
+    gold = parse_yaml(gold_path.read_text(encoding="utf-8"), str(gold_path))
+    docs = []
+    for g in gold:
+        doc = extract_file(shared / "corpus" / g["file"])
+        docs.append(Doc(g["id"], g, sentences(split_sections(doc)), {p.number: p.text for p in doc.pages}))
+    return docs
+
+
+def annotate_all(docs: list[Doc], lens: Lens, ranking: str = "cues") -> tuple[dict[str, dict], float]:
+    """Annotations of every document and the CPU seconds annotation took (extraction excluded)."""
+    t = time.process_time()
+    res = {d.id: annotate(d.sents, lens, ranking=ranking) for d in docs}  # type: ignore[arg-type]
+    return res, time.process_time() - t
+
+
+def map_names(items: object, lens: Lens, dim_id: str, introduced: set[str] = frozenset()) -> tuple[set[str], list[str]]:
+    """Gold free-text method names → lens categories (earliest cue match wins) or a name the report
+    introduced itself; returns (mapped, unmapped)."""
     if not isinstance(items, list):
         return set(), []
     dim = lens.dimension(dim_id)
@@ -45,6 +86,10 @@ def map_names(items: object, lens: Lens, dim_id: str) -> tuple[set[str], list[st
                 m = re.search(cue, item, re.I)
                 if m and (best is None or m.start() < best[0]):
                     best = (m.start(), c.name)
+        for name in introduced:
+            m = re.search(rf"(?<![\w-]){re.escape(name)}(?!\w)", item)
+            if m and (best is None or m.start() < best[0]):
+                best = (m.start(), name)
         if best:
             mapped.add(best[1])
         else:
@@ -67,122 +112,217 @@ def prf(pairs: list[tuple[set[str], set[str]]]) -> tuple[float, float, float]:
     return prec, rec, (2 * prec * rec / (prec + rec) if prec + rec else 0.0)
 
 
+def _introduced(ann: dict, lens: Lens) -> set[str]:
+    """Method names in the annotation that are not lens categories (introduced by the report)."""
+    known = {c.name for c in lens.dimension("rl_algorithm").categories}
+    roles = ann["cells"]["rl_algorithm"].get("roles") or {}
+    return set(roles) - known
+
+
+def score(docs: list[Doc], res: dict[str, dict], lens: Lens) -> tuple[dict[str, dict[str, float]], list[str], list[str]]:
+    """Metrics per split ("all", "old", "new"), the confusions and the unmapped gold items."""
+    per: dict[str, dict[str, object]] = {}
+    confusions: list[str] = []
+    unmapped_all: list[str] = []
+    for d in docs:
+        g, cells = d.gold, res[d.id]["cells"]
+        intro = _introduced(res[d.id], lens)
+        row: dict[str, object] = {}
+        gs, unm = map_names(g["rl_algorithms_used"], lens, "rl_algorithm", intro)
+        unmapped_all += [f"{d.id}: {u}" for u in unm]
+        gs |= {f"? {u}" for u in unm}  # a name the lens cannot produce is a miss
+        ps = as_set(cells["rl_algorithm"]["value"])
+        row["alg"] = (gs, ps)
+        if gs != ps:
+            nd = ["not disclosed"]
+            confusions.append(f"rl_algorithm {d.id}: gold {sorted(gs) or nd} vs auto {sorted(ps) or nd}")
+        gm, unm = map_names(g["rl_algorithms_mentioned_only"], lens, "rl_algorithm", intro)
+        unmapped_all += [f"{d.id} (mentioned): {u}" for u in unm]
+        gm |= {f"? {u}" for u in unm}
+        pm = as_set(cells["rl_algorithm_mentioned"]["value"])
+        row["ment"] = (gm, pm)
+        if gm != pm:
+            confusions.append(f"rl_algorithm_mentioned {d.id}: gold {sorted(gm)} vs auto {sorted(pm)}")
+        gr, pr = as_set(g["reward_sources"]), as_set(cells["reward_source"]["value"])
+        row["rs"] = (gr, pr)
+        if gr != pr:
+            confusions.append(f"reward_source {d.id}: missed {sorted(gr - pr)}, extra {sorted(pr - gr)}")
+        pv = cells["credit_granularity"]["value"][0]
+        row["gran"] = pv == g["credit_granularity"]
+        if pv != g["credit_granularity"]:
+            confusions.append(f"credit_granularity {d.id}: gold {g['credit_granularity']} vs auto {pv}")
+        for dim, key in LEVEL_KEYS.items():
+            cell = cells[dim]
+            lv, gv = cell["value"][0], g[key]
+            dist = abs(LEVELS.index(lv) - LEVELS.index(gv))
+            row[dim] = dist
+            if dist:
+                confusions.append(
+                    f"{dim} {d.id}: gold {gv} vs auto {lv} ({cell['counted']} fired: {', '.join(cell['indicators']) or '-'})"
+                )
+        quotes = [(c["quote"], c["page"]) for c in cells.values() if c["quote"]]
+        quotes += [(e["quote"], e["page"]) for e in res[d.id]["evidence"]]
+        bad = [(q, pg) for q, pg in quotes if not quote_on_page(q, d.pages.get(pg, ""))]
+        confusions += [f"quote not on page {d.id} p{pg}: {q[:80]}" for q, pg in bad]
+        row["quotes"] = (len(quotes), len(bad))
+        per[d.id] = row
+
+    out: dict[str, dict[str, float]] = {}
+    for split, ids in (("all", [d.id for d in docs]), ("old", [d.id for d in docs if d.id not in NEW]),
+                       ("new", [d.id for d in docs if d.id in NEW])):  # fmt: skip
+        rows = [per[i] for i in ids]
+        n = len(rows)
+        m: dict[str, float] = {"n": n}
+        if not n:
+            out[split] = m
+            continue
+        for key in ("alg", "ment", "rs"):
+            pairs = [r[key] for r in rows]  # type: ignore[misc]
+            m[f"{key}_p"], m[f"{key}_r"], m[f"{key}_f1"] = prf(pairs)  # type: ignore[arg-type]
+            m[f"{key}_exact"] = sum(a == b for a, b in pairs) / n
+        m["gran_acc"] = sum(bool(r["gran"]) for r in rows) / n
+        for dim in LEVEL_KEYS:
+            m[f"{dim}_exact"] = sum(r[dim] == 0 for r in rows) / n
+            m[f"{dim}_w1"] = sum(r[dim] <= 1 for r in rows) / n  # type: ignore[operator]
+        m["quotes_total"] = sum(r["quotes"][0] for r in rows)  # type: ignore[index]
+        m["quotes_bad"] = sum(r["quotes"][1] for r in rows)  # type: ignore[index]
+        out[split] = m
+    return out, confusions, unmapped_all
+
+
+# ------------------------------------------------------------------------- level cut points
+def _level_of(n: int, cuts: tuple[int, ...]) -> int:
+    return sum(n >= c for c in cuts)
+
+
+def fit_cuts(counts: list[int], gold: list[int], k: int, prior: tuple[int, ...]) -> tuple[int, ...]:
+    """Cut points c1 < c2 < c3 < c4 on the indicator count (level = number of cuts <= count).
+
+    Chosen to maximise exact agreement with the labels, then within-one agreement, then to stay
+    closest to `prior` (the lens' current cuts) where the labels do not constrain a cut (e.g. no
+    labelled document is "very detailed"). Exhaustive: at most C(k+1, 4) candidates.
+    """
+
+    def key(cuts: tuple[int, ...]) -> tuple[int, int, int]:
+        dist = [abs(_level_of(c, cuts) - g) for c, g in zip(counts, gold, strict=True)]
+        return (sum(x == 0 for x in dist), sum(x <= 1 for x in dist), -sum(abs(a - b) for a, b in zip(cuts, prior, strict=True)))
+
+    return max(itertools.combinations(range(1, k + 2), len(LEVELS) - 1), key=key)
+
+
+def level_cuts(dim: Dimension) -> tuple[int, ...]:
+    return tuple(lv.min_indicators for lv in dim.levels[1:])
+
+
+def loo_levels(docs: list[Doc], res: dict[str, dict], lens: Lens) -> list[str]:
+    """Leave-one-out over the gold documents for each level dimension: fit the cuts on the others,
+    predict the held-out document's level from its indicator count; plus the cuts fitted on all."""
+    lines = []
+    for dim_id, key in LEVEL_KEYS.items():
+        dim = lens.dimension(dim_id)
+        counts = [res[d.id]["cells"][dim_id]["counted"] for d in docs]
+        gold = [LEVELS.index(d.gold[key]) for d in docs]
+        prior, k = level_cuts(dim), len(dim.indicators)
+        ex = w1 = 0
+        for i in range(len(docs)):
+            cuts = fit_cuts(counts[:i] + counts[i + 1 :], gold[:i] + gold[i + 1 :], k, prior)
+            dist = abs(_level_of(counts[i], cuts) - gold[i])
+            ex += dist == 0
+            w1 += dist <= 1
+        n = len(docs)
+        full = fit_cuts(counts, gold, k, prior)
+        same = "= the lens" if full == prior else f"!= the lens {list(prior)}"
+        lines.append(
+            f"{dim_id:<22} leave-one-out exact {ex}/{n} = {ex / n:.0%}, within one {w1}/{n} = {w1 / n:.0%}; "
+            f"cuts fitted on all {n}: {list(full)} {same}"
+        )
+    return lines
+
+
+# ------------------------------------------------------------------------- methods not in the lens
+def unknown_method_check(docs: list[Doc], lens: Lens) -> str:
+    """Remove, one at a time, each used gold method from the lens and re-annotate: is the method
+    still found as used under the name the report itself defines? (tests `introduces:`)"""
+    dim = lens.dimension("rl_algorithm")
+    found, tried, misses = 0, 0, []
+    for d in docs:
+        gs, _ = map_names(d.gold["rl_algorithms_used"], lens, "rl_algorithm")
+        for cat in sorted(gs):
+            c = dim.category(cat)
+            if c is None or not re.search(r"policy optimi[sz]ation", c.description or "", re.I):
+                continue  # only methods with a "… Policy Optimization (ACRONYM)" long form
+            tried += 1
+            data = lens.model_dump()
+            for dd in data["dimensions"]:
+                if dd["id"] == "rl_algorithm":
+                    dd["categories"] = [x for x in dd["categories"] if x["name"] != cat]
+            used = as_set(annotate(d.sents, Lens.model_validate(data))["cells"]["rl_algorithm"]["value"])
+            ok = cat in used
+            found += ok
+            if not ok:
+                misses.append(f"{d.id}/{cat} -> {sorted(used) or ['not disclosed']}")
+    tail = f" (missed: {'; '.join(misses)})" if misses else ""
+    return f"methods found as used without being in the lens: {found}/{tried}{tail}"
+
+
+def fmt(m: dict[str, float]) -> list[str]:
+    def pc(x: float) -> str:
+        return f"{x:.0%}"
+
+    return [
+        f"rl_algorithm           used exact sets {pc(m['alg_exact'])}; micro P {m['alg_p']:.2f} R {m['alg_r']:.2f} "
+        f"F1 {m['alg_f1']:.2f}",
+        f"rl_algorithm_mentioned exact sets {pc(m['ment_exact'])}; micro P {m['ment_p']:.2f} R {m['ment_r']:.2f} "
+        f"F1 {m['ment_f1']:.2f} (no target)",
+        f"reward_source          micro P {m['rs_p']:.2f} R {m['rs_r']:.2f} F1 {m['rs_f1']:.2f}; exact sets {pc(m['rs_exact'])}",
+        f"credit_granularity     accuracy {pc(m['gran_acc'])}",
+        f"disclosure             exact {pc(m['disclosure_exact'])}; within one {pc(m['disclosure_w1'])}",
+        f"rl_disclosure          exact {pc(m['rl_disclosure_exact'])}; within one {pc(m['rl_disclosure_w1'])}",
+        f"quotes                 verbatim on stated page {int(m['quotes_total'] - m['quotes_bad'])}/{int(m['quotes_total'])}",
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lens", type=Path, default=DEFAULT_LENS)
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args(argv)
-    gold_path = SHARED / "labels" / "gold.yaml"
-    if not gold_path.exists():
-        print(f"no gold labels at {gold_path}; nothing to evaluate")
+    if not (SHARED / "labels" / "gold.yaml").exists():
+        print(f"no gold labels at {SHARED / 'labels' / 'gold.yaml'}; nothing to evaluate")
         return 2
     lens = load_lens(args.lens)
-    gold = parse_yaml(gold_path.read_text(encoding="utf-8"), str(gold_path))
-    res: dict[str, dict] = {}
-    alt: dict[str, dict] = {}
-    pages: dict[str, dict[int, str]] = {}
-    for g in gold:
-        doc = extract_file(SHARED / "corpus" / g["file"])
-        sents = sentences(split_sections(doc))
-        res[g["id"]] = annotate(sents, lens)  # the pipeline's default ranking (cue count)
-        alt[g["id"]] = annotate(sents, lens, ranking="tfidf")
-        pages[g["id"]] = {p.number: p.text for p in doc.pages}
-
-    lines, confusions = [], []
-    # --- algorithm used
-    pairs, exact, unmapped_all = [], 0, []
-    for g in gold:
-        gs, unm = map_names(g["rl_algorithms_used"], lens, "rl_algorithm")
-        unmapped_all += [f"{g['id']}: {u}" for u in unm]
-        ps = as_set(res[g["id"]]["cells"]["rl_algorithm"]["value"])
-        pairs.append((gs, ps))
-        exact += gs == ps
-        if gs != ps:
-            nd = ["not disclosed"]
-            confusions.append(f"rl_algorithm {g['id']}: gold {sorted(gs) or nd} vs auto {sorted(ps) or nd}")
-    p, r, f = prf(pairs)
-    n = len(gold)
-    lines.append(
-        f"rl_algorithm           used-set accuracy {exact}/{n} = {exact / n:.0%} (target >= 90%); "
-        f"micro P {p:.2f} R {r:.2f} F1 {f:.2f}"
-    )
-    # --- algorithm mentioned only
-    pairs = []
-    for g in gold:
-        gs, unm = map_names(g["rl_algorithms_mentioned_only"], lens, "rl_algorithm")
-        unmapped_all += [f"{g['id']} (mentioned): {u}" for u in unm]
-        ps = as_set(res[g["id"]]["cells"]["rl_algorithm_mentioned"]["value"])
-        pairs.append((gs, ps))
-        if gs != ps:
-            confusions.append(f"rl_algorithm_mentioned {g['id']}: gold {sorted(gs)} vs auto {sorted(ps)}")
-    p, r, f = prf(pairs)
-    ex = sum(a == b for a, b in pairs)
-    lines.append(f"rl_algorithm_mentioned set accuracy {ex}/{n} = {ex / n:.0%}; micro P {p:.2f} R {r:.2f} F1 {f:.2f} (no target)")
-    # --- reward source
-    pairs = []
-    for g in gold:
-        gs, ps = as_set(g["reward_sources"]), as_set(res[g["id"]]["cells"]["reward_source"]["value"])
-        pairs.append((gs, ps))
-        if gs != ps:
-            confusions.append(f"reward_source {g['id']}: missed {sorted(gs - ps)}, extra {sorted(ps - gs)}")
-    p, r, f = prf(pairs)
-    ex = sum(a == b for a, b in pairs)
-    lines.append(f"reward_source          micro P {p:.2f} R {r:.2f} F1 {f:.2f} (target >= 0.85); exact sets {ex}/{n}")
-    # --- granularity
-    ok = 0
-    for g in gold:
-        pv = res[g["id"]]["cells"]["credit_granularity"]["value"][0]
-        ok += pv == g["credit_granularity"]
-        if pv != g["credit_granularity"]:
-            confusions.append(f"credit_granularity {g['id']}: gold {g['credit_granularity']} vs auto {pv}")
-    lines.append(f"credit_granularity     accuracy {ok}/{n} = {ok / n:.0%} (target >= 80%)")
-    # --- disclosure levels
-    both_ex = both_w1 = 0
-    for dim, key in (("disclosure", "agentic_rl"), ("rl_disclosure", "rl_disclosure")):
-        ex = w1 = 0
-        for g in gold:
-            cell = res[g["id"]]["cells"][dim]
-            pv, gv = cell["value"][0], g[key]
-            d = abs(LEVELS.index(pv) - LEVELS.index(gv))
-            ex += d == 0
-            w1 += d <= 1
-            if d:
-                confusions.append(f"{dim} {g['id']}: gold {gv} vs auto {pv} (fired: {', '.join(cell['indicators']) or '-'})")
-        both_ex += ex
-        both_w1 += w1
-        lines.append(f"{dim:<22} exact {ex}/{n} = {ex / n:.0%} (target >= 70%); within one {w1}/{n} = {w1 / n:.0%} (target 100%)")
-    m = 2 * n
-    both = f"exact {both_ex}/{m} = {both_ex / m:.0%}; within one {both_w1}/{m} = {both_w1 / m:.0%}"
-    lines.append(f"{'disclosure (both)':<22} {both}")
-    # --- quotes verbatim on their page
-    total = bad = 0
-    for rid, out in res.items():
-        quotes = [(c["quote"], c["page"]) for c in out["cells"].values() if c["quote"]]
-        quotes += [(e["quote"], e["page"]) for e in out["evidence"]]
-        for q, pg in quotes:
-            total += 1
-            if not quote_on_page(q, pages[rid].get(pg, "")):
-                bad += 1
-                confusions.append(f"quote not on page {rid} p{pg}: {q[:80]}")
-    lines.append(f"quotes                 verbatim on stated page {total - bad}/{total}")
-    # --- ranking: top quote on the gold evidence page
+    docs = load_docs()
+    res, secs = annotate_all(docs, lens)  # the pipeline's default ranking (cue count)
+    alt, _ = annotate_all(docs, lens, "tfidf")
+    metrics, confusions, unmapped = score(docs, res, lens)
+    a = metrics["all"]
+    print(f"== all {a['n']} gold documents (targets: algorithm used >= 92%, reward-source F1 >= 0.90, granularity >= 85%,")
+    print("   disclosure and rl_disclosure exact >= 80% and within one 100%, every quote verbatim)")
+    print("\n".join(fmt(a)))
+    for split, what in (("old", "the first 8 (the cues were written reading these)"), ("new", "the 5 added later")):
+        print(f"\n== {what}: {metrics[split]['n']} documents")
+        print("\n".join(fmt(metrics[split])))
+    print()
     for name, runs in (("cue-count", res), ("tfidf", alt)):
         hit = cnt = 0
-        for g in gold:
-            for gkey, dim in (
-                ("rl_algorithms_used", "rl_algorithm"),
-                ("reward_sources", "reward_source"),
-                ("credit_granularity", "credit_granularity"),
-            ):
-                ev = (g.get("evidence") or {}).get(gkey) or {}
-                if not isinstance(ev.get("page"), int):
-                    continue
-                cnt += 1
-                hit += runs[g["id"]]["cells"][dim]["page"] == ev["page"]
-        lines.append(f"ranking ({name:<9})     top quote on the gold evidence page {hit}/{cnt}")
-    print("\n".join(lines))
-    if unmapped_all:
-        print("\nunmapped gold items (not scored):\n  " + "\n  ".join(unmapped_all))
+        for d in docs:
+            for gkey, dim in (("rl_algorithms_used", "rl_algorithm"), ("reward_sources", "reward_source"),
+                              ("credit_granularity", "credit_granularity")):  # fmt: skip
+                ev = (d.gold.get("evidence") or {}).get(gkey) or {}
+                if isinstance(ev.get("page"), int):
+                    cnt += 1
+                    hit += runs[d.id]["cells"][dim]["page"] == ev["page"]
+        print(f"ranking ({name:<9})     top quote on the gold evidence page {hit}/{cnt}")
+    print("\n".join(loo_levels(docs, res, lens)))
+    print(unknown_method_check(docs, lens))
+    t = time.process_time()
+    for _ in range(3):
+        annotate_all(docs, lens)
+    rerun = (time.process_time() - t) / 3
+    n_sents = sum(len(d.sents) for d in docs)
+    print(f"annotate time          {secs:.2f} s CPU, {len(docs)} documents, {n_sents:,} sentences; 3 re-runs: {rerun:.2f} s each")
+    if unmapped:
+        print("\ngold items no lens category or introduced name maps (counted as misses):\n  " + "\n  ".join(unmapped))
     if confusions:
         print("\nconfusions:\n  " + "\n  ".join(confusions))
     if args.verbose:
@@ -191,6 +331,9 @@ def main(argv: list[str] | None = None) -> int:
             for dim, c in out["cells"].items():
                 extra = c.get("support") or c.get("roles") or c.get("why") or ""
                 print(f"  {dim}: {c['value']} conf={c['confidence']} p{c['page_label']} {extra}\n     {str(c['quote'])[:200]}")
+                for item in c.get("checklist") or []:
+                    mark = f"yes p. {item['page_label']}: {str(item['quote'])[:120]}" if item["fired"] else "no"
+                    print(f"       [{item['indicator']}] {mark}")
     return 0
 
 

@@ -5,18 +5,23 @@ Decisions are lexical and explainable:
 * **Decide** with the cues declared in the lens YAML. A sentence *supports* a category when it
   matches one of the category's cues, the dimension's `context`, and none of its `negation`
   patterns. `multi` keeps every category with at least `min_sentences` supporters, `single`
-  the best-supported one. With eight labelled documents a trained classifier would learn the
+  the best-supported one. With 13 labelled documents a trained classifier would learn the
   documents rather than the categories, so decisions stay with cues a reader can audit.
+  A method the report introduces itself (the algorithm dimension's `introduces:` patterns)
+  becomes a category of its own for that report.
 * **Rank** the supporting sentences by how many distinct cues they match (the best-ranked
   sentence is the cell's quote). `ranking="tfidf"` adds TF-IDF cosine similarity to a category
   *prototype* (its label, description and the literal words of its cues); `eval/annotate_eval.py`
-  measures both on the gold evidence pages, and TF-IDF is no better, so cue count is the default.
+  measures both on the gold evidence pages; TF-IDF is at most marginally better (17 vs 15 of 29
+  top quotes on the gold page at the last run) and costs a scikit-learn import, so cue count is
+  the default.
 * **Algorithms** are decided *used* or *mentioned only* from the words around each name in
   its clause: "we adopt / our / as our algorithm" before or after it means used; "unlike /
   compared with / than / baseline" means contrast. A name is used when it has at least one
   use and no more contrasts than uses.
-* **Levels** (disclosure) count named indicators; each fired indicator keeps the sentence
-  that fired it, so the level can be checked by hand. No opaque score.
+* **Levels** (disclosure) count named indicators; the cell keeps the whole checklist (each
+  indicator yes/no with the first sentence that fired it), so the level can be checked by hand.
+  No opaque score. The cut points are chosen from the labelled data (see the README).
 
 Confidence is a heuristic in 0..1 (more independent supporting sentences → higher; ties and
 near-threshold levels → lower); it orders suggestions for curation, it is not a probability.
@@ -32,7 +37,7 @@ from .evidence import Sentence
 from .lens import NOT_DISCLOSED, Category, Dimension, Lens
 
 #: Bump when evidence or annotation rules change in code, so stored annotations are recomputed.
-ANNOTATE_VERSION = 2
+ANNOTATE_VERSION = 3
 Ranking = Literal["tfidf", "cues"]
 #: Candidate sentences kept per dimension × category in the evidence table.
 TOP_K = 5
@@ -44,13 +49,22 @@ _FLAGS = re.IGNORECASE
 
 @dataclass
 class _Compiled:
+    """A dimension's cues compiled once: per category the cue list (to report which cues matched)
+    and one alternation of them all (to skip, in one search, the many sentences no cue matches)."""
+
     cues: dict[str, list[re.Pattern[str]]]
-    context: list[re.Pattern[str]]
-    negation: list[re.Pattern[str]]
-    used_before: list[re.Pattern[str]] = field(default_factory=list)
-    used_after: list[re.Pattern[str]] = field(default_factory=list)
-    contrast_before: list[re.Pattern[str]] = field(default_factory=list)
-    contrast_after: list[re.Pattern[str]] = field(default_factory=list)
+    gate: dict[str, re.Pattern[str] | None]
+    any_cue: re.Pattern[str] | None
+    context: re.Pattern[str] | None
+    negation: re.Pattern[str] | None
+    used_before: re.Pattern[str] | None = None
+    used_after: re.Pattern[str] | None = None
+    contrast_before: re.Pattern[str] | None = None
+    contrast_after: re.Pattern[str] | None = None
+    introduces: list[re.Pattern[str]] = field(default_factory=list)
+    lit: dict[str, frozenset[str] | None] = field(default_factory=dict)
+    lit_any: frozenset[str] | None = None
+    lit_context: frozenset[str] | None = None
 
 
 _CACHE: dict[tuple[str, str], _Compiled] = {}
@@ -60,23 +74,104 @@ def _rx(patterns: list[str]) -> list[re.Pattern[str]]:
     return [re.compile(p, _FLAGS) for p in patterns]
 
 
+def alternation(patterns: list[str]) -> re.Pattern[str] | None:
+    """One compiled regex matching wherever one of `patterns` matches (None for no patterns).
+
+    `alternation(ps).search(t)` is truthy exactly when `any(re.search(p, t) for p in ps)` is, since
+    each pattern is wrapped in its own group; scoped flags such as `(?-i:Lean)` stay scoped.
+    """
+    if not patterns:
+        return None
+    try:
+        return re.compile("|".join(f"(?:{p})" for p in patterns), _FLAGS)
+    except re.error:  # e.g. the same named group in two cues: search them one by one
+        return _AnyOf(_rx(patterns))  # type: ignore[return-value]
+
+
+class _AnyOf:
+    """Fallback for cues that cannot share one regex: `search` returns the first match of any."""
+
+    def __init__(self, rxs: list[re.Pattern[str]]):
+        self.rxs = rxs
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return next((m for r in self.rxs if (m := r.search(text))), None)
+
+
+def _hit(rx: re.Pattern[str] | None, text: str) -> bool:
+    return bool(rx is not None and rx.search(text))
+
+
+def _required(seq: object) -> frozenset[str] | None:
+    """Strings of which every match of the parsed regex `seq` contains one (casefolded), or None."""
+    from re import _constants as c  # type: ignore[attr-defined]
+
+    best: frozenset[str] | None = None
+
+    def better(cand: frozenset[str] | None) -> None:
+        nonlocal best
+        if cand and (best is None or min(map(len, cand)) > min(map(len, best))):
+            best = cand
+
+    run = ""
+    for op, av in seq:  # type: ignore[attr-defined]
+        if op is c.LITERAL:
+            run += chr(av).casefold()
+            continue
+        better(frozenset([run]) if run else None)
+        run = ""
+        if op is c.SUBPATTERN:
+            better(_required(av[-1]))
+        elif op is c.BRANCH:
+            alts = [_required(b) for b in av[1]]
+            better(None if any(a is None for a in alts) else frozenset().union(*alts))  # type: ignore[arg-type]
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT) and av[0] >= 1:
+            better(_required(av[2]))
+    better(frozenset([run]) if run else None)
+    return best
+
+
+def literal_gate(patterns: list[str]) -> frozenset[str] | None:
+    """Plain strings one of which (casefolded) a sentence must contain to match any of `patterns`.
+
+    A fast, exact prefilter: `s in text.casefold()` is far cheaper than a regex search, and a
+    sentence without any of the strings cannot match, so results are unchanged. None when some
+    pattern has no required literal (then every sentence is searched).
+    """
+    from re import _parser  # type: ignore[attr-defined]
+
+    out: set[str] = set()
+    for p in patterns:
+        req = _required(_parser.parse(p, _FLAGS))
+        if req is None:
+            return None
+        out |= req
+    return frozenset(out) if out else None
+
+
+def _may(gate: frozenset[str] | None, folded: str) -> bool:
+    return gate is None or any(x in folded for x in gate)
+
+
 def _compiled(lens: Lens, dim: Dimension) -> _Compiled:
     key = (lens.fingerprint, dim.id)
     if key not in _CACHE:
         _CACHE[key] = _Compiled(
             cues={c.name: _rx(c.cues) for c in dim.categories},
-            context=_rx(dim.context),
-            negation=_rx(dim.negation),
-            used_before=_rx(dim.used_before),
-            used_after=_rx(dim.used_after),
-            contrast_before=_rx(dim.contrast_before),
-            contrast_after=_rx(dim.contrast_after),
+            gate={c.name: alternation(c.cues) for c in dim.categories},
+            any_cue=alternation([q for c in dim.categories for q in c.cues]),
+            context=alternation(dim.context),
+            negation=alternation(dim.negation),
+            used_before=alternation(dim.used_before),
+            used_after=alternation(dim.used_after),
+            contrast_before=alternation(dim.contrast_before),
+            contrast_after=alternation(dim.contrast_after),
+            introduces=_rx(dim.introduces),
+            lit={c.name: literal_gate(c.cues) for c in dim.categories},
+            lit_any=literal_gate([q for c in dim.categories for q in c.cues]),
+            lit_context=literal_gate(dim.context) if dim.context else None,
         )
     return _CACHE[key]
-
-
-def _any(rxs: list[re.Pattern[str]], text: str) -> bool:
-    return any(r.search(text) for r in rxs)
 
 
 def prototype(cat: Category) -> str:
@@ -102,7 +197,7 @@ class _Similarity:
         self.proto_row = {k: self.n + i for i, k in enumerate(self.protos)}
 
     def score(self, idx: list[int], key: tuple[str, str]) -> list[float]:
-        if self.matrix is None or not idx:
+        if self.matrix is None or not idx or key not in self.proto_row:  # a method the report introduced
             return [0.0] * len(idx)
         p = self.matrix[self.proto_row[key]]
         return [float(x) for x in (self.matrix[idx] @ p.T).toarray().ravel()]
@@ -121,12 +216,22 @@ class Hit:
 def _supporters(sents: list[Sentence], dim: Dimension, comp: _Compiled) -> dict[str, list[Hit]]:
     out: dict[str, list[Hit]] = {c.name: [] for c in dim.categories}
     for s in sents:
-        if comp.context and not _any(comp.context, s.text):
+        t = s.text
+        low = t.casefold()
+        # Cheapest tests first: plain-string prefilters, then one search for any cue of the
+        # dimension and the context; only then the cues category by category.
+        if not _may(comp.lit_any, low) or (comp.context is not None and not _may(comp.lit_context, low)):
             continue
-        if _any(comp.negation, s.text):
+        if comp.context is not None and not comp.context.search(t):
+            continue
+        if not _hit(comp.any_cue, t):
+            continue
+        if _hit(comp.negation, t):
             continue
         for name, rxs in comp.cues.items():
-            found = sorted({m.group(0).lower() for r in rxs for m in [r.search(s.text)] if m})
+            if not _may(comp.lit[name], low) or not _hit(comp.gate[name], t):
+                continue
+            found = sorted({m.group(0).lower() for r in rxs for m in [r.search(t)] if m})
             if found:
                 out[name].append(Hit(s, found))
     return out
@@ -144,20 +249,53 @@ def _clause_right(text: str, end: int) -> str:
     return right[: m.start()] if m else right
 
 
-def algorithm_roles(sents: list[Sentence], dim: Dimension, comp: _Compiled) -> dict[str, list[Hit]]:
-    """Every sentence naming a method, with its role: use, contrast or plain mention."""
-    out: dict[str, list[Hit]] = {c.name: [] for c in dim.categories}
+def introduced_methods(sents: list[Sentence], comp: _Compiled) -> dict[str, re.Pattern[str]]:
+    """Methods the report names itself that no category knows: name -> a whole-word, case-sensitive cue.
+
+    A name is taken from the dimension's `introduces` patterns (e.g. an acronym defined next to
+    "policy optimization"); one that a category's cues already match maps onto that category.
+    """
+    out: dict[str, re.Pattern[str]] = {}
+    if not comp.introduces:
+        return out
     for s in sents:
-        negated = _any(comp.negation, s.text)
-        for name, rxs in comp.cues.items():
+        for rx in comp.introduces:
+            for m in rx.finditer(s.text):
+                name = " ".join(m.group("name").split()).strip(" .,;:")
+                if len(name) < 2 or name in out or _hit(comp.any_cue, name):
+                    continue
+                out[name] = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w]|\+)")
+    return out
+
+
+def algorithm_roles(
+    sents: list[Sentence], dim: Dimension, comp: _Compiled, extra: dict[str, re.Pattern[str]] | None = None
+) -> dict[str, list[Hit]]:
+    """Every sentence naming a method, with its role: use, contrast or plain mention.
+
+    `extra` adds methods the report introduces itself (see `introduced_methods`), each with one cue.
+    """
+    cues_by = {**comp.cues, **{n: [rx] for n, rx in (extra or {}).items()}}
+    gates = {**comp.gate, **(extra or {})}
+    lits = {**comp.lit, **{n: frozenset([n.casefold()]) for n in extra or {}}}
+    out: dict[str, list[Hit]] = {name: [] for name in cues_by}
+    for s in sents:
+        t = s.text
+        low = t.casefold()
+        if extra is None and not _may(comp.lit_any, low):
+            continue
+        negated = _hit(comp.negation, t)
+        for name, rxs in cues_by.items():
+            if not _may(lits[name], low) or not _hit(gates[name], t):
+                continue
             roles, cues = [], set()
             for r in rxs:
-                for m in r.finditer(s.text):
+                for m in r.finditer(t):
                     cues.add(m.group(0).lower())
-                    left, right = _clause_left(s.text, m.start()), _clause_right(s.text, m.end())
-                    if negated or _any(comp.contrast_before, left) or _any(comp.contrast_after, right):
+                    left, right = _clause_left(t, m.start()), _clause_right(t, m.end())
+                    if negated or _hit(comp.contrast_before, left) or _hit(comp.contrast_after, right):
                         roles.append("contrast")
-                    elif _any(comp.used_before, left) or _any(comp.used_after, right):
+                    elif _hit(comp.used_before, left) or _hit(comp.used_after, right):
                         roles.append("use")
                     else:
                         roles.append("mention")
@@ -248,7 +386,8 @@ def decide_algorithms(roles: dict[str, list[Hit]]) -> tuple[list[str], list[str]
 def _algorithm(
     dim: Dimension, sents: list[Sentence], sim: _Similarity | None, lens: Lens, skip: set[int] = frozenset()
 ) -> tuple[dict, dict, list]:
-    roles = algorithm_roles(sents, dim, _compiled(lens, dim))
+    comp = _compiled(lens, dim)
+    roles = algorithm_roles(sents, dim, comp, introduced_methods(sents, comp))
     for hits in roles.values():  # under a skipped heading a name is at most mentioned
         for h in hits:
             if h.sentence.index in skip and h.role == "use":
@@ -274,16 +413,59 @@ def _algorithm(
     return cell, mcell, _evidence_rows(dim.id, ranked)
 
 
+@dataclass
+class _LevelRx:
+    require: re.Pattern[str] | None
+    exclude: re.Pattern[str] | None
+    indicators: list[tuple[str, list[tuple[frozenset[str] | None, re.Pattern[str]]], re.Pattern[str] | None, int]]
+    lit_require: frozenset[str] | None = None
+
+
+_LEVEL_CACHE: dict[tuple[str, str], _LevelRx] = {}
+
+
+def _level_rx(lens: Lens, dim: Dimension) -> _LevelRx:
+    key = (lens.fingerprint, dim.id)
+    if key not in _LEVEL_CACHE:
+        _LEVEL_CACHE[key] = _LevelRx(
+            alternation(dim.require),
+            alternation(dim.exclude),
+            [
+                (i.name, [(literal_gate(g), alternation(g)) for g in i.all_of], alternation(i.exclude), i.window)  # type: ignore[misc]
+                for i in dim.indicators
+            ],
+            literal_gate(dim.require) if dim.require else None,
+        )
+    return _LEVEL_CACHE[key]
+
+
+def level_for(dim: Dimension, n: int) -> str:
+    """The level a count of fired indicators reaches (the highest whose `min_indicators` <= n)."""
+    return max((lv for lv in dim.levels if lv.min_indicators <= n), key=lambda lv: lv.min_indicators).name
+
+
 def _level(dim: Dimension, sents: list[Sentence], lens: Lens) -> tuple[dict, list]:
-    req, excl = _rx(dim.require), _rx(dim.exclude)
-    pool = [s for s in sents if (not req or _any(req, s.text)) and not _any(excl, s.text)]
+    """Count the indicators that fire; keep the whole checklist (FMTI-style: each yes/no with its quote)."""
+    rx = _level_rx(lens, dim)
+    pool = [
+        (i, s, s.text.casefold())
+        for i, s in enumerate(sents)
+        if (rx.require is None or (_may(rx.lit_require, s.text.casefold()) and rx.require.search(s.text)))
+        and not _hit(rx.exclude, s.text)
+    ]
     fired: dict[str, list[Hit]] = {}
-    for ind in dim.indicators:
-        groups = [_rx(g) for g in ind.all_of]
-        ex = _rx(ind.exclude)
-        hits = [Hit(s, [], "indicator", 1.0) for s in pool if all(_any(g, s.text) for g in groups) and not _any(ex, s.text)]
+    for name, groups, ex, window in rx.indicators:
+        hits = []
+        for i, s, low in pool:
+            text = s.text
+            if window > 1:  # read with the sentences just before it under the same heading (not excluded ones)
+                before = [p for p in sents[max(0, i - window + 1) : i] if p.heading == s.heading and not _hit(rx.exclude, p.text)]
+                text = " ".join([*(p.text for p in before), text])
+                low = text.casefold()
+            if all(_may(lit, low) and g.search(text) for lit, g in groups) and not _hit(ex, text):
+                hits.append(Hit(s, [], "indicator", 1.0))
         if len(hits) >= dim.min_sentences:
-            fired[ind.name] = hits
+            fired[name] = hits
     n = len(fired)
     levels = dim.levels
     li = max(i for i, lv in enumerate(levels) if lv.min_indicators <= n)
@@ -292,12 +474,27 @@ def _level(dim: Dimension, sents: list[Sentence], lens: Lens) -> tuple[dict, lis
     margin = min(n - lower + 1, (upper - n) if upper is not None else 9)
     conf = round(min(0.9, 0.35 + 0.15 * margin), 2)
     why = [f"{name} (p. {h[0].sentence.page_label}, {len(h)} sentence(s))" for name, h in fired.items()]
+    checklist = []
+    for ind in dim.indicators:
+        first = fired[ind.name][0].sentence if ind.name in fired else None
+        checklist.append(
+            {
+                "indicator": ind.name,
+                "label": ind.label or ind.name,
+                "fired": first is not None,
+                "sentences": len(fired.get(ind.name, [])),
+                "quote": first.text if first else None,
+                "page": first.page if first else None,
+                "page_label": first.page_label if first else None,
+            }
+        )
     best = next(iter(fired.values()))[0] if fired else None
     cell = _cell(
         [levels[li].name],
         conf,
         best,
         indicators=list(fired),
+        checklist=checklist,
         why="; ".join(why) if why else "no indicator fired",
         counted=n,
     )
@@ -307,8 +504,8 @@ def _level(dim: Dimension, sents: list[Sentence], lens: Lens) -> tuple[dict, lis
 
 def _skipped(sents: list[Sentence], lens: Lens) -> set[int]:
     """Indices of sentences under headings the lens skips (related work, limitations, failed attempts)."""
-    rxs = _rx(lens.skip_headings)
-    return {s.index for s in sents if s.heading and _any(rxs, s.heading)}
+    rx = alternation(lens.skip_headings)
+    return {s.index for s in sents if s.heading and _hit(rx, s.heading)}
 
 
 def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues") -> dict:
@@ -318,8 +515,8 @@ def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues") -> di
     page, page_label, section, and per kind the support / roles / indicators behind it.
 
     Quotes are ranked by cue count by default: eval/annotate_eval.py measures TF-IDF ranking
-    (`ranking="tfidf"`) as no better on the gold evidence pages, and importing scikit-learn
-    would cost a cold ingest about a second.
+    (`ranking="tfidf"`) as at most marginally better on the gold evidence pages, and importing
+    scikit-learn would cost a cold ingest about a second.
     """
     sim = _Similarity(sents, lens) if ranking == "tfidf" else None
     skip = _skipped(sents, lens)

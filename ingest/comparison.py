@@ -5,7 +5,8 @@ block) wins and is marked `origin=curated`; the automatic value stays visible in
 and `disagree` is True when both exist and name different categories. Without a curated cell
 the automatic cell is shown (`origin=auto`); with neither — no source text and no curated cell —
 the value is "not assessed" (`origin=none`). "not disclosed" is a real value: the text was read
-and is silent on the point.
+and is silent on the point. Level dimensions (disclosure) fill `indicators` with the whole
+checklist that decided the level: every indicator yes (page of its quote) or no.
 """
 
 from __future__ import annotations
@@ -58,6 +59,30 @@ def unknown_values(cell: CuratedCell, lens: Lens, dim_id: str) -> list[str]:
     return [v for v in cell.values if " ".join(v.lower().split()) not in allowed]
 
 
+def checklist_text(cell: dict) -> str | None:
+    """A level cell's indicator checklist in one line, FMTI-style: every indicator yes (with the page
+    of the sentence that fired it) or no, e.g. "rl_stage: yes (p. 5); reward_hacking: no".
+
+    Annotations stored before the checklist existed list only the indicators that fired.
+    """
+    items = cell.get("checklist")
+    if not items:
+        return SEP.join(cell.get("indicators") or []) or None
+    return SEP.join(f"{i['indicator']}: yes (p. {i['page_label']})" if i["fired"] else f"{i['indicator']}: no" for i in items)
+
+
+def parse_checklist(text: str | None) -> list[dict]:
+    """The inverse of `checklist_text` for display: [{indicator, fired, page_label}]."""
+    out = []
+    for part in (text or "").split(SEP):
+        name, _, rest = part.partition(": ")
+        if not name:
+            continue
+        page = rest[len("yes (p. ") : -1] if rest.startswith("yes (p. ") else None
+        out.append({"indicator": name, "fired": rest.startswith("yes") or not rest, "page_label": page})
+    return out
+
+
 def comparison_rows(lens: Lens, spec: ReportSpec, annotation: dict | None) -> list[dict]:
     """Rows of one report, dimensions in lens order (see the module docstring for the merge rules)."""
     ann = usable(annotation, lens)
@@ -65,7 +90,7 @@ def comparison_rows(lens: Lens, spec: ReportSpec, annotation: dict | None) -> li
     for dim in lens.dimensions:
         auto = (ann or {}).get("cells", {}).get(dim.id)
         cur = spec.curated.get(dim.id)
-        indicators = SEP.join(auto.get("indicators") or []) or None if auto and dim.kind == "level" else None
+        indicators = checklist_text(auto) if auto and dim.kind == "level" else None
         row = dict.fromkeys(COMPARISON_COLUMNS)
         row.update(report_id=spec.id, dimension=dim.id, auto_value=join(auto["value"]) if auto else None, disagree=False)
         row["indicators"] = indicators

@@ -41,6 +41,8 @@ _BULLET = re.compile(r"^\s*([•●▪◦·\-–*]|\(?\d{1,2}[.)]|\([a-z]\))\s+"
 #: Numbered section headings ("4.2. Unsuccessful Attempts"); table-of-contents lines end in a page number.
 _HEADING = re.compile(r"^\s*(\d{1,2}(\.\d{1,2}){0,3}\.?|[A-H](\.\d{1,2}){1,3}\.?)\s+([A-Z][^.]{2,80})$")
 _WORD = re.compile(r"[A-Za-z\u00c0-\u024f]{2,}|[\u3400-\u9fff]")
+#: Dot leaders of a contents line: four or more dots, spaced or not, up to an optional page number.
+_LEADER = re.compile(r"(\.\s?){4,}\s*\d*\s*$")
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,7 @@ def quote_on_page(quote: str, page_text: str) -> bool:
 def _is_prose(line: str) -> bool:
     """A line of running text, not an equation, a table row, a tick label or a short heading."""
     s = line.strip()
-    if not s:
+    if not s or _LEADER.search(s):  # a table-of-contents line ("5.3 Reward Model . . . . 29")
         return False
     words = _WORD.findall(s)
     if not words:

@@ -9,9 +9,11 @@ Dimension kinds (what `ingest.annotate` does with them):
 
 * `multi`     several categories may hold at once (reward sources);
 * `single`    one category, the best-supported one (credit granularity);
-* `algorithm` categories are named methods, each decided *used* or *mentioned only*;
+* `algorithm` categories are named methods, each decided *used* or *mentioned only*; its
+  `introduces:` patterns add, per report, a method the report defines itself;
 * `mentioned` no categories of its own: the mentioned-only names of its `source` dimension;
-* `level`     an ordered level computed from named indicators (disclosure).
+* `level`     an ordered level computed from named indicators (disclosure); every indicator is
+  kept as a yes/no checklist item with its quote.
 """
 
 from __future__ import annotations
@@ -85,6 +87,13 @@ class Indicator(_Strict):
     description: str | None = None
     all_of: list[list[str]] = Field(min_length=1, description="cue groups; a sentence must match one cue from each")
     exclude: list[str] = Field(default_factory=list, description="a sentence matching any of these does not fire")
+    window: int = Field(
+        1,
+        ge=1,
+        le=3,
+        description="sentences read together: 2 = the sentence with the one before it under the same heading "
+        "('These tasks included agent capabilities' after 'we applied RL to 20 tasks')",
+    )
 
     @field_validator("all_of")
     @classmethod
@@ -128,6 +137,11 @@ class Dimension(_Strict):
     contrast_after: list[str] = Field(
         default_factory=list, description="`algorithm`: phrases right of a name that mean 'compared with it'"
     )
+    introduces: list[str] = Field(
+        default_factory=list,
+        description="`algorithm`: patterns whose group `name` captures a method the report defines itself "
+        "(e.g. an acronym defined next to 'policy optimization'); a name no category knows becomes a category",
+    )
     require: list[str] = Field(default_factory=list, description="`level`: every indicator sentence must match one of these")
     exclude: list[str] = Field(default_factory=list, description="`level`: sentences matching any of these never fire")
     indicators: list[Indicator] = Field(default_factory=list)
@@ -140,6 +154,14 @@ class Dimension(_Strict):
     def _regexes(cls, v: list[str]) -> list[str]:
         return _compile_all(v)
 
+    @field_validator("introduces")
+    @classmethod
+    def _introduces(cls, v: list[str]) -> list[str]:
+        for p in _compile_all(v):
+            if "name" not in re.compile(p).groupindex:
+                raise ValueError(f"pattern {p!r} needs a named group (?P<name>...) capturing the method's name")
+        return v
+
     @model_validator(mode="after")
     def _by_kind(self) -> Dimension:
         if self.kind in ("multi", "single", "algorithm") and not self.categories:
@@ -148,6 +170,8 @@ class Dimension(_Strict):
             raise ValueError("kind 'mentioned' needs `source:` (the id of an algorithm dimension)")
         if self.kind != "mentioned" and self.source:
             raise ValueError("`source:` is only for kind 'mentioned'")
+        if self.kind != "algorithm" and self.introduces:
+            raise ValueError("`introduces:` is only for kind 'algorithm'")
         if self.kind == "level":
             if not self.indicators or not self.levels:
                 raise ValueError("kind 'level' needs `indicators:` and `levels:`")

@@ -16,6 +16,7 @@ Each report is split in three so the heavy, risky part can run elsewhere:
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as dt
 import hashlib
 import tempfile
@@ -28,6 +29,7 @@ from typing import Literal
 
 from . import fetch
 from .annotate import ANNOTATE_VERSION, annotate
+from .confine import normalise_roots
 from .evidence import sentences
 from .executor import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, DaskExecutor, Done, Executor, Job, Limits, LocalExecutor, Result
 from .extract import EXTRACTOR_VERSION, Document, Engine, ExtractionError, Progress, extract_file
@@ -41,7 +43,7 @@ from .store import DEFAULT_DATA_DIR, Store
 from .textnorm import word_rule
 
 #: Bump when counting/sectioning changes, so stored bundles are recomputed.
-PIPELINE_VERSION = 1
+PIPELINE_VERSION = 2
 
 Status = Literal["ok", "cached", "no-source", "failed"]
 
@@ -59,6 +61,8 @@ class Settings:
     max_pages: int = 3000
     #: Download limits for `source.url` (timeouts, size cap, retries, redirects); see ingest/fetch.py.
     fetch_settings: fetch.FetchSettings = field(default_factory=fetch.FetchSettings)
+    #: Folders a `source.path` or `file://` URL may lie in (resolved; `run` adds the reports folder).
+    source_roots: tuple[Path, ...] = ()
     #: Wall-clock limit, in seconds, for one report's extraction and analysis (its worker is killed).
     timeout: float = DEFAULT_TIMEOUT
     #: Memory (address-space) limit, in MB, of the worker process that reads one report.
@@ -69,6 +73,11 @@ class Settings:
     executor: str | None = None
 
     def __post_init__(self) -> None:
+        if isinstance(self.source_roots, str | Path) or not isinstance(self.source_roots, tuple | list):
+            raise ValueError(f"source_roots must be a tuple of folders, not {self.source_roots!r}")
+        object.__setattr__(self, "source_roots", normalise_roots(self.source_roots))
+        if not isinstance(self.fetch_settings, fetch.FetchSettings):
+            raise ValueError("fetch_settings must be a FetchSettings")
         if self.engine not in ("pdfium", "pdfplumber"):
             raise ValueError(f"engine must be 'pdfium' or 'pdfplumber', not {self.engine!r}")
         if self.max_pages < 1:
@@ -246,7 +255,12 @@ def plan(
                 store.save_bundle(spec.id, {"meta": snapshot})
             return out
         fetched = fetch.locate(
-            spec.source, yaml_path.parent, store.http_dir, offline=settings.offline, settings=settings.fetch_settings
+            spec.source,
+            yaml_path.parent,
+            store.http_dir,
+            offline=settings.offline,
+            settings=settings.fetch_settings,
+            roots=settings.source_roots,
         )
         fp = fingerprint(fetched.sha256, lexicon, settings, extra=lens_key(lens))
         old = store.load_bundle(spec.id)
@@ -413,6 +427,8 @@ def run(
     the executor cannot start (nothing is ingested then).
     """
     settings = settings or Settings()
+    # The reports folder is always an allowed source root (issue 8: confinement of sources).
+    settings = dataclasses.replace(settings, source_roots=(Path(reports_dir), *settings.source_roots))
     store = Store(settings.data_dir)
     lexicon = load_lexicon(settings.lexicon_path)
     lens = load_lens(settings.lens_path)

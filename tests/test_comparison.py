@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from ingest.cli import main
-from ingest.comparison import COMPARISON_COLUMNS, comparison_rows
+from ingest.comparison import COMPARISON_COLUMNS, comparison_rows, parse_checklist
 from ingest.lens import DEFAULT_LENS, load_lens
 from ingest.pipeline import Settings, run
 from ingest.schema import ReportSpec
@@ -126,3 +126,21 @@ def test_shipped_study_reports_show_curated_rows_without_sources(tmp_path: Path)
     cur = df[(df.origin == "curated") & (df.dimension == "rl_algorithm")]
     assert study <= set(cur.report_id)
     assert df[(df.report_id == "solar-open-2") & (df.dimension == "credit_granularity")].value.item() == "mixed"
+
+
+def test_level_row_lists_every_indicator_yes_or_no_with_its_page(lens) -> None:
+    empty = {"quote": None, "page": None, "page_label": None}
+    cl = [
+        {"indicator": "rl_stage", "label": "RL stage", "fired": True, "sentences": 2}
+        | {"quote": "We apply RL.", "page": 3, "page_label": "3"},
+        {"indicator": "reward_hacking", "label": "Hacking", "fired": False, "sentences": 0} | empty,
+    ]
+    a = auto(lens, rl_disclosure=["low"])
+    a["cells"]["rl_disclosure"].update(indicators=["rl_stage"], checklist=cl)
+    row = by_dim(comparison_rows(lens, spec(), a))["rl_disclosure"]
+    assert row["indicators"] == "rl_stage: yes (p. 3); reward_hacking: no"
+    assert parse_checklist(row["indicators"]) == [
+        {"indicator": "rl_stage", "fired": True, "page_label": "3"},
+        {"indicator": "reward_hacking", "fired": False, "page_label": None},
+    ]
+    assert by_dim(comparison_rows(lens, spec(), a))["reward_source"]["indicators"] is None

@@ -85,3 +85,18 @@ def test_every_sentence_of_a_real_pdf_is_verbatim_on_its_page(make_pdf) -> None:
     pages = {p.number: p.text for p in doc.pages}
     assert all(quote_on_page(s.text, pages[s.page]) for s in out)
     assert any(s.page == 2 and s.text.startswith("Unlike PPO") for s in out)
+
+
+def test_chinese_full_stops_end_sentences_without_a_following_space() -> None:
+    text = "第二阶段的重点是大规模强化学习，利用基于规则的奖励。这是第二句话吗？是的！最后一句没有句号"
+    assert split(text) == [
+        "第二阶段的重点是大规模强化学习，利用基于规则的奖励。",
+        "这是第二句话吗？",
+        "是的！",
+        "最后一句没有句号",
+    ]
+
+
+def test_table_of_contents_lines_are_not_evidence() -> None:
+    text = "5.3.4 DeepSeek-V3 as a Generative Reward Model . . . . . . . . . . . . 31\nWe use a reward model for general prompts."
+    assert split(text) == ["We use a reward model for general prompts."]

@@ -114,3 +114,25 @@ def test_curated_key_outside_every_lens_is_rejected(tmp_path: Path) -> None:
         load_report(p, known_dimensions(LENS_DIR))
     assert exc.value.errors[0].field == "curated.reward_sorce"
     assert "reward_source" in exc.value.errors[0].hint
+
+
+def test_introduces_pattern_needs_a_name_group_and_an_algorithm_dimension(tmp_path: Path) -> None:
+    base = (
+        "id: t\nlabel: T\ndimensions:\n  - id: alg\n    label: A\n    kind: algorithm\n"
+        "    categories: [{name: GRPO, cues: ['GRPO']}]\n"
+    )
+    ok = tmp_path / "ok.yaml"
+    ok.write_text(base + "    introduces: ['policy optimization \\((?P<name>[A-Z]+)\\)']\n", encoding="utf-8")
+    assert load_lens(ok).dimension("alg").introduces
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(base + "    introduces: ['policy optimization \\(([A-Z]+)\\)']\n", encoding="utf-8")
+    with pytest.raises(SpecFileError) as exc:
+        load_lens(bad)
+    assert "named group" in str(exc.value)
+
+
+def test_default_lens_declares_how_new_methods_are_found_and_chinese_cues() -> None:
+    lens = load_lens(DEFAULT_LENS)
+    assert lens.dimension("rl_algorithm").introduces
+    cues = [q for d in lens.dimensions for c in d.categories for q in c.cues]
+    assert any("基于规则" in q for q in cues) and any("奖励模型" in q for q in cues)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from ingest import summaries
+from ingest import comparison, summaries
 from ingest.store import Store
 from views import data
+from views.plain import escape_md, message
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -21,6 +22,22 @@ def _show(v: object) -> str:
     return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
 
 
+def _checklists(rows: pd.DataFrame, evidence: pd.DataFrame | None, labels: dict[str, str]) -> None:
+    """The indicator checklist behind each disclosure level: every indicator yes/no with its quote."""
+    if "indicators" not in rows.columns:
+        return
+    for r in rows[rows["indicators"].notna()].itertuples():
+        items = pd.DataFrame(comparison.parse_checklist(r.indicators))
+        if items.empty:
+            continue
+        if evidence is not None and not evidence.empty:
+            mine = (evidence["report_id"] == r.report_id) & (evidence["dimension"] == r.dimension)
+            ev = evidence[mine & (evidence["rank"] == 1)]
+            items["quote"] = items["indicator"].map(dict(zip(ev["category"], ev["quote"], strict=False)))
+        with st.expander(f"Checklist behind {labels.get(r.dimension, r.dimension)}: {r.value}"):
+            st.dataframe(items, hide_index=True, width="stretch")
+
+
 def render() -> None:
     """Draw the page."""
     st.title("Report")
@@ -31,7 +48,7 @@ def render() -> None:
     models = dict(zip(reports["report_id"], reports["model"], strict=False))
     rid = st.selectbox("Report", list(models), format_func=lambda r: models.get(r, r), key="id", bind="query-params")
     row = reports[reports["report_id"] == rid].iloc[0]
-    st.header(str(row["model"]))
+    st.header(escape_md(row["model"]))
     meta = {k: row.get(k) for k in ("organization", "country", "released", "doc_type", "arxiv_id", "params",
                                      "source_url", "pages", "words", "notes")}  # fmt: skip
     st.dataframe(pd.DataFrame([{"field": k, "value": _show(v)} for k, v in meta.items() if pd.notna(v) and str(v)]),
@@ -39,7 +56,7 @@ def render() -> None:
     status = tbl["status"]
     if not status.empty and (status["report_id"] == rid).any():
         s = status[status["report_id"] == rid].iloc[0]
-        st.caption(f"Last run: {s['status']} — {s['message']}")
+        message("error" if s["status"] == "failed" else "info", f"Last run: {s['status']} — {s['message']}")
     one = reports[reports["report_id"] == rid]
     st.subheader("Figures")
     for src in ("reported", "measured"):
@@ -57,6 +74,7 @@ def render() -> None:
         cols = [c for c in ("dimension", "value", "origin", "detail", "quote", "page_label", "section", "notes",
                             "auto_value", "disagree") if c in cells.columns]  # fmt: skip
         st.dataframe(cells[cols], hide_index=True, width="stretch")
+        _checklists(cmp_[cmp_["report_id"] == rid], tbl.get("evidence"), labels)
     secs = tbl["sections"]
     secs = secs[secs["report_id"] == rid] if not secs.empty else secs
     st.subheader("Sections")
