@@ -157,6 +157,7 @@ def _snapshot(data: Path) -> dict[str, object]:
     for rid in store.bundle_ids():
         bundle = store.load_bundle(rid) or {}
         bundle.get("meta", {}).pop("ingested_at", None)
+        (bundle.get("results") or {}).pop("seconds", None)  # the results stage times itself
         out[f"bundle {rid}"] = bundle
     return out
 
