@@ -14,6 +14,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # `streamlit run` from
 
 from views import nav
 
-st.set_page_config(page_title="Frontier Report Lens", page_icon=":material/travel_explore:", layout="wide")
-nav_ = st.navigation(nav.pages())
+# A local icon: a material-icon page_icon makes the browser fetch its SVG from fonts.gstatic.com.
+ICON = Path(__file__).resolve().parent / "assets" / "favicon.png"
+st.set_page_config(page_title="Frontier Report Lens", page_icon=str(ICON), layout="wide")
+nav_ = st.navigation(nav.pages(), position="hidden")
+nav.sidebar_links()
 nav_.run()

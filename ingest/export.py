@@ -6,7 +6,9 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from . import summaries
+from . import stats, study_tables
+from .mdtable import to_markdown
+from .report_card import report_card
 from .store import Store
 
 Format = str  # "csv" | "md"
@@ -38,28 +40,13 @@ TABLES: dict[str, Callable[[Store], pd.DataFrame]] = {
     "reported": _stored("reported"),
     "status": _stored("status"),
     "evidence": _stored("evidence"),
-    "comparison": summaries.comparison_table,
-    "summary": summaries.summary_table,
-    "stats": summaries.stats_table,
-    "stats-measured": lambda store: summaries.stats_table(store, source="measured"),
-    "tiers": summaries.tiers_table,
+    "comparison": study_tables.comparison_table,
+    "summary": study_tables.summary_table,
+    "stats": stats.stats_table,
+    "stats-measured": lambda store: stats.stats_table(store, source="measured"),
+    "tiers": study_tables.tiers_table,
 }
-report_card = summaries.report_card
-
-
-def _md_cell(v: object) -> str:
-    if v is None or (isinstance(v, float) and pd.isna(v)):
-        return ""
-    return str(v).replace("|", "\\|").replace("\n", " ")
-
-
-def to_markdown(df: pd.DataFrame) -> str:
-    """A GitHub-flavoured Markdown table (no extra dependency such as tabulate)."""
-    cols = [str(c) for c in df.columns]
-    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
-    for row in df.itertuples(index=False):
-        lines.append("| " + " | ".join(_md_cell(v) for v in row) + " |")
-    return "\n".join(lines) + "\n"
+__all__ = ["TABLES", "render", "report_card", "to_markdown"]
 
 
 def render(df: pd.DataFrame, fmt: Format) -> str:

@@ -26,7 +26,7 @@ import os
 import tempfile
 import time
 from contextlib import suppress
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
@@ -87,10 +87,6 @@ class FetchSettings:
                 raise ValueError(f"FetchSettings.{f} must be a whole number from {lo} to {hi} (got {v!r})")
         if not isinstance(self.user_agent, str) or not self.user_agent.strip():
             raise ValueError("FetchSettings.user_agent must be non-empty text")
-
-    @classmethod
-    def names(cls) -> list[str]:
-        return [f.name for f in fields(cls)]
 
 
 @dataclass(frozen=True)

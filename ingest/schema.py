@@ -105,8 +105,3 @@ class ReportSpec(Strict):
     curated: dict[str, CuratedCell] = Field(
         default_factory=dict, description="dimension -> hand-checked comparison-table cell (overrides automatic)"
     )
-
-    @property
-    def title(self) -> str:
-        """Display name used in tables."""
-        return self.model

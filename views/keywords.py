@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from ingest import export, summaries
+from ingest import export, stats
 from views import data, figures, nav
 
 SCOPE_LABELS: dict[str, str] = {
@@ -40,10 +40,8 @@ def render() -> None:
     groups = {g.id: g for g in lex.groups}
     with st.sidebar:
         st.header("Keywords")
-        gid = st.selectbox("Lexicon group", list(groups), format_func=lambda g: groups[g].label, key="group",
-                           bind="query-params")  # fmt: skip
-        scope = st.radio("Section scope", list(SCOPE_LABELS), format_func=SCOPE_LABELS.get, key="scope",
-                         bind="query-params")  # fmt: skip
+        gid = nav.select("Lexicon group", list(groups), "group", lambda g: groups[g].label)
+        scope = nav.select("Section scope", list(SCOPE_LABELS), "scope", SCOPE_LABELS.get, widget="radio")
         metric = st.radio("Show", ["density", "count"], key="metric", bind="query-params", horizontal=True)
         prefer = st.radio("Figures", ["measured", "reported"], key="figures", bind="query-params", horizontal=True,
                           help="Whole-document scope: the study's reported figures fill in where nothing was measured; "
@@ -64,14 +62,22 @@ def render() -> None:
     c1, c2 = st.columns(2)
     with c1:
         ids = tbl["reports"]["report_id"].tolist()
-        bars = st.plotly_chart(figures.section_bars(tbl["counts"], ids, terms, gid), key="kw_bars",
-                               on_select="rerun", selection_mode="points", width="stretch")  # fmt: skip
-        _open_evidence(bars)
+        fig = figures.section_bars(tbl["counts"], ids, terms, gid, scope)  # type: ignore[arg-type]
+        if fig is None:
+            st.info(f"No measured hits of “{group.label}” in {SCOPE_LABELS[scope]}: the reports shown have only "
+                    "study-reported whole-document figures, which have no split by section. Add a source file "
+                    "to a report to measure it.")  # fmt: skip
+        else:
+            bars = st.plotly_chart(fig, key="kw_bars", on_select="rerun", selection_mode="points", width="stretch")
+            _open_evidence(bars)
     with c2:
-        term = st.selectbox("Term for the scatter", terms, key="scatter", bind="query-params")
-        pts = st.plotly_chart(figures.length_scatter(matrix, term), key="kw_scatter", on_select="rerun",
-                              selection_mode="points", width="stretch")  # fmt: skip
-        _open_evidence(pts)
+        term = nav.select("Term for the scatter", terms, "scatter")
+        fig = figures.length_scatter(matrix, term)
+        if fig is None:
+            st.info(f"No figures for “{term}” with a word count in this scope, so there is nothing to plot.")
+        else:
+            pts = st.plotly_chart(fig, key="kw_scatter", on_select="rerun", selection_mode="points", width="stretch")
+            _open_evidence(pts)
     st.subheader("Measured vs study-reported (whole document)")
     whole = _matrix(key, gid, tuple(terms), "all", "measured")
     sbs = figures.side_by_side(whole, tbl["reported"], terms)
@@ -84,7 +90,7 @@ def render() -> None:
                      hide_index=True, width="stretch")  # fmt: skip
     st.download_button(
         "Statistics table (Markdown)",
-        lambda: export.to_markdown(summaries.stats_frame(tbl["reports"], tbl["reported"], tbl["counts"], source=prefer)),
+        lambda: export.to_markdown(stats.stats_frame(tbl["reports"], tbl["reported"], tbl["counts"], source=prefer)),
         file_name="stats.md", mime="text/markdown", key="dl_kw_stats", on_click="ignore",
     )  # fmt: skip
     st.download_button("Counts (CSV)", lambda: tbl["counts"].to_csv(index=False), file_name="counts.csv",
