@@ -271,7 +271,7 @@ def test_keywords_shows_measured_beside_reported_with_differences(store_env: Pat
     at = run_app("keywords")
     sbs = at.dataframe[0].value
     assert set(sbs["model"]) == {"Model 00"}
-    assert sbs["differs"].tolist() == (sbs["measured"] != sbs["reported"]).tolist()
+    assert (sbs["differs"] == "⚠").tolist() == (sbs["measured"] != sbs["reported"]).tolist()
 
 
 # ------------------------------------------------------------------------------------------- Evidence / Report
@@ -368,6 +368,38 @@ def test_write_report_keeps_existing_file_and_uploaded_pdf(tmp_path: Path) -> No
     with pytest.raises(FileExistsError):
         write_report(spec, tmp_path)
     assert write_report(spec, tmp_path, replace=True) == path
+
+
+def test_write_report_accepts_markdown_and_html_sources(tmp_path: Path) -> None:
+    spec = spec_from_fields({"id": "b", "model": "B", "organization": "L", "doc_type": "blog"})
+    write_report(spec, tmp_path, pdf=b"# Title\n\ntext", suffix=".md")
+    assert (tmp_path / "files" / "b.md").read_bytes().startswith(b"# Title")
+    with pytest.raises(ValueError):
+        write_report(spec, tmp_path, replace=True, pdf=b"x", suffix=".exe")
+
+
+def test_delete_report_needs_confirmation_and_keeps_the_file(private_env: Path, tmp_path: Path) -> None:
+    from views.add_report import DELETED_DIR
+
+    reports = tmp_path / "reports"
+    write_report(spec_from_fields({"id": "gone", "model": "Gone", "organization": "L", "doc_type": "blog"}), reports)
+    at = run_app("add_report")
+    assert at.button(key="del_go").disabled
+    at.selectbox(key="del_id").set_value("gone").run()
+    at.checkbox(key="del_sure").check().run()
+    at.button(key="del_go").click().run()
+    assert not (reports / "gone.yaml").exists()
+    assert (reports / DELETED_DIR / "gone.yaml").exists()
+    assert any("Removed gone" in m.value for m in at.success)
+
+
+def test_add_report_marks_required_fields_and_links_the_new_card(private_env: Path) -> None:
+    at = run_app("add_report")
+    assert at.text_input(key="add_id").label.endswith("*") and not at.text_input(key="add_country").label.endswith("*")
+    for k, v in {"id": "linked", "model": "Linked", "organization": "Lab Z"}.items():
+        at.text_input(key=f"add_{k}").set_value(v)
+    at.button[0].click().run()
+    assert any('href="report?report=linked"' in m.value for m in at.markdown)
 
 
 # ------------------------------------------------------------------------------------------- pure builders

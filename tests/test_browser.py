@@ -194,7 +194,6 @@ def test_bar_opens_evidence_for_term_and_section(page, server: str) -> None:  # 
 
 
 def test_scatter_point_opens_evidence_with_that_report(page, server: str) -> None:  # type: ignore[no-untyped-def]
-    from playwright.sync_api import expect
 
     page.goto(f"{server}/keywords")
     settle(page)

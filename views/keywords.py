@@ -22,11 +22,40 @@ def _matrix(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, pre
     return figures.keyword_matrix(tbl["reports"], tbl["counts"], tbl["reported"], list(terms), group, scope, prefer)  # type: ignore[arg-type]
 
 
-def _open_evidence(event: object, report: str | None = None) -> None:
+HEATMAP_ROWS = 60
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _heatmap(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, prefer: str, metric: str, rq: str):  # type: ignore[no-untyped-def]
+    """The heatmap of at most HEATMAP_ROWS reports (alphabetical; `rq` narrows by name), and how many matched."""
+    m = _matrix(key, group, terms, scope, prefer)
+    if rq:
+        m = m[m["model"].astype(str).str.casefold().str.contains(rq.casefold(), regex=False)]
+    models = list(dict.fromkeys(m["model"]))
+    shown = m[m["model"].isin(models[:HEATMAP_ROWS])]
+    return figures.heatmap(shown, list(terms), metric), len(models)  # type: ignore[arg-type]
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _bars(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str):  # type: ignore[no-untyped-def]
+    tbl, _ = data.tables()
+    return figures.section_bars(tbl["counts"], tbl["reports"]["report_id"].tolist(), list(terms), group, scope)  # type: ignore[arg-type]
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _scatter(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, prefer: str, term: str):  # type: ignore[no-untyped-def]
+    return figures.length_scatter(_matrix(key, group, terms, scope, prefer), term)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _side_by_side(key: data.Stamp, group: str, terms: tuple[str, ...]) -> pd.DataFrame:
+    tbl, _ = data.tables()
+    return figures.side_by_side(_matrix(key, group, terms, "all", "measured"), tbl["reported"], list(terms))
+
+
+def _open_evidence(event: object) -> None:
     target = figures.click_target(event)
     if target:
-        if report and "report" not in target:
-            target["report"] = report
         nav.go("evidence", **target)
 
 
@@ -46,48 +75,51 @@ def render() -> None:
         prefer = st.radio("Figures", ["measured", "reported"], key="figures", bind="query-params", horizontal=True,
                           help="Whole-document scope: the study's reported figures fill in where nothing was measured; "
                                "pick 'reported' to prefer them.")  # fmt: skip
+        rq = st.text_input("Reports whose name contains", key="rq", bind="query-params")
     group = groups[gid]
-    terms = [t.name for t in group.terms]
+    terms = tuple(t.name for t in group.terms)
     st.caption(group.description)
-    matrix = _matrix(key, gid, tuple(terms), scope, prefer)
+    matrix = _matrix(key, gid, terms, scope, prefer)
     if matrix.empty:
-        st.info(f"No {SCOPE_LABELS[scope]} figures for “{group.label}”: nothing measured yet"
-                + (" (reported figures cover the whole document only)." if scope != "all" else "."))  # fmt: skip
+        st.info(f"No {SCOPE_LABELS[scope]} figures for “{group.label}”: nothing is measured for these terms"
+                + (" (the study's reported figures cover the whole document only)." if scope != "all" else "."))  # fmt: skip
     else:
         mixed = set(matrix["figures"])
-        st.caption("Figures shown: " + ", ".join(sorted(mixed)) + ". Density is per 1,000 words of the chosen scope.")
-        ev = st.plotly_chart(figures.heatmap(matrix, terms, metric), key="kw_heatmap", on_select="rerun",
-                             selection_mode="points", width="stretch")  # fmt: skip
+        fig, n_models = _heatmap(key, gid, terms, scope, prefer, metric, rq.strip())
+        more = (
+            f" Showing the first {HEATMAP_ROWS} of {n_models} reports; narrow them by name in the sidebar."
+            if n_models > HEATMAP_ROWS
+            else ""
+        )
+        st.caption("Figures shown: " + ", ".join(sorted(mixed)) + ". Density is per 1,000 words of the chosen scope." + more)
+        ev = st.plotly_chart(fig, key="kw_heatmap", on_select="rerun", selection_mode="points", width="stretch")
         _open_evidence(ev)
     c1, c2 = st.columns(2)
     with c1:
-        ids = tbl["reports"]["report_id"].tolist()
-        fig = figures.section_bars(tbl["counts"], ids, terms, gid, scope)  # type: ignore[arg-type]
+        fig = _bars(key, gid, terms, scope)
         if fig is None:
-            st.info(f"No measured hits of “{group.label}” in {SCOPE_LABELS[scope]}: the reports shown have only "
+            st.info(f"No measured hits of “{group.label}” in {SCOPE_LABELS[scope]}: the reports have only "
                     "study-reported whole-document figures, which have no split by section. Add a source file "
                     "to a report to measure it.")  # fmt: skip
         else:
             bars = st.plotly_chart(fig, key="kw_bars", on_select="rerun", selection_mode="points", width="stretch")
             _open_evidence(bars)
     with c2:
-        term = nav.select("Term for the scatter", terms, "scatter")
-        fig = figures.length_scatter(matrix, term)
+        term = nav.select("Term for the scatter", list(terms), "scatter")
+        fig = _scatter(key, gid, terms, scope, prefer, term)
         if fig is None:
             st.info(f"No figures for “{term}” with a word count in this scope, so there is nothing to plot.")
         else:
             pts = st.plotly_chart(fig, key="kw_scatter", on_select="rerun", selection_mode="points", width="stretch")
             _open_evidence(pts)
     st.subheader("Measured vs study-reported (whole document)")
-    whole = _matrix(key, gid, tuple(terms), "all", "measured")
-    sbs = figures.side_by_side(whole, tbl["reported"], terms)
+    sbs = _side_by_side(key, gid, terms)
     if sbs.empty:
         st.caption("No report has both measured and reported figures for this group.")
     else:
         n = int(sbs["differs"].sum())
-        st.caption(f"{n} of {len(sbs)} figures differ (highlighted). The study's figures are never overwritten.")
-        st.dataframe(sbs.style.apply(lambda r: ["background-color: #fde2e1" if r["differs"] else "" for _ in r], axis=1),
-                     hide_index=True, width="stretch")  # fmt: skip
+        st.caption(f"{n} of {len(sbs)} figures differ (marked ⚠). The study's figures are never overwritten.")
+        st.dataframe(sbs.assign(differs=sbs["differs"].map({True: "⚠", False: ""})), hide_index=True, width="stretch")
     st.download_button(
         "Statistics table (Markdown)",
         lambda: export.to_markdown(stats.stats_frame(tbl["reports"], tbl["reported"], tbl["counts"], source=prefer)),
