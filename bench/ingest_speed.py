@@ -2,8 +2,8 @@
 
 Usage:  python bench/ingest_speed.py [--corpus ../shared/corpus] [--repeat 3]
 
-Cold = a fresh data folder: every PDF is hashed, extracted, sectioned, counted (and annotated,
-once that stage exists), and all tables are written. pdftotext = `pdftotext FILE out.txt` on the
+Cold = a fresh data folder: every PDF is hashed, extracted, sectioned, counted and annotated
+with the lens, and all tables are written. pdftotext = `pdftotext FILE out.txt` on the
 same files, one process each, as a user would run it. Warm = the same run again on unchanged
 inputs (in-process, and as a `python -m ingest` process including interpreter start-up).
 Targets (issue 2): cold ≤ 3× pdftotext; warm ≤ 0.5 s. Best of --repeat runs is reported.

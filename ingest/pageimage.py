@@ -117,10 +117,12 @@ def render_pdf_page(pdf: Path, sha256: str, page: int, quote: str, cache_dir: Pa
 
 def block_text(store: Store, report: dict, page: int) -> tuple[str, str] | None:
     """(heading, text) of block `page` of a Markdown/HTML source, from the stored extracted text."""
-    sha, engine = report.get("sha256"), report.get("engine")
-    if not isinstance(sha, str) or not isinstance(engine, str):
+    sha = report.get("sha256")
+    if not isinstance(sha, str):
         return None
-    doc = store.get_text(sha, engine)
+    # the text cache is keyed by the run's PDF engine setting, whatever the source kind
+    engines = dict.fromkeys([str(report.get("engine")), "pdfium", "pdfplumber"])
+    doc = next((d for d in (store.get_text(sha, e) for e in engines) if d is not None), None)
     if doc is None:
         return None
     for pg in doc.pages:

@@ -319,6 +319,9 @@ def test_see_the_page_renders_only_the_reports_own_source(store_env: Path, tmp_p
     assert pageimage.source_file(store, tampered) is None  # only a file with the stored hash is ever opened
     at = run_app("source")
     assert "Open this page from a quote" in at.info[0].value
+    md = store.read_table("reports").set_index("report_id").loc["r01"].to_dict()
+    heading, text = pageimage.block_text(store, md, 1)
+    assert heading == "Training" and "reinforcement learning" in text
 
 
 # ------------------------------------------------------------------------------------------- Add report

@@ -32,7 +32,7 @@ CSS = """
 table.frl{border-collapse:separate;border-spacing:0;width:100%;table-layout:fixed;font-size:13px}
 table.frl th{position:sticky;top:0;background:#fafafa;z-index:2;text-align:left;padding:6px;border-bottom:1px solid #ddd;
   font-weight:600;overflow-wrap:anywhere}
-table.frl td{padding:5px 6px;border-bottom:1px solid #eee;vertical-align:top;overflow-wrap:anywhere}
+table.frl td{padding:5px 6px;border-bottom:1px solid #eee;vertical-align:top;overflow-wrap:break-word}
 table.frl th.model,table.frl td.model{position:sticky;left:0;background:#fff;z-index:1;width:190px}
 table.frl th.model{z-index:3;background:#fafafa}
 table.frl td.model a{font-weight:600;text-decoration:none}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from ingest.mdtable import blank
 from ingest.sections import SECTIONS
 from views import data, htmltable, nav
 
@@ -63,7 +64,8 @@ def people_cells(cells: pd.DataFrame, models: dict[str, str]) -> pd.DataFrame:
             "": see_link(rid, c, c.get("quote")),
         })  # fmt: skip
     df = pd.DataFrame(rows)
-    return df.loc[:, [c for c in df.columns if c == "" or df[c].notna().any()]] if len(df) else df
+    keep = [c for c in df.columns if c == "" or df[c].map(lambda v: not blank(v) and str(v) != "").any()]
+    return df.loc[:, keep] if len(df) else df
 
 
 def people_evidence(ev: pd.DataFrame, models: dict[str, str]) -> pd.DataFrame:
@@ -117,7 +119,8 @@ def render() -> None:
             st.caption("No keyword-in-context lines stored (the report may be unmeasured: reported figures have no lines).")
         else:
             st.caption(f"{len(rows)} line(s)" + (f"; showing the first {KWIC_LIMIT}" if len(rows) > KWIC_LIMIT else ""))
-            shown = rows.head(KWIC_LIMIT)
+            rows = rows.assign(_m=rows["report_id"].map(lambda r: str(models.get(r, r)).casefold()))
+            shown = rows.sort_values(["_m", "page_no"], kind="stable").head(KWIC_LIMIT)
             view = pd.DataFrame({
                 "Report": shown["report_id"].map(lambda r: models.get(r, r)), "Page": shown["page"].astype(str),
                 "Section": shown["section"],

@@ -16,7 +16,8 @@ from ingest.mdtable import blank
 CSS = """<style>
 table.frl-q{border-collapse:collapse;width:100%;font-size:13px;table-layout:auto}
 table.frl-q th{text-align:left;background:#fafafa;border-bottom:1px solid #ddd;padding:5px;position:sticky;top:0}
-table.frl-q td{border-bottom:1px solid #eee;padding:5px;vertical-align:top;white-space:normal;overflow-wrap:anywhere}
+table.frl-q td{border-bottom:1px solid #eee;padding:5px;vertical-align:top;white-space:normal;overflow-wrap:break-word}
+table.frl-q td.nw{white-space:nowrap}
 table.frl-q td.q{min-width:320px}
 .frl-qwrap{max-height:70vh;overflow:auto}
 </style>"""
@@ -36,7 +37,8 @@ def table(df: pd.DataFrame, wide: tuple[str, ...] = ("Quote",), raw: tuple[str, 
         cells = []
         for c, v in zip(df.columns, rec, strict=True):
             text = "" if blank(v) else (str(v) if c in raw else html.escape(str(v)))
-            cells.append(f'<td class="q">{text}</td>' if c in wide else f"<td>{text}</td>")
+            cls = ' class="q"' if c in wide else ' class="nw"' if c in raw else ""
+            cells.append(f"<td{cls}>{text}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
     table = f'<table class="frl-q"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
     return f'{CSS}<div class="frl-qwrap">{table}</div>'
