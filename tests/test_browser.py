@@ -43,11 +43,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_app(data: Path, reports: Path, log_path: Path, env_extra: dict[str, str] | None = None) -> tuple[subprocess.Popen, str]:
+def start_app(
+    data: Path, reports: Path, log_path: Path, env_extra: dict[str, str] | None = None, script: Path = REPO / "app.py"
+) -> tuple[subprocess.Popen, str]:
     """`streamlit run app.py` on a free local port, waiting for its health check."""
     port = free_port()
     env = os.environ | {"FRL_DATA_DIR": str(data), "FRL_REPORTS_DIR": str(reports)} | (env_extra or {})
-    cmd = [sys.executable, "-m", "streamlit", "run", str(REPO / "app.py"), "--server.address", "127.0.0.1",
+    cmd = [sys.executable, "-m", "streamlit", "run", str(script), "--server.address", "127.0.0.1",
            "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false",
            "--server.fileWatcherType", "none"]  # fmt: skip
     log = log_path.open("wb")

@@ -23,9 +23,12 @@ def _matrix(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, pre
 
 
 HEATMAP_ROWS = 60
+# Figures are cached as objects (st.cache_resource): st.cache_data would pickle a plotly Figure on
+# every hit, which costs more than building it. st.plotly_chart copies a Figure (to_dict), so the
+# cached one is never changed.
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@st.cache_resource(show_spinner=False, max_entries=32)
 def _heatmap(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, prefer: str, metric: str, rq: str):  # type: ignore[no-untyped-def]
     """The heatmap of at most HEATMAP_ROWS reports (alphabetical; `rq` narrows by name), and how many matched."""
     m = _matrix(key, group, terms, scope, prefer)
@@ -36,13 +39,13 @@ def _heatmap(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, pr
     return figures.heatmap(shown, list(terms), metric), len(models)  # type: ignore[arg-type]
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@st.cache_resource(show_spinner=False, max_entries=32)
 def _bars(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str):  # type: ignore[no-untyped-def]
     tbl, _ = data.tables()
     return figures.section_bars(tbl["counts"], tbl["reports"]["report_id"].tolist(), list(terms), group, scope)  # type: ignore[arg-type]
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@st.cache_resource(show_spinner=False, max_entries=32)
 def _scatter(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, prefer: str, term: str):  # type: ignore[no-untyped-def]
     return figures.length_scatter(_matrix(key, group, terms, scope, prefer), term)
 
