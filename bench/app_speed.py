@@ -166,7 +166,8 @@ def measure(n: int, repeat: int, tmp: Path) -> dict[str, float]:
     data, reports = scale_store(tmp / f"n{n}", n)
     print(f"\n{n} reports (store built in {time.perf_counter() - t:.1f} s)")
     dim = next(d.id for d in load_lens().dimensions if d.kind == "algorithm")
-    proc, server = start_app(data, reports, tmp / f"streamlit-{n}.log")
+    log = tmp / f"streamlit-{n}.log"
+    proc, server = start_app(data, reports, log, {"FRL_TIMING": "1"})
     res: dict[str, float] = {}
     try:
         with sync_playwright() as pw:
@@ -191,6 +192,13 @@ def measure(n: int, repeat: int, tmp: Path) -> dict[str, float]:
                 browser.close()
     finally:
         stop(proc)
+    server_times: dict[str, list[float]] = {}
+    for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
+        if line.startswith("FRL_TIMING "):
+            _, page, secs = line.split()
+            server_times.setdefault(page, []).append(float(secs))
+    print("  server-side script time per run, median (all runs of the page):", ", ".join(
+        f"{p} {statistics.median(v) * 1000:.0f} ms" for p, v in server_times.items()))  # fmt: skip
     return res
 
 
