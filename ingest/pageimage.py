@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 import re
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +24,7 @@ from .fetch import cache_entry, sha256_file
 from .store import Store
 
 MAX_SCALE = 3.0
+_PDFIUM = threading.Lock()
 HIGHLIGHT = (255, 200, 0, 90)
 
 
@@ -75,15 +79,26 @@ def _needles(quote: str) -> list[str]:
 
 def render_pdf_page(pdf: Path, sha256: str, page: int, quote: str, cache_dir: Path, scale: float = 1.6) -> PageImage:
     """Page `page` (1-based) of `pdf` as a PNG with the quote highlighted; cached by file hash, page and quote."""
+    scale = min(max(scale, 0.5), MAX_SCALE)
+
+    def cached(q: str) -> tuple[Path, Path]:
+        key = hashlib.sha256(f"{sha256}|{page}|{scale}|{q}".encode()).hexdigest()[:32]
+        png = Path(cache_dir) / f"{key}.png"
+        return png, png.with_suffix(".n")
+
+    out, meta = cached(quote)
+    if out.exists() and meta.exists():
+        return PageImage(out, int(meta.read_text() or 0))
+    with _PDFIUM:  # pdfium is not thread-safe, and each dashboard session runs in its own thread
+        return _render(pdf, page, quote, scale, cached)
+
+
+def _render(pdf: Path, page: int, quote: str, scale: float, cached: Callable[[str], tuple[Path, Path]]) -> PageImage:
+    """Find the quote's character boxes, render the page, draw the boxes, write PNG and box count."""
     import pypdfium2 as pdfium
     from PIL import Image, ImageDraw
 
-    scale = min(max(scale, 0.5), MAX_SCALE)
-    key = hashlib.sha256(f"{sha256}|{page}|{scale}|{quote}".encode()).hexdigest()[:32]
-    out = Path(cache_dir) / f"{key}.png"
-    meta = out.with_suffix(".n")
-    if out.exists() and meta.exists():
-        return PageImage(out, int(meta.read_text() or 0))
+    out, meta = cached(quote)
     doc = pdfium.PdfDocument(str(pdf))
     try:
         if not 1 <= page <= len(doc):
@@ -99,6 +114,10 @@ def render_pdf_page(pdf: Path, sha256: str, page: int, quote: str, cache_dir: Pa
                 index, count = hit
                 rects = [tp.get_rect(i) for i in range(tp.count_rects(index, count))]
                 break
+        if not rects:  # text not on the page: one unmarked image per page, whatever was asked for
+            out, meta = cached("")
+            if out.exists() and meta.exists():
+                return PageImage(out, 0)
         img = p.render(scale=scale).to_pil().convert("RGBA")
     finally:
         doc.close()
@@ -108,10 +127,12 @@ def render_pdf_page(pdf: Path, sha256: str, page: int, quote: str, cache_dir: Pa
         box = (left * scale - 1, (height - top) * scale - 1, right * scale + 1, (height - bottom) * scale + 1)
         draw.rectangle(box, fill=HIGHLIGHT, outline=(220, 120, 0, 255))
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(".tmp")
+    tmp = out.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
     Image.alpha_composite(img, overlay).convert("RGB").save(tmp, format="PNG")
     tmp.replace(out)
-    meta.write_text(str(len(rects)))
+    tmp_meta = meta.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
+    tmp_meta.write_text(str(len(rects)))
+    tmp_meta.replace(meta)
     return PageImage(out, len(rects))
 
 
