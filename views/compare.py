@@ -141,17 +141,26 @@ def hover(c: dict, dim: Dimension) -> str:
     return "\n".join(parts)
 
 
+def chip_label(dim: Dimension, lens: Lens, value: str) -> str:
+    """The short display label of a category (the lens's `label`, else its name)."""
+    src = lens.dimension(dim.source) if dim.kind == "mentioned" and dim.source else dim
+    cat = next((c for c in src.categories if c.name == value), None)
+    return (cat.label or cat.name) if cat is not None else value
+
+
 def cell_html(c: dict, dim: Dimension, lens: Lens, rid: str) -> str:
     """Chips of one cell, each a link to the Evidence page of this report and dimension."""
     href = "evidence?" + urlencode({"report": rid, "dim": dim.id})
     title = html.escape(hover(c, dim), quote=True) if c else ""
     values = split_values(c.get("value")) if c else []
     mk = marks(c) if c else ""
-    if not values:
+    if not values or values == [NOT_ASSESSED]:
         return f'<a class="chip na" href="{href}" target="_self" title="{title}">{NOT_ASSESSED}</a>'
     out = []
     for v in values:
-        if v == NOT_DISCLOSED:
+        if v == NOT_ASSESSED:
+            cls, style = "chip na", ""
+        elif v == NOT_DISCLOSED:
             cls, style = "chip none", ""
         else:
             bg, dark = chip_colour(dim, lens, v)
@@ -159,7 +168,8 @@ def cell_html(c: dict, dim: Dimension, lens: Lens, rid: str) -> str:
         if c.get("disagree") is True:
             cls += " dis"
         mark = f'<span class="mk">{mk}</span>' if mk else ""
-        out.append(f'<a class="{cls}"{style} href="{href}" target="_self" title="{title}">{html.escape(v)}{mark}</a>')
+        label = html.escape(chip_label(dim, lens, v))
+        out.append(f'<a class="{cls}"{style} href="{href}" target="_self" title="{title}">{label}{mark}</a>')
     return "".join(out)
 
 
