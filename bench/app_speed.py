@@ -92,8 +92,8 @@ def compare_filter(browser, server: str, n: int, repeat: int) -> list[float]:  #
             option.wait_for()
             t = time.perf_counter()
             option.click()
-            page.wait_for_function(f"() => !document.body.innerText.includes('{n} of {n} reports')", timeout=60_000)
-            page.wait_for_selector(IDLE, timeout=60_000)
+            page.wait_for_function(f"() => !document.body.innerText.includes('{n} of {n} reports')", timeout=180_000)
+            page.wait_for_selector(IDLE, timeout=180_000)
             out.append(time.perf_counter() - t)
             page.keyboard.press("Escape")
             page.goto(f"{server}/compare")  # back to all reports
@@ -120,7 +120,7 @@ def keywords_scope(browser, server: str, repeat: int) -> list[float]:  # type: i
             t0 = page.evaluate("() => performance.now()")
             t = time.perf_counter()
             label.click()
-            page.wait_for_function(RERUN_DONE, arg=t0, timeout=60_000, polling=10)
+            page.wait_for_function(RERUN_DONE, arg=t0, timeout=180_000, polling=10)
             out.append(time.perf_counter() - t)
     finally:
         ctx.close()
@@ -182,12 +182,16 @@ def measure(n: int, repeat: int, tmp: Path) -> dict[str, float]:
                     print(f"  first render  {name:<11} {statistics.median(times) * 1000:6.0f} ms median of {repeat} "
                           f"(max {max(times) * 1000:.0f}; fresh browser profile {cold * 1000:.0f} ms)")  # fmt: skip
                 warm.close()
-                f = compare_filter(browser, server, n, repeat)
-                res["filter: Compare organization"] = statistics.median(f)
-                show("Compare org", f)
-                k = keywords_scope(browser, server, repeat)
-                res["filter: Keywords scope"] = statistics.median(k)
-                show("Keywords", k)
+                for what, fn in (("Compare org", lambda: compare_filter(browser, server, n, repeat)),
+                                 ("Keywords", lambda: keywords_scope(browser, server, repeat))):  # fmt: skip
+                    try:
+                        times = fn()
+                    except Exception as exc:  # a timeout on an overloaded machine: say so, measure the rest
+                        print(f"  filter        {what:<11} not measured: {type(exc).__name__}: {str(exc).splitlines()[0]}")
+                        res[f"filter: {what}"] = float("inf")
+                        continue
+                    res[f"filter: {what}"] = statistics.median(times)
+                    show(what, times)
             finally:
                 browser.close()
     finally:
