@@ -5,7 +5,9 @@ Pages live in `views/`, one module each; they read the stored tables only (no PD
 
 from __future__ import annotations
 
+import os
 import sys
+import time
 from pathlib import Path
 
 import streamlit as st
@@ -14,6 +16,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # `streamlit run` from
 
 from views import nav
 
-st.set_page_config(page_title="Frontier Report Lens", page_icon=":material/travel_explore:", layout="wide")
-nav_ = st.navigation(nav.pages())
+# A local icon: a material-icon page_icon makes the browser fetch its SVG from fonts.gstatic.com.
+ICON = Path(__file__).resolve().parent / "assets" / "favicon.png"
+st.set_page_config(page_title="Frontier Report Lens", page_icon=str(ICON), layout="wide")
+_t0 = time.perf_counter()
+nav_ = st.navigation(nav.pages(), position="hidden")
+nav.sidebar_links()
 nav_.run()
+if os.environ.get("FRL_TIMING"):  # bench/app_speed.py: server-side script time per run
+    print(f"FRL_TIMING {nav_.url_path or 'home'} {time.perf_counter() - _t0:.3f}", file=sys.stderr, flush=True)

@@ -90,7 +90,13 @@ def build_parser(only: str | None = None) -> dict[str, argparse.ArgumentParser]:
 
 
 def _run_parser() -> argparse.ArgumentParser:
-    run_p = argparse.ArgumentParser(prog="python -m ingest", description="Ingest report YAML files and rebuild the tables.")
+    run_p = argparse.ArgumentParser(
+        prog="python -m ingest",
+        description="Ingest report YAML files and rebuild the tables.",
+        epilog="other commands:\n  check     validate report files without ingesting (python -m ingest check --help)\n"
+        "  export    print a stored table as CSV or Markdown, or a report card (python -m ingest export --help)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     run_p.add_argument("files", nargs="*", type=Path, help="report YAML files (default: all of --reports-dir)")
     run_p.add_argument(
         "--reports-dir", type=Path, default=DEFAULT_REPORTS_DIR, help="folder of report YAML files (default: reports/)"

@@ -54,40 +54,41 @@ TABLES: dict[str, Callable[[Store], pd.DataFrame]] = {
     "evidence": _stored("evidence"),
     "results": _stored("results"),
     "result_notes": _stored("result_notes"),
-    "comparison": lambda store: _summaries().comparison_table(store),
-    "summary": lambda store: _summaries().summary_table(store),
-    "stats": lambda store: _summaries().stats_table(store),
-    "stats-measured": lambda store: _summaries().stats_table(store, source="measured"),
-    "tiers": lambda store: _summaries().tiers_table(store),
+    "comparison": lambda store: _study_tables().comparison_table(store),
+    "summary": lambda store: _study_tables().summary_table(store),
+    "stats": lambda store: _stats().stats_table(store),
+    "stats-measured": lambda store: _stats().stats_table(store, source="measured"),
+    "tiers": lambda store: _study_tables().tiers_table(store),
 }
+__all__ = ["TABLES", "render", "report_card", "to_markdown", "write_table"]
 
 
-def _summaries():  # type: ignore[no-untyped-def]
-    from . import summaries
+# The study-format tables and Markdown need pandas: imported on use, so a CSV export of counts
+# (straight from Arrow) pays for neither.
+def _study_tables():  # type: ignore[no-untyped-def]
+    from . import study_tables
 
-    return summaries
+    return study_tables
+
+
+def _stats():  # type: ignore[no-untyped-def]
+    from . import stats
+
+    return stats
 
 
 def report_card(store: Store, report_id: str) -> str:
-    """One report as Markdown (see ingest.summaries.report_card)."""
-    return _summaries().report_card(store, report_id)
+    """One report as Markdown (see ingest.report_card)."""
+    from .report_card import report_card as card
 
-
-def _md_cell(v: object) -> str:
-    import pandas as pd
-
-    if v is None or (isinstance(v, float) and pd.isna(v)):
-        return ""
-    return str(v).replace("|", "\\|").replace("\n", " ")
+    return card(store, report_id)
 
 
 def to_markdown(df: pd.DataFrame) -> str:
-    """A GitHub-flavoured Markdown table (no extra dependency such as tabulate)."""
-    cols = [str(c) for c in df.columns]
-    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
-    for row in df.itertuples(index=False):
-        lines.append("| " + " | ".join(_md_cell(v) for v in row) + " |")
-    return "\n".join(lines) + "\n"
+    """A GitHub-flavoured Markdown table (see ingest.mdtable)."""
+    from .mdtable import to_markdown as md
+
+    return md(df)
 
 
 def render(df: pd.DataFrame, fmt: Format) -> str:

@@ -31,7 +31,7 @@ import tempfile
 import time
 from collections.abc import Iterable
 from contextlib import suppress
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
@@ -99,10 +99,6 @@ class FetchSettings:
         for f in ("trust_env", "allow_private_hosts"):
             if not isinstance(getattr(self, f), bool):
                 raise ValueError(f"FetchSettings.{f} must be True or False (got {getattr(self, f)!r})")
-
-    @classmethod
-    def names(cls) -> list[str]:
-        return [f.name for f in fields(cls)]
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
 
 from .lexicon import Lexicon
 from .sections import SECTIONS, Segment
@@ -29,9 +30,19 @@ class KeywordResult:
     kwic: list[dict] = field(default_factory=list)
 
 
-def density(count: int, words: int) -> float | None:
-    """Occurrences per 1,000 words; None when the section has no words (not zero: unknown)."""
-    return round(count * 1000.0 / words, 4) if words else None
+def density(count: float, words: float | None, places: int = 4) -> float | None:
+    """Occurrences per 1,000 words, rounded half up to `places` decimals as a reader would by hand.
+
+    The one density of the project (stored tables, charts, the study's one-decimal statistics);
+    None when the section has no words (not zero: unknown).
+    """
+    try:
+        if not words or words != words or count != count:  # 0, None or NaN
+            return None
+        d = Decimal(int(count)) * 1000 / Decimal(int(words))
+    except (TypeError, ValueError):
+        return None
+    return float(d.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
 
 
 def _section_texts(segments: list[Segment]) -> dict[str, tuple[str, list[int], list[Segment]]]:

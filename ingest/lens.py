@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+from collections.abc import Iterable
 from functools import cached_property
 from pathlib import Path
 from typing import Literal
@@ -73,10 +74,6 @@ class Category(_Strict):
         if v.lower() in RESERVED:
             raise ValueError(f"{v!r} is reserved; every dimension can already be 'not disclosed' or 'not assessed'")
         return v
-
-    @property
-    def display(self) -> str:
-        return self.label or self.name
 
 
 class Indicator(_Strict):
@@ -196,9 +193,6 @@ class Dimension(_Strict):
             return [lv.name for lv in self.levels]
         return [c.name for c in self.categories] + [NOT_DISCLOSED]
 
-    def category(self, name: str) -> Category | None:
-        return next((c for c in self.categories if c.name == name), None)
-
 
 class Lens(_Strict):
     """A whole lens file."""
@@ -210,6 +204,14 @@ class Lens(_Strict):
     skip_headings: list[str] = Field(
         default_factory=list,
         description="sentences under a heading matching one of these (e.g. 'Related Work') never support a decision",
+    )
+    summary_columns: list[str] = Field(
+        default_factory=list,
+        description="dimension ids of the summary table and of Compare's default columns (default: every "
+        "dimension except `mentioned` ones)",
+    )
+    tier_level: str | None = Field(
+        None, description="the `level` dimension that groups the tiers table (default: the first level dimension)"
     )
     dimensions: list[Dimension] = Field(min_length=1)
     claims_categories: list[str] = Field(
@@ -234,11 +236,26 @@ class Lens(_Strict):
                 src = next((x for x in self.dimensions if x.id == d.source), None)
                 if src is None or src.kind != "algorithm":
                     raise ValueError(f"dimension {d.id!r}: source {d.source!r} is not an algorithm dimension of this lens")
+        unknown = [c for c in self.summary_columns if c not in ids]
+        if unknown:
+            raise ValueError(f"summary_columns: {', '.join(unknown)} not among the dimensions ({', '.join(ids)})")
+        if self.tier_level is not None and self.tier_level not in [d.id for d in self.dimensions if d.kind == "level"]:
+            raise ValueError(f"tier_level: {self.tier_level!r} is not a dimension of kind 'level'")
         return self
 
     @property
     def ids(self) -> list[str]:
         return [d.id for d in self.dimensions]
+
+    @property
+    def summary_ids(self) -> list[str]:
+        """Columns of the summary table, in order (the lens's `summary_columns`, else every non-`mentioned` one)."""
+        return list(self.summary_columns) or [d.id for d in self.dimensions if d.kind != "mentioned"]
+
+    @property
+    def level_id(self) -> str | None:
+        """The level dimension the tiers table groups by."""
+        return self.tier_level or next((d.id for d in self.dimensions if d.kind == "level"), None)
 
     def dimension(self, dim_id: str) -> Dimension:
         return next(d for d in self.dimensions if d.id == dim_id)
@@ -270,6 +287,25 @@ def load_lens(path: str | Path = DEFAULT_LENS) -> Lens:
 @functools.lru_cache(maxsize=16)
 def _load_lens_cached(path: str, _mtime_ns: int, _size: int) -> Lens:
     return load_model(path, Lens, "lens", "the format notes at the top of data/lenses/agentic_rl.yaml")
+
+
+def lens_for(dimension_ids: Iterable[str], lens_dir: str | Path = LENS_DIR) -> Lens:
+    """The lens a stored comparison table was built with: the one sharing most of its dimension ids.
+
+    The store's tables do not name their lens; their dimension ids do. Ties and an empty table
+    fall back to the default lens, so an empty store still shows the default lens's columns.
+    """
+    ids = set(dimension_ids)
+    best, score = load_lens(DEFAULT_LENS), len(ids & set(load_lens(DEFAULT_LENS).ids))
+    for f in sorted(Path(lens_dir).glob("*.yaml")):
+        try:
+            lens = load_lens(f)
+        except SpecFileError:
+            continue
+        n = len(ids & set(lens.ids))
+        if n > score:
+            best, score = lens, n
+    return best
 
 
 def known_dimensions(lens_dir: str | Path = LENS_DIR) -> set[str]:

@@ -6,6 +6,8 @@ reports and a list of `SpecError`s, each naming the file, the field and a hint.
 
 from __future__ import annotations
 
+import difflib
+import typing
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -139,7 +141,10 @@ def parse_yaml(text: str, file: str) -> object:
         raise SpecFileError([SpecError(file, "", f"invalid value: {exc}", "write dates as YYYY-MM-DD")]) from exc
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
+        ctx = getattr(exc, "context_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        if mark and ctx and ctx.line != mark.line:  # e.g. an unclosed quote: the error shows where it began
+            where += f" (the construct starts at line {ctx.line + 1})"
         problem = getattr(exc, "problem", None) or str(exc)
         raise SpecFileError(
             [SpecError(file, where, f"invalid YAML: {problem}", "check indentation and quoting (':' in text needs quotes)")]
@@ -150,14 +155,44 @@ def _field_name(loc: Iterable) -> str:
     return ".".join("from" if p == "from_" else str(p) for p in loc)
 
 
-def validation_errors(exc: ValidationError, file: str, doc: str = "reports/_template.yaml") -> list[SpecError]:
-    """Turn pydantic's errors into SpecErrors with a hint per error type; `doc` names where the format is documented."""
+def _key_names(model: type[BaseModel], seen: set[type] | None = None) -> set[str]:
+    """Every key a model and the models inside it accept (field names and aliases)."""
+    seen = seen if seen is not None else set()
+    if model in seen:
+        return set()
+    seen.add(model)
+    out: set[str] = set()
+    stack: list[object] = []
+    for name, f in model.model_fields.items():
+        out |= {name, *(a for a in (f.alias,) if a)}
+        stack.append(f.annotation)
+    while stack:
+        t = stack.pop()
+        if isinstance(t, type) and issubclass(t, BaseModel):
+            out |= _key_names(t, seen)
+        else:
+            stack.extend(typing.get_args(t))
+    return out
+
+
+def validation_errors(
+    exc: ValidationError, file: str, doc: str = "reports/_template.yaml", model: type[BaseModel] | None = ReportSpec
+) -> list[SpecError]:
+    """Turn pydantic's errors into SpecErrors with a hint per error type; `doc` names where the format is documented.
+
+    An unknown key gets the nearest valid key of `model` as its hint (`sorce` -> `source`).
+    """
     out = []
+    names = sorted(_key_names(model)) if model is not None else []
     for err in exc.errors():
         msg = err["msg"]
+        hint = _HINTS.get(err["type"], "").format(doc=doc)
         if err["type"] == "extra_forbidden":
             msg = "unknown key"
-        out.append(SpecError(file, _field_name(err["loc"]), msg, _HINTS.get(err["type"], "").format(doc=doc)))
+            near = difflib.get_close_matches(str(err["loc"][-1]), names, n=1, cutoff=0.6) if err["loc"] else []
+            if near:
+                hint = f"did you mean `{near[0]}`? (the valid keys are in {doc})"
+        out.append(SpecError(file, _field_name(err["loc"]), msg, hint))
     return out
 
 
@@ -178,7 +213,7 @@ def load_model(path: str | Path, model: type[M], what: str, doc: str) -> M:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        errs = validation_errors(exc, str(p), doc)
+        errs = validation_errors(exc, str(p), doc, model)
         raise SpecFileError([e if e.hint else SpecError(e.file, e.field, e.message, f"see {doc}") for e in errs]) from exc
 
 

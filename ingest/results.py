@@ -484,7 +484,7 @@ def result_note_rows(spec, results: dict | None) -> list[dict]:  # type: ignore[
 def card_section(results, notes, report_id: str) -> list[str]:  # type: ignore[no-untyped-def]
     """Markdown lines of a report card's "Benchmark results": one pivot (benchmark × model) per
     table with its page, the curated scores apart, and the notes (images-only pages, flags)."""
-    from .export import to_markdown
+    from .mdtable import to_markdown
 
     lines: list[str] = []
     df = results[results["report_id"] == report_id] if len(results) else results

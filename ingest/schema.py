@@ -133,8 +133,3 @@ class ReportSpec(Strict):
     results: list[CuratedResult] = Field(
         default_factory=list, description="benchmark scores read by hand (e.g. from images); marked curated"
     )
-
-    @property
-    def title(self) -> str:
-        """Display name used in tables."""
-        return self.model

@@ -1,91 +1,125 @@
-"""A synthetic store for the dashboard tests and bench/app_speed.py, built directly as tables.
+"""Dashboard test data built with the real pipeline: generated PDFs and Markdown with known text.
 
-No PDFs and no pipeline: the app only reads tables, so tests write the tables of the
-contract (reports, status, sections, counts, kwic, reported, comparison, evidence).
+`build_store` writes report YAMLs and their source files into a folder and runs the real ingest
+(`ingest.pipeline.run`) into a data folder, so the tables the app reads are exactly what the
+pipeline makes today, under the lens given (drift between pipeline and dashboard fails a test).
+`scale_store` (for bench/app_speed.py) clones the ingested bundles under new ids and rebuilds the
+tables with the real table builders, instead of parsing hundreds of PDFs.
+
+Every report of the corpus:
+* report `r00` (PDF) has a curated `rl_algorithm` cell ("PPO") that the automatic reading (GRPO)
+  disagrees with, and study-reported whole-document figures beside its measured ones;
+* odd reports are Markdown posts, even ones PDFs; the last one has no source (reported figures only);
+* every measured report mentions "credit assignment" only in its references.
 """
 
 from __future__ import annotations
 
-import random
+import json
+import shutil
 from pathlib import Path
 
-import pandas as pd
+import yaml
 
+from ingest.lens import DEFAULT_LENS
+from ingest.pipeline import Settings, run
 from ingest.store import Store
+from tests.conftest import write_pdf
 
-ORGS = ("Lab A", "Lab B", "Lab C", "Lab D")
-DOC_TYPES = ("arxiv", "github-pdf", "blog", "other")
-VALUES: dict[str, tuple[str, ...]] = {
-    "reward_source": ("rule-based/verifiable", "environment-execution", "reward-model", "not disclosed"),
-    "credit_granularity": ("trajectory/outcome", "turn/step", "token", "not disclosed"),
-    "rl_algorithm": ("GRPO", "PPO", "CISPO", "not disclosed"),
-    "rl_algorithm_mentioned": ("GRPO", "DPO", "not disclosed"),
-    "disclosure": ("detailed", "medium", "low", "none"),
-    "rl_disclosure": ("detailed", "medium", "low", "none"),
-}
-TERMS = ("agentic", "agent", "tool", "reward", "credit assignment")
+ORGS = ("Lab A", "Lab B", "Lab C")
+DOC_TYPES = ("arxiv", "blog", "github-pdf")
+ALGOS = ("GRPO", "PPO", "DAPO")
+#: The sentence of the curated report that the Evidence page's "see the page" must highlight.
+QUOTE = "We adopt GRPO as our RL algorithm for the agentic stage."
 
 
-def build_tables(n: int = 3, seed: int = 7) -> dict[str, pd.DataFrame]:
-    """Tables for `n` reports; report 0 is curated and disagrees on rl_algorithm, every report has KWIC lines."""
-    rnd = random.Random(seed)
-    reports, status, sections, counts, kwic, reported, comparison, evidence = ([] for _ in range(8))
+def body_lines(i: int) -> list[str]:
+    """Body text of report i: known keyword counts that grow with i (agent, tool, reward)."""
+    algo = ALGOS[i % len(ALGOS)]
+    lines = [
+        f"Model {i:02d} is an agentic model trained with reinforcement learning.",
+        f"We adopt {algo} as our RL algorithm for the agentic stage." if algo != "GRPO" else QUOTE,
+        "The reward is computed by rule-based verifiers that check the final answer.",
+        "Unlike DPO, our method samples rollouts online.",
+    ]
+    if i % 2 == 0:
+        lines.append("The agent calls a tool in a sandbox and unit tests decide the reward.")
+    lines += ["Each agent uses a tool in multi-turn rollouts."] * (1 + i % 4)
+    return lines
+
+
+REFS = ["References", "Doe. Credit assignment for agents. 2025.", "Roe. A survey of tool use. 2024."]
+
+
+def write_corpus(reports_dir: Path, n: int = 6) -> list[str]:
+    """n report YAMLs with their source files (PDF for even i, Markdown for odd i; the last has none)."""
+    reports_dir.mkdir(parents=True, exist_ok=True)
+    (reports_dir / "files").mkdir(exist_ok=True)
+    ids = []
     for i in range(n):
-        rid = f"r{i:04d}"
-        words = {"body": 8000 + 37 * i, "appendix": 1000, "references": 1500}
-        words["all"] = sum(words.values())
-        reports.append({
-            "report_id": rid, "model": f"Model {i:04d}", "organization": ORGS[i % len(ORGS)], "country": "Nowhere",
-            "released": None, "doc_type": DOC_TYPES[i % len(DOC_TYPES)], "arxiv_id": None, "params": f"{i + 1}B",
-            "tags": "synthetic", "notes": "wording about sandboxes" if i == 1 else None, "source_url": None,
-            "source_path": None, "yaml_path": None, "has_source": True, "measured": True, "pages": 20,
-            "words": words["all"], "word_rule": "whitespace", "kind": "pdf", "engine": "pdfium", "sha256": "0" * 64,
-            "ingested_at": "2026-01-01T00:00:00+00:00", "extraction_notes": "",
-        })  # fmt: skip
-        status.append({"report_id": rid, "status": "ok", "message": "extracted", "seconds": 0.1,
-                       "finished_at": "2026-01-01T00:00:00+00:00", "file": f"reports/{rid}.yaml"})  # fmt: skip
-        for sec, (a, b) in {"body": (1, 14), "references": (15, 17), "appendix": (18, 20)}.items():
-            sections.append({"report_id": rid, "section": sec, "start_page": a, "end_page": b,
-                             "heading": sec.title(), "words": words[sec]})  # fmt: skip
-        for t in TERMS:
-            per = {"body": rnd.randint(0, 40), "appendix": rnd.randint(0, 5), "references": rnd.randint(0, 5)}
-            if t == "credit assignment":
-                per = {"body": 0, "appendix": 0, "references": 0}
-            per["all"] = sum(per.values())
-            for sec, c in per.items():
-                counts.append({"report_id": rid, "section": sec, "group": "study", "term": t, "rule": "substring",
-                               "count": c, "words": words[sec], "density": round(c * 1000 / words[sec], 4)})  # fmt: skip
-            for k in range(min(per["body"], 2)):
-                kwic.append({"report_id": rid, "group": "study", "term": t, "section": "body", "page": 3 + k,
-                             "page_label": str(3 + k), "left": "we train the ", "match": t, "right": " with RL",
-                             "offset": 100 * k})  # fmt: skip
+        rid = f"r{i:02d}"
+        spec: dict = {
+            "id": rid,
+            "model": f"Model {i:02d}" if i != 1 else "alpha model",  # a lower-case name: sorting is case-insensitive
+            "organization": ORGS[i % len(ORGS)],
+            "doc_type": DOC_TYPES[i % len(DOC_TYPES)],
+            "params": f"{i + 1}B",
+        }
+        if i == n - 1 and n > 1:
+            spec["reported"] = {"from": "a study", "words": 5000, "counts": {"agentic": 4, "agent": 9, "tool": 12}}
+        elif i % 2 == 0:
+            pdf = reports_dir / "files" / f"{rid}.pdf"
+            filler = [f"Section text number {k} about training details." for k in range(8)]
+            write_pdf(pdf, [body_lines(i) + filler, filler + REFS])
+            spec["source"] = {"path": f"files/{rid}.pdf"}
+        else:
+            md = reports_dir / "files" / f"{rid}.md"
+            text = "# Training\n\n" + " ".join(body_lines(i)) + "\n\n" + "Filler words about training. " * 30
+            md.write_text(text + "\n\n## References\n\n" + "\n\n".join(REFS[1:]) + "\n", encoding="utf-8")
+            spec["source"] = {"path": f"files/{rid}.md"}
         if i == 0:
-            reported += [{"report_id": rid, "term": t, "count": 5, "words": 12000, "density": 0.4167, "scope": "whole-document",
-                          "note": None, "from": "synthetic study"} for t in TERMS]  # fmt: skip
-        for dim, vals in VALUES.items():
-            v = vals[(i + len(dim)) % len(vals)]
-            curated = i == 0
-            comparison.append({
-                "report_id": rid, "dimension": dim, "value": v, "origin": "curated" if curated else "auto",
-                "confidence": 0.8, "quote": f"We use {v} for training.", "page": 5, "page_label": "5", "section": "body",
-                "detail": f"{v} (as the study words it)" if curated else None, "notes": None,
-                "auto_value": "PPO" if curated and dim == "rl_algorithm" else v,
-                "disagree": curated and dim == "rl_algorithm", "indicators": None,
-            })  # fmt: skip
-            evidence.append({"report_id": rid, "dimension": dim, "category": v, "rank": 1, "score": 0.9,
-                             "quote": f"We use {v} for training.", "page": 5, "page_label": "5", "section": "body"})  # fmt: skip
-    frames = {
-        "reports": reports, "status": status, "sections": sections, "counts": counts, "kwic": kwic,
-        "reported": reported, "comparison": comparison, "evidence": evidence,
-    }  # fmt: skip
-    out = {k: pd.DataFrame(v) for k, v in frames.items()}
-    out["comparison"]["page"] = out["comparison"]["page"].astype("Int64")
-    return out
+            spec["reported"] = {"from": "a study", "words": 150, "counts": {"agentic": 2, "agent": 3, "tool": 3}}
+            spec["curated"] = {"rl_algorithm": {"value": ["PPO"], "detail": "PPO (as the study words it)"}}
+        (reports_dir / f"{rid}.yaml").write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
+        ids.append(rid)
+    return ids
 
 
-def write_store(root: Path, n: int = 3, seed: int = 7) -> Store:
-    """Write the synthetic tables into a store at `root` (parquet, like the pipeline)."""
-    store = Store(root)
-    for name, df in build_tables(n, seed).items():
-        store.write_table(name, df)
-    return store
+def build_store(root: Path, n: int = 6, lens: Path = DEFAULT_LENS) -> tuple[Path, Path]:
+    """Corpus in root/reports, ingested by the real pipeline into root/data; returns (data, reports)."""
+    reports = root / "reports"
+    write_corpus(reports, n)
+    data = root / "data"
+    run(reports_dir=reports, settings=Settings(data_dir=data, lens_path=lens, offline=True))
+    return data, reports
+
+
+def scale_store(root: Path, n: int, lens: Path = DEFAULT_LENS) -> tuple[Path, Path]:
+    """A store of n reports: 6 ingested for real, then cloned (YAML + bundle) and the tables rebuilt."""
+    data, reports = build_store(root, 6, lens)
+    store = Store(data)
+    seeds = [p for p in sorted(reports.glob("r*.yaml"))]
+    for k in range(6, n):
+        src = seeds[k % len(seeds)]
+        rid = f"x{k:04d}"
+        spec = yaml.safe_load(src.read_text(encoding="utf-8"))
+        spec.update(id=rid, model=f"Clone {k:04d} of {spec['model']}", organization=f"Lab {k % 23}")
+        (reports / f"{rid}.yaml").write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
+        bundle = store.load_bundle(src.stem)
+        if bundle is not None:
+            store.save_bundle(rid, json.loads(json.dumps(bundle, default=str)))
+            status = store.load_status(src.stem)
+            if status:
+                store.save_status(rid, status)
+    # the real pipeline again: every clone is a cache hit, then the tables are rebuilt from the bundles
+    run(reports_dir=reports, settings=Settings(data_dir=data, lens_path=lens, offline=True))
+    return data, reports
+
+
+def copy_store(src: Path, dst: Path) -> Path:
+    """A private copy of a built store (tests that rewrite it must not touch the shared one)."""
+    shutil.copytree(src, dst)
+    return dst
+
+
+__all__ = ["QUOTE", "build_store", "copy_store", "scale_store", "write_corpus"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -15,20 +16,43 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ingest.summaries import load_dimensions
-from tests.app_fixtures import build_tables, write_store
+from ingest.lens import load_lens
+from ingest.store import Store
+from tests.app_fixtures import QUOTE, build_store, copy_store
 from views import compare, evidence, figures
 from views.add_report import spec_from_fields, spec_from_yaml, write_report
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
-N = 8
+REPO = Path(__file__).resolve().parents[1]
+N = 6
+LENS = load_lens()
+LABELS = {d.id: d.label for d in LENS.dimensions}
+#: Dimension ids used below, taken from the lens by kind (no id is spelled out in a test either).
+ALGO = next(d.id for d in LENS.dimensions if d.kind == "algorithm")
+LEVEL = LENS.level_id
+MULTI = next(d.id for d in LENS.dimensions if d.kind == "multi")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store of N reports made by the real pipeline from generated PDFs and Markdown (see app_fixtures)."""
+    data, _ = build_store(tmp_path_factory.mktemp("app"), N)
+    return data
 
 
 @pytest.fixture
-def store_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A synthetic store of N reports the app reads via FRL_DATA_DIR (reports dir: an empty tmp folder)."""
-    root = tmp_path / "data"
-    write_store(root, N)
+def store_env(built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The app reads the built store via FRL_DATA_DIR (reports dir for Add report: an empty tmp folder)."""
+    monkeypatch.setenv("FRL_DATA_DIR", str(built))
+    monkeypatch.setenv("FRL_REPORTS_DIR", str(tmp_path / "reports"))
+    monkeypatch.delenv("FRL_LENS", raising=False)
+    return built
+
+
+@pytest.fixture
+def private_env(built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private copy of the built store, for tests that ingest into it (Add report)."""
+    root = copy_store(built, tmp_path / "data")
     monkeypatch.setenv("FRL_DATA_DIR", str(root))
     monkeypatch.setenv("FRL_REPORTS_DIR", str(tmp_path / "reports"))
     return root
@@ -36,8 +60,8 @@ def store_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def run_app(page: str | None = None, **params: str) -> AppTest:
     """Run the app; on the default page `params` arrive as the URL's query string, on other pages as
-    widget state (AppTest drops the query string on a page switch; the browser test covers that path)."""
-    at = AppTest.from_file(APP, default_timeout=60)
+    widget state (AppTest drops the query string on a page switch; the browser tests cover that path)."""
+    at = AppTest.from_file(APP, default_timeout=90)
     if not page:
         at.query_params.update(params)
     at.run()
@@ -73,55 +97,78 @@ def specs(at: AppTest) -> list[dict]:
     return [_decode(json.loads(el.proto.spec)) for el in at.get("plotly_chart")]
 
 
-LABELS = {d.id: d.label for d in load_dimensions()}
+def qp(at: AppTest) -> dict[str, list[str]]:
+    """The app's query parameters, every value as a list."""
+    return {k: v if isinstance(v, list) else [v] for k, v in dict(at.query_params).items()}
+
+
+def html_of(at: AppTest) -> str:
+    """Every st.html block of the page, joined (the Compare matrix, the quote tables)."""
+    return "\n".join(el.proto.body for el in at.get("html"))
+
+
+def matrix_rows(at: AppTest) -> list[str]:
+    """Model names shown in the Compare matrix, in order."""
+    return re.findall(r'<td class="model"><a href="report\?report=[^"]+" target="_self">([^<]+)</a>', html_of(at))
 
 
 # ------------------------------------------------------------------------------------------- Compare
-def test_compare_shows_every_report_with_curated_and_disagreement_marks(store_env: Path) -> None:
+def test_compare_shows_every_report_with_lens_columns_and_marks(store_env: Path) -> None:
     at = run_app()
-    assert at.title[0].value.startswith("Compare")
-    df = at.dataframe[0].value
-    assert len(df) == N
-    first = df.set_index("model").loc["Model 0000"]
-    assert first[LABELS["rl_algorithm"]].endswith(f"{compare.CURATED_MARK} {compare.DISAGREE_MARK} auto: PPO")
-    assert compare.AUTO_MARK in df.set_index("model").loc["Model 0001", LABELS["rl_algorithm"]]
+    assert at.title[0].value == f"Compare: {LENS.label}"
+    rows = matrix_rows(at)
+    assert len(rows) == N
+    assert rows == sorted(rows, key=str.casefold)  # case-insensitive: "alpha model" first
+    page = html_of(at)
+    for dim in LENS.summary_ids:
+        assert f"<th>{LABELS[dim]}</th>" in page
+    assert compare.CURATED_MARK + compare.DISAGREE_MARK in page  # r00's curated algorithm, disagreed with
+    assert compare.AUTO_MARK in page
+    assert 'href="report?report=r02"' in page
     assert any("disagrees" in w.value for w in at.warning)
 
 
-@pytest.mark.parametrize(
-    ("key", "value", "column"),
-    [
-        ("org", "Lab B", "organization"),
-        ("doc", "blog", "doc type"),
-        ("disclosure", "low", LABELS["disclosure"]),
-        ("algorithm", "GRPO", LABELS["rl_algorithm"]),
-        ("reward", "reward-model", LABELS["reward_source"]),
-        ("granularity", "token", LABELS["credit_granularity"]),
-    ],
-)
-def test_compare_filter_narrows_rows_and_reads_url(store_env: Path, key: str, value: str, column: str) -> None:
+def test_compare_column_chooser_is_bound_to_the_url(store_env: Path) -> None:
+    extra = next(d.id for d in LENS.dimensions if d.id not in LENS.summary_ids)
+    at = run_app(cols=extra)
+    assert f"<th>{LABELS[extra]}</th>" in html_of(at)
+    assert f"<th>{LABELS[LENS.summary_ids[0]]}</th>" not in html_of(at)
+    assert qp(at)["cols"] == [extra]
+
+
+@pytest.mark.parametrize(("key", "value"), [("org", "Lab B"), ("doc", "blog"), (ALGO, "DAPO"), (MULTI, "rule-based/verifiable")])
+def test_compare_filter_narrows_rows_and_reads_url(store_env: Path, key: str, value: str) -> None:
     at = run_app()
     at.multiselect(key=key).set_value([value]).run()
-    df = at.dataframe[0].value
-    assert 0 < len(df) < N
-    assert all(str(v).startswith(value) for v in df[column])
+    rows = matrix_rows(at)
+    assert 0 < len(rows) <= N
     shared = run_app(**{key: value})  # the same view from a shared URL
     assert shared.multiselect(key=key).value == [value]
-    assert shared.dataframe[0].value.equals(df)
+    assert matrix_rows(shared) == rows
 
 
 def test_compare_search_matches_wording_and_quotes(store_env: Path) -> None:
     at = run_app()
-    at.text_input(key="q").set_value("sandboxes").run()
-    assert at.dataframe[0].value["model"].tolist() == ["Model 0001"]
+    at.text_input(key="q").set_value("as the study words it").run()
+    assert matrix_rows(at) == ["Model 00"]
     at.text_input(key="q").set_value("no such words").run()
-    assert at.dataframe[0].value.empty
+    assert matrix_rows(at) == []
 
 
 def test_compare_exports_are_offered(store_env: Path) -> None:
     at = run_app()
     labels = [b.proto.label for b in at.get("download_button")]
     assert labels == ["Summary (Markdown)", "Statistics (Markdown)", "Tiers (Markdown)", "Comparison (CSV)"]
+
+
+def test_compare_escapes_text_from_reports(tmp_path: Path) -> None:
+    reports = pd.DataFrame([{"report_id": "x", "model": "<script>x</script>", "organization": "L", "doc_type": "blog",
+                             "params": None, "notes": None}])  # fmt: skip
+    cmp_ = pd.DataFrame([{"report_id": "x", "dimension": MULTI, "value": "<b>v</b>", "origin": "auto",
+                          "quote": "a \"quote\" <i>", "disagree": False}])  # fmt: skip
+    wide = compare.wide_table(reports, cmp_, [MULTI])
+    out = compare.matrix_html(wide, [LENS.dimension(MULTI)], LENS)
+    assert "<script>" not in out and "&lt;script&gt;" in out and "<b>v</b>" not in out
 
 
 def test_empty_store_explains_how_to_fill_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -131,83 +178,164 @@ def test_empty_store_explains_how_to_fill_it(tmp_path: Path, monkeypatch: pytest
         assert any("No results in nothing yet" in t for t in texts(at))
 
 
+def test_second_lens_shows_its_own_columns_everywhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lens_path = REPO / "data" / "lenses" / "helpfulness_reward.yaml"
+    other = load_lens(lens_path)
+    data, _ = build_store(tmp_path, 3, lens=lens_path)
+    monkeypatch.setenv("FRL_DATA_DIR", str(data))
+    at = run_app()
+    assert at.title[0].value == f"Compare: {other.label}"
+    page = html_of(at)
+    for dim in other.summary_ids:
+        assert f"<th>{other.dimension(dim).label}</th>" in page
+    assert not any(f"<th>{lab}</th>" in page for lab in LABELS.values())
+    assert "reports where the automatic reading" not in page
+    at = run_app("report", report="r00")
+    assert other.dimension(other.summary_ids[0]).label in html_of(at)
+    at = run_app("evidence")
+    assert [o for o in at.selectbox(key="dim").options if o != "—"] == [d.label for d in other.dimensions]
+    from ingest import export
+
+    summary = export.TABLES["summary"](Store(data))
+    assert list(summary.columns)[2:-1] == [other.dimension(d).label for d in other.summary_ids]
+    assert (summary.iloc[:, 2:-1] != "not assessed").any().any()
+    tiers = export.TABLES["tiers"](Store(data))
+    assert other.dimension(other.level_id).label in tiers.columns
+
+
+# ------------------------------------------------------------------------------------------- URL ids
+def test_url_parameters_carry_ids_not_labels(store_env: Path) -> None:
+    at = run_app("report", report="r03")
+    assert at.header[0].value == "Model 03"
+    assert qp(at)["report"] == ["r03"]
+    at = run_app("evidence", report="r00", dim=ALGO, term="agent", section="body")
+    assert qp(at) == {"report": ["r00"], "dim": [ALGO], "term": ["agent"], "section": ["body"]}
+    at = run_app("keywords", scope="body")
+    assert qp(at)["scope"] == ["body"]
+
+
+def test_hand_written_report_url_is_honoured(store_env: Path) -> None:
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.query_params["report"] = "r04"
+    at.switch_page("views/report.py").run()
+    at.query_params["report"] = "r04"
+    at.run()
+    assert at.header[0].value == "Model 04"
+
+
 # ------------------------------------------------------------------------------------------- Keywords
 def test_keywords_heatmap_follows_metric_scope_and_group(store_env: Path) -> None:
     at = run_app("keywords")
     heat = specs(at)[0]
     assert heat["layout"]["title"]["text"].startswith("Density")
-    assert heat["data"][0]["x"] == list(build_tables(1)["counts"]["term"].unique())
+    terms = heat["data"][0]["x"]
+    assert "credit assignment" in terms
     at.radio(key="metric").set_value("count").run()
-    assert specs(at)[0]["layout"]["title"]["text"].startswith("Count")
+    heat = specs(at)[0]
+    assert heat["layout"]["title"]["text"].startswith("Count")
+    cells = heat["data"][1]
+    assert cells["customdata"][0][:2] == ["r01", terms[0]]  # "alpha model" sorts first, case-insensitively
     at.radio(key="scope").set_value("references").run()
-    z_refs = specs(at)[0]["data"][0]["z"]
-    counts = build_tables(N)["counts"]
-    refs = counts[(counts["section"] == "references") & (counts["term"] == "agentic")]
-    assert sorted(int(row[0]) for row in z_refs) == sorted(refs["count"].tolist())
+    heat = specs(at)[0]
+    col = terms.index("credit assignment")
+    assert {row[col] for row in heat["data"][0]["text"]} == {"1"}  # every report cites it once, in references
+    assert max(row[col] for row in heat["data"][0]["z"]) == 1.0  # per-column scale: the small column is visible
     at.selectbox(key="group").set_value("rl_algorithms").run()
     assert not at.exception
-    assert any("nothing measured" in t for t in texts(at))
 
 
-def test_keywords_bars_and_scatter_carry_click_targets(store_env: Path) -> None:
+def test_section_bars_obey_the_scope_and_carry_click_targets(store_env: Path) -> None:
+    at = run_app("keywords", scope="body")
+    bars = next(s for s in specs(at) if s["data"][0]["type"] == "bar")
+    assert [t["name"] for t in bars["data"]] == ["body"]
+    assert bars["data"][0]["customdata"][0] == ["", "agentic", "body"]
     at = run_app("keywords")
-    _, bars, _ = specs(at)
+    bars = next(s for s in specs(at) if s["data"][0]["type"] == "bar")
     assert [t["name"] for t in bars["data"]] == ["body", "appendix", "references"]
-    assert bars["layout"]["barmode"] == "stack"
-    assert bars["data"][0]["customdata"][0] == ["agentic", "body"]
+
+
+def test_scatter_points_are_labelled_and_coloured_by_kind(store_env: Path) -> None:
+    at = run_app("keywords", figures="reported")
+    scatter = specs(at)[-1]
+    names = [t["name"] for t in scatter["data"]]
+    assert set(names) == {"measured", "reported"}
+    colours = {t["name"]: t["marker"]["color"] for t in scatter["data"]}
+    assert colours["measured"] != colours["reported"]
+    assert all("text" in t["mode"] for t in scatter["data"])
     at.selectbox(key="scatter").set_value("tool").run()
-    assert "tool" in specs(at)[2]["layout"]["title"]["text"]
+    assert "tool" in specs(at)[-1]["layout"]["title"]["text"]
+
+
+def test_nothing_measured_is_said_in_a_sentence(store_env: Path) -> None:
+    at = run_app("keywords", group="rl_algorithms", scope="references")
+    assert any("no split by section" in i.value or "nothing" in i.value for i in at.info)
+    assert all(s["data"] for s in specs(at))  # no empty axes
 
 
 def test_keywords_shows_measured_beside_reported_with_differences(store_env: Path) -> None:
     at = run_app("keywords")
     sbs = at.dataframe[0].value
-    assert set(sbs["model"]) == {"Model 0000"}
-    assert (sbs["reported"] == 5).all()
-    assert sbs["differs"].tolist() == (sbs["measured"] != 5).tolist()
-
-
-def test_keywords_reported_preference_uses_study_figures(store_env: Path) -> None:
-    at = run_app("keywords", figures="reported", metric="count")
-    heat = specs(at)[0]
-    row = heat["data"][0]["y"].index("Model 0000 (reported)")
-    assert [int(v) for v in heat["data"][0]["z"][row][:4]] == [5, 5, 5, 5]
+    assert set(sbs["model"]) == {"Model 00"}
+    assert (sbs["differs"] == "⚠").tolist() == (sbs["measured"] != sbs["reported"]).tolist()
 
 
 # ------------------------------------------------------------------------------------------- Evidence / Report
 def test_evidence_lists_kwic_lines_for_term_from_url(store_env: Path) -> None:
     at = run_app("evidence")
     assert "Pick a dimension" in at.info[0].value
-    at = run_app("evidence", term="agent", report="r0001")
-    lines = at.dataframe[0].value
-    assert len(lines) >= 1
-    assert set(lines["report_id"]) == {"r0001"}
-    assert {"page", "section", "left", "match", "right"} <= set(lines.columns)
+    at = run_app("evidence", term="agent", report="r01")
+    page = html_of(at)
+    assert "<th>Report</th>" in page and "<th>Line</th>" in page and "report_id" not in page
+    assert "see the page" in page
 
 
-def test_evidence_lists_cells_and_sentences_for_dimension(store_env: Path) -> None:
-    at = run_app("evidence")
-    at.selectbox(key="dim").set_value("rl_algorithm").run()
-    cells, ev = at.dataframe[0].value, at.dataframe[1].value
-    assert len(cells) == N and len(ev) == N
-    assert cells["quote"].str.startswith("We use").all()
-    at.selectbox(key="report").set_value("r0000").run()
-    assert at.dataframe[0].value["origin"].tolist() == ["curated"]
+def test_evidence_lists_cells_and_sentences_for_dimension_in_readers_words(store_env: Path) -> None:
+    at = run_app("evidence", dim=ALGO, report="r00")
+    page = html_of(at)
+    for bad in ("page_label", "report_id", ">None<", "<th>score</th>"):
+        assert bad not in page
+    assert "<th>Quote</th>" in page and "<th>Origin</th>" in page
+    assert "curated" in page and "PPO (as the study words it)" in page
+    assert QUOTE in page  # the automatic evidence sentence, whole
 
 
 def test_report_page_shows_card_parts(store_env: Path) -> None:
-    at = run_app("report", id="r0002")
-    assert at.header[0].value == "Model 0002"
+    at = run_app("report", report="r02")
+    assert at.header[0].value == "Model 02"
     subheaders = [s.value for s in at.subheader]
     assert subheaders[:2] == ["Figures", "Comparison table row"]
     frames = [d.value for d in at.dataframe]
-    assert any("tfidf" in f.columns for f in frames)
-    assert any(set(f.get("section", [])) == {"body", "references", "appendix"} for f in frames)
+    assert any("TF-IDF" in f.columns for f in frames)
+    assert any({"body", "references"} <= set(f.get("Section", [])) for f in frames)
+    assert "page_label" not in html_of(at)
     assert [b.proto.label for b in at.get("download_button")] == ["Report card (Markdown)"]
 
 
+def test_see_the_page_renders_only_the_reports_own_source(store_env: Path, tmp_path: Path) -> None:
+    from ingest import pageimage
+
+    store = Store(store_env)
+    row = store.read_table("reports").set_index("report_id").loc["r00"].to_dict()
+    pdf = pageimage.source_file(store, row)
+    assert pdf is not None and pdf.name == "r00.pdf"
+    img = pageimage.render_pdf_page(pdf, row["sha256"], 1, QUOTE, tmp_path / "pages")
+    assert img.boxes >= 1 and img.png.stat().st_size > 5_000
+    miss1 = pageimage.render_pdf_page(pdf, row["sha256"], 1, "words not on the page", tmp_path / "pages")
+    miss2 = pageimage.render_pdf_page(pdf, row["sha256"], 1, "other words not there", tmp_path / "pages")
+    assert miss1.boxes == 0 and miss1.png == miss2.png  # a URL's made-up quotes cannot fill the cache
+    with pytest.raises(ValueError):
+        pageimage.render_pdf_page(pdf, row["sha256"], 99, QUOTE, tmp_path / "pages")
+    tampered = dict(row, source_path="../../../../etc/passwd")
+    assert pageimage.source_file(store, tampered) is None  # only a file with the stored hash is ever opened
+    at = run_app("source")
+    assert "Open this page from a quote" in at.info[0].value
+    md = store.read_table("reports").set_index("report_id").loc["r01"].to_dict()
+    heading, text = pageimage.block_text(store, md, 1)
+    assert heading == "Training" and "reinforcement learning" in text
+
+
 # ------------------------------------------------------------------------------------------- Add report
-def test_add_report_rejects_invalid_input_with_schema_message(store_env: Path, tmp_path: Path) -> None:
+def test_add_report_rejects_invalid_input_with_schema_message(private_env: Path, tmp_path: Path) -> None:
     at = run_app("add_report")
     at.text_input(key="add_id").set_value("Bad ID!")
     at.text_input(key="add_model").set_value("X")
@@ -217,7 +345,7 @@ def test_add_report_rejects_invalid_input_with_schema_message(store_env: Path, t
     assert not (tmp_path / "reports").exists() or not list((tmp_path / "reports").glob("*.yaml"))
 
 
-def test_add_report_writes_yaml_ingests_and_never_overwrites(store_env: Path, tmp_path: Path) -> None:
+def test_add_report_writes_yaml_ingests_and_never_overwrites(private_env: Path, tmp_path: Path) -> None:
     reports = tmp_path / "reports"
     at = run_app("add_report")
     for k, v in {"id": "new-one", "model": "New One", "organization": "Lab Z"}.items():
@@ -237,7 +365,7 @@ def test_add_report_writes_yaml_ingests_and_never_overwrites(store_env: Path, tm
     assert path.read_bytes() == before
 
 
-def test_add_report_yaml_paste_reports_unknown_keys(store_env: Path) -> None:
+def test_add_report_yaml_paste_reports_unknown_keys(private_env: Path) -> None:
     at = run_app("add_report")
     at.radio(key="add_mode").set_value("YAML").run()
     at.text_area(key="add_yaml").set_value("id: x\nmodel: X\norganization: L\ndoc_type: blog\nsorce: {url: http://x}\n")
@@ -255,39 +383,51 @@ def test_write_report_keeps_existing_file_and_uploaded_pdf(tmp_path: Path) -> No
     assert write_report(spec, tmp_path, replace=True) == path
 
 
+def test_write_report_accepts_markdown_and_html_sources(tmp_path: Path) -> None:
+    spec = spec_from_fields({"id": "b", "model": "B", "organization": "L", "doc_type": "blog"})
+    write_report(spec, tmp_path, pdf=b"# Title\n\ntext", suffix=".md")
+    assert (tmp_path / "files" / "b.md").read_bytes().startswith(b"# Title")
+    with pytest.raises(ValueError):
+        write_report(spec, tmp_path, replace=True, pdf=b"x", suffix=".exe")
+
+
+def test_delete_report_needs_confirmation_and_keeps_the_file(private_env: Path, tmp_path: Path) -> None:
+    from views.add_report import DELETED_DIR
+
+    reports = tmp_path / "reports"
+    write_report(spec_from_fields({"id": "gone", "model": "Gone", "organization": "L", "doc_type": "blog"}), reports)
+    at = run_app("add_report")
+    assert at.button(key="del_go").disabled
+    at.selectbox(key="del_id").set_value("gone").run()
+    at.checkbox(key="del_sure").check().run()
+    at.button(key="del_go").click().run()
+    assert not (reports / "gone.yaml").exists()
+    assert (reports / DELETED_DIR / "gone.yaml").exists()
+    assert any("Removed gone" in m.value for m in at.success)
+
+
+def test_add_report_marks_required_fields_and_links_the_new_card(private_env: Path) -> None:
+    at = run_app("add_report")
+    assert at.text_input(key="add_id").label.endswith("*") and not at.text_input(key="add_country").label.endswith("*")
+    for k, v in {"id": "linked", "model": "Linked", "organization": "Lab Z"}.items():
+        at.text_input(key=f"add_{k}").set_value(v)
+    at.button[0].click().run()
+    assert any('href="report?report=linked"' in m.value for m in at.markdown)
+
+
 # ------------------------------------------------------------------------------------------- pure builders
-def test_keyword_matrix_prefers_measured_and_falls_back_to_reported() -> None:
-    t = build_tables(2)
-    m = figures.keyword_matrix(t["reports"], t["counts"], t["reported"], ["agentic"], "study", "all", "measured")
-    assert set(m["figures"]) == {"measured"}
-    r = figures.keyword_matrix(t["reports"], t["counts"], t["reported"], ["agentic"], "study", "all", "reported")
-    assert r.set_index("report_id").loc["r0000", "figures"] == "reported"
-    only_reported = figures.keyword_matrix(t["reports"], t["counts"].iloc[0:0], t["reported"], ["agentic"], "study")
-    assert only_reported["report_id"].tolist() == ["r0000"]
-    body_app = figures.keyword_matrix(t["reports"], t["counts"], t["reported"], ["agentic"], "study", "body+appendix")
-    c = t["counts"]
-    want = c[(c.report_id == "r0001") & (c.term == "agentic") & c.section.isin(["body", "appendix"])]["count"].sum()
-    assert body_app.set_index("report_id").loc["r0001", "count"] == want
-
-
-def test_heatmap_cells_carry_report_ids() -> None:
-    t = build_tables(3)
-    m = figures.keyword_matrix(t["reports"], t["counts"], t["reported"], ["agentic", "tool"], "study")
-    fig = figures.heatmap(m, ["agentic", "tool"], "density")
-    assert list(fig.data[0].y) == ["Model 0000", "Model 0001", "Model 0002"]
-    assert fig.data[0].customdata[1][0] == "r0001"
-    assert figures.heatmap(m.iloc[0:0], ["agentic"]).layout.title.text.startswith("no keyword")
-
-
 @pytest.mark.parametrize(
     ("event", "want"),
     [
         (
-            {"selection": {"points": [{"x": "tool", "customdata": ["tool", "references"]}]}},
+            {"selection": {"points": [{"x": "tool", "customdata": ["", "tool", "references"]}]}},
             {"term": "tool", "section": "references"},
         ),
-        ({"selection": {"points": [{"x": 9000, "customdata": ["r1", "tool"]}]}}, {"report": "r1", "term": "tool"}),
-        ({"selection": {"points": [{"x": "agent", "y": "M", "customdata": "r2"}]}}, {"report": "r2", "term": "agent"}),
+        ({"selection": {"points": [{"x": 9000, "customdata": ["r1", "tool", ""]}]}}, {"report": "r1", "term": "tool"}),
+        (
+            {"selection": {"points": [{"x": "agent", "y": "M", "customdata": ["r2", "agent", ""]}]}},
+            {"report": "r2", "term": "agent"},
+        ),
         ({"selection": {"points": []}}, None),
         (None, None),
     ],
@@ -296,33 +436,36 @@ def test_click_target_maps_chart_clicks_to_evidence(event: object, want: dict | 
     assert figures.click_target(event) == want
 
 
-def test_filter_rows_combines_filters_with_and_values_with_or() -> None:
-    t = build_tables(8)
-    wide = compare.wide_table(t["reports"], t["comparison"], list(figures.SCOPES) and list(compare.TABLE_DIMS))
+def test_filter_rows_combines_filters_with_and_values_with_or(built: Path) -> None:
+    store = Store(built)
+    wide = compare.wide_table(store.read_table("reports"), store.read_table("comparison"), LENS.ids)
     both = compare.filter_rows(wide, {"org": ["Lab A", "Lab B"]})
     assert set(both["organization"]) == {"Lab A", "Lab B"}
     narrowed = compare.filter_rows(wide, {"org": ["Lab A", "Lab B"], "doc": ["arxiv"]})
     assert set(narrowed["organization"]) == {"Lab A"}
-    assert compare.options(wide, "algorithm") == sorted(set(t["comparison"].query("dimension == 'rl_algorithm'")["value"]))
+    cmp_ = store.read_table("comparison")
+    want = {v.strip() for x in cmp_[cmp_["dimension"] == ALGO]["value"] for v in str(x).split(";")}
+    assert set(compare.options(wide, ALGO)) == want
 
 
-def test_kwic_rows_filters_by_section() -> None:
-    t = build_tables(2)
-    assert evidence.kwic_rows(t["kwic"], "*", "agent", "references").empty
-    assert not evidence.kwic_rows(t["kwic"], "*", "agent", "body").empty
+def test_kwic_rows_filters_by_section(built: Path) -> None:
+    kwic = Store(built).read_table("kwic")
+    assert not evidence.kwic_rows(kwic, "*", "credit assignment", "references").empty
+    assert evidence.kwic_rows(kwic, "*", "credit assignment", "body").empty
     assert isinstance(evidence.kwic_rows(pd.DataFrame(), "*", "", ""), pd.DataFrame)
 
 
-def test_app_reloads_tables_when_store_files_change(store_env: Path) -> None:
+def test_app_reloads_tables_when_store_files_change(built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = copy_store(built, tmp_path / "data")
+    monkeypatch.setenv("FRL_DATA_DIR", str(root))
     at = run_app()
-    assert len(at.dataframe[0].value) == N
-    write_store(store_env, 3)  # a new ingest run rewrites the parquet files
+    assert len(matrix_rows(at)) == N
+    store = Store(root)
+    reports = store.read_table("reports")
+    store.write_table("reports", reports[reports["report_id"] != "r02"])  # a new run rewrites the tables
     at.run()
-    assert len(at.dataframe[0].value) == 3
+    assert len(matrix_rows(at)) == N - 1
 
 
 def test_section_bars_say_when_nothing_is_measured() -> None:
-    fig = figures.section_bars(pd.DataFrame(), ["r1"], ["agentic"], "study")
-    assert fig.layout.title.text.startswith("No measured hits")
-    t = build_tables(2)
-    assert figures.section_bars(t["counts"], ["r0000"], ["agentic"], "study").layout.title.text.startswith("Measured")
+    assert figures.section_bars(pd.DataFrame(), ["r1"], ["agentic"], "study") is None

@@ -1,7 +1,9 @@
-"""Real-browser smoke test: `streamlit run app.py` driven by Playwright with Debian's chromium.
+"""Real-browser tests: `streamlit run app.py` driven by Playwright with Debian's chromium.
 
-Covers what AppTest cannot: the URL-bound filters in a real URL, a click on a plotly bar
-opening Evidence, and the Markdown download. Leaves a screenshot in tests/artifacts/.
+One test per drill-down path (Compare row -> Report, heatmap cell / bar / scatter point -> Evidence,
+shared URL -> same view after reload), plus "see the page" and no request to a host other than
+the app's. The data is built by the real pipeline (tests/app_fixtures.py). Screenshots go to
+tests/artifacts/.
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from tests.app_fixtures import write_store
+from tests.app_fixtures import build_store
 
 REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -40,95 +43,199 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    """The app on 127.0.0.1:<free port>, reading a synthetic 8-report store."""
-    write_store(tmp_path / "data", 8)
+def start_app(
+    data: Path, reports: Path, log_path: Path, env_extra: dict[str, str] | None = None, script: Path = REPO / "app.py"
+) -> tuple[subprocess.Popen, str]:
+    """`streamlit run app.py` on a free local port, waiting for its health check."""
     port = free_port()
-    env = os.environ | {"FRL_DATA_DIR": str(tmp_path / "data"), "FRL_REPORTS_DIR": str(tmp_path / "reports")}
-    cmd = [sys.executable, "-m", "streamlit", "run", str(REPO / "app.py"), "--server.address", "127.0.0.1",
+    env = os.environ | {"FRL_DATA_DIR": str(data), "FRL_REPORTS_DIR": str(reports)} | (env_extra or {})
+    cmd = [sys.executable, "-m", "streamlit", "run", str(script), "--server.address", "127.0.0.1",
            "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false",
            "--server.fileWatcherType", "none"]  # fmt: skip
-    log = (tmp_path / "streamlit.log").open("wb")
+    log = log_path.open("wb")
     proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 40
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as r:
+                if r.status == 200:
+                    return proc, url
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            stop(proc)
+            pytest.fail(f"streamlit did not start:\n{log_path.read_text()}")
+        time.sleep(0.2)
+
+
+def stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"streamlit did not start:\n{(tmp_path / 'streamlit.log').read_text()}")
-            time.sleep(0.2)
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app on 127.0.0.1:<free port>, reading a 6-report store made by the real pipeline."""
+    root = tmp_path_factory.mktemp("browser")
+    data, reports = build_store(root, 6)
+    proc, url = start_app(data, reports, root / "streamlit.log")
+    try:
         yield url
     finally:
-        proc.terminate()
+        stop(proc)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROME_ARGS, headless=True)
         try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def page(browser, server: str) -> Iterator[object]:  # type: ignore[no-untyped-def]
+    """A fresh 1440-px-wide page; records every request to a host other than the app's."""
+    ctx = browser.new_context(viewport={"width": 1440, "height": 1000}, accept_downloads=True)
+    pg = ctx.new_page()
+    pg.foreign = []  # type: ignore[attr-defined]
+    host = urlparse(server).netloc
+    pg.on("request", lambda req: pg.foreign.append(req.url) if urlparse(req.url).netloc not in (host, "") else None)
+    try:
+        yield pg
+    finally:
+        ctx.close()
 
 
 def settle(page) -> None:  # type: ignore[no-untyped-def]
     """Wait until the script finished its run (the app marks that on stApp)."""
-    page.wait_for_timeout(150)
-    page.wait_for_selector(IDLE, timeout=30_000)
+    page.wait_for_timeout(200)
+    page.wait_for_selector(IDLE, timeout=90_000)
 
 
-def test_browser_filter_click_through_download_and_screenshot(server: str, tmp_path: Path) -> None:
-    from playwright.sync_api import expect, sync_playwright
+def params(page) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
+    return parse_qs(urlparse(page.url).query)
 
-    with sync_playwright() as pw:
-        ctx = pw.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=str(CHROMIUM), args=CHROME_ARGS, headless=True,
-            viewport={"width": 1400, "height": 1000}, accept_downloads=True,
-        )  # fmt: skip
-        try:
-            page = ctx.new_page()
-            page.goto(server)
-            settle(page)
-            expect(page.get_by_text("8 of 8 reports")).to_be_visible()
 
-            # a filter: pick an organization; the URL carries it, so the view can be shared
-            box = page.locator('[data-testid="stMultiSelect"]').filter(has_text="Organization")
-            box.locator("input").click()
-            page.get_by_role("option", name="Lab B").click()
-            page.keyboard.press("Escape")
-            settle(page)
-            expect(page.get_by_text("2 of 8 reports")).to_be_visible()
-            assert "org=Lab+B" in page.url or "org=Lab%20B" in page.url
-            page.goto(page.url)  # the shared link reproduces the view
-            settle(page)
-            expect(page.get_by_text("2 of 8 reports")).to_be_visible()
+def picked(page, label: str) -> str:  # type: ignore[no-untyped-def]
+    """The option a selectbox shows (its combobox input's value)."""
+    box = page.locator('[data-testid="stSelectbox"]').filter(has_text=label).first
+    inp = box.locator("input").first
+    return str(inp.input_value() or inp.get_attribute("aria-label") or box.inner_text())
 
-            # the Markdown export of what is shown
-            with page.expect_download() as dl:
-                page.get_by_role("button", name="Summary (Markdown)").click()
-            md = Path(dl.value.path()).read_text(encoding="utf-8")
-            assert md.startswith("| model | organization |")
-            assert "| Model 0001 | Lab B |" in md and "Model 0000" not in md
 
-            # a chart click opens Evidence with the lines behind the bar
-            page.goto(f"{server}/keywords")
-            settle(page)
-            bar = page.locator(".js-plotly-plot .barlayer .point path").first
-            bar.scroll_into_view_if_needed()
-            bar.click(force=True)
-            page.wait_for_url("**/evidence?**", timeout=30_000)
-            settle(page)
-            assert "term=agentic" in page.url and "section=body" in page.url
-            expect(page.get_by_role("heading", name="Evidence")).to_be_visible()
-            expect(page.get_by_text("line(s)")).to_be_visible()
+def shot(page, name: str) -> None:  # type: ignore[no-untyped-def]
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
-            ARTIFACTS.mkdir(parents=True, exist_ok=True)
-            shot = ARTIFACTS / "browser_evidence.png"
-            page.screenshot(path=str(shot), full_page=True)
-            print(f"screenshot: {shot}")
-            assert shot.stat().st_size > 10_000
-        finally:
-            ctx.close()
+
+def click_plotly_point(page, chart_key: str, selector: str, index: int = 0) -> None:  # type: ignore[no-untyped-def]
+    """Click a mark of a plotly chart (Streamlit adds `st-key-<key>` to the chart's container)."""
+    mark = page.locator(f".st-key-{chart_key} .js-plotly-plot {selector}").nth(index)
+    try:
+        mark.wait_for(state="attached", timeout=60_000)
+    except Exception:
+        shot(page, f"failed_{chart_key}")
+        raise
+    mark.scroll_into_view_if_needed()
+    mark.click(force=True)
+
+
+def test_compare_row_opens_that_reports_card(page, server: str) -> None:  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+
+    page.goto(f"{server}/compare")
+    settle(page)
+    expect(page.get_by_text("6 of 6 reports")).to_be_visible()
+    assert not page.get_by_text("Page not found").count()
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 1440, f"Compare is {width} px wide at a 1440 px window"
+    page.locator("table.frl td.model a", has_text="Model 02").click()
+    page.wait_for_url("**/report?report=r02", timeout=30_000)
+    settle(page)
+    expect(page.get_by_role("heading", name="Model 02", exact=True)).to_be_visible()
+    shot(page, "browser_report")
+    assert not page.foreign, f"requests to other hosts: {page.foreign}"
+
+
+def test_heatmap_cell_opens_evidence_for_report_and_term(page, server: str) -> None:  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+
+    page.goto(f"{server}/keywords")
+    settle(page)
+    click_plotly_point(page, "kw_heatmap", ".scatterlayer .point", 0)  # the first row is "alpha model", first term
+    page.wait_for_url("**/evidence?**", timeout=30_000)
+    settle(page)
+    q = params(page)
+    assert q["report"] == ["r01"] and q["term"] == ["agentic"], page.url
+    expect(page.get_by_text("“agentic” in alpha model")).to_be_visible()
+    expect(page.get_by_text("line(s)")).to_be_visible()
+    assert not page.foreign, f"requests to other hosts: {page.foreign}"
+
+
+def test_bar_opens_evidence_for_term_and_section(page, server: str) -> None:  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+
+    page.goto(f"{server}/keywords?scope=body")
+    settle(page)
+    click_plotly_point(page, "kw_bars", ".barlayer .point path", 0)
+    page.wait_for_url("**/evidence?**", timeout=30_000)
+    settle(page)
+    q = params(page)
+    assert q["term"] == ["agentic"] and q["section"] == ["body"], page.url
+    expect(page.get_by_text("line(s)")).to_be_visible()
+    shot(page, "browser_evidence")
+
+
+def test_scatter_point_opens_evidence_with_that_report(page, server: str) -> None:  # type: ignore[no-untyped-def]
+
+    page.goto(f"{server}/keywords")
+    settle(page)
+    click_plotly_point(page, "kw_scatter", ".scatterlayer .point", 0)
+    page.wait_for_url("**/evidence?**", timeout=30_000)
+    settle(page)
+    q = params(page)
+    assert q.get("report") and q["report"][0].startswith("r") and q["term"] == ["agentic"], page.url
+    shown = picked(page, "Report")
+    assert shown and shown != "all reports", shown
+
+
+def test_shared_url_shows_the_same_view_after_reload(page, server: str) -> None:  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+
+    page.goto(f"{server}/evidence?report=r00&dim=rl_algorithm")
+    settle(page)
+    expect(page.get_by_text("RL algorithm: table cells")).to_be_visible()
+    assert picked(page, "Report") == "Model 00"
+    page.reload()
+    settle(page)
+    assert params(page) == {"report": ["r00"], "dim": ["rl_algorithm"]}
+    expect(page.get_by_text("RL algorithm: table cells")).to_be_visible()
+    assert picked(page, "Report") == "Model 00"
+    # a Compare filter is shared the same way
+    page.goto(f"{server}/compare?org=Lab+B")
+    settle(page)
+    expect(page.get_by_text("2 of 6 reports")).to_be_visible()
+    page.reload()
+    settle(page)
+    expect(page.get_by_text("2 of 6 reports")).to_be_visible()
+
+
+def test_see_the_page_renders_the_pdf_page_with_the_quote(page, server: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto(f"{server}/evidence?report=r00&dim=rl_algorithm")
+    settle(page)
+    page.get_by_role("link", name="see the page").first.click()
+    page.wait_for_url("**/source?**", timeout=30_000)
+    settle(page)
+    img = page.locator('[data-testid="stImage"] img').first
+    img.wait_for(timeout=30_000)
+    assert page.evaluate("(el) => el.naturalWidth", img.element_handle()) > 500
+    shot(page, "browser_source_page")

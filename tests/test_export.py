@@ -8,12 +8,17 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from ingest import export, summaries
+from ingest import export, stats, study_tables
 from ingest.cli import main
+from ingest.distinctive import distinctive_terms
+from ingest.lens import load_lens
 from ingest.pipeline import Settings, run
 from ingest.store import Store
 
 REPO = Path(__file__).resolve().parents[1]
+LENS = load_lens()
+LAB = {d.id: d.label for d in LENS.dimensions}  # headers come from the lens
+ALGO = next(d.id for d in LENS.dimensions if d.kind == "algorithm")
 STUDY = REPO.parent / "shared" / "study" / "study_tables.md"
 SHIPPED = sorted(p for p in (REPO / "reports").glob("*.yaml") if not p.name.startswith("_"))
 
@@ -81,9 +86,9 @@ def test_stats_keeps_reported_figures_after_measuring() -> None:
          for s, t, n, w in [("all", "agentic", 7, 1000), ("references", "agentic", 0, 100),
                             ("all", "tool", 4, 1000), ("references", "tool", 4, 100)]]
     )  # fmt: skip
-    rep = summaries.stats_frame(reports, reported, counts, terms=["agentic", "tool"])
+    rep = stats.stats_frame(reports, reported, counts, terms=["agentic", "tool"])
     assert rep.iloc[0].to_dict() == {"model": "K", "words": "28,771", "agentic": "50 (1.7)", "tool": "3 (0.1)"}
-    meas = summaries.stats_frame(reports, reported, counts, terms=["agentic", "tool"], source="measured")
+    meas = stats.stats_frame(reports, reported, counts, terms=["agentic", "tool"], source="measured")
     assert meas.iloc[0].to_dict() == {"model": "K", "words": "1,000", "agentic": "7", "tool": "4 (all in references)"}
 
 
@@ -91,20 +96,20 @@ def test_stats_flags_rows_whose_figures_come_from_the_other_source() -> None:
     reports = pd.DataFrame([{"report_id": "a", "model": "A", "measured": False, "words": None},
                             {"report_id": "b", "model": "B", "measured": False, "words": None}])  # fmt: skip
     reported = pd.DataFrame([{"report_id": "a", "term": "tool", "count": 2, "words": 2000, "note": None}])
-    out = summaries.stats_frame(reports, reported, pd.DataFrame(), terms=["tool"])
+    out = stats.stats_frame(reports, reported, pd.DataFrame(), terms=["tool"])
     assert out["figures"].tolist() == ["reported", "none"]
     assert out.loc[1, "tool"] == "n/a"
 
 
 def test_density_rounds_half_up() -> None:
-    assert summaries._density(1, 4000) == "0.3"  # 0.25 -> 0.3, not banker's 0.2
-    assert summaries._density(50, 28771) == "1.7"
+    assert stats.density_text(1, 4000) == "0.3"  # 0.25 -> 0.3, not banker's 0.2
+    assert stats.density_text(50, 28771) == "1.7"
 
 
 def test_summary_matches_study_wording(shipped_store: Store) -> None:
     df = export.TABLES["summary"](shipped_store)
-    lab = {d.id: d.label for d in summaries.load_dimensions()}  # headers come from the lens
-    assert list(df.columns) == ["model", "organization", *(lab[d] for d in summaries.SUMMARY_DIMENSIONS)]
+    lab = LAB
+    assert list(df.columns) == ["model", "organization", *(lab[d] for d in LENS.summary_ids), "wording"]
     row = df.set_index("model").loc["A.X K2"]
     assert row[lab["rl_algorithm"]] == "CISPO + GDPO"
     assert row[lab["disclosure"]] == "detailed"
@@ -120,15 +125,33 @@ def test_summary_marks_curated_and_disagreement_when_asked() -> None:
         [{"report_id": "a", "dimension": "rl_algorithm", "value": "GRPO", "origin": "curated", "detail": "GRPO variant",
           "disagree": True, "auto_value": "PPO"}]
     )  # fmt: skip
-    marked = summaries.summary_frame(reports, cmp_, marks=True)
-    lab = {d.id: d.label for d in summaries.load_dimensions()}
+    marked = study_tables.summary_frame(reports, cmp_, marks=True)
+    lab = LAB
     assert marked.loc[0, lab["rl_algorithm"]] == "GRPO variant [curated] [auto disagrees: PPO]"
     assert marked.loc[0, lab["reward_source"]] == "not assessed"
+    assert marked.loc[0, "wording"] == "study"
+
+
+def test_summary_says_which_cells_are_the_studys_wording() -> None:
+    reports = pd.DataFrame([{"report_id": "a", "model": "A", "organization": "Lab"}])
+    cmp_ = pd.DataFrame(
+        [{"report_id": "a", "dimension": LENS.summary_ids[0], "value": "x", "origin": "auto", "detail": None},
+         {"report_id": "a", "dimension": ALGO, "value": "GRPO", "origin": "curated", "detail": "GRPO variant"}]
+    )  # fmt: skip
+    df = study_tables.summary_frame(reports, cmp_)
+    assert df.loc[0, "wording"] == f"study: {LAB[ALGO]}; categories: {LAB[LENS.summary_ids[0]]}"
+
+
+def test_comparison_markdown_prints_no_na(shipped_store: Store, capsys: pytest.CaptureFixture) -> None:
+    assert main(["export", "--table", "comparison", "--format", "md", "--data-dir", str(shipped_store.root)]) == 0
+    out = capsys.readouterr().out
+    assert "<NA>" not in out and "| None |" not in out and "| nan |" not in out
 
 
 def test_tiers_group_by_doc_type_and_level(shipped_store: Store) -> None:
     df = export.TABLES["tiers"](shipped_store)
-    rows = {(r["document kind"], r["disclosure"]): r["models"] for r in df.to_dict("records")}
+    level = LAB[LENS.level_id]
+    rows = {(r["document kind"], r[level]): r["models"] for r in df.to_dict("records")}
     assert rows[("PDF tech report on GitHub (no arXiv)", "detailed")] == "A.X K2, Kimi K3"
     assert rows[("arXiv preprint", "low")] == "DeepSeek-V4, MiniMax-M1, Qwen3"
     assert rows[("official blog post", "none")] == "Llama 4"
@@ -149,9 +172,9 @@ def test_distinctive_terms_prefers_rare_terms() -> None:
         [{"report_id": r, "section": "all", "group": "g", "term": t, "count": n}
          for r, t, n in [("a", "tool", 10), ("a", "MCTS", 3), ("b", "tool", 12), ("b", "MCTS", 0), ("c", "tool", 9)]]
     )  # fmt: skip
-    top = summaries.distinctive_terms(counts, "a")
+    top = distinctive_terms(counts, "a")
     assert top.iloc[0]["term"] == "MCTS"
-    assert summaries.distinctive_terms(counts, "zzz").empty
+    assert distinctive_terms(counts, "zzz").empty
 
 
 def test_cli_export_stats_md_and_report_card(shipped_store: Store, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:

@@ -31,6 +31,18 @@ def test_unknown_key_names_file_field_and_hint(tmp_path):
     assert str(p) in msg and "sorce" in msg and "unknown key" in msg and "_template.yaml" in msg
 
 
+def test_unknown_key_suggests_the_nearest_valid_one(tmp_path):
+    p = write_report(tmp_path, "r1", "sorce:\n  paht: x.pdf\norganisation: Lab\n")
+    msg = errors_of(p)
+    assert "did you mean `source`?" in msg and "did you mean `organization`?" in msg
+
+
+def test_yaml_syntax_error_points_at_the_line_where_it_starts(tmp_path):
+    p = tmp_path / "r1.yaml"
+    p.write_text('id: r1\nmodel: "R1\norganization: Lab\ndoc_type: blog\n', encoding="utf-8")
+    assert "starts at line 2" in errors_of(p)
+
+
 def test_missing_required_field(tmp_path):
     p = tmp_path / "r1.yaml"
     p.write_text("id: r1\nmodel: M\ndoc_type: arxiv\n")

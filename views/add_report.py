@@ -23,7 +23,7 @@ from ingest.fetch import FetchSettings
 from ingest.registry import SpecError, SpecFileError, load_report, parse_yaml, validation_errors
 from ingest.schema import DocType, ReportSpec
 from ingest.store import atomic_write_bytes
-from views import data
+from views import data, htmltable
 from views.plain import escape_md, message
 
 UPLOAD_DIR = "files"
@@ -76,8 +76,16 @@ def spec_yaml(spec: ReportSpec) -> str:
                           sort_keys=False, allow_unicode=True)  # fmt: skip
 
 
-def write_report(spec: ReportSpec, reports_dir: Path, replace: bool = False, pdf: bytes | None = None) -> Path:
-    """Write reports/<id>.yaml (and an uploaded PDF) atomically; refuses to overwrite unless `replace`.
+#: Upload kinds: file suffix accepted -> suffix the source is saved under.
+UPLOAD_KINDS: dict[str, str] = {"pdf": ".pdf", "md": ".md", "markdown": ".md", "html": ".html", "htm": ".html"}
+DELETED_DIR = ".deleted"
+
+
+def write_report(
+    spec: ReportSpec, reports_dir: Path, replace: bool = False, pdf: bytes | None = None, suffix: str = ".pdf"
+) -> Path:
+    """Write reports/<id>.yaml (and an uploaded source: PDF, Markdown or HTML) atomically; refuses to
+    overwrite unless `replace`.
 
     The written file is loaded back with the registry's strict loader, so a file the pipeline
     would reject never stays on disk.
@@ -86,7 +94,9 @@ def write_report(spec: ReportSpec, reports_dir: Path, replace: bool = False, pdf
     if path.exists() and not replace:
         raise FileExistsError(f"{path.name} already exists; tick “replace” to overwrite it")
     if pdf is not None:
-        pdf_path = reports_dir / UPLOAD_DIR / f"{spec.id}.pdf"
+        if suffix not in set(UPLOAD_KINDS.values()):
+            raise ValueError(f"unsupported source type {suffix!r}")
+        pdf_path = reports_dir / UPLOAD_DIR / f"{spec.id}{suffix}"
         if pdf_path.exists() and not replace:
             raise FileExistsError(f"{UPLOAD_DIR}/{pdf_path.name} already exists; tick “replace” to overwrite it")
         atomic_write_bytes(pdf_path, pdf)
@@ -108,9 +118,20 @@ def _errors(exc: SpecFileError) -> None:
         message("error", f"{e.field or e.file}: {e.message}" + (f" — {e.hint}" if e.hint else ""))
 
 
+def _settings():  # type: ignore[no-untyped-def]
+    """Pipeline settings of the dashboard: its data folder, source roots and private-host setting."""
+    from ingest.pipeline import Settings
+
+    return Settings(
+        data_dir=data.data_dir(),
+        source_roots=data.source_roots(),
+        fetch_settings=FetchSettings(allow_private_hosts=data.allow_private_hosts()),
+    )
+
+
 def _ingest(path: Path) -> None:
     """Run the real pipeline on the new file with a progress bar, then show its row."""
-    from ingest.pipeline import Settings, run
+    from ingest.pipeline import run
 
     bar = st.progress(0.0, text="ingesting…")
 
@@ -121,19 +142,45 @@ def _ingest(path: Path) -> None:
             yield spec, p
         bar.progress(0.95, text="rebuilding tables…")
 
-    settings = Settings(
-        data_dir=data.data_dir(),
-        source_roots=data.source_roots(),
-        fetch_settings=FetchSettings(allow_private_hosts=data.allow_private_hosts()),
-    )
-    result = run(files=[path], reports_dir=data.reports_dir(), settings=settings, progress=progress)
+    result = run(files=[path], reports_dir=data.reports_dir(), settings=_settings(), progress=progress)
     bar.progress(1.0, text="done")
     data.clear()
     for o in result.outcomes:
         message("error" if o.failed else "success", f"{o.report_id}: {o.status} — {o.message}")
-    tbl, _ = data.tables()
     rid = path.stem
-    st.dataframe(tbl["reports"][tbl["reports"]["report_id"] == rid], hide_index=True)
+    st.markdown(htmltable.link("report", f"Open the card of {rid} →", report=rid), unsafe_allow_html=True)
+
+
+def delete_report(report_id: str, reports_dir: Path) -> Path:
+    """Move reports/<id>.yaml (and its uploaded source) to reports/.deleted/: out of the tables, never lost."""
+    path = reports_dir / f"{report_id}.yaml"
+    if not path.is_file() or path.parent.resolve() != reports_dir.resolve():
+        raise FileNotFoundError(f"{path.name} not found")
+    dest = reports_dir / DELETED_DIR
+    dest.mkdir(parents=True, exist_ok=True)
+    for f in [path, *sorted((reports_dir / UPLOAD_DIR).glob(f"{report_id}.*"))]:
+        if f.stem == report_id and f.is_file():
+            f.replace(dest / f.name)
+    return dest / path.name
+
+
+def _delete_section() -> None:
+    """Delete a report, after an explicit confirmation; the tables are rebuilt without it."""
+    with st.expander("Delete a report"):
+        rdir = data.reports_dir()
+        ids = sorted(p.stem for p in rdir.glob("*.yaml") if not p.name.startswith("_")) if rdir.is_dir() else []
+        if not ids:
+            st.caption("No report files.")
+            return
+        rid = st.selectbox("Report file", ids, key="del_id")
+        sure = st.checkbox(f"Yes, remove {rid} (its file moves to {DELETED_DIR}/ and can be restored)", key="del_sure")
+        if st.button("Delete", key="del_go", disabled=not sure, type="primary"):
+            from ingest.pipeline import run
+
+            delete_report(rid, rdir)
+            run(reports_dir=rdir, settings=_settings())
+            data.clear()
+            message("success", f"Removed {rid}; its file moved to {DELETED_DIR}/ in the reports folder.")
 
 
 def render() -> None:
@@ -150,11 +197,11 @@ def render() -> None:
         if mode == "form":
             c1, c2 = st.columns(2)
             fields: dict[str, object] = {
-                "id": c1.text_input("id (file name)", placeholder="my-model", key="add_id"),
-                "model": c2.text_input("model", placeholder="My Model", key="add_model"),
-                "organization": c1.text_input("organization", key="add_organization"),
+                "id": c1.text_input("id (file name) *", placeholder="my-model", key="add_id"),
+                "model": c2.text_input("model *", placeholder="My Model", key="add_model"),
+                "organization": c1.text_input("organization *", key="add_organization"),
                 "country": c2.text_input("country", key="add_country"),
-                "doc_type": c1.selectbox("doc type", list(typing.get_args(DocType)), key="add_doc_type"),
+                "doc_type": c1.selectbox("doc type *", list(typing.get_args(DocType)), key="add_doc_type"),
                 "arxiv_id": c2.text_input("arXiv id", placeholder="2508.06471", key="add_arxiv_id"),
                 "url": c1.text_input("source URL", key="add_url"),
                 "params": c2.text_input("params", key="add_params"),
@@ -162,13 +209,17 @@ def render() -> None:
                 "notes": c2.text_input("notes", key="add_notes"),
             }
             text = ""
+            st.caption("* required")
         else:
             fields = {}
             text = st.text_area("Report YAML (see reports/_template.yaml)", height=260, key="add_yaml")
-        pdf = st.file_uploader("PDF (optional; saved beside the YAML as its source)", type=["pdf"])
+        pdf = st.file_uploader(
+            "Source file: PDF, Markdown or HTML (optional; saved beside the YAML as its source)", type=list(UPLOAD_KINDS)
+        )
         replace = st.checkbox("replace an existing report with the same id")
         submitted = st.form_submit_button("Save and ingest")
     if not submitted:
+        _delete_section()
         return
     try:
         spec = spec_from_fields(fields) if mode == "form" else spec_from_yaml(text)
@@ -177,10 +228,13 @@ def render() -> None:
             message("error", refused)
             return
         pdf_bytes = pdf.getvalue() if pdf is not None else None
+        suffix = UPLOAD_KINDS.get(Path(pdf.name).suffix.lower().lstrip("."), ".pdf") if pdf is not None else ".pdf"
         if pdf_bytes is not None:
-            src = {"path": f"{UPLOAD_DIR}/{spec.id}.pdf"} | ({"url": spec.source.url} if spec.source and spec.source.url else {})
+            src = {"path": f"{UPLOAD_DIR}/{spec.id}{suffix}"} | (
+                {"url": spec.source.url} if spec.source and spec.source.url else {}
+            )
             spec = _validate({**spec.model_dump(by_alias=True), "source": src}, f"reports/{spec.id}.yaml")
-        path = write_report(spec, data.reports_dir(), replace=replace, pdf=pdf_bytes)
+        path = write_report(spec, data.reports_dir(), replace=replace, pdf=pdf_bytes, suffix=suffix)
     except SpecFileError as exc:
         _errors(exc)
         return

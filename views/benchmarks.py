@@ -11,7 +11,7 @@ import streamlit as st
 from ingest import scores
 from ingest.benchmarks import Catalogue, load_catalogue
 from ingest.lens import DEFAULT_LENS, NOT_ASSESSED, load_lens
-from ingest.summaries import STATS_GROUP
+from ingest.stats import STATS_GROUP
 from views import benchmark_figures as bf
 from views import data
 from views.plain import escape_md, message, redact

@@ -1,24 +1,51 @@
-"""Compare page: the evidence-linked comparison table with URL-bound filters and exports."""
+"""Compare page: reports × lens dimensions as a matrix of short coloured chips, with URL-bound filters.
+
+Everything about the columns comes from the active lens (dimensions, labels, kinds, categories and
+the default columns, `summary_columns`), so a second lens shows its own columns without code. The
+matrix is HTML: the model column is pinned, each cell is a chip per category (colour = category,
+or a light-to-dark shade for a level), marked ✎ curated, ⚙ automatic, ⚠ disagreement; hovering a
+chip shows the full wording and the quote; clicking the model opens its card, a chip its evidence.
+"""
 
 from __future__ import annotations
+
+import html
+from urllib.parse import urlencode
 
 import pandas as pd
 import streamlit as st
 
-from ingest import export, summaries
+from ingest import export, stats, study_tables
+from ingest.lens import NOT_ASSESSED, NOT_DISCLOSED, Dimension, Lens
 from views import data, nav
 
-#: Filter key (also the URL query parameter) -> comparison dimension it filters on.
-DIM_FILTERS: dict[str, str] = {
-    "disclosure": "disclosure",
-    "algorithm": "rl_algorithm",
-    "reward": "reward_source",
-    "granularity": "credit_granularity",
-}
-#: Filter key -> reports column.
+#: Filter key (also the URL query parameter) -> reports column.
 META_FILTERS: dict[str, str] = {"org": "organization", "doc": "doc_type"}
-TABLE_DIMS: tuple[str, ...] = ("reward_source", "credit_granularity", "rl_algorithm", "rl_algorithm_mentioned", "disclosure")
 CURATED_MARK, AUTO_MARK, DISAGREE_MARK = "✎", "⚙", "⚠"
+PAGE_ROWS = 100
+#: Category colours (soft, distinguishable, readable with dark text); a level uses LEVEL_SHADES.
+PALETTE = ("#cfe3ff", "#ffe0b3", "#d4f0d0", "#f6d0e8", "#e3d9ff", "#fff3b0", "#cdeff0", "#ffd6d1", "#e8e0cf", "#dfe7c4")
+LEVEL_SHADES = ("#f2f2f2", "#dbe8f7", "#a9c8ec", "#5f98d6", "#2a66b0", "#143e73")
+CSS = """
+<style>
+.frl-wrap{max-height:72vh;overflow:auto;border:1px solid #e6e6e6;border-radius:6px}
+table.frl{border-collapse:separate;border-spacing:0;width:100%;table-layout:fixed;font-size:13px}
+table.frl th{position:sticky;top:0;background:#fafafa;z-index:2;text-align:left;padding:6px;border-bottom:1px solid #ddd;
+  font-weight:600;overflow-wrap:anywhere}
+table.frl td{padding:5px 6px;border-bottom:1px solid #eee;vertical-align:top;overflow-wrap:break-word}
+table.frl th.model,table.frl td.model{position:sticky;left:0;background:#fff;z-index:1;width:190px}
+table.frl th.model{z-index:3;background:#fafafa}
+table.frl td.model a{font-weight:600;text-decoration:none}
+table.frl .meta{color:#666;font-size:11px}
+.chip{display:inline-block;border-radius:10px;padding:1px 7px;margin:1px 2px 1px 0;color:#1a1a1a;font-size:12px;
+  line-height:18px;white-space:nowrap;max-width:100%;overflow:hidden;text-overflow:ellipsis;text-decoration:none}
+.chip.dark{color:#fff}
+.chip.none{background:#eeeeee;color:#555}
+.chip.na{background:#fff;color:#888;border:1px dashed #bbb}
+.chip .mk{margin-left:3px;font-size:11px}
+.chip.dis{outline:2px solid #d9730d}
+</style>
+"""
 
 
 def split_values(v: object) -> list[str]:
@@ -26,44 +53,50 @@ def split_values(v: object) -> list[str]:
     return [s.strip() for s in str(v).split(";") if s.strip()] if isinstance(v, str) else []
 
 
+def marks(c: dict) -> str:
+    """✎ curated, ⚙ automatic, ⚠ where the automatic reading disagrees."""
+    m = CURATED_MARK if c.get("origin") == "curated" else AUTO_MARK if c.get("origin") == "auto" else ""
+    return m + (DISAGREE_MARK if c.get("disagree") is True else "")
+
+
 def display_cell(c: dict) -> str:
-    """Value plus markers: ✎ curated, ⚙ automatic, ⚠ where the automatic reading disagrees."""
-    text = str(c.get("value") or summaries.NOT_ASSESSED)
-    origin = c.get("origin")
-    if origin == "curated":
-        text += f" {CURATED_MARK}"
-    elif origin == "auto":
-        text += f" {AUTO_MARK}"
+    """A cell as plain text: value plus marks (and what the automatic reading says when it disagrees)."""
+    text = str(c.get("value") or NOT_ASSESSED)
+    mk = marks(c)
+    if mk:
+        text += f" {mk}"
     if c.get("disagree") is True:
-        text += f" {DISAGREE_MARK} auto: {c.get('auto_value')}"
+        text += f" auto: {c.get('auto_value')}"
     return text
 
 
 def wide_table(reports: pd.DataFrame, comparison: pd.DataFrame, dims: list[str]) -> pd.DataFrame:
-    """One row per report: metadata, a display column per dimension, hidden `_<dim>` category lists."""
+    """One row per report: metadata, the cell (dict) of each dimension, its category list `_<dim>`, search text."""
     base = reports[["report_id", "model", "organization", "doc_type", "params"]].copy()
     cmp_ = comparison[comparison["dimension"].isin(dims)] if not comparison.empty else comparison
-    by = {(r["report_id"], r["dimension"]): r for r in cmp_.to_dict("records")}
-    texts = {r["report_id"]: [] for r in cmp_.to_dict("records")}
-    for r in cmp_.to_dict("records"):
-        texts[r["report_id"]] += [str(r.get(k) or "") for k in ("value", "detail", "quote")]
+    recs = cmp_.to_dict("records")
+    by = {(r["report_id"], r["dimension"]): r for r in recs}
+    texts: dict[str, list[str]] = {}
+    for r in recs:
+        texts.setdefault(r["report_id"], []).extend(str(r.get(k) or "") for k in ("value", "detail", "quote"))
     for dim in dims:
-        cells = [by.get((rid, dim), {}) for rid in base["report_id"]]
-        base[dim] = [display_cell(c) if c else summaries.NOT_ASSESSED for c in cells]
-        base[f"_{dim}"] = [split_values(c.get("value")) if c else [summaries.NOT_ASSESSED] for c in cells]
+        cells = [by.get((rid, dim)) for rid in base["report_id"]]
+        base[dim] = [c or {} for c in cells]
+        base[f"_{dim}"] = [split_values(c.get("value")) if c else [NOT_ASSESSED] for c in cells]
     base["disagree"] = [any(by.get((rid, d), {}).get("disagree") is True for d in dims) for rid in base["report_id"]]
     m = reports[["model", "organization", "params", "notes"]].fillna("").astype(str)
     meta = m["model"] + " " + m["organization"] + " " + m["params"] + " " + m["notes"]
     base["_text"] = (meta + " " + base["report_id"].map(lambda r: " ".join(texts.get(r, [])))).str.lower().to_numpy()
-    return base
+    base["_sort"] = base["model"].astype(str).str.casefold()
+    return base.sort_values("_sort", kind="stable").reset_index(drop=True)
 
 
 def options(wide: pd.DataFrame, key: str) -> list[str]:
-    """Choices of one filter, from the data (sorted)."""
+    """Choices of one filter (a META_FILTERS key or a dimension id), from the data, sorted case-insensitively."""
     if key in META_FILTERS:
-        return sorted(wide[META_FILTERS[key]].dropna().astype(str).unique())
-    col = f"_{DIM_FILTERS[key]}"
-    return sorted({v for vs in wide[col] for v in vs}) if col in wide else []
+        return sorted(wide[META_FILTERS[key]].dropna().astype(str).unique(), key=str.casefold)
+    col = f"_{key}"
+    return sorted({v for vs in wide[col] for v in vs}, key=str.casefold) if col in wide else []
 
 
 def filter_rows(wide: pd.DataFrame, chosen: dict[str, list[str]], query: str = "") -> pd.DataFrame:
@@ -76,10 +109,83 @@ def filter_rows(wide: pd.DataFrame, chosen: dict[str, list[str]], query: str = "
             mask &= wide[META_FILTERS[key]].isin(picked)
         else:
             sel = set(picked)
-            mask &= wide[f"_{DIM_FILTERS[key]}"].map(lambda vs, sel=sel: bool(sel.intersection(vs)))
+            mask &= wide[f"_{key}"].map(lambda vs, sel=sel: bool(sel.intersection(vs)))
     if query.strip():
         mask &= wide["_text"].str.contains(query.strip().lower(), regex=False)
     return wide[mask]
+
+
+def chip_colour(dim: Dimension, lens: Lens, value: str) -> tuple[str, bool]:
+    """(background, dark?) of a category chip: its place among the lens's categories, or its level."""
+    if dim.kind == "level":
+        levels = dim.values
+        i = levels.index(value) if value in levels else 0
+        shade = LEVEL_SHADES[min(len(LEVEL_SHADES) - 1, round(i * (len(LEVEL_SHADES) - 1) / max(1, len(levels) - 1)))]
+        return shade, i * 2 > len(levels)
+    names = lens.allowed_values(dim.id)
+    return (PALETTE[names.index(value) % len(PALETTE)] if value in names else "#e0e0e0"), False
+
+
+def hover(c: dict, dim: Dimension) -> str:
+    """The full cell for a chip's tooltip: value, origin, the study's wording, quote and page."""
+    parts = [f"{dim.label}: {c.get('value') or NOT_ASSESSED} ({c.get('origin') or 'none'})"]
+    if isinstance(c.get("detail"), str) and c["detail"]:
+        parts.append(f"the study's wording: {c['detail']}")
+    if c.get("disagree") is True:
+        parts.append(f"the automatic reading says: {c.get('auto_value')}")
+    if isinstance(c.get("quote"), str) and c["quote"]:
+        page = c.get("page_label") if isinstance(c.get("page_label"), str) and c.get("page_label") else c.get("page")
+        parts.append(f"“{c['quote']}” (p. {page})")
+    if isinstance(c.get("notes"), str) and c["notes"]:
+        parts.append(f"notes: {c['notes']}")
+    return "\n".join(parts)
+
+
+def chip_label(dim: Dimension, lens: Lens, value: str) -> str:
+    """The short display label of a category (the lens's `label`, else its name)."""
+    src = lens.dimension(dim.source) if dim.kind == "mentioned" and dim.source else dim
+    cat = next((c for c in src.categories if c.name == value), None)
+    return (cat.label or cat.name) if cat is not None else value
+
+
+def cell_html(c: dict, dim: Dimension, lens: Lens, rid: str) -> str:
+    """Chips of one cell, each a link to the Evidence page of this report and dimension."""
+    href = "evidence?" + urlencode({"report": rid, "dim": dim.id})
+    title = html.escape(hover(c, dim), quote=True) if c else ""
+    values = split_values(c.get("value")) if c else []
+    mk = marks(c) if c else ""
+    if not values or values == [NOT_ASSESSED]:
+        return f'<a class="chip na" href="{href}" target="_self" title="{title}">{NOT_ASSESSED}</a>'
+    out = []
+    for v in values:
+        if v == NOT_ASSESSED:
+            cls, style = "chip na", ""
+        elif v == NOT_DISCLOSED:
+            cls, style = "chip none", ""
+        else:
+            bg, dark = chip_colour(dim, lens, v)
+            cls, style = "chip dark" if dark else "chip", f' style="background:{bg}"'
+        if c.get("disagree") is True:
+            cls += " dis"
+        mark = f'<span class="mk">{mk}</span>' if mk else ""
+        label = html.escape(chip_label(dim, lens, v))
+        out.append(f'<a class="{cls}"{style} href="{href}" target="_self" title="{title}">{label}{mark}</a>')
+    return "".join(out)
+
+
+def matrix_html(rows: pd.DataFrame, dims: list[Dimension], lens: Lens) -> str:
+    """The pinned-model-column matrix of the given rows (already filtered and paged)."""
+    head = '<th class="model">Model</th>' + "".join(f"<th>{html.escape(d.label)}</th>" for d in dims)
+    body = []
+    for r in rows.to_dict("records"):
+        rid = str(r["report_id"])
+        meta = " · ".join(html.escape(v) for v in (r["organization"], r["doc_type"], r["params"]) if isinstance(v, str) and v)
+        model = (f'<td class="model"><a href="report?{urlencode({"report": rid})}" target="_self">'
+                 f'{html.escape(str(r["model"]))}</a><div class="meta">{meta}</div></td>')  # fmt: skip
+        cells = "".join(f"<td>{cell_html(r.get(d.id) or {}, d, lens, rid)}</td>" for d in dims)
+        body.append(f"<tr>{model}{cells}</tr>")
+    table = f'<table class="frl"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+    return f'{CSS}<div class="frl-wrap">{table}</div>'
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
@@ -88,66 +194,72 @@ def _wide(key: data.Stamp, dims: tuple[str, ...]) -> pd.DataFrame:
     return wide_table(tbl["reports"], tbl["comparison"], list(dims))
 
 
+@st.cache_data(show_spinner=False, max_entries=32)
+def _matrix(key: data.Stamp, lens_id: str, dims: tuple[str, ...], ids: tuple[str, ...]) -> str:
+    lens = data.lens()
+    wide = _wide(key, tuple(d.id for d in lens.dimensions)).set_index("report_id", drop=False)
+    return matrix_html(wide.loc[list(ids)], [lens.dimension(d) for d in dims], lens)
+
+
 def render() -> None:
     """Draw the page."""
-    st.title("Compare: agentic-RL design")
+    lens = data.lens()
+    st.title(f"Compare: {lens.label}")
     tbl, key = data.tables()
     if data.no_data_notice(tbl):
         return
-    labels = data.dim_labels()
-    dims = tuple(d for d in TABLE_DIMS if d in labels) or TABLE_DIMS
-    wide = _wide(key, dims)
-    filter_labels = {"org": "Organization", "doc": "Doc type"} | {k: labels.get(d, d) for k, d in DIM_FILTERS.items()}
+    all_dims = tuple(d.id for d in lens.dimensions)
+    wide = _wide(key, all_dims)
+    labels = {d.id: d.label for d in lens.dimensions}
     chosen: dict[str, list[str]] = {}
     with st.sidebar:
         st.header("Filters")
         query = st.text_input("Search", key="q", bind="query-params", placeholder="model, wording, quote…")
-        for k, label in filter_labels.items():
+        for k, label in {"org": "Organization", "doc": "Doc type", **{d: labels[d] for d in lens.summary_ids}}.items():
             chosen[k] = st.multiselect(label, options(wide, k), key=k, bind="query-params")
+    cols = nav.select("Columns", list(all_dims), "cols", labels.get, widget="multiselect", default=lens.summary_ids,
+                      help="Which dimensions of the lens to show (the URL keeps the choice).")  # fmt: skip
     shown = filter_rows(wide, chosen, query)
     st.caption(
-        f"{len(shown)} of {len(wide)} reports · {CURATED_MARK} curated (hand-checked, the study's wording in Report) · "
-        f"{AUTO_MARK} automatic (quote in Evidence) · {DISAGREE_MARK} automatic reading disagrees · "
-        "“not disclosed” is a finding; “not assessed” means nobody has looked yet"
+        f"{len(shown)} of {len(wide)} reports · {CURATED_MARK} curated (hand-checked) · {AUTO_MARK} automatic · "
+        f"{DISAGREE_MARK} the automatic reading disagrees · “not disclosed” is a finding; “not assessed” means "
+        "nobody has looked yet. Hover a chip for the wording and the quote; click it for the evidence, or a model "
+        "for its card."
     )
-    cols = ["model", "organization", "doc_type", "params", *dims]
-    view = shown[cols].fillna({"params": "—", "organization": "—"})
-    view = view.rename(columns={"doc_type": "doc type", **{d: labels.get(d, d) for d in dims}})
-    event = st.dataframe(
-        view, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row", key="compare_table"
-    )
+    pages = max(1, -(-len(shown) // PAGE_ROWS))
+    page = 1
+    if pages > 1:
+        page = int(st.number_input(f"Page (of {pages}, {PAGE_ROWS} reports each)", 1, pages, 1, key="page"))
+    part = shown.iloc[(page - 1) * PAGE_ROWS : page * PAGE_ROWS]
+    st.html(_matrix(key, lens.id, tuple(cols or lens.summary_ids), tuple(part["report_id"])))
     n_dis = int(shown["disagree"].sum())
     if n_dis:
         st.warning(f"{n_dis} report(s) where the automatic reading disagrees with the curated value ({DISAGREE_MARK}).")
-    rows = getattr(getattr(event, "selection", None), "rows", None) or []
-    if rows:
-        rid = str(shown.iloc[rows[0]]["report_id"])
-        nav.go("report", id=rid)
-    ids = shown["report_id"].tolist()
-    _downloads(tbl, ids)
+    _downloads(tbl, shown["report_id"].tolist(), lens)
 
 
-def _downloads(tbl: dict[str, pd.DataFrame], ids: list[str]) -> None:
-    """Exports of the shown reports, generated only when clicked."""
+def _downloads(tbl: dict[str, pd.DataFrame], ids: list[str], lens: Lens) -> None:
+    """Exports of the shown reports (the lens's columns, curated/automatic marks kept), generated only when clicked."""
     reports = tbl["reports"][tbl["reports"]["report_id"].isin(ids)]
     cmp_ = tbl["comparison"]
     st.subheader("Export")
     c1, c2, c3, c4 = st.columns(4)
     c1.download_button(
-        "Summary (Markdown)", lambda: export.to_markdown(summaries.summary_frame(reports, cmp_)),
+        "Summary (Markdown)", lambda: export.to_markdown(study_tables.summary_frame(reports, cmp_, lens, marks=True)),
         file_name="summary.md", mime="text/markdown", key="dl_summary_md", on_click="ignore",
     )  # fmt: skip
     c2.download_button(
         "Statistics (Markdown)",
-        lambda: export.to_markdown(summaries.stats_frame(reports, tbl["reported"], tbl["counts"])),
+        lambda: export.to_markdown(stats.stats_frame(reports, tbl["reported"], tbl["counts"])),
         file_name="stats.md", mime="text/markdown", key="dl_stats_md", on_click="ignore",
     )  # fmt: skip
     c3.download_button(
-        "Tiers (Markdown)", lambda: export.to_markdown(summaries.tiers_frame(reports, cmp_)),
+        "Tiers (Markdown)", lambda: export.to_markdown(study_tables.tiers_frame(reports, cmp_, lens)),
         file_name="tiers.md", mime="text/markdown", key="dl_tiers_md", on_click="ignore",
     )  # fmt: skip
     c4.download_button(
-        "Comparison (CSV)", lambda: cmp_[cmp_["report_id"].isin(ids)].to_csv(index=False),
+        "Comparison (CSV)",
+        lambda: study_tables.comparison_frame(cmp_[cmp_["report_id"].isin(ids)] if not cmp_.empty else cmp_).to_csv(index=False),
         file_name="comparison.csv", mime="text/csv", key="dl_comparison_csv", on_click="ignore",
     )  # fmt: skip
 

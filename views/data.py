@@ -17,8 +17,8 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from ingest import confine, summaries
-from ingest.lens import DEFAULT_LENS
+from ingest import confine
+from ingest.lens import LENS_DIR, Dimension, Lens, lens_for, load_lens
 from ingest.lexicon import DEFAULT_LEXICON, Lexicon, load_lexicon
 from ingest.store import DEFAULT_DATA_DIR, TABLES, Store, StoreDamaged
 
@@ -175,14 +175,27 @@ def lexicon() -> Lexicon:
     return _lexicon(str(DEFAULT_LEXICON), DEFAULT_LEXICON.stat().st_mtime_ns)
 
 
-@st.cache_data(show_spinner=False)
-def _dimensions(mtime: int) -> list[summaries.Dimension]:
-    return summaries.load_dimensions()
+def lens() -> Lens:
+    """The active lens: $FRL_LENS, else the lens whose dimensions the stored comparison table holds.
+
+    `load_lens` is memoised on the file's mtime, and the stored dimension ids are cached with
+    the tables, so this is cheap on every rerun.
+    """
+    if os.environ.get("FRL_LENS"):
+        return load_lens(os.environ["FRL_LENS"])
+    _, key = tables()
+    return lens_for(_stored_dimensions(key, str(data_dir())), LENS_DIR)
 
 
-def dimensions() -> list[summaries.Dimension]:
-    """Comparison dimensions and labels from the lens YAML, reloaded when the file changes."""
-    return _dimensions(DEFAULT_LENS.stat().st_mtime_ns)
+@st.cache_data(show_spinner=False, max_entries=4)
+def _stored_dimensions(key: Stamp, root: str) -> tuple[str, ...]:
+    cmp_ = read("comparison", columns=["dimension"])
+    return tuple(cmp_["dimension"].unique()) if not cmp_.empty else ()
+
+
+def dimensions() -> list[Dimension]:
+    """Comparison dimensions of the active lens, in lens order."""
+    return list(lens().dimensions)
 
 
 def dim_labels() -> dict[str, str]:

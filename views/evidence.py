@@ -1,30 +1,37 @@
-"""Evidence page: the sentences behind a number — comparison quotes per dimension, KWIC lines per term."""
+"""Evidence page: the sentences behind a number — comparison quotes per dimension, KWIC lines per term.
+
+Quotes are shown whole and wrapped, columns are named for readers, and every quote links to
+"see the page" (the source page with the sentence highlighted).
+"""
 
 from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
 
+from ingest.mdtable import blank
 from ingest.sections import SECTIONS
-from views import data
+from views import data, htmltable, nav
 from views.plain import escape_md
 
 ALL = "*"
 KWIC_LIMIT = 500
+KWIC_COLUMNS = ["report_id", "page", "section", "left", "match", "right"]
 
 
 def kwic_rows(kwic: pd.DataFrame, report: str, term: str, section: str) -> pd.DataFrame:
     """KWIC lines for a term, optionally one report and one section, with page and section."""
     if kwic.empty or not term:
-        return pd.DataFrame(columns=["report_id", "page", "section", "left", "match", "right"])
+        return pd.DataFrame(columns=KWIC_COLUMNS)
     m = kwic["term"] == term
     if report != ALL:
         m &= kwic["report_id"] == report
     if section:
         m &= kwic["section"] == section
     out = kwic[m].copy()
+    out["page_no"] = out["page"]
     out["page"] = out["page_label"].where(out["page_label"].notna() & (out["page_label"].astype(str) != ""), out["page"])
-    return out[["report_id", "page", "section", "left", "match", "right"]].sort_values(["report_id", "page"], kind="stable")
+    return out[[*KWIC_COLUMNS, "page_no"]].sort_values(["report_id", "page_no"], kind="stable")
 
 
 def dimension_rows(comparison: pd.DataFrame, evidence: pd.DataFrame, report: str, dim: str) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -34,10 +41,45 @@ def dimension_rows(comparison: pd.DataFrame, evidence: pd.DataFrame, report: str
     if report != ALL:
         cells = cells[cells["report_id"] == report] if not cells.empty else cells
         ev = ev[ev["report_id"] == report] if not ev.empty else ev
-    cell_cols = [c for c in ("report_id", "value", "origin", "detail", "quote", "page_label", "page", "section", "notes",
-                             "auto_value", "disagree") if c in cells.columns]  # fmt: skip
-    ev_cols = [c for c in ("report_id", "category", "rank", "score", "quote", "page_label", "page", "section") if c in ev.columns]
-    return cells[cell_cols], ev[ev_cols]
+    return cells, ev
+
+
+def see_link(rid: str, row: dict, quote: object) -> str:
+    """The "see the page" link of a quote (ids and the quote text only; the page resolves the file)."""
+    page = row.get("page_no", row.get("page"))
+    if not isinstance(quote, str) or not quote or pd.isna(page):
+        return ""
+    return htmltable.link("source", "see the page", report=rid, p=int(page), q=quote[:400])
+
+
+def people_cells(cells: pd.DataFrame, models: dict[str, str]) -> pd.DataFrame:
+    """Table cells with reader-facing columns: Report, Value, Origin, Study's wording, Quote, Page, Section, Notes."""
+    rows = []
+    for c in cells.to_dict("records"):
+        rid = c["report_id"]
+        auto = c.get("auto_value") if c.get("disagree") is True else None
+        rows.append({
+            "Report": models.get(rid, rid), "Value": c.get("value"), "Origin": c.get("origin") or "none",
+            "Automatic reading (disagrees)": auto, "Study's wording": c.get("detail"), "Quote": c.get("quote"),
+            "Page": htmltable.page_of(c), "Section": c.get("section"), "Notes": c.get("notes"),
+            "": see_link(rid, c, c.get("quote")),
+        })  # fmt: skip
+    df = pd.DataFrame(rows)
+    keep = [c for c in df.columns if c == "" or df[c].map(lambda v: not blank(v) and str(v) != "").any()]
+    return df.loc[:, keep] if len(df) else df
+
+
+def people_evidence(ev: pd.DataFrame, models: dict[str, str]) -> pd.DataFrame:
+    """Candidate sentences: Report, Category, Rank, Quote, Page, Section; the cue score only where it varies."""
+    rows = [{
+        "Report": models.get(e["report_id"], e["report_id"]), "Category": e.get("category"), "Rank": e.get("rank"),
+        "Cue score": e.get("score"), "Quote": e.get("quote"), "Page": htmltable.page_of(e), "Section": e.get("section"),
+        "": see_link(e["report_id"], e, e.get("quote")),
+    } for e in ev.to_dict("records")]  # fmt: skip
+    df = pd.DataFrame(rows)
+    if len(df) and df["Cue score"].nunique(dropna=False) <= 1:
+        df = df.drop(columns="Cue score")
+    return df
 
 
 def render() -> None:
@@ -48,15 +90,14 @@ def render() -> None:
         return
     reports = tbl["reports"]
     models = dict(zip(reports["report_id"], reports["model"], strict=False))
+    order = sorted(models, key=lambda r: str(models[r]).casefold())
     labels = data.dim_labels()
-    terms = sorted({t.name for g in data.lexicon().groups for t in g.terms})
+    terms = sorted({t.name for g in data.lexicon().groups for t in g.terms}, key=str.casefold)
     c1, c2, c3, c4 = st.columns(4)
-    report = c1.selectbox("Report", [ALL, *models], format_func=lambda r: "all reports" if r == ALL else models.get(r, r),
-                          key="report", bind="query-params")  # fmt: skip
-    dim = c2.selectbox("Dimension", ["", *labels], format_func=lambda d: labels.get(d, "—"), key="dim", bind="query-params")
-    term = c3.selectbox("Term", ["", *terms], format_func=lambda t: t or "—", key="term", bind="query-params")
-    section = c4.selectbox("Section", ["", *SECTIONS], format_func=lambda s: s or "any",
-                           key="section", bind="query-params")  # fmt: skip
+    report = nav.select("Report", [ALL, *order], "report", lambda r: "all reports" if r == ALL else models.get(r, r), c1)
+    dim = nav.select("Dimension", ["", *labels], "dim", lambda d: labels.get(d, "—"), c2)
+    term = nav.select("Term", ["", *terms], "term", lambda t: t or "—", c3)
+    section = nav.select("Section", ["", *SECTIONS], "section", lambda s: s or "any", c4)
     if not dim and not term:
         st.info("Pick a dimension or a term (or click a heatmap cell or bar on the Keywords page).")
         return
@@ -64,13 +105,14 @@ def render() -> None:
         # Filtered reads (views/data.py): only this dimension's (and report's) evidence is loaded.
         cells, ev = dimension_rows(tbl["comparison"], data.evidence_rows(None if report == ALL else report, dim), report, dim)
         st.subheader(escape_md(f"{labels.get(dim, dim)}: table cells"))
-        st.caption("origin: curated = hand-checked (quote from the report file), auto = pipeline, none = not assessed.")
-        st.dataframe(cells, hide_index=True, width="stretch")
+        st.caption("Origin: curated = hand-checked (from the report file), auto = found by the pipeline, "
+                   "none = not assessed.")  # fmt: skip
+        st.html(htmltable.table(people_cells(cells, models), raw=("",)))
         st.subheader("Candidate evidence sentences")
         if ev.empty:
             st.caption("No automatic evidence stored for this selection.")
         else:
-            st.dataframe(ev, hide_index=True, width="stretch")
+            st.html(htmltable.table(people_evidence(ev, models), raw=("",)))
     if term:
         rows = data.kwic_rows(None if report == ALL else report, term, section)  # never the whole KWIC table
         where = "all reports" if report == ALL else models.get(report, report)
@@ -79,7 +121,15 @@ def render() -> None:
             st.caption("No keyword-in-context lines stored (the report may be unmeasured: reported figures have no lines).")
         else:
             st.caption(f"{len(rows)} line(s)" + (f"; showing the first {KWIC_LIMIT}" if len(rows) > KWIC_LIMIT else ""))
-            st.dataframe(rows.head(KWIC_LIMIT), hide_index=True, width="stretch")
+            rows = rows.assign(_m=rows["report_id"].map(lambda r: str(models.get(r, r)).casefold()))
+            shown = rows.sort_values(["_m", "page_no"], kind="stable").head(KWIC_LIMIT)
+            view = pd.DataFrame({
+                "Report": shown["report_id"].map(lambda r: models.get(r, r)), "Page": shown["page"].astype(str),
+                "Section": shown["section"],
+                "Line": shown["left"].str.strip().radd("…") + " [" + shown["match"] + "] " + shown["right"].str.strip() + "…",
+                "": [see_link(r["report_id"], r, r["match"]) for r in shown.to_dict("records")],
+            })  # fmt: skip
+            st.html(htmltable.table(view, wide=("Line",), raw=("",)))
 
 
 if __name__ == "__main__":

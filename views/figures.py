@@ -11,6 +11,8 @@ from typing import Literal
 import pandas as pd
 import plotly.graph_objects as go
 
+from ingest.keywords import density
+
 Scope = Literal["body", "body+appendix", "references", "all"]
 Metric = Literal["density", "count"]
 Prefer = Literal["measured", "reported"]
@@ -61,77 +63,137 @@ def keyword_matrix(
     df = df[df["report_id"].isin(models)] if models else df
     df["count"] = df["count"].astype(int)
     df["words"] = pd.to_numeric(df["words"], errors="coerce")
-    df["density"] = (df["count"] * 1000.0 / df["words"].where(df["words"] > 0)).round(3)
+    df["density"] = [density(c, w) for c, w in zip(df["count"], df["words"], strict=True)]
+    df["density"] = df["density"].astype(float)
     df["model"] = df["report_id"].map(models)
-    return df[MATRIX_COLUMNS].sort_values(["model", "term"]).reset_index(drop=True)
+    df = df[MATRIX_COLUMNS].sort_values(["model", "term"], key=lambda s: s.astype(str).str.casefold())
+    return df.reset_index(drop=True)
+
+
+#: Clearly different colours (and symbols) for the two kinds of figures, used by every chart.
+FIGURE_COLOURS: dict[str, str] = {"measured": "#1f5fbf", "reported": "#d9730d"}
+FIGURE_SYMBOLS: dict[str, str] = {"measured": "circle", "reported": "diamond"}
+SECTION_COLOURS: dict[str, str] = {"body": "#1f5fbf", "appendix": "#7fa7e0", "references": "#b0b0b0"}
+
+
+def target(report: str = "", term: str = "", section: str = "") -> list[str]:
+    """The `customdata` of a clickable mark: [report_id, term, section] ("" = any)."""
+    return [report, term, section]
 
 
 def heatmap(matrix: pd.DataFrame, terms: list[str], metric: Metric = "density") -> go.Figure:
-    """Reports × terms heatmap; rows from the study's reported figures are labelled "(reported)"."""
+    """Reports × terms heatmap with the value written in each cell.
+
+    Colour is normalised per column (each term's largest value is full colour), so a rare term
+    such as "credit assignment" stays as visible as "tool"; the numbers in the cells are the
+    real values. Rows from the study's reported figures are labelled "(reported)". Plotly
+    heatmaps send no selection events, so an invisible marker over each cell carries the click
+    target (report, term).
+    """
     if matrix.empty:
         return go.Figure(layout={"title": "no keyword figures for this selection"})
     m = matrix.assign(label=matrix["model"].where(matrix["figures"] != "reported", matrix["model"] + " (reported)"))
     z = m.pivot_table(index="label", columns="term", values=metric, aggfunc="first").reindex(columns=terms)
+    z = z.loc[sorted(z.index, key=str.casefold)]
     ids = m.pivot_table(index="label", columns="term", values="report_id", aggfunc="first").reindex(index=z.index, columns=terms)
+    col_max = z.max(axis=0).replace(0, float("nan"))
+    norm = (z / col_max).fillna(0.0).where(z.notna())
+    fmt = "{:.2f}" if metric == "density" else "{:.0f}"
+    text = z.map(lambda v: "" if pd.isna(v) else fmt.format(v))
+    unit = "per 1,000 words" if metric == "density" else "count"
     fig = go.Figure(
         go.Heatmap(
-            z=z.to_numpy(),
+            z=norm.to_numpy(),
             x=terms,
             y=list(z.index),
-            customdata=ids.to_numpy(),
+            text=text.to_numpy(),
+            texttemplate="%{text}",
             colorscale="Blues",
-            colorbar={"title": "per 1,000 words" if metric == "density" else "count"},
-            hovertemplate="%{y}<br>%{x}: %{z}<extra></extra>",
+            zmin=0,
+            zmax=1,
+            colorbar={"title": "share of the<br>term's maximum", "tickformat": ".0%"},
+            hoverinfo="skip",  # the overlay below carries hover and click
         )
     )
+    xs, ys, cds, tips = [], [], [], []
+    for label in z.index:
+        for t in terms:
+            rid = ids.at[label, t]
+            if isinstance(rid, str):
+                xs.append(t)
+                ys.append(label)
+                cds.append(target(rid, t))
+                tips.append(f"{label}<br>{t}: {text.at[label, t]} {unit}")
+    fig.add_scatter(
+        x=xs, y=ys, customdata=cds, text=tips, mode="markers", showlegend=False, name="cells",
+        hovertemplate="%{text}<extra></extra>", marker={"symbol": "square", "size": 18, "color": "rgba(0,0,0,0)"},
+        selected={"marker": {"opacity": 1}}, unselected={"marker": {"opacity": 1}},
+    )  # fmt: skip
     fig.update_layout(
-        title=f"{'Density per 1,000 words' if metric == 'density' else 'Count'} by report and term",
-        height=max(300, 22 * len(z.index) + 120),
-        margin={"l": 10, "r": 10, "t": 50, "b": 10},
+        title=f"{'Density per 1,000 words' if metric == 'density' else 'Count'} by report and term "
+        "(colour: share of each term's maximum; click a cell for its lines)",
+        height=max(300, 24 * len(z.index) + 130),
+        margin={"l": 10, "r": 10, "t": 60, "b": 10},
         yaxis={"autorange": "reversed"},
+        clickmode="event+select",
     )
     return fig
 
 
-def section_bars(counts: pd.DataFrame, report_ids: list[str], terms: list[str], group: str) -> go.Figure:
-    """Per term, hits in body / appendix / references stacked (summed over the shown reports)."""
-    fig = go.Figure()
+def section_bars(
+    counts: pd.DataFrame, report_ids: list[str], terms: list[str], group: str, scope: Scope = "all"
+) -> go.Figure | None:
+    """Per term, hits in the sections of the chosen scope stacked (summed over the shown reports).
+
+    None when nothing is measured: the page says so in a sentence instead of drawing empty axes.
+    """
+    sections = [s for s in ("body", "appendix", "references") if scope == "all" or s in SCOPES[scope]]
     c = counts
     if not c.empty:
-        c = c[(c["group"] == group) & c["report_id"].isin(report_ids) & c["term"].isin(terms)]
-    for section in ("body", "appendix", "references"):
-        s = c[c["section"] == section].groupby("term")["count"].sum().reindex(terms, fill_value=0) if len(c) else None
-        y = [0] * len(terms) if s is None else [int(v) for v in s.to_numpy()]
-        fig.add_bar(name=section, x=terms, y=y, customdata=[[t, section] for t in terms],
-                    hovertemplate="%{x} in " + section + ": %{y}<extra></extra>")  # fmt: skip
-    empty = all(sum(t.y) == 0 for t in fig.data)
+        c = c[(c["group"] == group) & c["report_id"].isin(report_ids) & c["term"].isin(terms) & c["section"].isin(sections)]
+    if c.empty or int(c["count"].sum()) == 0:
+        return None
+    fig = go.Figure()
+    for section in sections:
+        s = c[c["section"] == section].groupby("term")["count"].sum().reindex(terms, fill_value=0)
+        fig.add_bar(
+            name=section, x=terms, y=[int(v) for v in s.to_numpy()], customdata=[target("", t, section) for t in terms],
+            marker_color=SECTION_COLOURS[section], hovertemplate="%{x} in " + section + ": %{y}<extra></extra>",
+        )  # fmt: skip
     fig.update_layout(
         barmode="stack",
-        title="No measured hits for these reports (reported figures have no section split)"
-        if empty
-        else "Measured hits by section (click a bar for the lines)",
+        title="Measured hits by section (click a bar for the lines)",
         height=380,
         margin={"l": 10, "r": 10, "t": 50, "b": 10},
+        legend={"orientation": "h", "y": -0.15},
     )
     return fig
 
 
-def length_scatter(matrix: pd.DataFrame, term: str) -> go.Figure:
-    """Document length vs density of one term; one point per report."""
-    m = matrix[matrix["term"] == term] if not matrix.empty else matrix
+def length_scatter(matrix: pd.DataFrame, term: str) -> go.Figure | None:
+    """Document length vs density of one term; one labelled point per report, measured and reported apart."""
+    m = matrix[(matrix["term"] == term) & matrix["words"].notna()] if not matrix.empty else matrix
+    if m.empty:
+        return None
     fig = go.Figure()
-    for figures, sub in m.groupby("figures") if len(m) else []:
+    for figures in ("measured", "reported"):
+        sub = m[m["figures"] == figures]
+        if sub.empty:
+            continue
         fig.add_scatter(
-            x=sub["words"], y=sub["density"], mode="markers", name=str(figures), text=sub["model"],
-            customdata=list(zip(sub["report_id"], [term] * len(sub), strict=True)),
-            hovertemplate="%{text}<br>%{x:,} words<br>%{y:.2f} per 1,000<extra></extra>",
+            x=sub["words"], y=sub["density"], mode="markers+text", name=figures, text=sub["model"],
+            textposition="top center", textfont={"size": 10},
+            marker={"color": FIGURE_COLOURS[figures], "symbol": FIGURE_SYMBOLS[figures], "size": 10},
+            customdata=[target(r, term) for r in sub["report_id"]],
+            hovertemplate="%{text}<br>%{x:,} words<br>%{y:.2f} per 1,000<extra>" + figures + "</extra>",
         )  # fmt: skip
     fig.update_layout(
-        title=f"Document length vs density of “{term}”",
+        title=f"Document length vs density of “{term}” (click a point for its lines)",
         xaxis_title="words",
         yaxis_title="per 1,000 words",
         height=380,
         margin={"l": 10, "r": 10, "t": 50, "b": 10},
+        legend={"orientation": "h", "y": -0.2},
     )
     return fig
 
@@ -160,19 +222,14 @@ def side_by_side(matrix_measured: pd.DataFrame, reported: pd.DataFrame, terms: l
 
 
 def click_target(selection: object) -> dict[str, str] | None:
-    """Evidence-page query params from a plotly selection event (heatmap cell, bar or point)."""
+    """Evidence-page query params (ids) from a plotly selection event: the clicked mark's `customdata`."""
     try:
         points = selection["selection"]["points"]  # type: ignore[index]
     except (KeyError, TypeError):
         return None
-    if not points:
-        return None
-    p = points[0]
-    cd = p.get("customdata")
-    if isinstance(cd, (list, tuple)) and len(cd) == 2 and p.get("x") == cd[0]:  # bar: [term, section]
-        return {"term": str(cd[0]), "section": str(cd[1])}
-    if isinstance(cd, (list, tuple)) and len(cd) == 2:  # scatter: [report_id, term]
-        return {"report": str(cd[0]), "term": str(cd[1])}
-    if isinstance(cd, str) and p.get("x") is not None:  # heatmap cell: report_id, column term
-        return {"report": cd, "term": str(p["x"])}
+    for p in points or []:
+        cd = p.get("customdata")
+        if isinstance(cd, (list, tuple)) and len(cd) == 3 and all(isinstance(v, str) for v in cd):
+            out = dict(zip(("report", "term", "section"), cd, strict=True))
+            return {k: v for k, v in out.items() if v}
     return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from ingest import export, summaries
+from ingest import export, stats
 from views import data, figures, nav
 from views.plain import escape_md, message
 
@@ -23,11 +23,43 @@ def _matrix(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, pre
     return figures.keyword_matrix(tbl["reports"], tbl["counts"], tbl["reported"], list(terms), group, scope, prefer)  # type: ignore[arg-type]
 
 
-def _open_evidence(event: object, report: str | None = None) -> None:
+HEATMAP_ROWS = 60
+# Figures are cached as objects (st.cache_resource): st.cache_data would pickle a plotly Figure on
+# every hit, which costs more than building it. st.plotly_chart copies a Figure (to_dict), so the
+# cached one is never changed.
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _heatmap(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, prefer: str, metric: str, rq: str):  # type: ignore[no-untyped-def]
+    """The heatmap of at most HEATMAP_ROWS reports (alphabetical; `rq` narrows by name), and how many matched."""
+    m = _matrix(key, group, terms, scope, prefer)
+    if rq:
+        m = m[m["model"].astype(str).str.casefold().str.contains(rq.casefold(), regex=False)]
+    models = list(dict.fromkeys(m["model"]))
+    shown = m[m["model"].isin(models[:HEATMAP_ROWS])]
+    return figures.heatmap(shown, list(terms), metric), len(models)  # type: ignore[arg-type]
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _bars(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str):  # type: ignore[no-untyped-def]
+    tbl, _ = data.tables()
+    return figures.section_bars(tbl["counts"], tbl["reports"]["report_id"].tolist(), list(terms), group, scope)  # type: ignore[arg-type]
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _scatter(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, prefer: str, term: str):  # type: ignore[no-untyped-def]
+    return figures.length_scatter(_matrix(key, group, terms, scope, prefer), term)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _side_by_side(key: data.Stamp, group: str, terms: tuple[str, ...]) -> pd.DataFrame:
+    tbl, _ = data.tables()
+    return figures.side_by_side(_matrix(key, group, terms, "all", "measured"), tbl["reported"], list(terms))
+
+
+def _open_evidence(event: object) -> None:
     target = figures.click_target(event)
     if target:
-        if report and "report" not in target:
-            target["report"] = report
         nav.go("evidence", **target)
 
 
@@ -41,51 +73,60 @@ def render() -> None:
     groups = {g.id: g for g in lex.groups}
     with st.sidebar:
         st.header("Keywords")
-        gid = st.selectbox("Lexicon group", list(groups), format_func=lambda g: groups[g].label, key="group",
-                           bind="query-params")  # fmt: skip
-        scope = st.radio("Section scope", list(SCOPE_LABELS), format_func=SCOPE_LABELS.get, key="scope",
-                         bind="query-params")  # fmt: skip
+        gid = nav.select("Lexicon group", list(groups), "group", lambda g: groups[g].label)
+        scope = nav.select("Section scope", list(SCOPE_LABELS), "scope", SCOPE_LABELS.get, widget="radio")
         metric = st.radio("Show", ["density", "count"], key="metric", bind="query-params", horizontal=True)
         prefer = st.radio("Figures", ["measured", "reported"], key="figures", bind="query-params", horizontal=True,
                           help="Whole-document scope: the study's reported figures fill in where nothing was measured; "
                                "pick 'reported' to prefer them.")  # fmt: skip
+        rq = st.text_input("Reports whose name contains", key="rq", bind="query-params")
     group = groups[gid]
-    terms = [t.name for t in group.terms]
+    terms = tuple(t.name for t in group.terms)
     st.caption(escape_md(group.description or ""))
-    matrix = _matrix(key, gid, tuple(terms), scope, prefer)
+    matrix = _matrix(key, gid, terms, scope, prefer)
     if matrix.empty:
-        message("info", f"No {SCOPE_LABELS[scope]} figures for “{group.label}”: nothing measured yet"
-                + (" (reported figures cover the whole document only)." if scope != "all" else "."))  # fmt: skip
+        message("info", f"No {SCOPE_LABELS[scope]} figures for “{group.label}”: nothing is measured for these terms"
+                + (" (the study's reported figures cover the whole document only)." if scope != "all" else "."))  # fmt: skip
     else:
         mixed = set(matrix["figures"])
-        st.caption("Figures shown: " + ", ".join(sorted(mixed)) + ". Density is per 1,000 words of the chosen scope.")
-        ev = st.plotly_chart(figures.heatmap(matrix, terms, metric), key="kw_heatmap", on_select="rerun",
-                             selection_mode="points", width="stretch")  # fmt: skip
+        fig, n_models = _heatmap(key, gid, terms, scope, prefer, metric, rq.strip())
+        more = (
+            f" Showing the first {HEATMAP_ROWS} of {n_models} reports; narrow them by name in the sidebar."
+            if n_models > HEATMAP_ROWS
+            else ""
+        )
+        st.caption("Figures shown: " + ", ".join(sorted(mixed)) + ". Density is per 1,000 words of the chosen scope." + more)
+        ev = st.plotly_chart(fig, key="kw_heatmap", on_select="rerun", selection_mode="points", width="stretch")
         _open_evidence(ev)
     c1, c2 = st.columns(2)
     with c1:
-        ids = tbl["reports"]["report_id"].tolist()
-        bars = st.plotly_chart(figures.section_bars(tbl["counts"], ids, terms, gid), key="kw_bars",
-                               on_select="rerun", selection_mode="points", width="stretch")  # fmt: skip
-        _open_evidence(bars)
+        fig = _bars(key, gid, terms, scope)
+        if fig is None:
+            st.info(f"No measured hits of “{group.label}” in {SCOPE_LABELS[scope]}: the reports have only "
+                    "study-reported whole-document figures, which have no split by section. Add a source file "
+                    "to a report to measure it.")  # fmt: skip
+        else:
+            bars = st.plotly_chart(fig, key="kw_bars", on_select="rerun", selection_mode="points", width="stretch")
+            _open_evidence(bars)
     with c2:
-        term = st.selectbox("Term for the scatter", terms, key="scatter", bind="query-params")
-        pts = st.plotly_chart(figures.length_scatter(matrix, term), key="kw_scatter", on_select="rerun",
-                              selection_mode="points", width="stretch")  # fmt: skip
-        _open_evidence(pts)
+        term = nav.select("Term for the scatter", list(terms), "scatter")
+        fig = _scatter(key, gid, terms, scope, prefer, term)
+        if fig is None:
+            st.info(f"No figures for “{term}” with a word count in this scope, so there is nothing to plot.")
+        else:
+            pts = st.plotly_chart(fig, key="kw_scatter", on_select="rerun", selection_mode="points", width="stretch")
+            _open_evidence(pts)
     st.subheader("Measured vs study-reported (whole document)")
-    whole = _matrix(key, gid, tuple(terms), "all", "measured")
-    sbs = figures.side_by_side(whole, tbl["reported"], terms)
+    sbs = _side_by_side(key, gid, terms)
     if sbs.empty:
         st.caption("No report has both measured and reported figures for this group.")
     else:
         n = int(sbs["differs"].sum())
-        st.caption(f"{n} of {len(sbs)} figures differ (highlighted). The study's figures are never overwritten.")
-        st.dataframe(sbs.style.apply(lambda r: ["background-color: #fde2e1" if r["differs"] else "" for _ in r], axis=1),
-                     hide_index=True, width="stretch")  # fmt: skip
+        st.caption(f"{n} of {len(sbs)} figures differ (marked ⚠). The study's figures are never overwritten.")
+        st.dataframe(sbs.assign(differs=sbs["differs"].map({True: "⚠", False: ""})), hide_index=True, width="stretch")
     st.download_button(
         "Statistics table (Markdown)",
-        lambda: export.to_markdown(summaries.stats_frame(tbl["reports"], tbl["reported"], tbl["counts"], source=prefer)),
+        lambda: export.to_markdown(stats.stats_frame(tbl["reports"], tbl["reported"], tbl["counts"], source=prefer)),
         file_name="stats.md", mime="text/markdown", key="dl_kw_stats", on_click="ignore",
     )  # fmt: skip
     st.download_button("Counts (CSV)", lambda: tbl["counts"].to_csv(index=False), file_name="counts.csv",

@@ -1,17 +1,29 @@
-"""The page registry: app.py builds the navigation from it, views use it to link to each other.
+"""The page registry and the URL: app.py builds the navigation from it, views link to each other with it.
 
 Each page is a file in views/ run as a script (its `if __name__ == "__main__": render()`), so
 AppTest can switch to it by path, while tests can also import its pure functions.
+
+URL parameters carry ids, never display labels (`/report?report=qwen3`, `/evidence?report=qwen3&
+dim=reward_source`). Streamlit's `bind="query-params"` stores a widget's *displayed* option, so
+every picker whose options are ids shown through a `format_func` goes through `select`/`radio`
+here instead: the URL is read before the widget is drawn and written after it. Widgets whose shown
+value is already the id (category multiselects, free text) may keep `bind="query-params"`.
+
+To add a page: one line in `PAGES` (a file in views/ with a `render()`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
 
 VIEWS = Path(__file__).resolve().parent
-#: url_path -> (module file, title, icon); the first one is the default page.
+
+
+#: url_path -> (module file, title, icon); the first one is the default page (also served at "/").
 PAGES: dict[str, tuple[str, str, str]] = {
     "compare": ("compare.py", "Compare", ":material/table_chart:"),
     "keywords": ("keywords.py", "Keywords", ":material/bar_chart:"),
@@ -19,13 +31,25 @@ PAGES: dict[str, tuple[str, str, str]] = {
     "report": ("report.py", "Report", ":material/description:"),
     "benchmarks": ("benchmarks.py", "Benchmarks", ":material/leaderboard:"),
     "add": ("add_report.py", "Add report", ":material/add_circle:"),
+    "source": ("source.py", "Source page", ":material/picture_as_pdf:"),
 }
+#: Pages reached only by a link (a quote's "see the page"), not listed in the menu.
+HIDDEN: frozenset[str] = frozenset({"source"})
+HOME = next(iter(PAGES))
+_SEEN = "_url_seen."  # session-state prefix: the URL value this session last wrote for a key
+_MISSING = object()
 
 
 def page(name: str) -> st.Page:
-    """The `st.Page` for a page name (url_path == name)."""
+    """The `st.Page` of a page name (url_path == name); always addressable as /<name>."""
     file, title, icon = PAGES[name]
-    return st.Page(str(VIEWS / file), title=title, icon=icon, url_path=name, default=name == next(iter(PAGES)))
+    return st.Page(str(VIEWS / file), title=title, icon=icon, url_path=name)
+
+
+def _home() -> st.Page:
+    """The default page at "/": the first page's script under a reserved path (st.Page needs one)."""
+    file, title, icon = PAGES[HOME]
+    return st.Page(str(VIEWS / file), title=title, icon=icon, url_path="home", default=True)
 
 
 def names() -> list[str]:
@@ -36,9 +60,90 @@ def names() -> list[str]:
 
 
 def pages() -> list[st.Page]:
-    return [page(n) for n in names()]
+    """Every page: the home alias first (served at "/"), then each page at /<name> (a read-only
+    dashboard has no Add report page)."""
+    return [_home(), *(page(n) for n in names())]
+
+
+def sidebar_links() -> None:
+    """The navigation menu (st.navigation runs hidden, so "/" and "/compare" do not list Compare twice)."""
+    with st.sidebar:
+        for name in names():
+            if name in HIDDEN:
+                continue
+            _, title, icon = PAGES[name]
+            st.page_link(page(name), label=title, icon=icon)
+        st.divider()
 
 
 def go(name: str, **params: str) -> None:
-    """Open another page with these query parameters (its bound widgets pick them up)."""
-    st.switch_page(page(name), query_params=params)
+    """Open another page with these query parameters (ids); its pickers adopt them."""
+    st.switch_page(page(name), query_params={k: v for k, v in params.items() if v not in (None, "")})
+
+
+# ------------------------------------------------------------------------------------------- URL <-> widgets
+def _url(key: str, multi: bool) -> Any:
+    if multi:
+        vals = st.query_params.get_all(key)
+        return vals or None
+    return st.query_params.get(key)
+
+
+def sync_in(key: str, options: Sequence[Any], multi: bool = False) -> None:
+    """Before drawing widget `key`: adopt the URL's value when the URL changed since this session wrote it.
+
+    A changed URL means a link, a page switch with parameters, a reload or a hand-edited address;
+    an unchanged one means the user is working the widget, whose state then wins.
+    """
+    url = _url(key, multi)
+    seen = st.session_state.get(_SEEN + key, _MISSING)
+    known = {str(o): o for o in options}
+    if url is not None and (url != seen or key not in st.session_state):
+        if multi:
+            st.session_state[key] = [known[u] for u in url if u in known]
+        elif url in known:
+            st.session_state[key] = known[url]
+    elif url is None and seen is not _MISSING and seen is not None and key in st.session_state:
+        del st.session_state[key]  # the address lost the parameter (a menu link): back to the default
+
+
+def sync_out(key: str, value: Any, default: Any = None) -> None:
+    """After drawing widget `key`: put its id into the URL (none when it is the default)."""
+    if value is None or value == default or value == [] or value == "":
+        if key in st.query_params:
+            del st.query_params[key]
+        st.session_state[_SEEN + key] = None
+        return
+    if isinstance(value, list):
+        st.query_params[key] = [str(v) for v in value]
+        st.session_state[_SEEN + key] = [str(v) for v in value]
+    else:
+        st.query_params[key] = str(value)
+        st.session_state[_SEEN + key] = str(value)
+
+
+def select(
+    label: str,
+    options: Sequence[Any],
+    key: str,
+    format_func: Callable[[Any], str] = str,
+    where: Any = st,
+    widget: str = "selectbox",
+    default: Sequence[Any] | None = None,
+    **kw: Any,
+) -> Any:
+    """A selectbox/radio/multiselect whose options are ids, bound to `?key=<id>` (repeated for several).
+
+    The default is the first option (a multiselect's: `default`, else nothing); the URL omits it.
+    """
+    opts = list(options)
+    multi = widget == "multiselect"
+    sync_in(key, opts, multi)
+    if multi and default is not None and key not in st.session_state:
+        st.session_state[key] = [d for d in default if d in opts]
+    value = getattr(where, widget)(label, opts, key=key, format_func=format_func, **kw)
+    if multi:
+        sync_out(key, value, [d for d in default if d in opts] if default is not None else [])
+    else:
+        sync_out(key, value, opts[0] if opts else None)
+    return value

@@ -5,16 +5,27 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from ingest import comparison, summaries
+from ingest import comparison
+from ingest.distinctive import distinctive_terms
+from ingest.mdtable import blank
+from ingest.report_card import report_card
+from ingest.stats import stats_frame
 from ingest.store import Store
-from views import data
+from views import data, htmltable, nav
+from views.evidence import people_cells
 from views.plain import escape_md, message
+
+META: dict[str, str] = {
+    "organization": "Organization", "country": "Country", "released": "Released", "doc_type": "Document type",
+    "arxiv_id": "arXiv", "params": "Parameters", "source_url": "Source", "pages": "Pages", "words": "Words",
+    "notes": "Notes",
+}  # fmt: skip
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def _top_terms(key: data.Stamp, report_id: str) -> pd.DataFrame:
     tbl, _ = data.tables()
-    return summaries.distinctive_terms(tbl["counts"], report_id)
+    return distinctive_terms(tbl["counts"], report_id)
 
 
 def _show(v: object) -> str:
@@ -46,13 +57,14 @@ def render() -> None:
         return
     reports = tbl["reports"]
     models = dict(zip(reports["report_id"], reports["model"], strict=False))
-    rid = st.selectbox("Report", list(models), format_func=lambda r: models.get(r, r), key="id", bind="query-params")
+    order = sorted(models, key=lambda r: str(models[r]).casefold())
+    rid = nav.select("Report", order, "report", lambda r: models.get(r, r))
     row = reports[reports["report_id"] == rid].iloc[0]
-    st.header(escape_md(row["model"]))
-    meta = {k: row.get(k) for k in ("organization", "country", "released", "doc_type", "arxiv_id", "params",
-                                     "source_url", "pages", "words", "notes")}  # fmt: skip
-    st.dataframe(pd.DataFrame([{"field": k, "value": _show(v)} for k, v in meta.items() if pd.notna(v) and str(v)]),
-                 hide_index=True)  # fmt: skip
+    st.header(escape_md(str(row["model"])))
+    meta = [
+        {"Field": label, "Value": _show(row.get(k))} for k, label in META.items() if not blank(row.get(k)) and str(row.get(k))
+    ]
+    st.html(htmltable.table(pd.DataFrame(meta), wide=("Value",)))
     status = tbl["status"]
     if not status.empty and (status["report_id"] == rid).any():
         s = status[status["report_id"] == rid].iloc[0]
@@ -60,7 +72,7 @@ def render() -> None:
     one = reports[reports["report_id"] == rid]
     st.subheader("Figures")
     for src in ("reported", "measured"):
-        st_ = summaries.stats_frame(one, tbl["reported"], tbl["counts"], source=src)
+        st_ = stats_frame(one, tbl["reported"], tbl["counts"], source=src)
         if "figures" in st_.columns:
             continue
         st.caption(f"{src} (whole document)")
@@ -70,25 +82,26 @@ def render() -> None:
     labels = data.dim_labels()
     cells = cmp_[cmp_["report_id"] == rid].copy() if not cmp_.empty else cmp_
     if len(cells):
-        cells["dimension"] = cells["dimension"].map(lambda d: labels.get(d, d))
-        cols = [c for c in ("dimension", "value", "origin", "detail", "quote", "page_label", "section", "notes",
-                            "auto_value", "disagree") if c in cells.columns]  # fmt: skip
-        st.dataframe(cells[cols], hide_index=True, width="stretch")
+        view = people_cells(cells, models).drop(columns="Report")
+        view.insert(0, "Dimension", [labels.get(d, d) for d in cells["dimension"]])
+        st.html(htmltable.table(view, raw=("",)))
         _checklists(cmp_[cmp_["report_id"] == rid], tbl.get("evidence"), labels)
     secs = tbl["sections"]
     secs = secs[secs["report_id"] == rid] if not secs.empty else secs
     st.subheader("Sections")
     if len(secs):
-        st.dataframe(secs.drop(columns="report_id"), hide_index=True)
+        cols = {"section": "Section", "heading": "Heading", "start_page": "From page", "end_page": "To page", "words": "Words"}
+        st.dataframe(secs[[c for c in cols if c in secs]].rename(columns=cols), hide_index=True)
     else:
-        st.caption("Not measured: no sections.")
+        st.caption("Not measured: no sections (only reported figures are stored for this report).")
     st.subheader("Distinctive terms (TF-IDF against the other reports)")
     top = _top_terms(key, rid)
     if len(top):
-        st.dataframe(top, hide_index=True)
+        st.dataframe(top.rename(columns={"term": "Term", "group": "Group", "count": "Count", "tfidf": "TF-IDF"}),
+                     hide_index=True)  # fmt: skip
     else:
         st.caption("Not measured: no terms.")
-    st.download_button("Report card (Markdown)", lambda: summaries.report_card(Store(data.data_dir()), rid),
+    st.download_button("Report card (Markdown)", lambda: report_card(Store(data.data_dir()), rid, data.lens()),
                        file_name=f"{rid}.md", mime="text/markdown", key="dl_card", on_click="ignore")  # fmt: skip
 
 

@@ -1,0 +1,72 @@
+"""Source page ("see the page"): a quote where it stands — the PDF page with the sentence highlighted,
+or the Markdown/HTML block it comes from.
+
+The URL names a report id, a page number and the quote; the file is the report's own ingested
+source (ingest.pageimage checks its stored SHA-256), never a path from the URL.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import streamlit as st
+
+from ingest import pageimage
+from ingest.store import Store
+from views import data, htmltable
+
+
+def render() -> None:
+    """Draw the page."""
+    st.title("Source page")
+    tbl, _ = data.tables()
+    if data.no_data_notice(tbl):
+        return
+    reports = tbl["reports"]
+    rid = st.query_params.get("report", "")
+    quote = st.query_params.get("q", "")[:400]
+    try:
+        page = int(st.query_params.get("p", "1"))
+    except ValueError:
+        page = 1
+    hit = reports[reports["report_id"] == rid]
+    if hit.empty:
+        st.info("Open this page from a quote on the Evidence or Report page (“see the page”).")
+        return
+    row = hit.iloc[0].to_dict()
+    st.subheader(f"{row['model']} — page {page}")
+    st.markdown(htmltable.link("evidence", "← back to the evidence", report=rid), unsafe_allow_html=True)
+    if quote:
+        st.caption(f"Quote: “{quote}”")
+    store = Store(data.data_dir())
+    kind = row.get("kind")
+    if kind == "pdf":
+        path = pageimage.source_file(store, row)
+        if path is None:
+            st.warning("The source file is not available (or changed since it was ingested), so the page cannot be shown.")
+            return
+        try:
+            img = pageimage.render_pdf_page(path, row["sha256"], page, quote, store.root / "cache" / "pages")
+        except ValueError as exc:
+            st.warning(str(exc))
+            return
+        if quote and not img.boxes:
+            st.caption("The quote was not found verbatim in this page's text layer; the page is shown unmarked.")
+        st.image(str(img.png), width="stretch")
+        return
+    block = pageimage.block_text(store, row, page)
+    if block is None:
+        st.warning("The stored text of this source is not available.")
+        return
+    heading, text = block
+    body = html.escape(text)
+    if quote:
+        pat = re.escape(html.escape(re.sub(r"\s+", " ", quote).strip())).replace(r"\ ", r"\s+")
+        body = re.sub(pat, lambda m: f"<mark>{m.group(0)}</mark>", body, count=1, flags=re.IGNORECASE)
+    st.markdown(f"**{html.escape(heading)}**")
+    st.html(f'<div style="white-space:pre-wrap;font-size:14px;line-height:1.5">{body}</div>')
+
+
+if __name__ == "__main__":
+    render()
