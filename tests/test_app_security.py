@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.app_fixtures import build_tables
+import yaml
+
+from tests.app_fixtures import build_store
 from tests.test_app import APP, run_app, texts
 from tests.test_hosts import listening
 from views import nav
@@ -40,10 +42,8 @@ def assert_no_markdown_payload(at: AppTest) -> None:
 
 @pytest.fixture
 def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    from tests.app_fixtures import write_store
-
-    write_store(tmp_path / "data", 3)
-    monkeypatch.setenv("FRL_DATA_DIR", str(tmp_path / "data"))
+    build_store(tmp_path / "built", 3)  # the real pipeline; Add report writes to an empty reports folder
+    monkeypatch.setenv("FRL_DATA_DIR", str(tmp_path / "built" / "data"))
     monkeypatch.setenv("FRL_REPORTS_DIR", str(tmp_path / "reports"))
     for var in ("FRL_READ_ONLY", "FRL_SOURCE_ROOTS", "FRL_ALLOW_PRIVATE_HOSTS"):
         monkeypatch.delenv(var, raising=False)
@@ -87,18 +87,19 @@ def test_underscores_in_the_id_hint_survive(env):
 
 
 def test_report_page_header_and_status_line_are_plain(env, monkeypatch):
-    from ingest.store import Store
+    from ingest.pipeline import Settings, run
 
-    t = build_tables(3)
-    t["reports"].loc[0, "model"] = HOSTILE
-    t["status"].loc[0, ["status", "message"]] = ["failed", f"cannot read /srv/private/x.pdf; {HOSTILE}"]
-    store = Store(env / "data")
-    for name, df in t.items():
-        store.write_table(name, df)
-    at = run_app("report", id="r0000")
+    # A report file whose model name is hostile Markdown and whose source lies outside the roots:
+    # the real pipeline fails it with a message that quotes the typed path.
+    spec = {"id": "hostile", "model": HOSTILE, "organization": "Lab", "doc_type": "other",
+            "source": {"path": "/srv/private/x.pdf"}}  # fmt: skip
+    built = env / "built"
+    (built / "reports" / "hostile.yaml").write_text(yaml.safe_dump(spec), encoding="utf-8")
+    run(reports_dir=built / "reports", settings=Settings(data_dir=built / "data", offline=True))
+    at = run_app("report", report="hostile")
     assert at.header[0].value == escape_md(HOSTILE)
     status = [x for x in texts(at) if x.startswith("Last run: failed")]
-    assert status and "/srv/private" not in status[0] and "…/x.pdf" in status[0] and HOSTILE in status[0]
+    assert status and "/srv/private" not in status[0] and "…/x.pdf" in status[0]
     assert_no_markdown_payload(at)
 
 
