@@ -7,6 +7,7 @@ import streamlit as st
 
 from ingest.sections import SECTIONS
 from views import data
+from views.review import show_auto_beside_curated
 
 ALL = "*"
 KWIC_LIMIT = 500
@@ -64,6 +65,7 @@ def render() -> None:
         st.subheader(f"{labels.get(dim, dim)}: table cells")
         st.caption("origin: curated = hand-checked (quote from the report file), auto = pipeline, none = not assessed.")
         st.dataframe(cells, hide_index=True, width="stretch")
+        show_auto_beside_curated(tbl["comparison"], tbl["evidence"], report, dim)
         st.subheader("Candidate evidence sentences")
         if ev.empty:
             st.caption("No automatic evidence stored for this selection.")

@@ -18,6 +18,7 @@ PAGES: dict[str, tuple[str, str, str]] = {
     "evidence": ("evidence.py", "Evidence", ":material/format_quote:"),
     "report": ("report.py", "Report", ":material/description:"),
     "add": ("add_report.py", "Add report", ":material/add_circle:"),
+    "review": ("review.py", "Review", ":material/rate_review:"),
 }
 
 
