@@ -155,7 +155,7 @@ def test_set_source_keeps_reported_curated_ids_and_doc_type(tmp_path: Path) -> N
 @pytest.mark.parametrize(
     ("name", "data", "want"),
     [
-        ("a.md", "# Title\n\ntext".encode(), "sources/r.md"),
+        ("a.md", b"# Title\n\ntext", "sources/r.md"),
         ("page.html", b"<html><body>x</body></html>", "sources/r.html"),
         ("notes.txt", b"<!doctype html><title>t</title>", "sources/r.html"),
         ("x.pdf", b"<html>login</html>", "sources/r.html"),
@@ -331,9 +331,7 @@ def test_next_unreviewed_moves_to_a_report_with_pending_cells(env: tuple[Path, P
     assert at.selectbox(key="rid").value == "alpha"
 
 
-def test_read_only_dashboard_shows_cells_without_write_controls(
-    env: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_read_only_dashboard_shows_cells_without_write_controls(env: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FRL_READ_ONLY", "1")
     at = review_page(rid="alpha")
     assert "automatic: GRPO" in "\n".join(t.value for t in at.text)
