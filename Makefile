@@ -45,6 +45,7 @@ lint: $(VENV)/.dev
 bench: $(VENV)/.dev
 	$(BIN)/python bench/ingest_speed.py
 	$(BIN)/python bench/app_speed.py
+	$(BIN)/python bench/review_speed.py
 
 eval: $(VENV)/.dev
 	$(BIN)/python eval/extraction_fidelity.py

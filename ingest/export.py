@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from . import summaries
+from . import review, summaries
 from .store import Store
 
 Format = str  # "csv" | "md"
@@ -43,6 +43,7 @@ TABLES: dict[str, Callable[[Store], pd.DataFrame]] = {
     "stats": summaries.stats_table,
     "stats-measured": lambda store: summaries.stats_table(store, source="measured"),
     "tiers": summaries.tiers_table,
+    "agreement": review.agreement_table,
 }
 report_card = summaries.report_card
 

@@ -53,7 +53,7 @@ def agreement(comparison: pd.DataFrame, lens: Lens) -> pd.DataFrame:
             }
         )
     df = pd.DataFrame(rows, columns=AGREEMENT_COLUMNS)
-    df["agreement"] = df["agreement"].astype("Float64")
+    df["agreement"] = df["agreement"].astype(float)  # NaN (blank in CSV and Markdown) where nothing was checked
     return df
 
 
