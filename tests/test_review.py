@@ -355,3 +355,25 @@ def test_source_expander_attaches_a_url_and_keeps_the_file(env: tuple[Path, Path
     at.text_input(key="src_url").set_value("javascript:alert(1)")
     at.button(key="src_save").click().run()
     assert any("refused" in e.value for e in at.error)
+
+
+def test_review_page_on_an_empty_store_explains_how_to_fill_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FRL_DATA_DIR", str(tmp_path / "nothing"))
+    at = review_page()
+    assert "No results" in at.info[0].value
+
+
+def test_agreement_export_reads_the_stored_comparison(env: tuple[Path, Path]) -> None:
+    from ingest import export
+
+    reports, data = env
+    curate.record_decision(reports / "alpha.yaml", "rl_algorithm", ["PPO"], "disagree on purpose", today=DAY)
+    from ingest.pipeline import Settings, run
+
+    run([reports / "alpha.yaml"], reports_dir=reports, settings=Settings(data_dir=data, offline=True))
+    ag = export.TABLES["agreement"](Store(data)).set_index("dimension")
+    # beta's curated PPO agrees with its automatic PPO; alpha's curated PPO disagrees with GRPO
+    assert (ag.loc["rl_algorithm", "both"], ag.loc["rl_algorithm", "agree"], ag.loc["rl_algorithm", "disagree"]) == (2, 1, 1)
+    assert ag.loc["rl_algorithm", "agreement"] == 0.5
+    md = export.render(ag.reset_index(), "md")
+    assert "| rl_algorithm | RL algorithm | 2 | 2 | 2 | 2 | 1 | 1 | 0.5 |" in md
