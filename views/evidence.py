@@ -65,12 +65,12 @@ def render() -> None:
         st.subheader(f"{labels.get(dim, dim)}: table cells")
         st.caption("origin: curated = hand-checked (quote from the report file), auto = pipeline, none = not assessed.")
         st.dataframe(cells, hide_index=True, width="stretch")
-        show_auto_beside_curated(tbl["comparison"], tbl["evidence"], report, dim)
         st.subheader("Candidate evidence sentences")
         if ev.empty:
             st.caption("No automatic evidence stored for this selection.")
         else:
             st.dataframe(ev, hide_index=True, width="stretch")
+        show_auto_beside_curated(tbl["comparison"], tbl["evidence"], report, dim)
     if term:
         rows = kwic_rows(tbl["kwic"], report, term, section)
         where = "all reports" if report == ALL else models.get(report, report)

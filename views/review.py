@@ -76,8 +76,8 @@ def decide(lens: Lens, path: Path, row: dict, ev: pd.DataFrame, action: str, pic
         values = picked
         quote, page = review.best_quote(ev, values)
         why = f"changed from automatic {comparison.join(auto)}" if auto else "set by hand"
-    if not isinstance(quote, str) or not quote.strip():
-        quote, page = None, None
+    if not isinstance(quote, str) or not quote.strip() or len(quote) > curate.MAX_QUOTE:
+        quote, page = None, None  # no supporting sentence (or one too long to be a quote)
     full = f"{why}: {note.strip()}" if note.strip() else why
     curate.record_decision(path, str(row["dimension"]), values, full, quote, page, lens=lens)
     return _rebuild(path)
