@@ -45,11 +45,13 @@ lint: $(VENV)/.dev
 bench: $(VENV)/.dev
 	$(BIN)/python bench/ingest_speed.py
 	$(BIN)/python bench/app_speed.py
+	$(BIN)/python bench/sections_speed.py
 	$(BIN)/python bench/review_speed.py
 
 eval: $(VENV)/.dev
 	$(BIN)/python eval/extraction_fidelity.py
 	$(BIN)/python eval/annotate_eval.py
+	$(BIN)/python eval/sections_eval.py
 	$(BIN)/python eval/bad_inputs.py
 
 clean:

@@ -60,7 +60,7 @@ def main() -> int:
         write_reports(reports, pdfs)
         for i in range(args.repeat):
             data = tmpd / f"data{i}"
-            settings = Settings(data_dir=data, offline=True)
+            settings = Settings(data_dir=data, offline=True, source_roots=(args.corpus,))
             ref.append(time_pdftotext(pdfs, tmpd))
             t0 = time.perf_counter()
             res = run(reports_dir=reports, settings=settings)
@@ -72,7 +72,10 @@ def main() -> int:
             assert all(o.status == "cached" for o in res.outcomes)
             t0 = time.perf_counter()
             subprocess.run(
-                [sys.executable, "-m", "ingest", "--quiet", "--offline", "--reports-dir", str(reports), "--data-dir", str(data)],
+                [
+                    *(sys.executable, "-m", "ingest", "--quiet", "--offline"),
+                    *("--reports-dir", str(reports), "--data-dir", str(data), "--source-root", str(args.corpus)),
+                ],
                 cwd=ROOT,
                 check=True,
             )
@@ -89,6 +92,8 @@ def main() -> int:
                     str(reports),
                     "--data-dir",
                     str(tmpd / f"fresh{i}"),
+                    "--source-root",
+                    str(args.corpus),
                 ],
                 cwd=ROOT,
                 check=True,

@@ -14,7 +14,12 @@ report `victim` (its YAML, or the file/URL it points at), runs the pipeline on i
     data lost    afterwards a good result is missing: victim's last good bundle (when the case failed),
                  the other reports' bundles, or their rows in the reports/counts tables
 
-Target: crashes 0, data lost 0.
+The `hostile` family (issue 8) runs without the private-host opt-in and also counts
+    reads outside the roots   a file outside the source roots was opened, or its text reached the store
+    internal requests         a connection was attempted to an internal address (none leaves this machine:
+                              the "public" host of the redirect cases is simulated on 127.0.0.1)
+
+Target: crashes 0, data lost 0, reads outside the roots 0, internal requests 0.
 """
 
 from __future__ import annotations
@@ -43,7 +48,11 @@ from ingest.pipeline import Outcome, Settings, run  # noqa: E402
 from ingest.store import Store  # noqa: E402
 from tests.local_http import LocalServer, serve  # noqa: E402
 
-FAST = FetchSettings(connect_timeout=1, read_timeout=0.3, total_timeout=1.0, retries=1, backoff=0.01, max_bytes=1_000_000)
+#: The URL cases' server is on 127.0.0.1, so they opt in to private hosts (the `hostile` family does not).
+FAST = FetchSettings(
+    connect_timeout=1, read_timeout=0.3, total_timeout=1.0, retries=1, backoff=0.01, max_bytes=1_000_000,
+    allow_private_hosts=True,
+)  # fmt: skip
 HEAD = "id: victim\nmodel: Victim\norganization: Lab\ndoc_type: other\n"
 
 
@@ -224,12 +233,19 @@ def catalogue(good_pdf: bytes) -> list[Case]:
     )
     # paths
     cases.append(Case("path", "path-missing", lambda w: HEAD + "source:\n  path: no/such/file.pdf\n", ("not found",)))
-    cases.append(Case("path", "path-is-directory", lambda w: HEAD + f"source:\n  path: {w}\n", ("is a directory",)))
-    cases.append(Case("path", "path-is-dev-null", lambda w: HEAD + "source:\n  path: /dev/null\n", ("not a regular file",)))
+    cases.append(Case("path", "path-is-directory", lambda w: HEAD + f"source:\n  path: {w / 'inputs'}\n", ("is a directory",)))
+    cases.append(Case("path", "path-is-dev-null", lambda w: HEAD + "source:\n  path: /dev/null\n", ("outside the allowed",)))
     cases.append(
-        Case("path", "path-missing-relative-escape", lambda w: HEAD + "source:\n  path: ../../../../nope.pdf\n", ("not found",))
+        Case(
+            "path",
+            "path-missing-relative-escape",
+            lambda w: HEAD + "source:\n  path: ../../../../nope.pdf\n",
+            ("outside the allowed",),
+        )
     )
-    cases.append(Case("path", "file-url-missing", lambda w: HEAD + "source:\n  url: file:///no/such/file.pdf\n", ("not found",)))
+    cases.append(
+        Case("path", "file-url-missing", lambda w: HEAD + "source:\n  url: file:///no/such/file.pdf\n", ("outside the allowed",))
+    )
 
     # --- YAML
     y = "yaml"
@@ -396,7 +412,8 @@ def run_case(case: Case, work: Path, store: Store, good: dict[str, str], good_ya
     message, verdict = "", "crash"
     try:
         path = write_victim(work, case.setup(work))
-        settings = Settings(data_dir=store.root, fetch_settings=FAST, **case.settings)
+        kw = {"data_dir": store.root, "fetch_settings": FAST, "source_roots": (work / "inputs",), **case.settings}
+        settings = Settings(**kw)
         res = run(files=[path], reports_dir=work / "reports", settings=settings)
         outcome: Outcome = res.outcomes[0]
         message = outcome.message
@@ -417,7 +434,11 @@ def run_case(case: Case, work: Path, store: Store, good: dict[str, str], good_ya
     # Put the good victim back for the next case (its bundle only changes when a damaged input was readable).
     write_victim(work, good_yaml)
     if snapshot(store).get("victim") != good["victim"]:
-        run(files=[work / "reports" / "victim.yaml"], reports_dir=work / "reports", settings=Settings(data_dir=store.root))
+        run(
+            files=[work / "reports" / "victim.yaml"],
+            reports_dir=work / "reports",
+            settings=Settings(data_dir=store.root, source_roots=(work / "inputs",)),
+        )
     return Result(case, verdict, message, lost, time.perf_counter() - t0)
 
 
@@ -428,6 +449,7 @@ def concurrent_cases(work: Path, store: Store, good: dict[str, str], rounds: int
         bad = work / "reports" / f"broken-{i}.yaml"
         bad.write_text(HEAD.replace("victim", f"broken-{i}") + "tags: [unclosed\n")
         cmd = [sys.executable, "-m", "ingest", "--quiet", "--reports-dir", str(work / "reports"), "--data-dir", str(store.root)]
+        cmd += ["--source-root", str(work / "inputs")]
         if i % 2:
             cmd.append("--force")
         t0 = time.perf_counter()
@@ -463,11 +485,272 @@ def setup_store(work: Path) -> tuple[Store, dict[str, str], str, bytes]:
             HEAD.replace("victim", rid) + f"source:\n  path: {work / 'inputs' / src}\n", encoding="utf-8"
         )
     store = Store(work / "data")
-    res = run(reports_dir=work / "reports", settings=Settings(data_dir=store.root))
+    res = run(reports_dir=work / "reports", settings=Settings(data_dir=store.root, source_roots=(work / "inputs",)))
     bad = [o for o in res.outcomes if o.failed]
     if bad:
         raise SystemExit(f"setup failed: {bad}")
     return store, snapshot(store), good_yaml, good_pdf
+
+
+# --------------------------------------------------------------------------- hostile inputs (issue 8 §1–2)
+#
+# Every case here runs WITHOUT the private-host opt-in and with the usual roots (reports/ and
+# inputs/). Two things are measured while a case runs, beside its verdict:
+#   reads outside the roots  a file outside the roots (the secret folder, /etc, /proc, /dev) was
+#                            opened (seen by an audit hook on `open`), or the secret's canary word
+#                            reached the store
+#   internal requests        a socket connect to anything but the simulated public host, or an
+#                            accept on the recording listener (127.0.0.1)
+# The "public" host is simulated: `public.test` resolves to 127.0.0.1 and is treated as public, so
+# redirects from it to internal addresses are tested without sending anything off this machine.
+# Every other connect is recorded and blocked.
+
+CANARY = "zebracanary"
+PUBLIC = "public.test"
+LISTENER_PORT = 9
+GUARDED = FetchSettings(connect_timeout=1, read_timeout=0.3, total_timeout=1.0, retries=0, backoff=0.01, max_bytes=1_000_000)
+OUTSIDE_WORDS = ("outside the allowed source folders",)
+#: Refused, unparseable or unresolvable: in each case nothing was sent.
+INTERNAL_WORDS = ("requests to internal addresses are refused", "not a valid url", "cannot resolve host")
+
+
+@dataclass
+class Watch:
+    """What the hostile cases touched: opened paths outside the roots and connects to internal addresses."""
+
+    active: bool = False
+    forbidden: tuple[str, ...] = ()
+    allowed_connect: tuple[str, int] | None = None
+    reads: list[str] = field(default_factory=list)
+    connects: list[object] = field(default_factory=list)
+    accepts: int = 0
+
+
+WATCH = Watch()
+
+
+def _audit(event: str, args: tuple) -> None:
+    if WATCH.active and event == "open" and isinstance(args[0], str | bytes | os.PathLike):
+        try:
+            real = os.path.realpath(os.fsdecode(args[0]))
+        except (TypeError, ValueError):
+            return
+        if any(real == f or real.startswith(f.rstrip("/") + "/") for f in WATCH.forbidden):
+            WATCH.reads.append(real)
+
+
+def _install_watch() -> None:
+    """An audit hook for opens and a connect spy; both only record while WATCH.active."""
+    import socket
+
+    sys.addaudithook(_audit)
+    real_connect = socket.socket.connect
+    real_getaddrinfo = socket.getaddrinfo
+
+    def connect(self: socket.socket, address: object) -> None:
+        if WATCH.active:
+            host = address[:2] if isinstance(address, tuple) else address
+            if host != WATCH.allowed_connect:
+                WATCH.connects.append(address)
+                raise ConnectionRefusedError(f"bad_inputs blocked a connect to {address!r}")
+        real_connect(self, address)
+
+    rebinds = Counter()
+
+    def getaddrinfo(host, port, *a, **kw):  # type: ignore[no-untyped-def]
+        if WATCH.active and isinstance(host, str) and host.endswith(".test"):
+            if host == "rebind.test":
+                rebinds[host] += 1
+                addr = "93.184.216.34" if rebinds[host] % 2 else "127.0.0.1"  # public to the check, then loopback
+            else:
+                addr = "127.0.0.1"
+            return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (addr, port))]
+        return real_getaddrinfo(host, port, *a, **kw)
+
+    socket.socket.connect = connect  # type: ignore[method-assign]
+    socket.getaddrinfo = getaddrinfo  # type: ignore[assignment]
+
+    from ingest import hosts
+
+    real_check = hosts.check_host
+
+    def check_host(host: str, port: int) -> list:
+        if WATCH.active and host == PUBLIC:
+            import ipaddress
+
+            return [ipaddress.ip_address("127.0.0.1")]
+        return real_check(host, port)
+
+    hosts.check_host = check_host  # type: ignore[assignment]
+
+
+def _listener() -> tuple[object, Callable[[], None]]:
+    """A TCP listener on 127.0.0.1 that counts accepts into WATCH.accepts."""
+    import socket
+    import threading
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(16)
+    sock.settimeout(0.05)
+    stop = threading.Event()
+
+    def loop() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = sock.accept()
+            except OSError:
+                continue
+            WATCH.accepts += 1
+            conn.close()
+
+    t = threading.Thread(target=loop, daemon=True)
+    t.start()
+
+    def close() -> None:
+        stop.set()
+        t.join(2)
+        sock.close()
+
+    return sock, close
+
+
+def hostile_catalogue() -> list[Case]:
+    """Reads outside the roots and requests to internal addresses, each as a report source."""
+    cases: list[Case] = []
+    g = {"fetch_settings": GUARDED}
+
+    def path_case(name: str, path: Callable[[Path], str], expect: tuple[str, ...] = OUTSIDE_WORDS) -> None:
+        cases.append(Case("confine", name, lambda w: HEAD + f"source:\n  path: '{path(w)}'\n", expect, settings=g))
+
+    def url_src(name: str, url: Callable[[Path], str], expect: tuple[str, ...], group: str = "internal") -> None:
+        cases.append(Case(group, name, lambda w: HEAD + f"source:\n  url: '{url(w)}'\n", expect, settings=g))
+
+    def link(w: Path, name: str, target: Path | str) -> str:
+        p = w / "reports" / name
+        if not p.is_symlink():
+            p.symlink_to(target)
+        return name
+
+    secret = lambda w: w / "secret" / "secret.md"  # noqa: E731
+    path_case("abs-secret", lambda w: str(secret(w)))
+    path_case("abs-secret-missing", lambda w: str(w / "secret" / "nothing.md"))
+    path_case("abs-secret-folder-missing", lambda w: str(w / "nowhere" / "x.pdf"))
+    for p in ("/etc/passwd", "/etc/shadow", "/etc/hostname", "/etc/no-such-file", "/proc/self/environ", "/proc/self/cmdline",
+              "/dev/zero", "/dev/urandom", "//etc//passwd", "/etc/./passwd", "/root/.ssh/id_rsa"):  # fmt: skip
+        path_case(f"abs{p.replace('/', '-')}", lambda w, p=p: p)
+    path_case("dotdot-secret", lambda w: "../secret/secret.md")
+    path_case("dotdot-secret-missing", lambda w: "../secret/nothing.md")
+    path_case("dotdot-deep-passwd", lambda w: "../" * 12 + "etc/passwd")
+    path_case("dotdot-through-missing-dir", lambda w: "no-dir/../../secret/secret.md")
+    path_case("dotdot-via-inputs", lambda w: "../inputs/../secret/secret.md")
+    path_case("root-prefix-sibling", lambda w: "../reports-evil/a.md")
+    path_case("symlink-file-to-secret", lambda w: link(w, "link.md", secret(w)))
+    path_case("symlink-file-to-passwd", lambda w: link(w, "pw.md", "/etc/passwd"))
+    path_case("symlink-dir-to-secret", lambda w: link(w, "dirlink", w / "secret") + "/secret.md")
+    path_case("symlink-dir-to-etc", lambda w: link(w, "etclink", "/etc") + "/passwd")
+    path_case("symlink-dangling-outside", lambda w: link(w, "dangle.md", w / "secret" / "gone.md"))
+    path_case("symlink-chain", lambda w: link(w, "hop2.md", w / "reports" / link(w, "hop1.md", secret(w))))
+    path_case("home-tilde", lambda w: "~/.bashrc", ("not found",))  # a literal folder named "~" inside reports/
+    for name, url in {
+        "file-url-secret": lambda w: secret(w).as_uri(),
+        "file-url-passwd": lambda w: "file:///etc/passwd",
+        "file-url-localhost": lambda w: "file://localhost/etc/passwd",
+        "file-url-encoded": lambda w: "file:///etc/%70asswd",
+        "file-url-dotdot": lambda w: (w / "reports").as_uri() + "/../secret/secret.md",
+        "file-url-missing": lambda w: "file:///etc/no-such-file",
+    }.items():
+        url_src(name, url, OUTSIDE_WORDS, group="confine")
+    # internal addresses: every one must be refused before any connection
+    P = lambda: LISTENER_PORT  # noqa: E731
+    for host in ("127.0.0.1", "localhost", "[::1]", "0.0.0.0", "[::]", "2130706433", "0x7f.0.0.1", "0x7f000001", "127.1",
+                 "0177.0.0.1", "[::ffff:127.0.0.1]", "[::ffff:7f00:1]", "127.0.0.2", "LOCALHOST", "localhost."):  # fmt: skip
+        url_src(f"loopback-{host.strip('[]')}", lambda w, h=host: f"http://{h}:{P()}/report.pdf", INTERNAL_WORDS)
+    url_src("loopback-https", lambda w: f"https://127.0.0.1:{P()}/report.pdf", INTERNAL_WORDS)
+    for host in ("169.254.169.254", "[fe80::1]", "10.0.0.1", "10.255.255.254", "172.16.0.1", "192.168.1.1",
+                 "100.64.0.1", "224.0.0.1", "255.255.255.255", "[fd00::1]", "[ff02::1]", "[::ffff:a9fe:a9fe]",
+                 "0251.0376.0251.0376", "2852039166", "[64:ff9b::a9fe:a9fe]", "[2002:a9fe:a9fe::]"):  # fmt: skip
+        url_src(f"internal-{host.strip('[]')}", lambda w, h=host: f"http://{h}/latest/meta-data/", INTERNAL_WORDS)
+    # redirects from the (simulated) public host to internal ones, and DNS rebinding
+    for name, to in {
+        "loopback": lambda: f"http://127.0.0.1:{P()}/x.pdf",
+        "localhost": lambda: f"http://localhost:{P()}/x.pdf",
+        "metadata": lambda: "http://169.254.169.254/latest/meta-data/",
+        "private-10": lambda: "http://10.0.0.1/x.pdf",
+        "ipv6-loopback": lambda: f"http://[::1]:{P()}/x.pdf",
+        "decimal-ip": lambda: f"http://2130706433:{P()}/x.pdf",
+        "file": lambda: "file:///etc/passwd",
+    }.items():
+        expect = INTERNAL_WORDS if name != "file" else ("only http(s) redirects",)
+        url_src(
+            f"redirect-to-{name}", lambda w, to=to: f"http://{PUBLIC}:{SERVER.port}/redirect?to={to()}", expect, group="redirect"
+        )
+    url_src("dns-rebinding", lambda w: f"http://rebind.test:{P()}/x.pdf", INTERNAL_WORDS, group="redirect")
+    return cases
+
+
+def setup_hostile(work: Path) -> None:
+    """The secret outside the roots (with the canary word) and a folder whose name extends `reports`."""
+    (work / "secret").mkdir(exist_ok=True)
+    (work / "secret" / "secret.md").write_text(f"# Secret\n\nThe {CANARY} agent key is hunter2.\n")
+    (work / "reports-evil").mkdir(exist_ok=True)
+    (work / "reports-evil" / "a.md").write_text(f"# Evil\n\n{CANARY} agent.\n")
+
+
+def canary_stored(store: Store) -> bool:
+    """Whether the secret's words reached the store (bundles or the text cache)."""
+    for p in store.root.rglob("*"):
+        if p.is_file() and p.suffix in (".gz", ".json", ".parquet", ".csv"):
+            raw = p.read_bytes()
+            if p.suffix == ".gz":
+                import gzip
+
+                try:
+                    raw = gzip.decompress(raw)
+                except OSError:
+                    continue
+            if CANARY.encode() in raw:
+                return True
+    return False
+
+
+def run_hostile(work: Path, store: Store, good: dict[str, str], good_yaml: str) -> tuple[list[Result], int, int]:
+    """Run the hostile family; returns its results, reads outside the roots and internal requests (cases)."""
+    global LISTENER_PORT
+    setup_hostile(work)
+    _install_watch()
+    sock, close = _listener()
+    LISTENER_PORT = sock.getsockname()[1]  # type: ignore[attr-defined]
+    WATCH.forbidden = tuple(
+        os.path.realpath(p)
+        for p in (work / "secret", work / "reports-evil", "/etc", "/proc/self", "/dev/zero", "/dev/urandom", "/root")
+    )
+    WATCH.allowed_connect = ("127.0.0.1", SERVER.port)
+    results, reads, requests = [], 0, 0
+    try:
+        for case in hostile_catalogue():
+            WATCH.reads.clear()
+            WATCH.connects.clear()
+            before = WATCH.accepts
+            WATCH.active = True
+            try:
+                r = run_case(case, work, store, good, good_yaml)
+            finally:
+                WATCH.active = False
+            read = bool(WATCH.reads) or canary_stored(store) or r.verdict in ("unclear", "recovered")
+            internal = bool(WATCH.connects) or WATCH.accepts > before
+            if read and case.group == "confine":
+                reads += 1
+                r.message = f"READ OUTSIDE THE ROOTS {WATCH.reads[:2]}: {r.message}"
+                r.verdict = "unclear" if r.verdict == "clear" else r.verdict
+            if internal:
+                requests += 1
+                r.message = f"INTERNAL REQUEST {WATCH.connects[:2]}: {r.message}"
+                r.verdict = "unclear" if r.verdict == "clear" else r.verdict
+            results.append(r)
+    finally:
+        close()
+    return results, reads, requests
 
 
 def main() -> int:
@@ -491,6 +774,8 @@ def main() -> int:
             SERVER = server
             store, good, good_yaml, good_pdf = setup_store(work)
             results = [run_case(c, work, store, good, good_yaml) for c in catalogue(good_pdf)]
+            hostile, reads_outside, internal_requests = run_hostile(work, store, good, good_yaml)
+            results += hostile
         results += list(concurrent_cases(work, store, good, args.rounds))
     finally:
         if not args.keep:
@@ -511,8 +796,10 @@ def main() -> int:
     print(f"unclear messages: {verdicts['unclear']}")
     print(f"crashes: {verdicts['crash']}")
     print(f"data lost: {len(lost)}")
+    print(f"reads outside the roots: {reads_outside}")
+    print(f"internal requests: {internal_requests}")
     print(f"time: {time.perf_counter() - t_all:.1f} s" + (f"  (work folder kept: {work})" if args.keep else ""))
-    return 0 if not verdicts["crash"] and not lost else 1
+    return 0 if not verdicts["crash"] and not lost and not reads_outside and not internal_requests else 1
 
 
 if __name__ == "__main__":

@@ -9,6 +9,9 @@
 
 Exit status: 0 when every report succeeded, 1 when any failed (the others are still stored),
 2 for usage errors and for a broken lexicon or lens (nothing could be counted).
+
+Local sources must lie in the reports folder or a `--source-root` / $FRL_SOURCE_ROOTS folder;
+URLs may not reach internal addresses unless `--allow-private-hosts` / $FRL_ALLOW_PRIVATE_HOSTS=1.
 """
 
 from __future__ import annotations
@@ -18,9 +21,12 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from . import confine
+from .fetch import FetchSettings
 from .lens import DEFAULT_LENS, LENS_DIR, known_dimensions
 from .pipeline import Outcome, Settings, run
 from .registry import SpecFileError, load_registry
+from .schema import ReportSpec
 from .store import DEFAULT_DATA_DIR, Store
 
 DEFAULT_REPORTS_DIR = Path(__file__).resolve().parent.parent / "reports"
@@ -29,6 +35,39 @@ COMMANDS = ("run", "check", "export")
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR, help="data folder (default: data/)")
+
+
+def _folder(text: str) -> Path:
+    """argparse type of --source-root: an existing folder (a typo fails before any work)."""
+    p = Path(text).expanduser()
+    if not p.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a folder")
+    return p
+
+
+def _roots_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--source-root",
+        type=_folder,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help=f"another folder local sources may come from (repeatable; also ${confine.ROOTS_ENV}); "
+        "the reports folder is always allowed",
+    )
+
+
+class UsageError(Exception):
+    """A bad option or environment setting: one line, exit status 2."""
+
+
+def source_roots(args: argparse.Namespace) -> tuple[Path, ...]:
+    """--source-root folders plus $FRL_SOURCE_ROOTS ones; every one must be an existing folder."""
+    env = confine.env_roots()
+    for p in env:
+        if not p.is_dir():
+            raise UsageError(f"{confine.ROOTS_ENV}: {str(p)!r} is not a folder")
+    return (*args.source_root, *env)
 
 
 def build_parser(only: str | None = None) -> dict[str, argparse.ArgumentParser]:
@@ -60,6 +99,13 @@ def _run_parser() -> argparse.ArgumentParser:
     run_p.add_argument("--force", action="store_true", help="recompute even when inputs are unchanged")
     run_p.add_argument("--offline", action="store_true", help="never use the network; URLs come from the cache only")
     run_p.add_argument("--quiet", action="store_true", help="no progress bar or summary table")
+    run_p.add_argument(
+        "--allow-private-hosts",
+        action="store_true",
+        help="let URL sources reach loopback, private and link-local addresses "
+        f"(also ${confine.PRIVATE_HOSTS_ENV}=1); off by default",
+    )
+    _roots_option(run_p)
     _common(run_p)
     return run_p
 
@@ -70,6 +116,7 @@ def _check_parser() -> argparse.ArgumentParser:
     check_p.add_argument(
         "--reports-dir", type=Path, default=DEFAULT_REPORTS_DIR, help="folder of report YAML files (default: reports/)"
     )
+    _roots_option(check_p)
     return check_p
 
 
@@ -126,7 +173,19 @@ class _Bar:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    settings = Settings(data_dir=args.data_dir, engine=args.engine, force=args.force, offline=args.offline, lens_path=args.lens)
+    try:
+        private = args.allow_private_hosts or confine.env_flag(confine.PRIVATE_HOSTS_ENV)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+    settings = Settings(
+        data_dir=args.data_dir,
+        engine=args.engine,
+        force=args.force,
+        offline=args.offline,
+        lens_path=args.lens,
+        source_roots=source_roots(args),
+        fetch_settings=FetchSettings(allow_private_hosts=private),
+    )
     bar = _Bar() if not args.quiet else None
     result = run(
         files=args.files or None,
@@ -145,11 +204,33 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     reg = load_registry(args.reports_dir, files=args.files or None, known_dimensions=known_dimensions(LENS_DIR))
+    roots = confine.normalise_roots((args.reports_dir, *source_roots(args)))
+    bad = 0
     for spec in reg.reports:
-        print(f"ok: {reg.paths[spec.id]}")
+        problem = _source_problem(spec, reg.paths[spec.id], roots)
+        if problem:
+            bad += 1
+            print(f"error: {reg.paths[spec.id]}: {problem}", file=sys.stderr)
+        else:
+            print(f"ok: {reg.paths[spec.id]}")
     for err in reg.errors:
         print(f"error: {err}", file=sys.stderr)
-    return 1 if reg.errors else 0
+    return 1 if reg.errors or bad else 0
+
+
+def _source_problem(spec: ReportSpec, yaml_path: Path, roots: tuple[Path, ...]) -> str:
+    """Why a report's local source is refused by the source roots ('' when fine or not local); reads no file."""
+    from .urls import UrlError, check_scheme, file_url_path
+
+    src = spec.source
+    try:
+        if src and src.path:
+            confine.confine(src.path, Path(yaml_path).parent, roots)
+        if src and src.url and check_scheme(src.url) == "file":
+            confine.confine(file_url_path(src.url), Path("/"), roots, what="file URL")
+    except (confine.OutsideRoots, UrlError) as exc:
+        return str(exc)
+    return ""
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -182,6 +263,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser(command)[command].parse_args(argv)
     try:
         return {"run": cmd_run, "check": cmd_check, "export": cmd_export}[command](args)
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     except SpecFileError as exc:  # a broken lexicon or lens: nothing can be counted, say why and stop
         for err in exc.errors:
             print(f"error: {err}", file=sys.stderr)

@@ -1,6 +1,8 @@
 """Stage 2 — fetch: turn a report's `source:` into a local file and its SHA-256.
 
-Local paths are resolved relative to the report's YAML file. URLs are normalised
+Local paths are resolved relative to the report's YAML file and must lie inside an allowed source
+root after resolving `..` and symlinks (`ingest.confine`); `file://` URLs obey the same rule. URLs
+are normalised
 (`ingest.urls`: arXiv abs → PDF, GitHub blob → raw) and downloaded with httpx into a
 content-addressed cache under `data/cache/http`:
 
@@ -13,7 +15,9 @@ cap enforced while streaming, a redirect cap with loop detection, http(s) only o
 Only 5xx answers and timeouts are retried (with exponential backoff); a 4xx is final. The
 bytes are sniffed by magic number, so a PDF link that serves an HTML page fails and says so.
 With `offline=True` only the cache is used. When the network fails but an older copy is
-cached, that copy is used and `Fetched.note` says so.
+cached, that copy is used and `Fetched.note` says so. Unless `allow_private_hosts` is set, every
+hop's host must resolve to public addresses only, checked before the request and again by the
+connection itself (`ingest.hosts`), so no request reaches loopback, private or metadata addresses.
 """
 
 from __future__ import annotations
@@ -25,12 +29,15 @@ import math
 import os
 import tempfile
 import time
+from collections.abc import Iterable
 from contextlib import suppress
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
+from . import hosts
+from .confine import OutsideRoots, confine, shown
 from .extract import magic_kind
 from .schema import Source
 from .store import atomic_write_bytes
@@ -73,6 +80,8 @@ class FetchSettings:
     max_redirects: int = 5
     trust_env: bool = True  # honour HTTP(S)_PROXY / NO_PROXY from the environment
     user_agent: str = "frontier-report-lens/0.1 (technical-report keyword study)"
+    #: Let URLs reach loopback/private/link-local/… addresses (`--allow-private-hosts`); off by default.
+    allow_private_hosts: bool = False
 
     def __post_init__(self) -> None:
         for f in ("connect_timeout", "read_timeout", "total_timeout"):
@@ -87,6 +96,9 @@ class FetchSettings:
                 raise ValueError(f"FetchSettings.{f} must be a whole number from {lo} to {hi} (got {v!r})")
         if not isinstance(self.user_agent, str) or not self.user_agent.strip():
             raise ValueError("FetchSettings.user_agent must be non-empty text")
+        for f in ("trust_env", "allow_private_hosts"):
+            if not isinstance(getattr(self, f), bool):
+                raise ValueError(f"FetchSettings.{f} must be True or False (got {getattr(self, f)!r})")
 
     @classmethod
     def names(cls) -> list[str]:
@@ -113,21 +125,27 @@ def sha256_file(path: Path, chunk: int = 1 << 20) -> str:
     return h.hexdigest()
 
 
-def local_file(path: str, base_dir: Path) -> Fetched:
-    """A `path:` source, relative to the YAML's folder; missing files and folders are errors."""
-    p = Path(path)
-    if not p.is_absolute():
-        p = base_dir / p
+def local_file(path: str, base_dir: Path, roots: Iterable[Path] = (), what: str = "source.path") -> Fetched:
+    """A `path:` source, relative to the YAML's folder and confined to `roots` (resolved folders).
+
+    The confinement check comes first and its refusal does not depend on the file system, so a
+    path outside the roots reveals nothing about what exists there. Inside, missing files and
+    folders are errors naming the path relative to its root (never a server path).
+    """
+    try:
+        p, root = confine(path, base_dir, tuple(roots), what)
+    except OutsideRoots as exc:
+        raise FetchError(str(exc)) from exc
     if p.is_dir():
-        raise FetchError(f"source.path {path!r} is a directory, not a file")
+        raise FetchError(f"{what} {path!r} is a directory, not a file")
     if p.exists() and not p.is_file():
-        raise FetchError(f"source.path {path!r} is not a regular file (a device or pipe?)")
+        raise FetchError(f"{what} {path!r} is not a regular file (a device or pipe?)")
     if not p.is_file():
-        raise FetchError(f"source.path {path!r} not found (looked at {p})")
+        raise FetchError(f"{what} {path!r} not found (looked at {shown(p, root)})")
     try:
         return Fetched(p, sha256_file(p), f"path:{path}")
     except OSError as exc:
-        raise FetchError(f"source.path {path!r} cannot be read ({exc.strerror or exc})") from exc
+        raise FetchError(f"{what} {path!r} cannot be read ({exc.strerror or exc})") from exc
 
 
 # --------------------------------------------------------------------------- content sniffing
@@ -269,6 +287,8 @@ def _attempt(
     current = url
     while True:
         shown = display_url(current)
+        if not settings.allow_private_hosts:
+            _check_hop(current, chain)
         with client.stream("GET", current, headers=headers) as resp:
             if resp.status_code in (301, 302, 303, 307, 308):
                 location = resp.headers.get("location", "").strip()
@@ -323,6 +343,19 @@ def _attempt(
             return _from_entry(cache_dir, new, origin)
 
 
+def _check_hop(current: str, chain: list[str]) -> None:
+    """Refuse (before any connection) a hop whose host is or resolves to an internal address."""
+    try:
+        hosts.check_url(current)
+    except hosts.InvalidHost as exc:
+        raise FetchError(f"{display_url(current)} is not a valid URL ({exc})") from exc
+    except hosts.HostRefused as exc:
+        via = f"{display_url(chain[0])} redirected to {display_url(current)}: " if len(chain) > 1 else ""
+        raise FetchError(f"{via}{exc}") from exc
+    except hosts.Unresolvable as exc:
+        raise _Transient(f"{exc}; offline or host down?") from exc
+
+
 def _download(url: str, entry: dict | None, cache_dir: Path, settings: FetchSettings, origin: str) -> Fetched:
     """`_attempt` with retries on 5xx and timeouts (exponential backoff); the last error names the count."""
     import httpx  # imported here: runs on local files and cached URLs never pay for it
@@ -331,6 +364,8 @@ def _download(url: str, entry: dict | None, cache_dir: Path, settings: FetchSett
     shown = display_url(url)
     last: FetchError | None = None
     with httpx.Client(timeout=timeout, follow_redirects=False, trust_env=settings.trust_env) as client:
+        if not settings.allow_private_hosts:
+            hosts.pin(client)  # the connection re-checks the address it connects to (DNS rebinding)
         for attempt in range(settings.retries + 1):
             if attempt:
                 time.sleep(settings.backoff * 2 ** (attempt - 1))
@@ -338,6 +373,8 @@ def _download(url: str, entry: dict | None, cache_dir: Path, settings: FetchSett
                 return _attempt(client, url, entry, cache_dir, settings, origin)
             except _Retryable as exc:
                 last = exc
+            except hosts.HostRefused as exc:  # raised by the pinned connection: the answer changed since the check
+                raise FetchError(str(exc)) from exc
             except httpx.TimeoutException as exc:
                 kind = "connecting" if isinstance(exc, httpx.ConnectTimeout) else "waiting for data"
                 limit = settings.connect_timeout if isinstance(exc, httpx.ConnectTimeout) else settings.read_timeout
@@ -350,18 +387,29 @@ def _download(url: str, entry: dict | None, cache_dir: Path, settings: FetchSett
                 raise FetchError(f"too many redirects from {shown}") from exc
             except httpx.HTTPError as exc:
                 raise _Transient(f"download of {shown} failed: {type(exc).__name__}: {exc}") from exc
+            except httpx.InvalidURL as exc:  # e.g. a host the client cannot parse (`0177.0.0.1`)
+                raise FetchError(f"{shown} is not a valid URL ({exc})") from exc
     assert last is not None
     tries = settings.retries + 1
     raise _Transient(f"{last} (gave up after {tries} attempt{'s' if tries > 1 else ''})")
 
 
-def fetch_url(url: str, cache_dir: Path, offline: bool = False, settings: FetchSettings | None = None) -> Fetched:
-    """Fetch a URL into the cache (or take it from there); FetchError messages are for the user."""
+def fetch_url(
+    url: str,
+    cache_dir: Path,
+    offline: bool = False,
+    settings: FetchSettings | None = None,
+    roots: Iterable[Path] = (),
+) -> Fetched:
+    """Fetch a URL into the cache (or take it from there); FetchError messages are for the user.
+
+    A `file://` URL is a local file and obeys the source roots like `source.path`.
+    """
     settings = settings or FetchSettings()
     try:
         scheme = check_scheme(url)
         if scheme == "file":
-            return local_file(file_url_path(url), Path("/"))
+            return local_file(file_url_path(url), Path("/"), roots, what="file URL")
         target = normalize_url(url)
     except UrlError as exc:
         raise FetchError(str(exc)) from exc
@@ -372,7 +420,7 @@ def fetch_url(url: str, cache_dir: Path, offline: bool = False, settings: FetchS
         if entry:
             return _from_entry(cache_dir, entry, url, f"offline: cached copy from {entry['fetched_at']}")
         raise FetchError(
-            f"offline: {display_url(target)}{via} is not in the download cache ({cache_dir}); "
+            f"offline: {display_url(target)}{via} is not in the download cache; "
             "run once without --offline, or add a local `path:`"
         )
     try:
@@ -384,23 +432,29 @@ def fetch_url(url: str, cache_dir: Path, offline: bool = False, settings: FetchS
     except FetchError as exc:
         raise FetchError(f"{exc}{via}") from exc
     except OSError as exc:
-        raise FetchError(f"cannot write the download cache in {cache_dir}: {exc.strerror or exc}") from exc
+        raise FetchError(f"cannot write the download cache: {exc.strerror or exc}") from exc
 
 
 def locate(
-    source: Source, base_dir: Path, cache_dir: Path, offline: bool = False, settings: FetchSettings | None = None
+    source: Source,
+    base_dir: Path,
+    cache_dir: Path,
+    offline: bool = False,
+    settings: FetchSettings | None = None,
+    roots: Iterable[Path] = (),
 ) -> Fetched:
-    """Local file if `path:` exists, else the URL (cached). Errors name what was tried."""
+    """Local file if `path:` exists inside the roots, else the URL (cached). Errors name what was tried."""
+    roots = tuple(roots)
     errors = []
     if source.path:
         try:
-            return local_file(source.path, base_dir)
+            return local_file(source.path, base_dir, roots)
         except FetchError as exc:
             if not source.url:
                 raise
             errors.append(str(exc))
     assert source.url
     try:
-        return fetch_url(source.url, cache_dir, offline=offline, settings=settings)
+        return fetch_url(source.url, cache_dir, offline=offline, settings=settings, roots=roots)
     except FetchError as exc:
         raise FetchError("; ".join([*errors, str(exc)])) from exc

@@ -9,6 +9,7 @@ fingerprint (source hash, lexicon, lens, engine, pipeline version) matches is ke
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as dt
 import hashlib
 import time
@@ -19,6 +20,7 @@ from typing import Literal
 
 from . import fetch
 from .annotate import ANNOTATE_VERSION, annotate
+from .confine import normalise_roots
 from .evidence import sentences
 from .extract import Document, Engine, ExtractionError, Progress, extract_file
 from .keywords import count_keywords
@@ -31,7 +33,7 @@ from .store import DEFAULT_DATA_DIR, Store
 from .textnorm import word_rule
 
 #: Bump when counting/sectioning changes, so stored bundles are recomputed.
-PIPELINE_VERSION = 1
+PIPELINE_VERSION = 2
 
 Status = Literal["ok", "cached", "no-source", "failed"]
 
@@ -49,8 +51,15 @@ class Settings:
     max_pages: int = 3000
     #: Download limits for `source.url` (timeouts, size cap, retries, redirects); see ingest/fetch.py.
     fetch_settings: fetch.FetchSettings = field(default_factory=fetch.FetchSettings)
+    #: Folders a `source.path` or `file://` URL may lie in (resolved; `run` adds the reports folder).
+    source_roots: tuple[Path, ...] = ()
 
     def __post_init__(self) -> None:
+        if isinstance(self.source_roots, str | Path) or not isinstance(self.source_roots, tuple | list):
+            raise ValueError(f"source_roots must be a tuple of folders, not {self.source_roots!r}")
+        object.__setattr__(self, "source_roots", normalise_roots(self.source_roots))
+        if not isinstance(self.fetch_settings, fetch.FetchSettings):
+            raise ValueError("fetch_settings must be a FetchSettings")
         if self.engine not in ("pdfium", "pdfplumber"):
             raise ValueError(f"engine must be 'pdfium' or 'pdfplumber', not {self.engine!r}")
         if self.max_pages < 1:
@@ -148,7 +157,12 @@ def ingest_report(
                 store.save_bundle(spec.id, {"meta": snapshot})
             return out
         fetched = fetch.locate(
-            spec.source, yaml_path.parent, store.http_dir, offline=settings.offline, settings=settings.fetch_settings
+            spec.source,
+            yaml_path.parent,
+            store.http_dir,
+            offline=settings.offline,
+            settings=settings.fetch_settings,
+            roots=settings.source_roots,
         )
         note = f" ({fetched.note})" if fetched.note else ""
         fp = fingerprint(fetched.sha256, lexicon, settings, extra=lens_key(lens))
@@ -203,6 +217,8 @@ def run(
     called while a PDF's pages are read, so a very long document shows progress too.
     """
     settings = settings or Settings()
+    # The reports folder is always an allowed source root (issue 8: confinement of sources).
+    settings = dataclasses.replace(settings, source_roots=(Path(reports_dir), *settings.source_roots))
     store = Store(settings.data_dir)
     lexicon = load_lexicon(settings.lexicon_path)
     lens = load_lens(settings.lens_path)

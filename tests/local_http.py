@@ -1,6 +1,9 @@
 """A misbehaving-on-purpose HTTP server on 127.0.0.1 for fetch tests and eval/bad_inputs.py.
 
 No test touches the internet: every download goes to this server (port 0, a thread).
+127.0.0.1 is an internal address, so a fetch from it must opt in explicitly
+(`FetchSettings(allow_private_hosts=True)`); without that the fetcher refuses it unsent
+(tests/test_hosts.py proves it).
 Routes:
     /files/<name>            a served file (ETag + Last-Modified; answers 304 to a matching condition)
     /status/<code>           that HTTP status with a small HTML body

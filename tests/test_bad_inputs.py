@@ -28,7 +28,11 @@ from ingest.store import Store
 from .conftest import REPO, write_pdf, write_report
 from .local_http import LocalServer, serve
 
-FAST = FetchSettings(connect_timeout=1, read_timeout=0.3, total_timeout=1.0, retries=1, backoff=0.01, max_bytes=1_000_000)
+#: The server is on 127.0.0.1, so these settings opt in to private hosts.
+FAST = FetchSettings(
+    connect_timeout=1, read_timeout=0.3, total_timeout=1.0, retries=1, backoff=0.01, max_bytes=1_000_000,
+    allow_private_hosts=True,
+)  # fmt: skip
 GOOD_LINES = ["Introduction", "The agent uses a tool and gets a reward.", "Agentic training with credit assignment."]
 
 
@@ -40,7 +44,8 @@ class Env:
     good_sha: str
 
     def settings(self, **kw: object) -> Settings:
-        return Settings(data_dir=self.data, fetch_settings=FAST, **kw)  # type: ignore[arg-type]
+        # Inputs are written beside the reports folder: that folder is an allowed source root.
+        return Settings(data_dir=self.data, fetch_settings=FAST, source_roots=(self.reports.parent,), **kw)  # type: ignore[arg-type]
 
     def run_one(self, yaml_path: Path, **kw: object) -> Outcome:
         res = run(files=[yaml_path], reports_dir=self.reports, settings=self.settings(**kw))
@@ -65,7 +70,7 @@ def env(tmp_path: Path) -> Env:
     reports, data = tmp_path / "reports", tmp_path / "data"
     good = write_pdf(tmp_path / "good.pdf", [GOOD_LINES, ["Results", "More agent text."]])
     write_report(reports, "r", f"source:\n  path: {good}\n")
-    res = run(reports_dir=reports, settings=Settings(data_dir=data))
+    res = run(reports_dir=reports, settings=Settings(data_dir=data, source_roots=(tmp_path,)))
     assert [o.status for o in res.outcomes] == ["ok"], res.outcomes
     return Env(reports, data, good, Store(data).load_bundle("r")["meta"]["sha256"])
 
@@ -237,10 +242,18 @@ def test_directory_as_path_is_reported(env):
     env.assert_r_kept()
 
 
-@pytest.mark.skipif(not Path("/dev/null").exists(), reason="needs /dev/null")
-def test_device_as_path_is_not_reported_missing(env):
-    out = env.run_one(env.point_r_at("source:\n  path: /dev/null\n"))
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_pipe_as_path_is_not_reported_missing(env):
+    fifo = env.reports.parent / "pipe.pdf"
+    os.mkfifo(fifo)
+    out = env.run_one(env.point_r_at(f"source:\n  path: {fifo}\n"))
     assert out.failed and "not a regular file" in out.message
+    env.assert_r_kept()
+
+
+def test_device_outside_the_roots_is_refused_unread(env):
+    out = env.run_one(env.point_r_at("source:\n  path: /dev/zero\n"))
+    assert out.failed and "outside the allowed source folders" in out.message
     env.assert_r_kept()
 
 
@@ -351,6 +364,7 @@ def test_two_ingest_processes_at_once_on_one_store(tmp_path):
         pdf = write_pdf(tmp_path / f"p{i}.pdf", [[f"Report {i}", "The agent uses a tool."] * (i + 1)])
         write_report(reports, f"c{i}", f"source:\n  path: {pdf}\n")
     cmd = [sys.executable, "-m", "ingest", "--quiet", "--reports-dir", str(reports), "--data-dir", str(data)]
+    cmd += ["--source-root", str(tmp_path)]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     procs = [subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)]
     outs = [p.communicate(timeout=120) for p in procs]

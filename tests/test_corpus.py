@@ -69,7 +69,7 @@ def test_ingest_of_shipped_reports_plus_a_corpus_pdf(corpus, tmp_path):
         f"id: deepseek-r1\nmodel: DeepSeek-R1\norganization: DeepSeek-AI\ndoc_type: github-pdf\n"
         f"source:\n  path: {corpus / 'pdf' / 'deepseek-r1.pdf'}\n"
     )
-    settings = Settings(data_dir=tmp_path / "data", offline=True)
+    settings = Settings(data_dir=tmp_path / "data", offline=True, source_roots=(corpus,))
     files = [*sorted((REPO / "reports").glob("[!_]*.yaml")), extra]
     res = run(files=files, reports_dir=REPO / "reports", settings=settings)
     status = {o.report_id: o.status for o in res.outcomes}

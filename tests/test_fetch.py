@@ -21,8 +21,16 @@ from .local_http import LocalServer, serve
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-#: Short limits so every failure path finishes in well under a second.
-FAST = FetchSettings(connect_timeout=1, read_timeout=0.3, total_timeout=1.0, retries=2, backoff=0.01, max_bytes=2_000_000)
+#: Short limits so every failure path finishes in well under a second; the server is on 127.0.0.1, so opted in.
+FAST = FetchSettings(
+    connect_timeout=1,
+    read_timeout=0.3,
+    total_timeout=1.0,
+    retries=2,
+    backoff=0.01,
+    max_bytes=2_000_000,
+    allow_private_hosts=True,
+)
 
 
 def small_pdf(text: str = "Agentic tool use with a verifiable reward.") -> bytes:
@@ -265,8 +273,8 @@ def test_unsupported_schemes_refused_without_network(url, tmp_path):
 def test_file_url_reads_local_file(tmp_path):
     p = tmp_path / "a report.pdf"
     p.write_bytes(small_pdf())
-    got = fetch_url(p.as_uri(), tmp_path / "cache")
-    assert got.path == p and got.sha256 == hashlib.sha256(p.read_bytes()).hexdigest()
+    got = fetch_url(p.as_uri(), tmp_path / "cache", roots=(tmp_path.resolve(),))
+    assert got.path == p.resolve() and got.sha256 == hashlib.sha256(p.read_bytes()).hexdigest()
 
 
 @pytest.mark.parametrize(
@@ -290,10 +298,11 @@ def test_fetch_settings_are_validated(bad):
 
 def test_locate_prefers_existing_path_and_names_both_failures(server, tmp_path):
     (tmp_path / "r.md").write_text("# r\n\ntext\n")
-    got = locate(Source(path="r.md", url=server.url("/status/404")), tmp_path, tmp_path / "c", settings=FAST)
+    roots = (tmp_path.resolve(),)
+    got = locate(Source(path="r.md", url=server.url("/status/404")), tmp_path, tmp_path / "c", settings=FAST, roots=roots)
     assert got.origin == "path:r.md"
     with pytest.raises(FetchError) as err:
-        locate(Source(path="gone.pdf", url=server.url("/status/404")), tmp_path, tmp_path / "c", settings=FAST)
+        locate(Source(path="gone.pdf", url=server.url("/status/404")), tmp_path, tmp_path / "c", settings=FAST, roots=roots)
     assert "gone.pdf" in str(err.value) and "HTTP 404" in str(err.value)
 
 

@@ -3,6 +3,11 @@
 Validation is the schema's own (`ReportSpec`), so the page shows exactly the messages
 `python -m ingest check` would. Files are written atomically and never replace an existing
 report (or uploaded PDF) unless the user ticks "replace".
+
+The page is a public surface: anyone who can open the dashboard can use it. So it can be
+switched off (`FRL_READ_ONLY=1`: a plain notice, nothing written), an upload is the only way to
+give it a local file (a typed `path:` or a `file://` URL is refused), the ingest applies the same
+source roots and private-host rule as the command line, and every message is plain text.
 """
 
 from __future__ import annotations
@@ -14,10 +19,12 @@ import streamlit as st
 import yaml
 from pydantic import ValidationError
 
+from ingest.fetch import FetchSettings
 from ingest.registry import SpecError, SpecFileError, load_report, parse_yaml, validation_errors
 from ingest.schema import DocType, ReportSpec
 from ingest.store import atomic_write_bytes
 from views import data
+from views.plain import escape_md, message
 
 UPLOAD_DIR = "files"
 
@@ -46,6 +53,21 @@ def _validate(obj: dict, file: str) -> ReportSpec:
         return ReportSpec.model_validate(obj)
     except ValidationError as exc:
         raise SpecFileError(validation_errors(exc, file)) from exc
+
+
+def typed_local_source(spec: ReportSpec) -> str:
+    """Why a spec's typed source is refused here ('' if fine): only an upload may give a local file."""
+    src = spec.source
+    if src is None:
+        return ""
+    if src.path:
+        return (
+            f"source.path {src.path!r}: a local file can only be given by uploading it on this page; "
+            "remove `path:` or upload the PDF"
+        )
+    if src.url and src.url.strip().lower().startswith("file:"):
+        return f"source.url {src.url!r}: file:// URLs are not accepted here; upload the file instead"
+    return ""
 
 
 def spec_yaml(spec: ReportSpec) -> str:
@@ -83,7 +105,7 @@ def write_report(spec: ReportSpec, reports_dir: Path, replace: bool = False, pdf
 
 def _errors(exc: SpecFileError) -> None:
     for e in exc.errors:
-        st.error(f"**{e.field or e.file}**: {e.message}" + (f" — {e.hint}" if e.hint else ""))
+        message("error", f"{e.field or e.file}: {e.message}" + (f" — {e.hint}" if e.hint else ""))
 
 
 def _ingest(path: Path) -> None:
@@ -95,15 +117,20 @@ def _ingest(path: Path) -> None:
     def progress(items):  # type: ignore[no-untyped-def]
         items = list(items)
         for i, (spec, p) in enumerate(items):
-            bar.progress(i / max(len(items), 1), text=f"ingesting {spec.id}…")
+            bar.progress(i / max(len(items), 1), text=escape_md(f"ingesting {spec.id}…"))
             yield spec, p
         bar.progress(0.95, text="rebuilding tables…")
 
-    result = run(files=[path], reports_dir=data.reports_dir(), settings=Settings(data_dir=data.data_dir()), progress=progress)
+    settings = Settings(
+        data_dir=data.data_dir(),
+        source_roots=data.source_roots(),
+        fetch_settings=FetchSettings(allow_private_hosts=data.allow_private_hosts()),
+    )
+    result = run(files=[path], reports_dir=data.reports_dir(), settings=settings, progress=progress)
     bar.progress(1.0, text="done")
     data.clear()
     for o in result.outcomes:
-        (st.error if o.failed else st.success)(f"{o.report_id}: {o.status} — {o.message}")
+        message("error" if o.failed else "success", f"{o.report_id}: {o.status} — {o.message}")
     tbl, _ = data.tables()
     rid = path.stem
     st.dataframe(tbl["reports"][tbl["reports"]["report_id"] == rid], hide_index=True)
@@ -112,7 +139,12 @@ def _ingest(path: Path) -> None:
 def render() -> None:
     """Draw the page."""
     st.title("Add report")
-    st.caption(f"Writes `{data.reports_dir()}/<id>.yaml`, then ingests it into `{data.data_dir()}`.")
+    if data.read_only():
+        message("info", "This dashboard is read-only: adding reports is switched off (FRL_READ_ONLY).")
+        return
+    st.caption(
+        escape_md(f"Writes {data.reports_dir().name}/<id>.yaml, then ingests it. A local file can only be given by upload.")
+    )
     mode = st.radio("Input", ["form", "YAML"], horizontal=True, key="add_mode")
     with st.form("add_report"):
         if mode == "form":
@@ -140,18 +172,22 @@ def render() -> None:
         return
     try:
         spec = spec_from_fields(fields) if mode == "form" else spec_from_yaml(text)
+        refused = typed_local_source(spec)  # before the upload sets `path:` itself
+        if refused:
+            message("error", refused)
+            return
         pdf_bytes = pdf.getvalue() if pdf is not None else None
         if pdf_bytes is not None:
             src = {"path": f"{UPLOAD_DIR}/{spec.id}.pdf"} | ({"url": spec.source.url} if spec.source and spec.source.url else {})
-            spec = ReportSpec.model_validate({**spec.model_dump(by_alias=True), "source": src})
+            spec = _validate({**spec.model_dump(by_alias=True), "source": src}, f"reports/{spec.id}.yaml")
         path = write_report(spec, data.reports_dir(), replace=replace, pdf=pdf_bytes)
     except SpecFileError as exc:
         _errors(exc)
         return
     except FileExistsError as exc:
-        st.warning(str(exc))
+        message("warning", str(exc))
         return
-    st.success(f"Saved {path}")
+    message("success", f"Saved {data.reports_dir().name}/{path.name}")
     st.code(spec_yaml(spec), language="yaml")
     _ingest(path)
 

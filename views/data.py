@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from ingest import summaries
+from ingest import confine, summaries
 from ingest.lens import DEFAULT_LENS
 from ingest.lexicon import DEFAULT_LEXICON, Lexicon, load_lexicon
 from ingest.store import DEFAULT_DATA_DIR, TABLES, Store
@@ -30,6 +30,27 @@ def data_dir() -> Path:
 def reports_dir() -> Path:
     """Where Add report writes YAML files: $FRL_REPORTS_DIR or the repo's reports/."""
     return Path(os.environ.get("FRL_REPORTS_DIR") or REPO / "reports")
+
+
+def read_only() -> bool:
+    """$FRL_READ_ONLY: Add report is switched off (a value that is neither on nor off counts as on)."""
+    try:
+        return confine.env_flag(confine.READ_ONLY_ENV)
+    except ValueError:
+        return True
+
+
+def source_roots() -> tuple[Path, ...]:
+    """Extra folders local sources may come from ($FRL_SOURCE_ROOTS); the reports folder always may."""
+    return confine.env_roots()
+
+
+def allow_private_hosts() -> bool:
+    """$FRL_ALLOW_PRIVATE_HOSTS=1 lets URL sources reach internal addresses (a bad value counts as off)."""
+    try:
+        return confine.env_flag(confine.PRIVATE_HOSTS_ENV)
+    except ValueError:
+        return False
 
 
 def stamp(root: Path) -> Stamp:
@@ -90,6 +111,8 @@ def clear() -> None:
 def no_data_notice(tbl: dict[str, pd.DataFrame]) -> bool:
     """Show how to fill an empty store; True when there is nothing to display."""
     if tbl["reports"].empty:
-        st.info(f"No results in `{data_dir()}` yet. Run `python -m ingest` (or `make app`), or add a report.")
+        from views.plain import message
+
+        message("info", f"No results in {data_dir().name} yet. Run python -m ingest (or make app), or add a report.")
         return True
     return False

@@ -7,6 +7,7 @@ import streamlit as st
 
 from ingest.sections import SECTIONS
 from views import data
+from views.plain import escape_md
 from views.review import show_auto_beside_curated
 
 ALL = "*"
@@ -62,7 +63,7 @@ def render() -> None:
         return
     if dim:
         cells, ev = dimension_rows(tbl["comparison"], tbl["evidence"], report, dim)
-        st.subheader(f"{labels.get(dim, dim)}: table cells")
+        st.subheader(escape_md(f"{labels.get(dim, dim)}: table cells"))
         st.caption("origin: curated = hand-checked (quote from the report file), auto = pipeline, none = not assessed.")
         st.dataframe(cells, hide_index=True, width="stretch")
         st.subheader("Candidate evidence sentences")
@@ -74,7 +75,7 @@ def render() -> None:
     if term:
         rows = kwic_rows(tbl["kwic"], report, term, section)
         where = "all reports" if report == ALL else models.get(report, report)
-        st.subheader(f"“{term}” in {where}" + (f" ({section})" if section else ""))
+        st.subheader(escape_md(f"“{term}” in {where}" + (f" ({section})" if section else "")))
         if rows.empty:
             st.caption("No keyword-in-context lines stored (the report may be unmeasured: reported figures have no lines).")
         else:

@@ -7,6 +7,7 @@ import streamlit as st
 
 from ingest import export, summaries
 from views import data, figures, nav
+from views.plain import escape_md, message
 
 SCOPE_LABELS: dict[str, str] = {
     "all": "whole document",
@@ -50,10 +51,10 @@ def render() -> None:
                                "pick 'reported' to prefer them.")  # fmt: skip
     group = groups[gid]
     terms = [t.name for t in group.terms]
-    st.caption(group.description)
+    st.caption(escape_md(group.description or ""))
     matrix = _matrix(key, gid, tuple(terms), scope, prefer)
     if matrix.empty:
-        st.info(f"No {SCOPE_LABELS[scope]} figures for “{group.label}”: nothing measured yet"
+        message("info", f"No {SCOPE_LABELS[scope]} figures for “{group.label}”: nothing measured yet"
                 + (" (reported figures cover the whole document only)." if scope != "all" else "."))  # fmt: skip
     else:
         mixed = set(matrix["figures"])

@@ -28,8 +28,15 @@ def page(name: str) -> st.Page:
     return st.Page(str(VIEWS / file), title=title, icon=icon, url_path=name, default=name == next(iter(PAGES)))
 
 
+def names() -> list[str]:
+    """The pages in the navigation; a read-only dashboard ($FRL_READ_ONLY) has no Add report page."""
+    from views import data
+
+    return [n for n in PAGES if not (n == "add" and data.read_only())]
+
+
 def pages() -> list[st.Page]:
-    return [page(n) for n in PAGES]
+    return [page(n) for n in names()]
 
 
 def go(name: str, **params: str) -> None:

@@ -8,6 +8,7 @@ import streamlit as st
 from ingest import comparison, summaries
 from ingest.store import Store
 from views import data
+from views.plain import escape_md, message
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -47,7 +48,7 @@ def render() -> None:
     models = dict(zip(reports["report_id"], reports["model"], strict=False))
     rid = st.selectbox("Report", list(models), format_func=lambda r: models.get(r, r), key="id", bind="query-params")
     row = reports[reports["report_id"] == rid].iloc[0]
-    st.header(str(row["model"]))
+    st.header(escape_md(row["model"]))
     meta = {k: row.get(k) for k in ("organization", "country", "released", "doc_type", "arxiv_id", "params",
                                      "source_url", "pages", "words", "notes")}  # fmt: skip
     st.dataframe(pd.DataFrame([{"field": k, "value": _show(v)} for k, v in meta.items() if pd.notna(v) and str(v)]),
@@ -55,7 +56,7 @@ def render() -> None:
     status = tbl["status"]
     if not status.empty and (status["report_id"] == rid).any():
         s = status[status["report_id"] == rid].iloc[0]
-        st.caption(f"Last run: {s['status']} — {s['message']}")
+        message("error" if s["status"] == "failed" else "info", f"Last run: {s['status']} — {s['message']}")
     one = reports[reports["report_id"] == rid]
     st.subheader("Figures")
     for src in ("reported", "measured"):

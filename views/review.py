@@ -5,31 +5,26 @@ level dimensions, the indicator checklist), then accepts it, picks another categ
 or writes a value. The decision goes into the report's YAML `curated:` block through
 `ingest.curate` (round-trip: every other key and comment is kept), and the report's tables are
 rebuilt by the pipeline at once. `FRL_READ_ONLY=1` shows the cells without any write control.
-Everything a user or a report file wrote is shown as plain text (st.text / st.code / tables).
+Everything a user or a report file wrote is shown as plain text (`views.plain`, st.text, tables).
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 
 from ingest import comparison, curate, review
+from ingest.fetch import FetchSettings
 from ingest.lens import DEFAULT_LENS, NOT_ASSESSED, Lens, load_lens
 from ingest.registry import SpecFileError, load_report
 from ingest.schema import ID_PATTERN, CuratedCell, ReportSpec, Source
 from views import data
+from views.plain import escape_md, message
 
-READ_ONLY_ENV = "FRL_READ_ONLY"
 ACTIONS = {"accept": "accept the automatic value", "category": "pick a category", "write": "write a value"}
 MSG = "review_msg"
-
-
-def read_only() -> bool:
-    """True when the dashboard is switched read-only ($FRL_READ_ONLY=1)."""
-    return os.environ.get(READ_ONLY_ENV, "").strip().lower() in ("1", "true", "yes", "on")
 
 
 def report_file(report_id: str) -> Path | None:
@@ -49,16 +44,19 @@ def _flash(kind: str, title: str, text: str = "") -> None:
 def _show_flash() -> None:
     kind, title, text = st.session_state.pop(MSG, ("", "", ""))
     if kind:
-        {"ok": st.success, "error": st.error, "warn": st.warning}[kind](title)  # titles are fixed strings
-        if text:
-            st.code(text, language=None)
+        message(kind, f"{title}\n{text}" if text else title)
 
 
 def _rebuild(path: Path) -> str:
     """Re-run the pipeline on one report (cached text: only the tables are rebuilt); a one-line outcome."""
     from ingest.pipeline import Settings, run
 
-    result = run(files=[path], reports_dir=data.reports_dir(), settings=Settings(data_dir=data.data_dir()))
+    settings = Settings(
+        data_dir=data.data_dir(),
+        source_roots=data.source_roots(),
+        fetch_settings=FetchSettings(allow_private_hosts=data.allow_private_hosts()),
+    )
+    result = run(files=[path], reports_dir=data.reports_dir(), settings=settings)
     data.clear()
     return "; ".join(f"{o.report_id}: {o.status} — {o.message}" for o in result.outcomes)
 
@@ -108,7 +106,7 @@ def _cell_controls(lens: Lens, path: Path, row: dict, ev: pd.DataFrame) -> None:
         except OSError as exc:
             _flash("error", "Could not write the report file; it is unchanged.", str(exc))
         else:
-            _flash("ok", f"Saved the decision on {dim.label}.", outcome)
+            _flash("success", f"Saved the decision on {dim.label}.", outcome)
         st.rerun()
 
 
@@ -117,7 +115,7 @@ def _cell(lens: Lens, row: dict, ev: pd.DataFrame, cur: CuratedCell | None, path
     dim = lens.dimension(str(row["dimension"]))
     with st.container(border=True):
         state = "curated" if cur is not None else ("unreviewed" if row.get("auto_value") else "not assessed")
-        st.markdown(f"**{dim.label}** · {state}")  # lens label (project data) and fixed words only
+        st.markdown(f"**{escape_md(dim.label)}** · {state}")
         lines = []
         if isinstance(row.get("auto_value"), str):
             conf = row.get("confidence")
@@ -154,6 +152,8 @@ def _source(spec: ReportSpec | None, path: Path) -> None:
         if not st.button("Attach and ingest", key="src_save"):
             return
         try:
+            if url.strip().lower().startswith("file:"):
+                raise ValueError("file:// URLs are not accepted here; upload the file instead")
             if url.strip():
                 Source(url=url.strip())  # the schema's URL check before anything is written
             rel = curate.store_upload(data.reports_dir(), path.stem, up.name, up.getvalue()) if up is not None else None
@@ -164,7 +164,7 @@ def _source(spec: ReportSpec | None, path: Path) -> None:
             _flash("error", "Source refused; the report file is unchanged.", str(exc))
         else:
             with st.spinner("ingesting…"):
-                _flash("ok", "Source saved; the report was ingested again.", _rebuild(path))
+                _flash("success", "Source saved; the report was ingested again.", _rebuild(path))
         st.rerun()
 
 
@@ -182,7 +182,7 @@ def show_auto_beside_curated(comparison_df: pd.DataFrame, evidence: pd.DataFrame
 def _go_next(comparison_df: pd.DataFrame, ids: list[str]) -> None:
     nxt = review.next_unreviewed(comparison_df, ids, after=st.session_state.get("rid"))
     if nxt is None:
-        _flash("ok", "Every automatic cell has a curated value.")
+        _flash("success", "Every automatic cell has a curated value.")
     else:
         st.session_state["rid"] = nxt
 
@@ -212,15 +212,13 @@ def render() -> None:
         try:
             spec = load_report(path)
         except SpecFileError as exc:
-            st.error("The report file does not load; fix it before reviewing.")
-            st.code("\n".join(str(e) for e in exc.errors), language=None)
+            message("error", "The report file does not load; fix it before reviewing.\n" + "\n".join(map(str, exc.errors)))
             path = None
-    writable = path is not None and not read_only()
-    if read_only():
-        st.info("Read-only dashboard (FRL_READ_ONLY=1): cells are shown, decisions cannot be written.")
+    writable = path is not None and not data.read_only()
+    if data.read_only():
+        message("info", "Read-only dashboard (FRL_READ_ONLY): cells are shown, decisions cannot be written.")
     elif path is None:
-        st.warning("This report has no loadable file in the reports folder, so decisions cannot be written:")
-        st.code(str(data.reports_dir() / f"{rid}.yaml"), language=None)
+        message("warning", f"No loadable file {rid}.yaml in the reports folder, so decisions cannot be written.")
     rows = cmp_[cmp_["report_id"] == rid].to_dict("records") if not cmp_.empty else []
     by_dim = {r["dimension"]: r for r in rows}
     for dim in lens.dimensions:
