@@ -18,10 +18,17 @@ import pytest
 
 from ingest.registry import load_report
 from tests import review_fixtures as rf
-from tests.test_browser import ARTIFACTS, CHROMIUM, REPO, free_port, settle
+from tests.test_browser import ARTIFACTS, CHROMIUM, IDLE, REPO, free_port
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]  # fmt: skip
+
+
+def settle(page) -> None:  # type: ignore[no-untyped-def]
+    """Wait until the script run is over (a generous bound: the machine may be shared and loaded)."""
+    page.wait_for_timeout(150)
+    page.wait_for_selector(IDLE, timeout=90_000)
+
 
 pytestmark = [
     pytest.mark.browser,
