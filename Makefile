@@ -46,6 +46,8 @@ bench: $(VENV)/.dev
 	$(BIN)/python bench/ingest_speed.py
 	$(BIN)/python bench/app_speed.py
 	$(BIN)/python bench/sections_speed.py
+	$(BIN)/python bench/pathological.py
+	$(BIN)/python bench/scale.py
 	$(BIN)/python bench/review_speed.py
 
 eval: $(VENV)/.dev

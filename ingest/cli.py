@@ -27,7 +27,7 @@ from .lens import DEFAULT_LENS, LENS_DIR, known_dimensions
 from .pipeline import Outcome, Settings, run
 from .registry import SpecFileError, load_registry
 from .schema import ReportSpec
-from .store import DEFAULT_DATA_DIR, Store
+from .store import DEFAULT_DATA_DIR, Store, StoreError, describe_os_error
 
 DEFAULT_REPORTS_DIR = Path(__file__).resolve().parent.parent / "reports"
 COMMANDS = ("run", "check", "export")
@@ -186,6 +186,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         source_roots=source_roots(args),
         fetch_settings=FetchSettings(allow_private_hosts=private),
     )
+    Store(args.data_dir).ensure_writable()  # a read-only data folder: one clear line, before any work
     bar = _Bar() if not args.quiet else None
     result = run(
         files=args.files or None,
@@ -240,20 +241,19 @@ def cmd_export(args: argparse.Namespace) -> int:
     if not store.has_results():
         print(f"error: no results in {store.results_dir}; run `python -m ingest` first", file=sys.stderr)
         return 1
+    if args.out is not None and args.out.is_dir():
+        print(f"error: cannot write {args.out}: it is a folder; give a file name", file=sys.stderr)
+        return 1
+    export.check_store(store)
     if args.report:
         try:
             text = export.report_card(store, args.report)
         except KeyError as exc:
             print(f"error: {exc.args[0]}", file=sys.stderr)
             return 1
+        export.write_text(text, args.out)
     else:
-        text = export.render(export.TABLES[args.table](store), args.format)
-    if args.out:
-        from .store import atomic_write_bytes
-
-        atomic_write_bytes(args.out, text.encode("utf-8"))
-    else:
-        sys.stdout.write(text)
+        export.write_table(store, args.table, args.format, args.out)
     return 0
 
 
@@ -270,3 +270,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         for err in exc.errors:
             print(f"error: {err}", file=sys.stderr)
         return 2
+    except StoreError as exc:  # damaged tables, unwritable data folder or output: one line, not a traceback
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:  # e.g. the disk filled up while writing: earlier data is intact (atomic writes)
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"error: cannot write{where}: {describe_os_error(exc)}; earlier results are kept", file=sys.stderr)
+        return 1

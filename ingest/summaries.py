@@ -285,7 +285,7 @@ def report_card(store: Store, report_id: str) -> str:
     """One report as Markdown: metadata, figures, comparison cells with quotes, sections, top terms."""
     from .export import to_markdown
 
-    reports = store.read_table("reports")
+    reports = store.read_table("reports", report_ids=[report_id])
     hit = reports[reports["report_id"] == report_id] if not reports.empty else reports
     if hit.empty:
         raise KeyError(f"unknown report {report_id!r}")
@@ -300,8 +300,11 @@ def report_card(store: Store, report_id: str) -> str:
     measured = bool(r.get("measured"))
     lines.append(f"- **measured**: {'yes' if measured else 'no (reported figures only)'}")
     lines += ["", "## Figures", ""]
+    # Filtered reads: only this report's rows of the per-report tables are loaded.
+    reported = store.read_table("reported", report_ids=[report_id])
+    counts_one = store.read_table("counts", report_ids=[report_id])
     for src in ("reported", "measured"):
-        st_ = stats_frame(hit, store.read_table("reported"), store.read_table("counts"), source=src)
+        st_ = stats_frame(hit, reported, counts_one, source=src)
         if "figures" in st_.columns and (st_["figures"] != src).all():
             continue
         lines += [f"{src.capitalize()}:", "", to_markdown(st_.drop(columns="figures", errors="ignore").drop(columns="model"))]
@@ -322,16 +325,16 @@ def report_card(store: Store, report_id: str) -> str:
         if isinstance(c.get("notes"), str) and c["notes"]:
             lines.append(f"- notes: {c['notes']}")
         lines.append("")
-    ev = store.read_table("evidence")
+    ev = store.read_table("evidence", report_ids=[report_id])
     if not ev.empty:
         ev = ev[ev["report_id"] == report_id]
         if len(ev):
             lines += ["## Evidence", "", to_markdown(ev[["dimension", "category", "page_label", "section", "quote"]])]
-    secs = store.read_table("sections")
+    secs = store.read_table("sections", report_ids=[report_id])
     secs = secs[secs["report_id"] == report_id] if not secs.empty else secs
     if len(secs):
         lines += ["## Sections", "", to_markdown(secs[["section", "heading", "start_page", "end_page", "words"]])]
-    top = distinctive_terms(store.read_table("counts"), report_id)
+    top = distinctive_terms(store.read_table("counts", filters=[("section", "==", "all")]), report_id)
     if len(top):
         lines += ["## Distinctive terms (TF-IDF against the other reports)", "", to_markdown(top)]
     return "\n".join(lines).rstrip() + "\n"

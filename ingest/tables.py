@@ -1,5 +1,12 @@
 """Build the tidy tables from the stored bundles and the registry (called under the store lock).
 
+Incremental: every report's rows depend only on its spec, YAML path, bundle, status and the lens;
+a hash of those (`input_key`) is kept in the manifest, so a run rebuilds the rows of reports whose
+key changed, rewrites only the parts (buckets) holding them, and reuses every other part as is.
+A part that fails its checksum is rebuilt from the bundles of the reports it holds.
+
+Adding a table is one declaration in `TABLE_DEFS` (name, columns, rows of one report).
+
 Which reports appear: every report that loads from its YAML, plus — so a broken edit never
 hides earlier results — any report whose YAML file still exists but no longer loads, shown
 from its last good bundle (status `failed`, with the error). A report whose YAML was deleted
@@ -8,15 +15,36 @@ disappears from the tables.
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
-from .comparison import comparison_frame, comparison_rows, evidence_frame, evidence_rows
+from .comparison import COMPARISON_COLUMNS, EVIDENCE_COLUMNS, comparison_rows, evidence_rows
 from .lens import Lens, load_lens
 from .registry import Registry
 from .schema import ReportSpec
-from .store import Store, frame, reported_rows, spec_row
+from .store import (
+    DEFAULT_BUCKETS,
+    Manifest,
+    Part,
+    Store,
+    TableEntry,
+    bucket_of,
+    frame,
+    reported_rows,
+    spec_row,
+)
+
+#: Bump when the rows built from a bundle change, so every report's rows are rebuilt once.
+TABLES_VERSION = 2
+#: Rows per row group of a clustered part (see TableDef.cluster_by).
+CLUSTER_ROW_GROUP = 4096
 
 REPORT_COLUMNS = [
     "report_id",
@@ -68,54 +96,255 @@ def _specs_in_view(store: Store, registry: Registry) -> list[tuple[ReportSpec, s
     return out
 
 
-def rebuild_tables(store: Store, registry: Registry, lens: Lens | None = None) -> dict[str, pd.DataFrame]:
-    """Recompute every table from bundles + specs and write them atomically; returns them.
+@dataclass(frozen=True)
+class ReportInput:
+    """Everything one report's rows are built from."""
 
-    `comparison` has a row per report × lens dimension even without a source (curated cells,
-    else "not assessed"); `evidence` holds the ranked candidate sentences of measured reports.
+    spec: ReportSpec
+    yaml_path: str | None
+    bundle: dict
+    status: dict | None
+    lens: Lens
+
+    @property
+    def measured(self) -> bool:
+        return bool(self.bundle.get("counts"))
+
+    @property
+    def annotation(self) -> dict | None:
+        return self.bundle.get("annotation") if self.measured else None
+
+
+@dataclass(frozen=True)
+class TableDef:
+    """A stored table: its columns, the rows one report contributes, and whether it is per report.
+
+    Per-report tables (large: counts, kwic, …) are split into buckets so that one report's
+    update rewrites one part; the others are one small part each. `dtypes` are the pandas
+    extension types readers restore (Arrow keeps nulls in integer columns; pandas needs Int64).
+    """
+
+    name: str
+    columns: list[str]
+    rows: Callable[[ReportInput], list[dict]]
+    per_report: bool = True
+    dtypes: dict[str, str] = field(default_factory=dict)
+    #: Sort each part by this column (stably) in small row groups, so a read filtered on it — the
+    #: Evidence page's "one term across all reports" — skips most row groups of every part.
+    cluster_by: str | None = None
+
+    def frame(self, rows: list[dict]) -> pd.DataFrame:
+        """Rows as a DataFrame with the declared columns and dtypes (what readers get back)."""
+        df = frame(rows, self.columns)
+        for c, t in self.dtypes.items():
+            df[c] = df[c].astype(t)
+        return df
+
+    def arrow(self, rows: list[dict]) -> pa.Table:
+        """Rows straight to Arrow in column order (pandas is far slower for a few thousand rows)."""
+        tb = pa.Table.from_pylist(rows)
+        for c in self.columns:
+            if c not in tb.column_names:
+                tb = tb.append_column(c, pa.nulls(tb.num_rows))
+        return tb.select(self.columns + [c for c in tb.column_names if c not in self.columns])
+
+
+def bundle_rows(key: str) -> Callable[[ReportInput], list[dict]]:
+    """Rows of a measured report's bundle list `key`, each with its report_id."""
+
+    def rows(r: ReportInput) -> list[dict]:
+        return [{"report_id": r.spec.id, **x} for x in r.bundle.get(key) or []] if r.measured else []
+
+    return rows
+
+
+def report_rows(r: ReportInput) -> list[dict]:
+    meta, measured = r.bundle.get("meta", {}), r.measured
+    row = spec_row(r.spec, r.yaml_path)
+    row.update(
+        has_source=r.spec.source is not None,
+        measured=measured,
+        pages=meta.get("pages") if measured else None,
+        words=meta.get("words") if measured else None,
+        word_rule=meta.get("word_rule"),
+        kind=meta.get("kind"),
+        engine=meta.get("engine"),
+        sha256=meta.get("sha256"),
+        ingested_at=meta.get("ingested_at"),
+        extraction_notes="; ".join(meta.get("notes") or []),
+    )
+    return [row]
+
+
+def status_rows(r: ReportInput) -> list[dict]:
+    return [{k: r.status.get(k) for k in STATUS_COLUMNS} | {"report_id": r.spec.id}] if r.status else []
+
+
+#: The dtypes ingest/comparison.py's comparison_frame/evidence_frame give (kept when read back).
+CMP_DTYPES = {"page": "Int64", "confidence": "Float64", "disagree": "boolean"}
+EV_DTYPES = {"page": "Int64", "rank": "Int64", "score": "Float64"}
+
+#: Every stored table. A new per-report table is one line, e.g.
+#: `TableDef("results", RESULT_COLUMNS, bundle_rows("results")),`
+TABLE_DEFS: tuple[TableDef, ...] = (
+    TableDef("reports", REPORT_COLUMNS, report_rows, per_report=False),
+    TableDef("status", STATUS_COLUMNS, status_rows, per_report=False),
+    TableDef("sections", SECTION_COLUMNS, bundle_rows("sections")),
+    TableDef("counts", COUNT_COLUMNS, bundle_rows("counts")),
+    TableDef("kwic", KWIC_COLUMNS, bundle_rows("kwic"), cluster_by="term"),
+    TableDef("reported", REPORTED_COLUMNS, lambda r: reported_rows(r.spec), per_report=False),
+    TableDef("comparison", COMPARISON_COLUMNS, lambda r: comparison_rows(r.lens, r.spec, r.annotation), dtypes=CMP_DTYPES),
+    TableDef("evidence", EVIDENCE_COLUMNS, lambda r: evidence_rows(r.spec.id, r.annotation, r.lens), dtypes=EV_DTYPES),
+)
+
+
+@dataclass
+class RebuildStats:
+    """What a rebuild did (for tests and bench/scale.py)."""
+
+    changed: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    parts_written: int = 0
+    bundles_read: int = 0
+    repaired: list[str] = field(default_factory=list)
+
+
+def input_key(spec: ReportSpec, yaml_path: str | None, lens: Lens, stamp: str) -> str:
+    """Hash of what a report's rows depend on; bundle and status by `stamp` (size+mtime, no read)."""
+    h = hashlib.sha256(f"{TABLES_VERSION}|{lens.fingerprint}|{yaml_path}|{stamp}|".encode())
+    h.update(spec.model_dump_json(by_alias=True).encode())
+    return h.hexdigest()[:24]
+
+
+def rebuild_tables(store: Store, registry: Registry, lens: Lens | None = None, buckets: int = DEFAULT_BUCKETS) -> RebuildStats:
+    """Bring every table up to date with bundles + specs and publish them as one new generation.
+
+    Only reports whose inputs changed (and parts that fail their checksum) are rebuilt; the
+    others' parts are kept by reference. `comparison` has a row per report × lens dimension even
+    without a source (curated cells, else "not assessed"); `evidence` holds the ranked
+    candidate sentences of measured reports.
     """
     lens = lens or load_lens()
-    reports, status, sections, counts, kwic, reported = [], [], [], [], [], []
-    comparison, evidence = [], []
-    for spec, yaml_path in _specs_in_view(store, registry):
-        bundle = store.load_bundle(spec.id) or {}
-        meta = bundle.get("meta", {})
-        measured = bool(bundle.get("counts"))
-        row = spec_row(spec, yaml_path)
-        row.update(
-            has_source=spec.source is not None,
-            measured=measured,
-            pages=meta.get("pages") if measured else None,
-            words=meta.get("words") if measured else None,
-            word_rule=meta.get("word_rule"),
-            kind=meta.get("kind"),
-            engine=meta.get("engine"),
-            sha256=meta.get("sha256"),
-            ingested_at=meta.get("ingested_at"),
-            extraction_notes="; ".join(meta.get("notes") or []),
-        )
-        reports.append(row)
-        st = store.load_status(spec.id)
-        if st:
-            status.append({k: st.get(k) for k in STATUS_COLUMNS} | {"report_id": spec.id})
-        if measured:
-            sections += [{"report_id": spec.id, **s} for s in bundle.get("sections", [])]
-            counts += [{"report_id": spec.id, **c} for c in bundle["counts"]]
-            kwic += [{"report_id": spec.id, **k} for k in bundle.get("kwic", [])]
-        reported += reported_rows(spec)
-        annotation = bundle.get("annotation") if measured else None
-        comparison += comparison_rows(lens, spec, annotation)
-        evidence += evidence_rows(spec.id, annotation, lens)
-    tables = {
-        "reports": frame(reports, REPORT_COLUMNS),
-        "status": frame(status, STATUS_COLUMNS),
-        "sections": frame(sections, SECTION_COLUMNS),
-        "counts": frame(counts, COUNT_COLUMNS),
-        "kwic": frame(kwic, KWIC_COLUMNS),
-        "reported": frame(reported, REPORTED_COLUMNS),
-        "comparison": comparison_frame(comparison),
-        "evidence": evidence_frame(evidence),
-    }
-    for name, df in tables.items():
-        store.write_table(name, df)
-    return tables
+    view = _specs_in_view(store, registry)
+    old = store.manifest_or_none()
+    damaged = set(store.check()) if old else set()
+    stats = RebuildStats(repaired=sorted(damaged))
+    order = [spec.id for spec, _ in view]
+    stamps = store.bundle_stamps()
+    keys = {spec.id: input_key(spec, yp, lens, stamps.get(spec.id, "-")) for spec, yp in view}
+    prev_inputs = old.inputs if old else {}
+    changed = {rid for rid, k in keys.items() if prev_inputs.get(rid) != k}
+    removed = set(prev_inputs) - set(keys)
+    stats.changed, stats.removed = sorted(changed), sorted(removed)
+    dirty = changed | removed
+
+    bucket_maps: dict[int, dict[str, int]] = {}
+
+    def where(nb: int) -> dict[str, int]:
+        if nb not in bucket_maps:
+            bucket_maps[nb] = {rid: bucket_of(rid, nb) for rid in [*order, *removed]}
+        return bucket_maps[nb]
+
+    # Per table: its bucket count, and which buckets must be rebuilt from scratch (no usable old part).
+    plan: dict[str, tuple[int, set[int]]] = {}
+    for td in TABLE_DEFS:
+        nb = buckets if td.per_report else 1
+        prev = old.tables.get(td.name) if old else None
+        if prev is None or prev.buckets != nb or prev.columns != td.columns:
+            plan[td.name] = (nb, set(range(nb)))
+        else:
+            plan[td.name] = (nb, {int(d.split("/")[1]) for d in damaged if d.split("/")[0] == td.name})
+    # Reports whose rows are needed: changed ones, plus every report of a from-scratch bucket.
+    need: set[str] = set(changed)
+    for nb, scratch in plan.values():
+        if scratch:
+            need |= {rid for rid in keys if where(nb)[rid] in scratch}
+    by_id = {spec.id: (spec, yp) for spec, yp in view}
+    m = Manifest(order=order, inputs=keys)
+    entries: dict[str, tuple[TableEntry, TableEntry | None, set[int]]] = {}
+    for td in TABLE_DEFS:
+        nb, scratch = plan[td.name]
+        prev = old.tables.get(td.name) if old else None
+        entry = TableEntry(columns=list(td.columns), dtypes=dict(td.dtypes), buckets=nb, cluster=td.cluster_by or "")
+        touched = scratch | {where(nb)[rid] for rid in dirty}
+        if prev is not None and prev.cluster != entry.cluster:
+            touched |= set(prev.parts)  # re-sort every part from its old rows (no bundle is read)
+        if prev is not None and not scratch >= set(range(nb)):
+            entry.parts = {b: p for b, p in prev.parts.items() if b not in touched}
+        entries[td.name] = (entry, prev, touched)
+
+    def build(td: TableDef, b: int, ids: list[str], rows: dict[str, list[dict]]) -> None:
+        entry, prev, _ = entries[td.name]
+        part = _rebuild_part(store, td, b, prev, b in plan[td.name][1], dirty, ids, rows)
+        if part is not None:
+            entry.parts[b] = part
+            stats.parts_written += 1
+
+    # Per-report tables, one bucket at a time, so memory holds one bucket's rows (a full rebuild of
+    # 10,000 reports never has every KWIC row in memory); summary rows are kept for the end.
+    summary_rows: dict[str, dict[str, list[dict]]] = {td.name: {} for td in TABLE_DEFS if not td.per_report}
+    per_defs = [td for td in TABLE_DEFS if td.per_report]
+    members: dict[int, list[str]] = {}
+    for rid in [*order, *sorted(removed)]:
+        members.setdefault(where(buckets)[rid], []).append(rid)
+    touched_any = set().union(*(entries[td.name][2] for td in per_defs)) if per_defs else set()
+    for b in sorted(set(members) | touched_any):
+        ids = members.get(b, [])
+        rows: dict[str, dict[str, list[dict]]] = {td.name: {} for td in TABLE_DEFS}
+        for rid in ids:
+            if rid not in need or rid not in by_id:
+                continue
+            spec, yp = by_id[rid]
+            inp = ReportInput(spec, yp, store.load_bundle(rid) or {}, store.load_status(rid), lens)
+            stats.bundles_read += 1
+            for td in TABLE_DEFS:
+                got = td.rows(inp)
+                if got:
+                    rows[td.name][rid] = got
+        for td in per_defs:
+            if b in entries[td.name][2]:
+                build(td, b, ids, rows[td.name])
+        for name in summary_rows:
+            summary_rows[name].update(rows[name])
+    for td in TABLE_DEFS:
+        if not td.per_report:
+            for b in sorted(entries[td.name][2]):
+                build(td, b, [*order, *sorted(removed)], summary_rows[td.name])
+        m.tables[td.name] = entries[td.name][0]
+    store.commit(m)
+    return stats
+
+
+def _rebuild_part(
+    store: Store,
+    td: TableDef,
+    bucket: int,
+    prev: TableEntry | None,
+    scratch: bool,
+    dirty: set[str],
+    ids: list[str],
+    rows: dict[str, list[dict]],
+) -> Part | None:
+    """One part: the old part minus dirty reports plus their new rows (or all rows, from scratch).
+
+    `ids` are the reports this part may hold, in registry order.
+    """
+    pieces: list[pa.Table] = []
+    if not scratch and prev is not None and bucket in prev.parts:
+        old_tb = pq.ParquetFile(store.tables_dir / prev.parts[bucket].file).read().replace_schema_metadata(None)
+        drop = [rid for rid in ids if rid in dirty]
+        if drop and old_tb.num_rows:
+            old_tb = old_tb.filter(pc.invert(pc.is_in(old_tb["report_id"], value_set=pa.array(drop, pa.string()))))
+        if old_tb.num_rows:
+            pieces.append(old_tb)
+    fresh = [r for rid in ids if scratch or rid in dirty for r in rows.get(rid, ())]
+    if fresh:
+        pieces.append(td.arrow(fresh))
+    if not pieces:
+        return None
+    tb = pa.concat_tables(pieces, promote_options="permissive")
+    tb = tb.select([c for c in td.columns if c in tb.column_names] + [c for c in tb.column_names if c not in td.columns])
+    if td.cluster_by and tb.num_rows:
+        order = pc.sort_indices(tb, sort_keys=[(td.cluster_by, "ascending")])  # stable; nulls last
+        return store.write_part(td.name, bucket, tb.take(order), row_group_rows=CLUSTER_ROW_GROUP)
+    return store.write_part(td.name, bucket, tb)

@@ -134,3 +134,92 @@ def test_html_article_text_keeps_headings():
     assert doc.kind == "html"
     assert any(p.label == "Post-training" for p in doc.pages)
     assert "verifier" in doc.text and "Careers" not in doc.text
+
+
+# --------------------------------------------------------------------------- limits (issue 8 §4)
+
+from ingest.extract import DEFAULT_LIMITS, TRUNCATED, ExtractLimits  # noqa: E402
+
+
+def test_default_limits_match_the_download_cap():
+    from ingest.fetch import FetchSettings
+
+    assert DEFAULT_LIMITS.max_file_bytes == FetchSettings().max_bytes == 100 * 1024 * 1024
+    assert DEFAULT_LIMITS.max_page_chars == 1_000_000 and DEFAULT_LIMITS.max_doc_chars == 20_000_000
+
+
+@pytest.mark.parametrize("field", ["max_file_bytes", "max_html_bytes", "max_page_chars", "max_doc_chars"])
+@pytest.mark.parametrize("bad", [0, -1, 1.5, True, "10"])
+def test_limits_are_validated(field, bad):
+    with pytest.raises(ValueError, match=field):
+        ExtractLimits(**{field: bad})
+
+
+@pytest.mark.parametrize("name", ["big.md", "big.pdf", "big.html"])
+def test_file_over_the_size_cap_is_refused_before_reading(tmp_path, name):
+    p = tmp_path / name
+    p.write_bytes((b"%PDF-1.4\n" if name.endswith(".pdf") else b"") + b"agent " * 400)
+    with pytest.raises(ExtractionError, match="more than the size cap of 1,000 bytes"):
+        extract_file(p, limits=ExtractLimits(max_file_bytes=1000))
+
+
+def test_html_page_over_its_own_cap_is_refused(tmp_path):
+    p = tmp_path / "page.html"
+    p.write_text("<html><body><p>" + "agent " * 400 + "</p></body></html>")
+    with pytest.raises(ExtractionError, match=r"HTML page is .* more than the size cap"):
+        extract_file(p, limits=ExtractLimits(max_html_bytes=1000))
+
+
+def test_markdown_block_over_the_page_cap_is_cut_with_a_note_and_the_next_block_is_read(tmp_path):
+    p = tmp_path / "post.md"
+    p.write_text("# One\n\n" + "agent tool " * 1000 + "\n\nmore agent text\n\n# Two\n\nThe reward is sparse.\n")
+    doc = extract_file(p, limits=ExtractLimits(max_page_chars=500))
+    assert [pg.label for pg in doc.pages] == ["One", "Two"]
+    assert len(doc.pages[0].text) <= 500 and doc.pages[1].text == "Two\n\nThe reward is sparse."
+    assert doc.warnings == [n for n in doc.notes if n.startswith(TRUNCATED)] and len(doc.warnings) == 1
+    assert "1 block(s) longer than 500 characters" in doc.warnings[0] and "'One'" in doc.warnings[0]
+
+
+def test_one_line_markdown_far_over_the_page_cap_is_cut_without_reading_it_whole(tmp_path):
+    p = tmp_path / "line.md"
+    p.write_bytes(b"agent " * 1_000_000)  # 6 MB, one line
+    doc = extract_file(p, limits=ExtractLimits(max_page_chars=10_000))
+    assert 9_000 < len(doc.text) <= 10_000 and doc.warnings
+
+
+def test_markdown_document_cap_stops_reading_and_says_where(tmp_path):
+    p = tmp_path / "post.md"
+    p.write_text("".join(f"# H{i}\n\n" + "agent " * 100 + "\n" for i in range(10)))
+    doc = extract_file(p, limits=ExtractLimits(max_doc_chars=1500))
+    assert sum(len(pg.text) for pg in doc.pages) <= 1500
+    assert len(doc.pages) < 10
+    assert any("cap of 1,500 characters" in w and "was not read" in w for w in doc.warnings)
+
+
+@pytest.mark.parametrize("engine", ["pdfium", "pdfplumber"])
+def test_pdf_page_and_document_caps(make_pdf, engine):
+    path = make_pdf([["agent tool reward " * 5], ["second page text"], ["third page text"]])
+    doc = extract_pdf(path, engine=engine, limits=ExtractLimits(max_page_chars=40))
+    assert len(doc.pages[0].text) <= 40 and doc.pages[1].text == "second page text"
+    assert "1 page(s) longer than 40 characters cut at that length: 1" in doc.warnings[0]
+    doc = extract_pdf(path, engine=engine, limits=ExtractLimits(max_doc_chars=100))
+    assert [pg.number for pg in doc.pages] == [1, 2, 3]  # numbering kept
+    assert doc.pages[2].text == ""
+    assert not any("without text" in n for n in doc.notes)  # unread is not "no text"
+    assert "from page 3 on was not read" in doc.warnings[-1]
+
+
+def test_extract_file_keeps_its_positional_signature(make_pdf):
+    seen = []
+    doc = extract_file(make_pdf([["a"], ["b"]]), "pdfium", 10, lambda i, n: seen.append((i, n)))
+    assert len(doc.pages) == 2 and seen == [(1, 2), (2, 2)]
+
+
+def test_latin1_markdown_still_reads(tmp_path):
+    p = tmp_path / "old.md"
+    p.write_bytes("# Caf\xe9\n\nThe agent is na\xefve.\n".encode("latin-1"))
+    assert extract_file(p).text == "Café\n\nThe agent is naïve."
+
+
+def test_markdown_bytes_and_text_give_the_same_document():
+    assert extract_markdown(MARKDOWN.encode()).to_dict() == extract_markdown(MARKDOWN).to_dict()

@@ -53,7 +53,7 @@ def test_run_produces_tables_with_measured_and_reported_apart(setup):
     assert reported[reported.report_id == "paper"].iloc[0][["term", "count", "words"]].tolist() == ["agentic", 7, 999]
     reps = table(settings, "reports").set_index("report_id")
     assert bool(reps.loc["paper", "measured"]) and not bool(reps.loc["nosrc", "measured"])
-    assert (Store(settings.data_dir).results_dir / "counts.csv").exists()
+    assert Store(settings.data_dir).check(full=True) == []  # one checked generation (no whole-table CSV copies)
 
 
 def test_rerun_on_unchanged_inputs_uses_the_stored_results(setup):
@@ -114,10 +114,12 @@ def test_cli_exit_status_summary_and_export(setup, capsys):
     out = capsys.readouterr().out
     assert code == 0 and "paper" in out and "no-source" in out
     assert main(["export", "--table", "counts", "--format", "csv", "--data-dir", str(settings.data_dir)]) == 0
-    csv = capsys.readouterr().out.splitlines()
-    assert csv[0].startswith("report_id,section,term,count,words,density")
-    assert any(line.startswith("paper,references,agentic,1,") for line in csv)
-    assert {line.split(",")[1] for line in csv[1:]} == {"body", "appendix", "references", "all"}
+    import csv as csv_mod
+
+    csv = list(csv_mod.reader(capsys.readouterr().out.splitlines()))  # text fields are quoted (RFC 4180)
+    assert csv[0][:6] == ["report_id", "section", "term", "count", "words", "density"]
+    assert any(row[:4] == ["paper", "references", "agentic", "1"] for row in csv)
+    assert {row[1] for row in csv[1:]} == {"body", "appendix", "references", "all"}
 
 
 def test_cli_exits_nonzero_when_a_report_fails_but_stores_the_others(setup):

@@ -1,13 +1,17 @@
-"""Loading the stored tables for the dashboard, cached on the store files' modification times.
+"""Loading the stored tables for the dashboard: through the manifest, lazily, with filters pushed down.
 
-The app never parses PDFs: it reads `data/results/*.parquet` once per change of those files
-(the cache key is their mtimes and sizes), so a filter rerun costs only the filtering.
+The app never parses PDFs. It reads one generation of tables (named by `results/manifest.json`,
+so it never sees a half-written mix) and caches each table or filtered read on the manifest's
+size and mtime (`Stamp`), so a filter rerun costs only the filtering. Tables load on first use:
+a page that shows one report's KWIC lines reads those lines only (`kwic_rows`), never the whole
+KWIC table. A damaged store shows one plain-text notice instead of a traceback.
 `FRL_DATA_DIR` / `FRL_REPORTS_DIR` point the app at another store (tests, benchmarks).
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -16,10 +20,12 @@ import streamlit as st
 from ingest import confine, summaries
 from ingest.lens import DEFAULT_LENS
 from ingest.lexicon import DEFAULT_LEXICON, Lexicon, load_lexicon
-from ingest.store import DEFAULT_DATA_DIR, TABLES, Store
+from ingest.store import DEFAULT_DATA_DIR, TABLES, Store, StoreDamaged
 
 REPO = Path(__file__).resolve().parent.parent
 Stamp = tuple[tuple[str, int, int], ...]
+DAMAGED_NOTICE = "The stored tables are damaged; run python -m ingest to rebuild them."
+KWIC_COLUMNS = ["report_id", "page", "section", "left", "match", "right"]
 
 
 def data_dir() -> Path:
@@ -54,31 +60,113 @@ def allow_private_hosts() -> bool:
 
 
 def stamp(root: Path) -> Stamp:
-    """Cache key: (name, mtime_ns, size) of every stored table file; changes when a run rewrites one."""
-    res = Store(root).results_dir
-    out = []
-    for name in TABLES:
+    """Cache key: size and mtime of the manifest, which every new generation replaces."""
+    size, mtime = Store(root).generation_key()
+    return (("manifest", mtime, size),)
+
+
+def damaged_notice() -> None:
+    """Plain text, no traceback and no server path; stops the page."""
+    from views.plain import message
+
+    message("error", DAMAGED_NOTICE)
+    st.stop()
+
+
+# ------------------------------------------------------------------------------------ cached reads
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _damaged(root: str, key: Stamp) -> bool:
+    return bool(Store(root).check())
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _table(root: str, key: Stamp, name: str) -> pd.DataFrame:
+    return Store(root).read_table(name)
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _read(root: str, key: Stamp, name: str, report_ids: tuple[str, ...] | None, columns: tuple[str, ...] | None,
+          filters: tuple[tuple[str, str, object], ...] | None) -> pd.DataFrame:  # fmt: skip
+    return Store(root).read_table(name, report_ids=report_ids, columns=columns, filters=list(filters) if filters else None)
+
+
+class Tables(Mapping[str, pd.DataFrame]):
+    """The stored tables by name, each loaded (and cached) on first access; treat them as read-only."""
+
+    def __init__(self, root: Path, key: Stamp):
+        self.root, self.key = root, key
+
+    def __getitem__(self, name: str) -> pd.DataFrame:
         try:
-            s = (res / f"{name}.parquet").stat()
-            out.append((name, s.st_mtime_ns, s.st_size))
-        except OSError:
-            out.append((name, 0, 0))
-    return tuple(out)
+            return _table(str(self.root), self.key, name)
+        except StoreDamaged:
+            damaged_notice()
+            raise  # st.stop() raised already; this line is for type checkers
+
+    def __iter__(self) -> Iterator[str]:
+        try:
+            names = Store(self.root).table_names()
+        except StoreDamaged:
+            names = []
+        return iter(dict.fromkeys([*TABLES, *names]))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
-@st.cache_data(show_spinner=False, max_entries=4)
-def _load(root: str, key: Stamp) -> dict[str, pd.DataFrame]:
-    store = Store(root)
-    return {name: store.read_table(name) for name in TABLES}
-
-
-def tables() -> tuple[dict[str, pd.DataFrame], Stamp]:
-    """All stored tables (copies are not made: treat them as read-only) and their cache key."""
+def tables() -> tuple[Tables, Stamp]:
+    """The stored tables (loaded lazily, cached per generation) and their cache key."""
     root = data_dir()
     key = stamp(root)
-    return _load(str(root), key), key
+    if _damaged(str(root), key):
+        damaged_notice()
+    return Tables(root, key), key
 
 
+def read(
+    name: str,
+    report_ids: Sequence[str] | None = None,
+    columns: Sequence[str] | None = None,
+    filters: Sequence[tuple[str, str, object]] | None = None,
+) -> pd.DataFrame:
+    """A filtered read of one stored table (only the parts and rows needed), cached per generation."""
+    root = data_dir()
+    try:
+        return _read(
+            str(root),
+            stamp(root),
+            name,
+            tuple(report_ids) if report_ids is not None else None,
+            tuple(columns) if columns is not None else None,
+            tuple((c, op, tuple(v) if isinstance(v, list | set) else v) for c, op, v in filters) if filters else None,
+        )
+    except StoreDamaged:
+        damaged_notice()
+        raise
+
+
+def kwic_rows(report: str | None, term: str, section: str = "") -> pd.DataFrame:
+    """KWIC lines of a term (in one report, or all with None), optionally one section; page label preferred."""
+    if not term:
+        return pd.DataFrame(columns=KWIC_COLUMNS)
+    filters: list[tuple[str, str, object]] = [("term", "==", term)]
+    if section:
+        filters.append(("section", "==", section))
+    df = read("kwic", report_ids=[report] if report else None, filters=filters)
+    if df.empty:
+        return pd.DataFrame(columns=KWIC_COLUMNS)
+    out = df.copy()
+    label = out["page_label"]
+    out["page"] = label.where(label.notna() & (label.astype(str) != ""), out["page"])
+    return out[KWIC_COLUMNS].sort_values(["report_id", "page"], kind="stable")
+
+
+def evidence_rows(report: str | None, dimension: str) -> pd.DataFrame:
+    """Ranked evidence sentences of one dimension (one report, or all with None)."""
+    return read("evidence", report_ids=[report] if report else None, filters=[("dimension", "==", dimension)])
+
+
+# ------------------------------------------------------------------------------------ declared data
 @st.cache_data(show_spinner=False, max_entries=4)
 def _lexicon(path: str, mtime: int) -> Lexicon:
     return load_lexicon(path)
@@ -105,10 +193,12 @@ def dim_labels() -> dict[str, str]:
 
 def clear() -> None:
     """Forget cached tables (after Add report ran the pipeline)."""
-    _load.clear()
+    _table.clear()
+    _read.clear()
+    _damaged.clear()
 
 
-def no_data_notice(tbl: dict[str, pd.DataFrame]) -> bool:
+def no_data_notice(tbl: Mapping[str, pd.DataFrame]) -> bool:
     """Show how to fill an empty store; True when there is nothing to display."""
     if tbl["reports"].empty:
         from views.plain import message

@@ -62,7 +62,8 @@ def render() -> None:
         st.info("Pick a dimension or a term (or click a heatmap cell or bar on the Keywords page).")
         return
     if dim:
-        cells, ev = dimension_rows(tbl["comparison"], tbl["evidence"], report, dim)
+        # Filtered reads (views/data.py): only this dimension's (and report's) evidence is loaded.
+        cells, ev = dimension_rows(tbl["comparison"], data.evidence_rows(None if report == ALL else report, dim), report, dim)
         st.subheader(escape_md(f"{labels.get(dim, dim)}: table cells"))
         st.caption("origin: curated = hand-checked (quote from the report file), auto = pipeline, none = not assessed.")
         st.dataframe(cells, hide_index=True, width="stretch")
@@ -73,7 +74,7 @@ def render() -> None:
             st.dataframe(ev, hide_index=True, width="stretch")
         show_auto_beside_curated(tbl["comparison"], tbl["evidence"], report, dim)
     if term:
-        rows = kwic_rows(tbl["kwic"], report, term, section)
+        rows = data.kwic_rows(None if report == ALL else report, term, section)  # never the whole KWIC table
         where = "all reports" if report == ALL else models.get(report, report)
         st.subheader(escape_md(f"“{term}” in {where}" + (f" ({section})" if section else "")))
         if rows.empty:
