@@ -45,6 +45,7 @@ lint: $(VENV)/.dev
 bench: $(VENV)/.dev
 	$(BIN)/python bench/ingest_speed.py
 	$(BIN)/python bench/app_speed.py
+	$(BIN)/python bench/benchmarks_page_speed.py
 	$(BIN)/python bench/sections_speed.py
 	$(BIN)/python bench/pathological.py
 	$(BIN)/python bench/scale.py

@@ -158,7 +158,7 @@ def add_one(root: Path, reports_dir: Path, reg: Registry, lens: Lens) -> tuple[f
     )
     store = Store(root)
     t0, c0 = time.perf_counter(), time.process_time()
-    out = ingest_report(spec, yaml_path, store, load_lexicon(), Settings(data_dir=root), lens)
+    out = ingest_report(spec, yaml_path, store, load_lexicon(), Settings(data_dir=root, source_roots=(reports_dir,)), lens)
     assert out.status == "ok", out.message
     reg.reports.append(spec)
     reg.paths[spec.id] = yaml_path

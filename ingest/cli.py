@@ -8,7 +8,8 @@
     python -m ingest export --report kimi-k3                     # one report's Markdown card
 
 Exit status: 0 when every report succeeded, 1 when any failed (the others are still stored),
-2 for usage errors and for a broken lexicon or lens (nothing could be counted).
+2 for usage errors, for a broken lexicon or lens (nothing could be counted) and for an
+executor that cannot start (an unreachable Dask scheduler).
 
 Local sources must lie in the reports folder or a `--source-root` / $FRL_SOURCE_ROOTS folder;
 URLs may not reach internal addresses unless `--allow-private-hosts` / $FRL_ALLOW_PRIVATE_HOSTS=1.
@@ -17,11 +18,13 @@ URLs may not reach internal addresses unless `--allow-private-hosts` / $FRL_ALLO
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from . import confine
+from .executor import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, ExecutorError
 from .fetch import FetchSettings
 from .lens import DEFAULT_LENS, LENS_DIR, known_dimensions
 from .pipeline import Outcome, Settings, run
@@ -106,8 +109,51 @@ def _run_parser() -> argparse.ArgumentParser:
         f"(also ${confine.PRIVATE_HOSTS_ENV}=1); off by default",
     )
     _roots_option(run_p)
+    run_p.add_argument(
+        "--jobs", type=_positive_int, default=None, metavar="N", help="reports read at once (default: one per available core)"
+    )
+    run_p.add_argument(
+        "--timeout",
+        type=_positive_float,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"time limit for reading one report (default: {DEFAULT_TIMEOUT:g})",
+    )
+    run_p.add_argument(
+        "--memory-limit",
+        type=_positive_int,
+        default=DEFAULT_MEMORY_MB,
+        metavar="MB",
+        help=f"memory limit of the process reading one report (default: {DEFAULT_MEMORY_MB})",
+    )
+    run_p.add_argument(
+        "--executor",
+        default=None,
+        metavar="ADDRESS",
+        help="Dask scheduler to read the reports on, e.g. tcp://host:8786 (default: this machine)",
+    )
     _common(run_p)
     return run_p
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number, not {text}")
+    return value
 
 
 def _check_parser() -> argparse.ArgumentParser:
@@ -152,24 +198,22 @@ def _summary(outcomes: list[Outcome]) -> str:
 
 
 class _Bar:
-    """A tqdm bar over reports whose postfix also shows page progress inside a long PDF."""
+    """A tqdm bar over reports (advancing as each finishes) whose postfix shows page progress in a long PDF."""
 
     def __init__(self) -> None:
         self.bar = None
-        self.current = ""
 
     def reports(self, items):  # type: ignore[no-untyped-def]
         from tqdm import tqdm
 
         self.bar = tqdm(items, desc="ingest", unit="report", file=sys.stderr)
         for spec, path in self.bar:
-            self.current = spec.id
-            self.bar.set_postfix_str(spec.id)
+            self.bar.set_postfix_str(f"{spec.id} done")
             yield spec, path
 
     def page(self, done: int, total: int) -> None:
         if self.bar is not None and total >= 50 and (done % 25 == 0 or done == total):
-            self.bar.set_postfix_str(f"{self.current}: page {done}/{total}")
+            self.bar.set_postfix_str(f"reading a long PDF: page {done}/{total}")
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -177,15 +221,23 @@ def cmd_run(args: argparse.Namespace) -> int:
         private = args.allow_private_hosts or confine.env_flag(confine.PRIVATE_HOSTS_ENV)
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
-    settings = Settings(
-        data_dir=args.data_dir,
-        engine=args.engine,
-        force=args.force,
-        offline=args.offline,
-        lens_path=args.lens,
-        source_roots=source_roots(args),
-        fetch_settings=FetchSettings(allow_private_hosts=private),
-    )
+    roots = source_roots(args)
+    try:
+        settings = Settings(
+            data_dir=args.data_dir,
+            engine=args.engine,
+            force=args.force,
+            offline=args.offline,
+            lens_path=args.lens,
+            source_roots=roots,
+            fetch_settings=FetchSettings(allow_private_hosts=private),
+            jobs=args.jobs,
+            timeout=args.timeout,
+            memory_limit_mb=args.memory_limit,
+            executor=args.executor,
+        )
+    except ValueError as exc:  # e.g. a memory limit too small for a worker to start
+        raise UsageError(str(exc)) from exc
     Store(args.data_dir).ensure_writable()  # a read-only data folder: one clear line, before any work
     bar = _Bar() if not args.quiet else None
     result = run(
@@ -269,6 +321,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SpecFileError as exc:  # a broken lexicon or lens: nothing can be counted, say why and stop
         for err in exc.errors:
             print(f"error: {err}", file=sys.stderr)
+        return 2
+    except ExecutorError as exc:  # e.g. the Dask scheduler is unreachable: nothing was ingested
+        print(f"error: {exc}", file=sys.stderr)
         return 2
     except StoreError as exc:  # damaged tables, unwritable data folder or output: one line, not a traceback
         print(f"error: {exc}", file=sys.stderr)

@@ -52,6 +52,8 @@ TABLES: dict[str, Callable[[Store], pd.DataFrame]] = {
     "reported": _stored("reported"),
     "status": _stored("status"),
     "evidence": _stored("evidence"),
+    "results": _stored("results"),
+    "result_notes": _stored("result_notes"),
     "comparison": lambda store: _summaries().comparison_table(store),
     "summary": lambda store: _summaries().summary_table(store),
     "stats": lambda store: _summaries().stats_table(store),

@@ -212,6 +212,11 @@ class Lens(_Strict):
         description="sentences under a heading matching one of these (e.g. 'Related Work') never support a decision",
     )
     dimensions: list[Dimension] = Field(min_length=1)
+    claims_categories: list[str] = Field(
+        default_factory=list,
+        description="benchmark categories (ids in data/benchmarks.yaml) whose scores the dashboard's "
+        "'claims vs disclosure' view sets against this lens's level dimension",
+    )
 
     @field_validator("skip_headings")
     @classmethod

@@ -4,6 +4,13 @@
 a message, and the report's last good bundle stays in place. `run` does a batch and then
 rebuilds the tables. Re-runs on unchanged inputs are nearly free: a bundle whose
 fingerprint (source hash, lexicon, lens, engine, pipeline version) matches is kept as is.
+
+Each report is split in three so the heavy, risky part can run elsewhere:
+
+* `plan` (driver): fetch/locate the source, check the fingerprint, load cached text → a `Task`;
+* `compute` (a worker process, see `ingest.executor`): extract and analyse — pure, picklable
+  in and out, under a time and memory limit, locally `--jobs` at a time or on a Dask cluster;
+* `finish` (driver): write the text cache, the bundle and the status. Workers never write the store.
 """
 
 from __future__ import annotations
@@ -12,8 +19,10 @@ import contextlib
 import dataclasses
 import datetime as dt
 import hashlib
+import tempfile
 import time
-from collections.abc import Callable, Iterable
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -22,11 +31,13 @@ from . import fetch
 from .annotate import ANNOTATE_VERSION, annotate
 from .confine import normalise_roots
 from .evidence import sentences
-from .extract import Document, Engine, ExtractionError, Progress, extract_file
+from .executor import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, DaskExecutor, Done, Executor, Job, Limits, LocalExecutor, Result
+from .extract import EXTRACTOR_VERSION, TRUNCATED, Document, Engine, ExtractionError, Progress, extract_file
 from .keywords import count_keywords
 from .lens import DEFAULT_LENS, LENS_DIR, Lens, known_dimensions, load_lens
 from .lexicon import DEFAULT_LEXICON, Lexicon, load_lexicon
 from .registry import Registry, SpecError, load_registry
+from .results import read_results, results_key, status_note
 from .schema import ReportSpec
 from .sections import section_spans, split_sections
 from .store import DEFAULT_DATA_DIR, Store
@@ -53,6 +64,14 @@ class Settings:
     fetch_settings: fetch.FetchSettings = field(default_factory=fetch.FetchSettings)
     #: Folders a `source.path` or `file://` URL may lie in (resolved; `run` adds the reports folder).
     source_roots: tuple[Path, ...] = ()
+    #: Wall-clock limit, in seconds, for one report's extraction and analysis (its worker is killed).
+    timeout: float = DEFAULT_TIMEOUT
+    #: Memory (address-space) limit, in MB, of the worker process that reads one report.
+    memory_limit_mb: int = DEFAULT_MEMORY_MB
+    #: Reports read at once, each in its own worker process (None: one per available core).
+    jobs: int | None = None
+    #: Address of a Dask scheduler ("tcp://host:8786") to read reports on; None reads them here.
+    executor: str | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.source_roots, str | Path) or not isinstance(self.source_roots, tuple | list):
@@ -64,9 +83,18 @@ class Settings:
             raise ValueError(f"engine must be 'pdfium' or 'pdfplumber', not {self.engine!r}")
         if self.max_pages < 1:
             raise ValueError(f"max_pages must be at least 1, not {self.max_pages}")
+        self.limits()  # validates timeout and memory_limit_mb
+        if self.jobs is not None and (isinstance(self.jobs, bool) or not isinstance(self.jobs, int) or self.jobs < 1):
+            raise ValueError(f"jobs must be a whole number of at least 1, not {self.jobs!r}")
+        if self.executor is not None and (not isinstance(self.executor, str) or not self.executor.strip()):
+            raise ValueError(f"executor must be a Dask scheduler address such as tcp://host:8786, not {self.executor!r}")
         object.__setattr__(self, "data_dir", Path(self.data_dir))
         object.__setattr__(self, "lexicon_path", Path(self.lexicon_path))
         object.__setattr__(self, "lens_path", Path(self.lens_path))
+
+    def limits(self) -> Limits:
+        """The per-report limits of a worker process."""
+        return Limits(timeout=self.timeout, memory_mb=self.memory_limit_mb)
 
 
 @dataclass
@@ -80,6 +108,8 @@ class Outcome:
     pages: int | None = None
     seconds: float = 0.0
     file: str = ""
+    #: Peak memory of the worker process that read the report, in MB (None when none ran).
+    peak_mb: float | None = None
 
     @property
     def failed(self) -> bool:
@@ -98,24 +128,13 @@ class RunResult:
 
 def fingerprint(sha256: str, lexicon: Lexicon, settings: Settings, extra: str = "") -> str:
     """Everything a bundle's content depends on, hashed."""
-    key = f"{sha256}|{lexicon.fingerprint}|{settings.engine}|{PIPELINE_VERSION}|{extra}"
+    key = f"{sha256}|{lexicon.fingerprint}|{settings.engine}|{PIPELINE_VERSION}|x{EXTRACTOR_VERSION}|{extra}"
     return hashlib.sha256(key.encode()).hexdigest()[:20]
 
 
-def load_document(
-    fetched: fetch.Fetched, store: Store, settings: Settings, progress: Progress | None = None
-) -> tuple[Document, bool]:
-    """Extracted text from the cache (keyed by SHA-256) or by extracting; returns (doc, cache_hit)."""
-    doc = store.get_text(fetched.sha256, settings.engine)
-    if doc is not None:
-        return doc, True
-    doc = extract_file(fetched.path, engine=settings.engine, max_pages=settings.max_pages, progress=progress)
-    store.put_text(fetched.sha256, settings.engine, doc)
-    return doc, False
-
-
-def analyse(doc: Document, lexicon: Lexicon, lens: Lens | None = None) -> dict:
-    """Sections, words, keyword counts and (with a lens) the annotated comparison cells (pure: no I/O)."""
+def analyse(doc: Document, lexicon: Lexicon, lens: Lens | None = None, source: Path | None = None) -> dict:
+    """Sections, words, keyword counts, (with a lens) the annotated comparison cells, and the
+    benchmark-result tables (re-reading only the table pages of `source`, when given)."""
     segments = split_sections(doc)
     rule = word_rule(doc.text)
     kw = count_keywords(segments, lexicon, rule)
@@ -128,24 +147,108 @@ def analyse(doc: Document, lexicon: Lexicon, lens: Lens | None = None) -> dict:
     }
     if lens is not None:
         out["annotation"] = annotate(sentences(segments), lens)
+    out["results"] = read_results(doc, source)
     return out
 
 
 def lens_key(lens: Lens | None) -> str:
     """The lens part of a bundle fingerprint: lens content plus the annotation code version."""
-    return f"{lens.fingerprint}|a{ANNOTATE_VERSION}" if lens is not None else ""
+    return (f"{lens.fingerprint}|a{ANNOTATE_VERSION}" if lens is not None else "") + f"|{results_key()}"
 
 
-def ingest_report(
+def code_versions() -> tuple[int, int, int]:
+    """Versions of the code whose output a bundle holds; a worker must run the same ones."""
+    return (PIPELINE_VERSION, EXTRACTOR_VERSION, ANNOTATE_VERSION)
+
+
+@dataclass(frozen=True)
+class Task:
+    """Everything `compute` needs for one report; picklable, so it runs in a worker process or on
+    another machine. The lexicon and lens travel as parsed content, not as file paths."""
+
+    report_id: str
+    source: str  # local path of the source (its suffix decides Markdown vs HTML)
+    settings: Settings
+    lexicon: Lexicon
+    lens: Lens | None
+    text: Document | None = None  # the cached extraction, when there is one
+    data: bytes | None = None  # the source's bytes, for a worker that cannot read `source` (Dask)
+    versions: tuple[int, int, int] = field(default_factory=code_versions)
+
+
+@dataclass(frozen=True)
+class Computed:
+    """What `compute` returns: the analysis, and the text when it was freshly extracted (to cache)."""
+
+    result: dict | None = None
+    doc: Document | None = None  # None when the text came from the cache
+    kind: str = ""
+    engine: str = ""
+    pages: int = 0
+    notes: list[str] = field(default_factory=list)
+    error: str | None = None  # the user-facing reason the source could not be read
+
+
+def compute(task: Task, progress: Progress | None = None) -> Computed:
+    """Extract (unless cached) and analyse one report. Pure: reads only the source, writes nothing."""
+    if task.versions != code_versions():
+        theirs, ours = task.versions, code_versions()
+        return Computed(error=f"the worker runs other code (versions {ours}, driver {theirs}); install the same version")
+    settings = task.settings
+    doc = task.text
+    try:
+        # The results stage re-reads a PDF's table pages, so the source file is needed even when
+        # the text comes from the cache; a worker without this machine's files gets its bytes.
+        with tempfile.TemporaryDirectory(prefix="frl-") as tmp:
+            path = Path(task.source)
+            if task.data is not None:
+                path = Path(tmp) / f"source{Path(task.source).suffix[:16]}"
+                path.write_bytes(task.data)
+            if doc is None:
+                doc = extract_file(path, engine=settings.engine, max_pages=settings.max_pages, progress=progress)
+            result = analyse(doc, task.lexicon, task.lens, path)
+    except ExtractionError as exc:
+        return Computed(error=str(exc))
+    fresh = task.text is None
+    return Computed(result, doc if fresh else None, doc.kind, doc.engine, len(doc.pages), list(doc.notes))
+
+
+@dataclass
+class Planned:
+    """A report whose work was handed to a worker, with what `finish` needs to store it."""
+
+    spec: ReportSpec
+    yaml_path: Path
+    fetched: fetch.Fetched
+    fingerprint: str
+    task: Task
+    out: Outcome
+    t0: float
+    plan_seconds: float
+
+
+def _record(store: Store, out: Outcome) -> Outcome:
+    """Write the report's status (best effort: a full disk must not turn a result into a crash)."""
+    status = {**vars(out), "finished_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")}
+    with contextlib.suppress(OSError):
+        store.save_status(out.report_id, status)
+    return out
+
+
+def plan(
     spec: ReportSpec,
     yaml_path: Path,
     store: Store,
     lexicon: Lexicon,
     settings: Settings,
     lens: Lens | None = None,
-    page_progress: Progress | None = None,
-) -> Outcome:
-    """Run one report through every stage; never raises, never erases its last good bundle."""
+    ship_source: bool = False,
+) -> Outcome | Planned:
+    """Driver side, before the work: a final `Outcome` (no source, unchanged, fetch failed) or a `Planned` task.
+
+    `ship_source` puts the source's bytes into the task, for workers that do not share this
+    machine's files (a Dask cluster).
+    """
     t0 = time.perf_counter()
     out = Outcome(spec.id, "ok", file=str(yaml_path))
     try:
@@ -164,44 +267,154 @@ def ingest_report(
             settings=settings.fetch_settings,
             roots=settings.source_roots,
         )
-        note = f" ({fetched.note})" if fetched.note else ""
         fp = fingerprint(fetched.sha256, lexicon, settings, extra=lens_key(lens))
         old = store.load_bundle(spec.id)
         if old and not settings.force and old.get("meta", {}).get("fingerprint") == fp:
+            note = f" ({fetched.note})" if fetched.note else ""
             out.status, out.message = "cached", "unchanged since last run" + note
             out.words, out.pages = old["meta"]["words"], old["meta"]["pages"]
             return out
-        doc, hit = load_document(fetched, store, settings, page_progress)
-        result = analyse(doc, lexicon, lens)
-        meta = {
-            "report_id": spec.id,
-            "fingerprint": fp,
-            "sha256": fetched.sha256,
-            "origin": fetched.origin,
-            "final_url": fetched.final_url,
-            "kind": doc.kind,
-            "engine": doc.engine,
-            "pages": len(doc.pages),
-            "words": result["words"]["all"],
-            "word_rule": result["word_rule"],
-            "notes": doc.notes,
-            "spec": spec.model_dump(mode="json", by_alias=True),
-            "yaml_path": str(yaml_path),
-            "ingested_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-        }
-        store.save_bundle(spec.id, {"meta": meta, **{k: v for k, v in result.items() if k not in ("words", "word_rule")}})
-        out.words, out.pages = meta["words"], meta["pages"]
-        out.message = ("text from cache" if hit else f"extracted with {doc.engine}") + note
+        text = store.get_text(fetched.sha256, settings.engine)
+        data = Path(fetched.path).read_bytes() if ship_source else None
+        task = Task(spec.id, str(fetched.path), settings, lexicon, lens, text=text, data=data)
+        return Planned(spec, yaml_path, fetched, fp, task, out, t0, time.perf_counter() - t0)
     except (fetch.FetchError, ExtractionError) as exc:
         out.status, out.message = "failed", str(exc)
     except Exception as exc:
         out.status, out.message = "failed", f"internal error ({type(exc).__name__}: {exc})"
     finally:
         out.seconds = time.perf_counter() - t0
-        status = {**vars(out), "finished_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")}
-        with contextlib.suppress(OSError):
-            store.save_status(spec.id, status)
     return out
+
+
+def finish(p: Planned, result: Result, store: Store) -> Outcome:
+    """Driver side, after the work: store the text and bundle of a good result; never erase the last good one."""
+    out, spec = p.out, p.spec
+    out.peak_mb = result.peak_mb
+    out.seconds = p.plan_seconds + result.seconds
+    note = f" ({p.fetched.note})" if p.fetched.note else ""
+    try:
+        if not isinstance(result, Done):
+            out.status, out.message = "failed", result.message
+            return out
+        c: Computed = result.value
+        if c.error is not None:
+            out.status, out.message = "failed", c.error
+            return out
+        assert c.result is not None
+        t1 = time.perf_counter()
+        if c.doc is not None:
+            store.put_text(p.fetched.sha256, p.task.settings.engine, c.doc)
+        meta = {
+            "report_id": spec.id,
+            "fingerprint": p.fingerprint,
+            "sha256": p.fetched.sha256,
+            "origin": p.fetched.origin,
+            "final_url": p.fetched.final_url,
+            "kind": c.kind,
+            "engine": c.engine,
+            "pages": c.pages,
+            "words": c.result["words"]["all"],
+            "word_rule": c.result["word_rule"],
+            "notes": c.notes,
+            "spec": spec.model_dump(mode="json", by_alias=True),
+            "yaml_path": str(p.yaml_path),
+            "ingested_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        }
+        store.save_bundle(spec.id, {"meta": meta, **{k: v for k, v in c.result.items() if k not in ("words", "word_rule")}})
+        out.words, out.pages = meta["words"], meta["pages"]
+        warnings = "".join(f"; {n}" for n in c.notes if n.startswith(TRUNCATED))  # text cut by a cap
+        out.message = ("extracted with " + c.engine if c.doc is not None else "text from cache") + note + warnings
+        out.message += status_note(c.result["results"])
+        out.seconds += time.perf_counter() - t1
+    except Exception as exc:
+        out.status, out.message = "failed", f"internal error ({type(exc).__name__}: {exc})"
+    return out
+
+
+def make_executor(settings: Settings, on_progress: Callable[[object, int, int], None] | None = None) -> Executor:
+    """Local worker processes (`jobs` at a time), or a Dask cluster when `settings.executor` is set."""
+    if settings.executor:
+        return DaskExecutor(settings.executor, settings.limits())
+    return LocalExecutor(settings.limits(), settings.jobs, on_progress)
+
+
+def ingest_report(
+    spec: ReportSpec,
+    yaml_path: Path,
+    store: Store,
+    lexicon: Lexicon,
+    settings: Settings,
+    lens: Lens | None = None,
+    page_progress: Progress | None = None,
+) -> Outcome:
+    """Run one report through every stage; never raises, never erases its last good bundle."""
+    step = plan(spec, yaml_path, store, lexicon, settings, lens)
+    if isinstance(step, Outcome):
+        return _record(store, step)
+    on_progress = (lambda _key, done, total: page_progress(done, total)) if page_progress else None
+    executor = LocalExecutor(settings.limits(), 1, on_progress)
+    for _, result in executor.imap_unordered([Job(spec.id, compute, step.task)]):
+        return _record(store, finish(step, result, store))
+    raise AssertionError("the executor returned no result")
+
+
+class _Completed:
+    """The reports of a run, yielded as each one finishes (sized, so a progress bar knows the total)."""
+
+    def __init__(self, items: list, produce: Callable[[], Iterator[int]]):
+        self.items, self.produce = items, produce
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __iter__(self) -> Iterator:
+        return (self.items[i] for i in self.produce())
+
+
+def _ingest_all(
+    items: list[tuple[ReportSpec, Path]],
+    store: Store,
+    lexicon: Lexicon,
+    settings: Settings,
+    lens: Lens | None,
+    progress: Callable | None,
+    page_progress: Progress | None,
+) -> list[Outcome]:
+    """Plan each report in the driver, run the work on the executor, finish in the driver; keep input order."""
+    outcomes: list[Outcome | None] = [None] * len(items)
+    planned: dict[int, Planned] = {}
+    ready: deque[int] = deque()  # reports finished without a worker (cached, no source, fetch failed)
+    on_progress = (lambda _key, done, total: page_progress(done, total)) if page_progress else None
+    executor = make_executor(settings, on_progress)
+    ship = settings.executor is not None
+
+    def jobs() -> Iterator[Job]:
+        for i, (spec, path) in enumerate(items):
+            step = plan(spec, path, store, lexicon, settings, lens, ship_source=ship)
+            if isinstance(step, Outcome):
+                outcomes[i] = _record(store, step)
+                ready.append(i)
+            else:
+                planned[i] = step
+                yield Job(i, compute, step.task)
+
+    def finished() -> Iterator[int]:
+        for i, result in executor.imap_unordered(jobs()):
+            while ready:
+                yield ready.popleft()
+            outcomes[i] = _record(store, finish(planned.pop(i), result, store))
+            yield i
+        while ready:
+            yield ready.popleft()
+
+    try:
+        done = _Completed(items, finished)
+        for _ in progress(done) if progress else done:
+            pass
+    finally:
+        executor.close()
+    return [o for o in outcomes if o is not None]
 
 
 def run(
@@ -213,8 +426,12 @@ def run(
 ) -> RunResult:
     """Ingest the given report files (or all of `reports_dir`) and rebuild the tables.
 
-    `progress` wraps the list of reports (e.g. a progress bar); `page_progress(done, total)` is
-    called while a PDF's pages are read, so a very long document shows progress too.
+    `progress` wraps the list of reports (e.g. a progress bar), which yields each report as it
+    finishes; `page_progress(done, total)` is called while a PDF's pages are read, so a very long
+    document shows progress too. Reports are read in worker processes (`settings.jobs` at a time,
+    each under `settings.timeout` and `settings.memory_limit_mb`) or on a Dask cluster
+    (`settings.executor`); outcomes keep the order of the reports. Raises `ExecutorError` when
+    the executor cannot start (nothing is ingested then).
     """
     settings = settings or Settings()
     # The reports folder is always an allowed source root (issue 8: confinement of sources).
@@ -233,8 +450,7 @@ def run(
         msg = "; ".join(str(e) for e in errs)
         result.outcomes.append(Outcome(Path(file).stem, "failed", msg, file=file))
     items = [(spec, registry.paths[spec.id]) for spec in registry.reports]
-    for spec, path in progress(items) if progress else items:
-        result.outcomes.append(ingest_report(spec, path, store, lexicon, settings, lens, page_progress))
+    result.outcomes.extend(_ingest_all(items, store, lexicon, settings, lens, progress, page_progress))
     # Tables always cover the whole reports folder, not just the files named on the command line.
     full = registry if files is None else load_registry(reports_dir, known_dimensions=dims)
     for spec in registry.reports:

@@ -86,11 +86,36 @@ class CuratedCell(Strict):
         return [self.value] if isinstance(self.value, str) else list(self.value)
 
 
+class CuratedResult(Strict):
+    """A score a reader took by hand (from an image, a chart, or a table the reader could not parse).
+
+    Stored with origin `curated` and never overwritten by the automatic reading.
+    """
+
+    benchmark: str = Field(min_length=1, description="benchmark name as printed, e.g. 'SWE-bench Verified'")
+    model: str = Field(min_length=1, description="model name as printed, e.g. 'Kimi K3'")
+    value: str | float | int = Field(description="the score as printed, e.g. '71.6' or '71.6%'")
+    metric: str | None = Field(None, description="metric as printed, e.g. 'pass@1' (optional)")
+    setting: str | None = Field(None, description="what distinguishes rows of one model, e.g. 'thinking' (optional)")
+    page: int | str | None = Field(None, description="1-based PDF page (or blog section heading) where the score is shown")
+    figure: str | None = Field(None, description="figure or table label, e.g. 'Figure 1' (page or figure is required)")
+    notes: str | None = Field(None, description="how the value was read; caveats")
+
+    @model_validator(mode="after")
+    def _where(self) -> CuratedResult:
+        if self.page is None and not self.figure:
+            raise ValueError("a curated result needs `page:` or `figure:` (where a reader can check it)")
+        return self
+
+
 class ReportSpec(Strict):
     """One report file. `id` must equal the file name without `.yaml`."""
 
     id: str = Field(pattern=ID_PATTERN, description="short unique id; lowercase letters, digits, '.', '_', '-'")
     model: str = Field(min_length=1, description="model name as the lab writes it, e.g. 'Kimi K3'")
+    aliases: list[str] = Field(
+        default_factory=list, description="other names of the report's own model(s) in result tables, e.g. 'K3-Thinking'"
+    )
     organization: str = Field(min_length=1, description="lab or company")
     country: str | None = Field(None, description="country of the organization (optional)")
     released: dt.date | None = Field(None, description="release date of the report, YYYY-MM-DD (optional)")
@@ -105,6 +130,9 @@ class ReportSpec(Strict):
     reported: Reported | None = Field(None, description="figures published elsewhere, kept apart from measured ones")
     curated: dict[str, CuratedCell] = Field(
         default_factory=dict, description="dimension -> hand-checked comparison-table cell (overrides automatic)"
+    )
+    results: list[CuratedResult] = Field(
+        default_factory=list, description="benchmark scores read by hand (e.g. from images); marked curated"
     )
 
     @property

@@ -53,7 +53,7 @@ DEFAULT_DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
 #: The tables every pipeline run writes (ingest/tables.py declares how each is built; readers
 #: take the list from the manifest, so a table declared there needs no change here).
-TABLES = ("reports", "status", "sections", "counts", "kwic", "reported", "comparison", "evidence")
+TABLES = ("reports", "status", "sections", "counts", "kwic", "reported", "comparison", "evidence", "results", "result_notes")
 MANIFEST_FORMAT = 2
 #: Parts per per-report table: small enough that one report's update rewrites ~1/64 of a table,
 #: few enough that a full read opens few files.

@@ -330,6 +330,11 @@ def report_card(store: Store, report_id: str) -> str:
         ev = ev[ev["report_id"] == report_id]
         if len(ev):
             lines += ["## Evidence", "", to_markdown(ev[["dimension", "category", "page_label", "section", "quote"]])]
+    from .results import card_section
+
+    lines += card_section(
+        store.read_table("results", report_ids=[report_id]), store.read_table("result_notes", report_ids=[report_id]), report_id
+    )
     secs = store.read_table("sections", report_ids=[report_id])
     secs = secs[secs["report_id"] == report_id] if not secs.empty else secs
     if len(secs):

@@ -28,6 +28,7 @@ import pyarrow.parquet as pq
 from .comparison import COMPARISON_COLUMNS, EVIDENCE_COLUMNS, comparison_rows, evidence_rows
 from .lens import Lens, load_lens
 from .registry import Registry
+from .results import RESULT_COLUMNS, RESULT_NOTE_COLUMNS, result_note_rows, result_rows
 from .schema import ReportSpec
 from .store import (
     DEFAULT_BUCKETS,
@@ -42,7 +43,7 @@ from .store import (
 )
 
 #: Bump when the rows built from a bundle change, so every report's rows are rebuilt once.
-TABLES_VERSION = 2
+TABLES_VERSION = 3
 #: Rows per row group of a clustered part (see TableDef.cluster_by).
 CLUSTER_ROW_GROUP = 4096
 
@@ -113,6 +114,10 @@ class ReportInput:
     @property
     def annotation(self) -> dict | None:
         return self.bundle.get("annotation") if self.measured else None
+
+    @property
+    def results(self) -> dict | None:
+        return self.bundle.get("results") if self.measured else None
 
 
 @dataclass(frozen=True)
@@ -195,6 +200,8 @@ TABLE_DEFS: tuple[TableDef, ...] = (
     TableDef("reported", REPORTED_COLUMNS, lambda r: reported_rows(r.spec), per_report=False),
     TableDef("comparison", COMPARISON_COLUMNS, lambda r: comparison_rows(r.lens, r.spec, r.annotation), dtypes=CMP_DTYPES),
     TableDef("evidence", EVIDENCE_COLUMNS, lambda r: evidence_rows(r.spec.id, r.annotation, r.lens), dtypes=EV_DTYPES),
+    TableDef("results", RESULT_COLUMNS, lambda r: result_rows(r.spec, r.results)),
+    TableDef("result_notes", RESULT_NOTE_COLUMNS, lambda r: result_note_rows(r.spec, r.results)),
 )
 
 

@@ -106,7 +106,7 @@ def _fields(model: type, prefix: str = "") -> set[str]:
 
 def test_template_documents_every_field():
     """reports/_template.yaml must show (and so document) every field of the schema."""
-    from ingest.schema import CuratedCell, Reported, Source
+    from ingest.schema import CuratedCell, CuratedResult, Reported, Source
 
     template = yaml.safe_load((REPO / "reports" / "_template.yaml").read_text())
     spec = ReportSpec.model_validate(template)  # the template itself is valid
@@ -115,3 +115,4 @@ def test_template_documents_every_field():
     assert set(template["source"]) == _fields(Source)
     assert set(template["reported"]) == _fields(Reported)
     assert set(next(iter(template["curated"].values()))) == _fields(CuratedCell)
+    assert set(template["results"][0]) == _fields(CuratedResult)

@@ -66,10 +66,8 @@ def stamp(root: Path) -> Stamp:
 
 
 def damaged_notice() -> None:
-    """Plain text, no traceback and no server path; stops the page."""
-    from views.plain import message
-
-    message("error", DAMAGED_NOTICE)
+    """A fixed sentence (no user text, no traceback, no server path); stops the page."""
+    st.error(DAMAGED_NOTICE, icon=None)
     st.stop()
 
 

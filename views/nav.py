@@ -17,6 +17,7 @@ PAGES: dict[str, tuple[str, str, str]] = {
     "keywords": ("keywords.py", "Keywords", ":material/bar_chart:"),
     "evidence": ("evidence.py", "Evidence", ":material/format_quote:"),
     "report": ("report.py", "Report", ":material/description:"),
+    "benchmarks": ("benchmarks.py", "Benchmarks", ":material/leaderboard:"),
     "add": ("add_report.py", "Add report", ":material/add_circle:"),
     "review": ("review.py", "Review", ":material/rate_review:"),
 }

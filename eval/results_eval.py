@@ -1,0 +1,168 @@
+"""Score the results stage against the hand-transcribed tables in ../shared/labels/benchmarks.yaml.
+
+    python eval/results_eval.py            # per document and overall figures
+    python eval/results_eval.py -v         # also every missed and spurious cell
+
+A cell is right when model, benchmark and value agree after normalisation:
+  * model and benchmark names: `ingest.benchmarks.norm_name` (NFKC, casefold, only letters,
+    digits, '+' and '&' kept: "LiveCode Bench" == "LiveCodeBench", "GPT-4o 0513" == "GPT-4o-0513");
+    two benchmark names also agree when the catalogue maps both to one id ("AIME 24" and
+    "AIME 2024") — the value must still agree;
+  * values: footnote markers removed, whitespace dropped ("70.83% ± 0.89%" == "70.83%±0.89%").
+Cells are paired one to one within the gold table and the extracted table of the same label on
+the same page. Precision counts extracted cells of gold tables only; cells of tables the gold
+file lists as skipped, or does not list, are counted apart (they are not scored as errors).
+Table recall: share of gold tables for which a table of the same label and page was extracted.
+Own-model accuracy: the own flag of every model header of the gold tables, from the report file
+in examples/corpus/ (model + aliases). Mapped: share of distinct gold benchmark names that the
+catalogue maps to an id.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from ingest.benchmarks import load_catalogue, norm_name  # noqa: E402
+from ingest.extract import extract_file  # noqa: E402
+from ingest.registry import load_report  # noqa: E402
+from ingest.results import clean, is_own, read_results  # noqa: E402
+
+SHARED = REPO.parent / "shared"
+GOLD = SHARED / "labels" / "benchmarks.yaml"
+
+
+def _value(v: str) -> str:
+    return "".join(clean(str(v)).split())
+
+
+def _bench_same(a: str, b: str, cat) -> bool:  # type: ignore[no-untyped-def]
+    if norm_name(a) == norm_name(b):
+        return True
+    ea, eb = cat.lookup(a), cat.lookup(b)
+    return ea is not None and eb is not None and ea.id == eb.id
+
+
+def match_cells(gold: list[dict], pred: list[dict], cat) -> tuple[int, list[dict], list[dict]]:  # type: ignore[no-untyped-def]
+    """One-to-one pairing; returns (matched, missed gold cells, spurious predicted cells)."""
+    by_key: dict[tuple[str, str], list[int]] = {}
+    for i, p in enumerate(pred):
+        by_key.setdefault((norm_name(p["model"]), _value(p["value"])), []).append(i)
+    used: set[int] = set()
+    missed = []
+    hit = 0
+    for g in gold:
+        cands = by_key.get((norm_name(g["model"]), _value(g["value"])), [])
+        j = next((i for i in cands if i not in used and _bench_same(pred[i]["benchmark"], g["benchmark"], cat)), None)
+        if j is None:
+            missed.append(g)
+        else:
+            used.add(j)
+            hit += 1
+    spurious = [p for i, p in enumerate(pred) if i not in used]
+    return hit, missed, spurious
+
+
+def prf(tp: int, n_pred: int, n_gold: int) -> tuple[float, float, float]:
+    p = tp / n_pred if n_pred else 0.0
+    r = tp / n_gold if n_gold else 0.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return p, r, f
+
+
+def evaluate(verbose: bool = False) -> dict:
+    cat = load_catalogue()
+    gold_docs = yaml.safe_load(GOLD.read_text(encoding="utf-8"))
+    per_doc = {}
+    tot = Counter()
+    own_right = own_total = 0
+    gold_benches: set[str] = set()
+    extra_cells = Counter()
+    seconds = 0.0
+    for d in gold_docs:
+        spec = load_report(REPO / "examples" / "corpus" / f"{d['doc']}.yaml")
+        path = SHARED / "corpus" / d["file"]
+        doc = extract_file(path)
+        t0 = time.perf_counter()
+        res = read_results(doc, path, cat)
+        seconds += time.perf_counter() - t0
+        pred_tables = {(t["label"], int(t["page"])): t for t in res["tables"]}
+        skipped = {(s["label"], int(s["page"])) for s in d.get("skipped") or []}
+        gold_keys = {(t["label"], int(t["page"])) for t in d["tables"]}
+        c = Counter()
+        for gt in d["tables"]:
+            key = (gt["label"], int(gt["page"]))
+            pt = pred_tables.get(key)
+            pred = pt["cells"] if pt else []
+            hit, missed, spurious = match_cells(gt["cells"], pred, cat)
+            c.update(tp=hit, pred=len(pred), gold=len(gt["cells"]), tables=1, found=1 if pt else 0)
+            for g in gt["cells"]:
+                gold_benches.add(g["benchmark"])
+            for m in gt["models"]:
+                own_total += 1
+                own_right += is_own(m, spec.model, list(spec.aliases)) == (m in gt["own"])
+                if verbose and is_own(m, spec.model, list(spec.aliases)) != (m in gt["own"]):
+                    print(f"  own flag wrong: {d['doc']} {gt['label']}: {m}")
+            if verbose and (missed or spurious):
+                print(f"{d['doc']} {gt['label']} p{gt['page']}: {hit}/{len(gt['cells'])} right, {len(spurious)} spurious")
+                for g in missed[:12]:
+                    print(f"    missed   {g['model']!r:40} {g['benchmark']!r:28} {g['value']!r}")
+                for p in spurious[:12]:
+                    print(f"    spurious {p['model']!r:40} {p['benchmark']!r:28} {p['value']!r}")
+        for key, t in pred_tables.items():
+            if key not in gold_keys:
+                extra_cells["skipped in gold" if key in skipped else "not in gold"] += len(t["cells"])
+        per_doc[d["doc"]] = c
+        tot.update(c)
+        if verbose and res["notes"]:
+            print(f"  notes {d['doc']}: " + " | ".join(res["notes"]))
+    mapped = sum(1 for b in gold_benches if cat.lookup(b) is not None)
+    return {
+        "per_doc": per_doc,
+        "total": tot,
+        "own": (own_right, own_total),
+        "mapped": (mapped, len(gold_benches), sorted(b for b in gold_benches if cat.lookup(b) is None)),
+        "extra": extra_cells,
+        "seconds": seconds,
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("-v", "--verbose", action="store_true", help="print every missed and spurious cell")
+    args = ap.parse_args()
+    if not GOLD.exists():
+        print(f"gold labels not found at {GOLD}; nothing to evaluate")
+        return 0
+    r = evaluate(args.verbose)
+    print(f"{'document':22} {'tables':>7} {'gold':>5} {'pred':>5} {'right':>5} {'P':>6} {'R':>6} {'F1':>6}")
+    for doc, c in r["per_doc"].items():
+        p, rc, f = prf(c["tp"], c["pred"], c["gold"])
+        print(f"{doc:22} {c['found']:>3}/{c['tables']:<3} {c['gold']:>5} {c['pred']:>5} {c['tp']:>5} {p:6.3f} {rc:6.3f} {f:6.3f}")
+    t = r["total"]
+    p, rc, f = prf(t["tp"], t["pred"], t["gold"])
+    print(
+        f"{'overall':22} {t['found']:>3}/{t['tables']:<3} {t['gold']:>5} {t['pred']:>5} {t['tp']:>5} {p:6.3f} {rc:6.3f} {f:6.3f}"
+    )
+    print(f"table recall {t['found']}/{t['tables']} = {t['found'] / max(t['tables'], 1):.3f}")
+    print(f"own-model flags right {r['own'][0]}/{r['own'][1]}")
+    m = r["mapped"]
+    print(
+        f"gold benchmarks mapped to the catalogue {m[0]}/{m[1]} = {m[0] / max(m[1], 1):.3f}"
+        + (f" (unmapped: {', '.join(m[2])})" if m[2] else "")
+    )
+    print(f"cells from tables outside the gold set (not scored): {dict(r['extra'])}")
+    print(f"results stage time on the 6 PDFs: {r['seconds']:.2f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

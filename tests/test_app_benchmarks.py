@@ -1,0 +1,299 @@
+"""Benchmarks page: every control through AppTest, on a store the real pipeline built from a
+generated PDF with a result table, a Markdown post with a pipe table, a curated-only report and a
+report with nothing; plus the pure functions of ingest/scores.py and the figure builders.
+
+AppTest cannot see inside a plotly chart, so charts are checked through the JSON spec the page sent.
+The page file is also run on its own (`AppTest.from_file("views/benchmarks.py")`) so its URL
+parameters arrive as a real query string.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from ingest import scores
+from ingest.benchmarks import load_catalogue
+from ingest.lens import NOT_ASSESSED, load_lens
+from ingest.pipeline import Settings, run
+from ingest.store import Store
+from tests.bench_fixtures import build
+from views import benchmark_figures as bf
+from views.benchmarks import claims_categories
+
+REPO = Path(__file__).resolve().parents[1]
+APP = str(REPO / "app.py")
+PAGE = str(REPO / "views" / "benchmarks.py")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """(data dir, reports dir) built once per module by the real pipeline."""
+    return build(tmp_path_factory.mktemp("bench"))
+
+
+@pytest.fixture
+def env(built: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    data, reports = built
+    monkeypatch.setenv("FRL_DATA_DIR", str(data))
+    monkeypatch.setenv("FRL_REPORTS_DIR", str(reports))
+    yield data
+
+
+def page(**params: str) -> AppTest:
+    """The page run on its own, with `params` as the URL's query string (as a shared link)."""
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.query_params.update(params)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _decode(v: object) -> object:
+    """Plotly ships numeric arrays as {"dtype", "bdata"(, "shape")}; turn them back into lists."""
+    if isinstance(v, dict) and "bdata" in v:
+        arr = np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"]))
+        if "shape" in v:
+            arr = arr.reshape([int(x) for x in str(v["shape"]).split(",")])
+        return arr.tolist()
+    if isinstance(v, dict):
+        return {k: _decode(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_decode(x) for x in v]
+    return v
+
+
+def specs(at: AppTest) -> dict[str, dict]:
+    """The plotly figures the page sent (arrays decoded), by chart title."""
+    out = {}
+    for el in at.get("plotly_chart"):
+        spec = _decode(json.loads(el.proto.spec))
+        title = spec["layout"].get("title", {})
+        out[title.get("text", "") if isinstance(title, dict) else str(title)] = spec
+    return out
+
+
+def chart(at: AppTest, prefix: str) -> dict:
+    hits = [s for t, s in specs(at).items() if t.startswith(prefix)]
+    assert hits, list(specs(at))
+    return hits[0]
+
+
+def table(at: AppTest) -> pd.DataFrame:
+    """The rebuilt result table (the dataframe with a `model` column)."""
+    frames = [d.value for d in at.dataframe if "model" in d.value.columns and "report_id" not in d.value.columns]
+    assert frames
+    return frames[0]
+
+
+# ------------------------------------------------------------------------------------- the page
+def test_benchmarks_page_is_in_the_navigation_and_says_where_scores_come_from(env: Path) -> None:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.switch_page("views/benchmarks.py").run()
+    assert not at.exception
+    assert at.title[0].value == "Benchmarks"
+    sentence = next(t.value for t in at.text if "Scores read" in t.value)
+    assert "Scores read from the reports' result tables (2): Lens-7B, Post-9B." in sentence
+    assert "Curated scores only (1): Curio." in sentence
+    assert "No benchmark results (1): Bare_Model_." in sentence  # plain text: underscores survive
+    assert [s.value for s in at.subheader] == ["Coverage", "Scores on one benchmark", "Result table", "Claims vs disclosure"]
+
+
+def test_coverage_matrix_counts_benchmarks_per_catalogue_category(env: Path) -> None:
+    at = page()
+    heat = chart(at, "Benchmarks per category")["data"][0]
+    cats = load_catalogue().categories
+    assert heat["x"] == [cats["knowledge"], cats["software-engineering"], cats["agentic"]]  # catalogue order, used only
+    rows = dict(zip(heat["y"], heat["z"], strict=True))
+    assert rows["Lens-7B"] == [1, 1, 2]  # MMLU; SWE-bench Verified; BFCL + curated Terminal-Bench
+    assert rows["Post-9B"] == [1, 1, 1]
+    assert rows["Curio"] == [0, 1, 0]
+    assert rows["Bare_Model_"] == [0, 0, 0]
+
+
+def test_benchmark_picker_shows_own_scores_with_table_and_page_and_reads_url(env: Path) -> None:
+    at = page()
+    assert at.selectbox(key="benchmark").value == "swe-bench-verified"  # most reports first
+    bars = chart(at, "SWE-bench Verified")
+    labels = [y for t in bars["data"] for y in t["y"]]
+    assert {"Post-9B · Post-9B (thinking)", "Post-9B · Post-9B (non-thinking)", "Lens-7B · Lens-7B",
+            "Lens-7B · Lens-7B-RL", "Curio · Curio"} == set(labels)  # fmt: skip
+    assert "Alpha-8B" not in " ".join(labels) and "Rival" not in " ".join(labels)  # only own models
+    auto = next(t for t in bars["data"] if t["name"] == "auto")
+    hover = dict(zip(auto["y"], auto["hovertext"], strict=True))
+    assert "Table 1 · page 1" in hover["Lens-7B · Lens-7B-RL"]
+    assert "Comparison of Lens-7B" in hover["Lens-7B · Lens-7B-RL"]
+    assert dict(zip(auto["y"], [tuple(c) for c in auto["customdata"]], strict=True))["Lens-7B · Lens-7B-RL"] == (
+        "lens-7b", "Table 1, page 1")  # fmt: skip
+    at.selectbox(key="benchmark").set_value("bfcl").run()
+    bars = chart(at, "BFCL")
+    assert [y for t in bars["data"] for y in t["y"]] == ["Lens-7B · Lens-7B-RL (Acc.)", "Lens-7B · Lens-7B (Acc.)"]
+    assert "⚑ percentage above 100" in bars["data"][0]["hovertext"][0]
+    shared = page(benchmark="tau-bench")  # the view from a shared link
+    assert shared.selectbox(key="benchmark").value == "tau-bench"
+    assert [y for t in chart(shared, "TAU-bench")["data"] for y in t["y"]] == [
+        "Post-9B · Post-9B (thinking)", "Post-9B · Post-9B (non-thinking)"]  # fmt: skip
+
+
+def test_scores_expander_lists_provenance_and_offers_csv(env: Path) -> None:
+    at = page(benchmark="terminal-bench")
+    prov = next(d.value for d in at.dataframe if "report_id" in d.value.columns)
+    assert prov[["report_id", "model", "value", "table", "origin"]].values.tolist() == [
+        ["lens-7b", "Lens-7B-RL", "33.0", "Figure 2", "curated"]]  # fmt: skip
+    assert [b.proto.label for b in at.get("download_button")] == ["Shown scores (CSV)"]
+
+
+def test_table_picker_rebuilds_the_table_with_own_curated_and_flag_marks(env: Path) -> None:
+    at = page(report="lens-7b")
+    assert at.selectbox(key="table").options == ["Table 1, page 1", "Figure 2"]
+    t = table(at).set_index("model")
+    assert list(t.columns) == ["MMLU (EM)", "SWE-bench Verified", "BFCL v3 (Acc.)"]
+    assert list(t.index) == ["Alpha-8B", f"Lens-7B {scores.OWN_MARK}", f"Lens-7B-RL {scores.OWN_MARK}"]
+    assert t.loc[f"Lens-7B-RL {scores.OWN_MARK}", "BFCL v3 (Acc.)"] == f"104.0 {scores.FLAG_MARK}"
+    assert t.loc["Alpha-8B", "MMLU (EM)"] == "65.3"
+    assert any(t.value.startswith("Lens-7B — Table 1, page 1") and "Comparison of Lens-7B" in t.value for t in at.text)
+    assert any("percentage above 100" in t.value for t in at.text)  # the flag, as plain text
+    at.selectbox(key="table").set_value("Figure 2").run()
+    assert table(at).set_index("model").loc[f"Lens-7B-RL {scores.OWN_MARK}", "Terminal-Bench"] == f"33.0 {scores.CURATED_MARK}"
+    at.selectbox(key="report").set_value("post-9b").run()  # another report: its first table
+    assert at.selectbox(key="table").value == "Table in 'Results', section Results"
+    assert set(table(at)["model"]) == {"Post-9B (thinking) ★", "Post-9B (non-thinking) ★", "Rival-10B"}
+
+
+def test_table_from_url_and_unknown_table_falls_back(env: Path) -> None:
+    at = page(report="lens-7b", table="Figure 2")
+    assert at.selectbox(key="table").value == "Figure 2"
+    at = page(report="lens-7b", table="no such table")
+    assert at.selectbox(key="table").value == "Table 1, page 1"
+
+
+def test_curated_only_report_shows_its_notes(env: Path) -> None:
+    at = page(report="curated-only")
+    assert table(at).set_index("model").loc["Curio ★", "SWE-bench Verified"] == f"61.5 {scores.CURATED_MARK}"
+    assert any(t.value == "curated results only (no source text)" for t in at.text)
+
+
+def test_claims_scatter_uses_lens_levels_and_declared_categories(env: Path) -> None:
+    lens = load_lens()
+    assert lens.claims_categories and set(lens.claims_categories) <= set(load_catalogue().categories)
+    at = page()
+    assert at.multiselect(key="claims").value == claims_categories(load_catalogue())
+    level_dims = [d for d in lens.dimensions if d.kind == "level"]
+    assert at.selectbox(key="level").value == level_dims[0].id
+    sc = chart(at, "Claims vs disclosure")
+    assert sc["layout"]["xaxis"]["categoryarray"] == [NOT_ASSESSED, *[lv.name for lv in level_dims[0].levels]]
+    assert sc["layout"]["xaxis"]["title"]["text"] == level_dims[0].label
+    points = {(t["name"], r, y) for t in sc["data"] for r, y in zip(t["text"], t["y"], strict=True)}
+    # best own score per report and benchmark; BFCL's 104.0 is flagged for review, so 55.0 is Lens-7B's point
+    assert ("bfcl", "Lens-7B", 55.0) in points and not any(y > 100 for _, _, y in points)
+    assert ("swe-bench-verified", "Lens-7B", 41.3) in points and ("swe-bench-verified", "Post-9B", 52.4) in points
+    assert ("tau-bench", "Post-9B", 61.0) in points and ("terminal-bench", "Lens-7B", 33.0) in points
+    assert ("swe-bench-verified", "Curio", 61.5) in points
+    assert not any(name == "mmlu" for name, _, _ in points)
+    assert any(t.value.startswith("Reports without such a score (1): Bare_Model_") for t in at.text)
+    if len(level_dims) > 1:
+        at.selectbox(key="level").set_value(level_dims[1].id).run()
+        assert chart(at, "Claims vs disclosure")["layout"]["xaxis"]["title"]["text"] == level_dims[1].label
+    at.multiselect(key="claims").set_value(["knowledge"]).run()
+    assert {t["name"] for t in chart(at, "Claims vs disclosure")["data"]} == {"mmlu"}
+    shared = page(claims="knowledge")
+    assert shared.multiselect(key="claims").value == ["knowledge"]
+
+
+def test_density_scatter_follows_the_term_picker(env: Path) -> None:
+    at = page()
+    terms = at.selectbox(key="term").options
+    assert terms[0] == "agentic"
+    sc = chart(at, "Benchmark coverage vs density")
+    pts = {r: (x, y) for t in sc["data"] for r, x, y in zip(t["text"], t["x"], t["y"], strict=True)}
+    assert pts["Curio"] == (1, 3.0)  # reported figures: 3 per 1,000 words; one SE benchmark
+    assert pts["Lens-7B"][0] == 3 and pts["Lens-7B"][1] > 0  # BFCL, Terminal-Bench, SWE-bench Verified
+    at.selectbox(key="term").set_value("agent").run()
+    sc = chart(at, "Benchmark coverage vs density")
+    assert "agent" in sc["layout"]["title"]["text"]
+    pts = {r: y for t in sc["data"] for r, y in zip(t["text"], t["y"], strict=True)}
+    assert pts["Curio"] == 5.0
+
+
+def test_page_works_on_the_shipped_reports_and_says_they_have_no_results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shipped study reports have no source: the page says so and still draws every section."""
+    data = tmp_path / "data"
+    run(reports_dir=REPO / "reports", settings=Settings(data_dir=data, offline=True))
+    monkeypatch.setenv("FRL_DATA_DIR", str(data))
+    at = page()
+    reports = Store(data).read_table("reports")
+    sentence = next(t.value for t in at.text if "No benchmark results" in t.value)
+    assert f"No benchmark results ({len(reports)})" in sentence
+    assert "Gemma 4" in sentence and "Llama 4" in sentence
+    assert any("No own-model score is stored yet" in c.value for c in at.caption)
+    assert chart(at, "no benchmark results stored yet")
+    dens = chart(at, "Benchmark coverage vs density")  # the study's reported densities at zero coverage
+    assert {x for t in dens["data"] for x in t["x"]} == {0}
+    assert any("every point sits at zero coverage" in c.value for c in at.caption)
+
+
+def test_empty_store_explains_how_to_fill_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FRL_DATA_DIR", str(tmp_path / "nothing"))
+    at = page()
+    assert any("No results in nothing yet" in t.value for t in at.text)
+
+
+# ------------------------------------------------------------------------------------- pure parts
+def test_own_scores_keep_every_own_setting_apart_and_unique() -> None:
+    res = pd.DataFrame(
+        [
+            {"report_id": "a", "page": "3", "table": "Table 1", "caption": "c", "model": "A-7B", "own": True,
+             "benchmark": "SWE-bench Verified", "metric": "", "group": "", "setting": s, "value": v, "score": float(v),
+             "benchmark_id": "swe-bench-verified", "category": "software-engineering", "origin": "auto", "flag": ""}
+            for s, v in (("thinking", "50.0"), ("non-thinking", "40.0"), ("thinking", "50.0"))
+        ]
+    )  # fmt: skip
+    own = scores.own_scores(res, pd.DataFrame({"report_id": ["a"], "model": ["A"]}), "swe-bench-verified")
+    assert own["label"].tolist() == ["A · A-7B (thinking)", "A · A-7B (thinking) #2", "A · A-7B (non-thinking)"]
+    assert scores.own_scores(res, pd.DataFrame(), "mmlu").empty
+
+
+def test_rebuild_table_puts_a_model_group_on_the_rows() -> None:
+    base = {"report_id": "a", "page": "2", "table": "Table 3", "caption": "", "own": False, "metric": "",
+            "setting": "", "score": 1.0, "benchmark_id": "", "category": "", "origin": "auto", "flag": ""}  # fmt: skip
+    rows = [
+        base | {"model": "M1", "group": "Tree search", "benchmark": "miniF2F", "value": "1"},
+        base | {"model": "M1", "group": "Tree search", "benchmark": "ProofNet", "value": "2"},
+        base | {"model": "M2", "group": "Whole proof", "benchmark": "miniF2F", "value": "3"},
+    ]
+    piv, facts = scores.rebuild_table(pd.DataFrame(rows), "a", "Table 3, page 2")
+    assert piv["model"].tolist() == ["Tree search · M1", "Whole proof · M2"]
+    assert list(piv.columns) == ["model", "miniF2F", "ProofNet"]
+    assert facts["page"] == "2" and facts["cells"] == "3"
+    assert scores.rebuild_table(pd.DataFrame(rows), "a", "nope")[0].empty
+
+
+@pytest.mark.parametrize(
+    ("event", "want"),
+    [
+        ({"selection": {"points": [{"customdata": ["r1", "Table 2, page 5"]}]}}, ("r1", "Table 2, page 5")),
+        ({"selection": {"points": [{"customdata": "r1"}]}}, None),
+        ({"selection": {"points": []}}, None),
+        (None, None),
+    ],
+)
+def test_bar_target_maps_a_click_to_report_and_table(event: object, want: tuple[str, str] | None) -> None:
+    assert bf.bar_target(event) == want
+
+
+def test_figures_escape_report_text_for_plotly() -> None:
+    own = pd.DataFrame([{"report_id": "x", "report": "<a href='http://h'>R</a>", "model": "M", "setting": "",
+                         "metric": "", "group": "", "value": "1", "score": 1.0, "page": "1", "table": "T",
+                         "caption": "<img src=x>", "origin": "auto", "flag": "", "table_key": "T, page 1",
+                         "label": "<a href='http://h'>R</a> · M"}])  # fmt: skip
+    fig = bf.score_bars(own, "B")
+    assert "<a " not in fig.data[0].y[0] and "&lt;a" in fig.data[0].y[0]
+    assert "<img" not in fig.data[0].hovertext[0]

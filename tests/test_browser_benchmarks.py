@@ -1,0 +1,126 @@
+"""Real-browser test of the Benchmarks page: `streamlit run app.py` driven by Playwright with Debian's
+chromium, on a store the real pipeline built (tests/bench_fixtures.py).
+
+Covers what AppTest cannot: a click on a plotly bar opens that report's table below, and the URL
+then carries the report and table ids, so the view can be shared. Leaves a screenshot in
+tests/artifacts/.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.bench_fixtures import build
+
+REPO = Path(__file__).resolve().parents[1]
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = REPO / "tests" / "artifacts"
+CHROME_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run",
+]  # fmt: skip
+IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium not installed (CI installs it with apt)"),
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    """The app on 127.0.0.1:<free port>, reading the pipeline-built store."""
+    data, reports = build(tmp_path / "store")
+    port = _free_port()
+    env = os.environ | {"FRL_DATA_DIR": str(data), "FRL_REPORTS_DIR": str(reports), "FRL_READ_ONLY": "1"}
+    cmd = [sys.executable, "-m", "streamlit", "run", str(REPO / "app.py"), "--server.address", "127.0.0.1",
+           "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false",
+           "--server.fileWatcherType", "none"]  # fmt: skip
+    log_path = tmp_path / "streamlit.log"
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as r:
+                        if r.status == 200:
+                            break
+                except OSError:
+                    pass
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"streamlit did not start:\n{log_path.read_text()}")
+                time.sleep(0.2)
+            yield url
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=10)
+
+
+def _settle(page) -> None:  # type: ignore[no-untyped-def]
+    """Wait until the script finished its run (the app marks that on stApp)."""
+    page.wait_for_timeout(300)
+    page.wait_for_selector(IDLE, timeout=90_000)
+
+
+def test_browser_bar_click_opens_the_table_and_the_url_carries_it(server: str, tmp_path: Path) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROME_ARGS, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1200})
+            page.goto(f"{server}/benchmarks?benchmark=tau-bench")
+            _settle(page)
+            expect(page.get_by_role("heading", name="Benchmarks")).to_be_visible()
+            expect(page.get_by_text("No benchmark results (1): Bare_Model_.", exact=False)).to_be_visible()
+            # Before the click the table section shows the first report with results, not Post-9B.
+            expect(page.get_by_text("Post-9B — Table in 'Results'", exact=False)).to_have_count(0)
+
+            bar = page.locator(".js-plotly-plot .barlayer .point path").first
+            bar.scroll_into_view_if_needed()
+            bar.click(force=True)
+            page.wait_for_function("() => location.search.includes('report=post-9b')", timeout=30_000)
+            _settle(page)
+            query = urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)
+            assert query["report"] == ["post-9b"] and query["benchmark"] == ["tau-bench"]
+            # The report's first table is the picker's default, which a bound widget leaves out of the URL.
+            assert query.get("table", ["Table in 'Results', section Results"]) == ["Table in 'Results', section Results"]
+            caption = page.get_by_text("Post-9B — Table in 'Results', section Results", exact=False)
+            expect(caption).to_be_visible()
+            caption.scroll_into_view_if_needed()
+            grid = page.locator('[data-testid="stDataFrame"]').filter(has=page.get_by_text("Rival-10B"))
+            expect(grid.first).to_be_visible()  # the rebuilt table holds the other models of the table too
+
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            shot = ARTIFACTS / "browser_benchmarks_table.png"
+            page.screenshot(path=str(shot))  # the app scrolls inside its own container: shoot the viewport
+            print(f"screenshot: {shot}")
+            assert shot.stat().st_size > 10_000
+
+            page.goto(page.url)  # the shared link reproduces the view
+            _settle(page)
+            expect(page.get_by_text("Post-9B — Table in 'Results', section Results", exact=False)).to_be_visible()
+        finally:
+            browser.close()

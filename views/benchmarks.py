@@ -1,0 +1,221 @@
+"""Benchmarks page: coverage by category, own-model scores with provenance, a table rebuilt as
+printed, and claims (scores) beside disclosure. Data from `ingest.scores`; figures from
+`views.benchmark_figures`; categories from the catalogue, levels and claims categories from the lens.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from ingest import scores
+from ingest.benchmarks import Catalogue, load_catalogue
+from ingest.lens import DEFAULT_LENS, NOT_ASSESSED, load_lens
+from ingest.summaries import STATS_GROUP
+from views import benchmark_figures as bf
+from views import data
+from views.plain import escape_md, message, redact
+
+BARS_KEY = "bench_bars"
+CLAIMS_KEY = "bench_claims"
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _catalogue(mtime: int) -> Catalogue:
+    return load_catalogue()
+
+
+def catalogue() -> Catalogue:
+    """The benchmark catalogue (data/benchmarks.yaml), reloaded when the file changes."""
+    from ingest.benchmarks import DEFAULT_CATALOGUE
+
+    return _catalogue(DEFAULT_CATALOGUE.stat().st_mtime_ns)
+
+
+def claims_categories(cat: Catalogue) -> list[str]:
+    """The lens's declared claims categories that the catalogue knows (unknown ones are dropped)."""
+    return [c for c in load_lens(DEFAULT_LENS).claims_categories if c in cat.categories]
+
+
+def _names(sentence: str, ids: list[str], models: dict[str, str]) -> str:
+    shown = [models.get(r, r) for r in ids]
+    more = f" and {len(shown) - 12} more" if len(shown) > 12 else ""
+    return f"{sentence} ({len(ids)}): " + ", ".join(shown[:12]) + more + "."
+
+
+def provenance_sentence(rr: scores.ReportResults, models: dict[str, str]) -> str:
+    """One sentence saying which reports have scores read from tables, curated ones only, or none."""
+    parts = []
+    if rr.read:
+        parts.append(_names("Scores read from the reports' result tables", rr.read, models))
+    cur = rr.curated_only
+    parts.append(_names("Curated scores only", cur, models) if cur else "No report has curated scores only.")
+    if rr.none:
+        parts.append(
+            _names("No benchmark results", rr.none, models)
+            + " They have no source text or no readable result table; scores a reader takes from an image go in the "
+            "report's results: block."
+        )
+    return " ".join(parts)
+
+
+# Cached on the store's stamp: a rerun that changes one picker recomputes only what depends on it.
+@st.cache_data(show_spinner=False, max_entries=4)
+def _coverage(key: data.Stamp) -> object:
+    tbl, _ = data.tables()
+    matrix = scores.coverage_matrix(tbl["reports"], tbl["results"], catalogue().categories)
+    models = dict(zip(tbl["reports"]["report_id"], tbl["reports"]["model"], strict=False))
+    return bf.coverage_heatmap(matrix, models)
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _choices(key: data.Stamp) -> pd.DataFrame:
+    return scores.benchmark_choices(data.tables()[0]["results"])
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _own(key: data.Stamp, bench: str) -> pd.DataFrame:
+    tbl, _ = data.tables()
+    return scores.own_scores(tbl["results"], tbl["reports"], bench)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _claims(key: data.Stamp, dim_id: str, levels: tuple[str, ...], cats: tuple[str, ...]) -> pd.DataFrame:
+    tbl, _ = data.tables()
+    percent = {b.id for b in catalogue().benchmarks if b.unit == "%"}
+    return scores.claims(tbl["results"], tbl["reports"], tbl["comparison"], dim_id, list(levels), list(cats), percent)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _density(key: data.Stamp, cats: tuple[str, ...], term: str) -> pd.DataFrame:
+    tbl, _ = data.tables()
+    return scores.coverage_vs_density(tbl["reports"], tbl["results"], tbl["counts"], tbl["reported"], list(cats),
+                                      STATS_GROUP, term)  # fmt: skip
+
+
+def _on_click(chart_key: str) -> None:
+    """A clicked bar or point opens its table below (report and table are URL-bound)."""
+    target = bf.bar_target(st.session_state.get(chart_key))
+    if target:
+        st.session_state["report"], st.session_state["table"] = target
+
+
+def render() -> None:
+    """Draw the page."""
+    st.title("Benchmarks")
+    tbl, key = data.tables()
+    if data.no_data_notice(tbl):
+        return
+    reports, results = tbl["reports"], tbl["results"]
+    models = dict(zip(reports["report_id"], reports["model"], strict=False))
+    cat = catalogue()
+    rr = scores.report_results(reports, results)
+    message("info", provenance_sentence(rr, models))
+
+    st.subheader("Coverage")
+    st.plotly_chart(_coverage(key), key="bench_coverage", width="stretch")
+
+    _scores_section(key, cat)
+    _table_section(results, tbl["result_notes"], models)
+    _claims_section(key, tbl, cat)
+
+
+def _scores_section(key: data.Stamp, cat: Catalogue) -> None:
+    st.subheader("Scores on one benchmark")
+    choices = _choices(key)
+    if choices.empty:
+        st.caption("No own-model score is stored yet, so there is nothing to compare on one benchmark.")
+        return
+    n_reports = dict(zip(choices["benchmark_id"], choices["reports"], strict=True))
+
+    # Options are ids, with no format_func: a URL-bound selectbox writes its shown label into the URL.
+    bench = st.selectbox("Benchmark (catalogue id)", list(n_reports), key="benchmark", bind="query-params")
+    entry = cat.by_id.get(bench)
+    if entry is not None:
+        st.caption(escape_md(f"{entry.name}: {cat.categories.get(entry.category, entry.category)}, own-model scores "
+                             f"in {n_reports.get(bench, 0)} report(s)."))  # fmt: skip
+    own = _own(key, bench)
+    st.plotly_chart(
+        bf.score_bars(own, entry.name if entry else bench), key=BARS_KEY, on_select=lambda: _on_click(BARS_KEY),
+        selection_mode="points", width="stretch",
+    )  # fmt: skip
+    st.caption(
+        "Only the reports' own models (★ in tables); a report with several own rows (sizes, modes, metrics, "
+        f"tables) has a bar each. {scores.CURATED_MARK} curated · {scores.FLAG_MARK} flagged for review."
+    )
+    shown = own.drop(columns=["label", "table_key"]).rename(columns={"report": "report model"})
+    with st.expander("Scores with their table and page"):
+        st.dataframe(shown, hide_index=True, width="stretch")
+        st.download_button("Shown scores (CSV)", lambda: shown.to_csv(index=False), file_name=f"{bench}-scores.csv",
+                           mime="text/csv", key="dl_bench_scores", on_click="ignore")  # fmt: skip
+
+
+def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str, str]) -> None:
+    st.subheader("Result table")
+    with_rows = list(dict.fromkeys(results["report_id"])) if len(results) else []
+    if not with_rows:
+        st.caption("No result table stored.")
+        return
+    c1, c2 = st.columns(2)
+    rid = c1.selectbox("Report (id)", with_rows, key="report", bind="query-params")
+    keys = scores.report_tables(results, rid)
+    if st.session_state.get("table") not in keys:
+        st.session_state["table"] = keys[0]
+    key = c2.selectbox("Table", keys, key="table", bind="query-params")
+    piv, facts = scores.rebuild_table(results, rid, key)
+    if piv.empty:
+        st.caption("This table has no stored cells.")
+        return
+    st.text(redact(f"{models.get(rid, rid)} — {key} ({facts['cells']} cells, {facts['origin']}): {facts['caption']}".strip()))
+    st.dataframe(piv, hide_index=True, width="stretch", key="bench_table")
+    st.caption(
+        f"{scores.OWN_MARK} the report's own model · {scores.CURATED_MARK} curated (entered by hand in the report's "
+        f"YAML) · {scores.FLAG_MARK} flagged for review · values as printed, footnote markers removed."
+    )
+    if facts["flags"]:
+        message("warning", f"Flagged for review: {facts['flags']}")
+    mine = notes[notes["report_id"] == rid]["note"].tolist() if len(notes) else []
+    if mine:
+        with st.expander(f"Notes on this report's result tables ({len(mine)})"):
+            for n in mine:
+                st.text(redact(n))
+
+
+def _claims_section(key: data.Stamp, tbl: dict[str, pd.DataFrame], cat: Catalogue) -> None:
+    st.subheader("Claims vs disclosure")
+    level_dims = [d for d in data.dimensions() if d.kind == "level"]
+    if not level_dims:
+        st.caption("The lens declares no level dimension.")
+        return
+    by_id = {d.id: d for d in level_dims}
+    c1, c2 = st.columns(2)
+    dim_id = c1.selectbox("Level dimension (lens id)", list(by_id), key="level", bind="query-params")
+    dim = by_id[dim_id]
+    declared = claims_categories(cat)
+    picked = c2.multiselect("Benchmark categories for the claims (catalogue ids)", list(cat.categories),
+                            default=declared, key="claims", bind="query-params")  # fmt: skip
+    levels = [NOT_ASSESSED, *dim.categories]
+    reports = tbl["reports"]
+    frame = _claims(key, dim_id, tuple(dim.categories), tuple(picked))
+    st.plotly_chart(
+        bf.claims_scatter(frame, levels, dim.label), key=CLAIMS_KEY, on_select=lambda: _on_click(CLAIMS_KEY),
+        selection_mode="points", width="stretch",
+    )  # fmt: skip
+    lv = scores.level_of(tbl["comparison"], dim_id)
+    silent = [r for r in reports["report_id"] if r not in set(frame["report_id"])]
+    models = dict(zip(reports["report_id"], reports["model"], strict=False))
+    st.caption("One point per report and benchmark: the highest own-model score (percent benchmarks only; "
+               f"cells flagged {scores.FLAG_MARK} for review are left out); click a point for its table.")  # fmt: skip
+    if silent:
+        shown = ", ".join(f"{models.get(r, r)} ({lv.get(r, NOT_ASSESSED)})" for r in silent[:30])
+        st.text(f"Reports without such a score ({len(silent)}): {shown}" + (" …" if len(silent) > 30 else ""))
+    terms = [t.name for t in data.lexicon().group(STATS_GROUP).terms]
+    term = st.selectbox("Keyword for the density", terms, key="term", bind="query-params")
+    dens = _density(key, tuple(picked), term)
+    st.plotly_chart(bf.density_scatter(dens, term), key="bench_density", width="stretch")
+    if len(dens) and not dens["has_results"].any():
+        st.caption("No report here has benchmark results yet: every point sits at zero coverage.")
+
+
+if __name__ == "__main__":
+    render()
