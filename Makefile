@@ -49,6 +49,7 @@ bench: $(VENV)/.dev
 	$(BIN)/python bench/sections_speed.py
 	$(BIN)/python bench/pathological.py
 	$(BIN)/python bench/scale.py
+	$(BIN)/python bench/review_speed.py
 
 eval: $(VENV)/.dev
 	$(BIN)/python eval/extraction_fidelity.py

@@ -59,8 +59,15 @@ TABLES: dict[str, Callable[[Store], pd.DataFrame]] = {
     "stats": lambda store: _stats().stats_table(store),
     "stats-measured": lambda store: _stats().stats_table(store, source="measured"),
     "tiers": lambda store: _study_tables().tiers_table(store),
+    "agreement": lambda store: _review().agreement_table(store),
 }
 __all__ = ["TABLES", "render", "report_card", "to_markdown", "write_table"]
+
+
+def _review():  # type: ignore[no-untyped-def]
+    from . import review
+
+    return review
 
 
 # The study-format tables and Markdown need pandas: imported on use, so a CSV export of counts

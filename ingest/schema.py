@@ -78,6 +78,7 @@ class CuratedCell(Strict):
     quote: str | None = Field(None, description="verbatim sentence supporting the value")
     page: int | str | None = Field(None, description="1-based PDF page (or blog section heading) of the quote")
     notes: str | None = Field(None, description="why this value; caveats")
+    reviewed: dt.date | None = Field(None, description="date of the review decision, YYYY-MM-DD (the Review page writes it)")
 
     @property
     def values(self) -> list[str]:

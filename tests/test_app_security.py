@@ -11,9 +11,8 @@ import re
 from pathlib import Path
 
 import pytest
-from streamlit.testing.v1 import AppTest
-
 import yaml
+from streamlit.testing.v1 import AppTest
 
 from tests.app_fixtures import build_store
 from tests.test_app import APP, run_app, texts

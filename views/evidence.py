@@ -13,6 +13,7 @@ from ingest.mdtable import blank
 from ingest.sections import SECTIONS
 from views import data, htmltable, nav
 from views.plain import escape_md
+from views.review import show_auto_beside_curated
 
 ALL = "*"
 KWIC_LIMIT = 500
@@ -113,6 +114,7 @@ def render() -> None:
             st.caption("No automatic evidence stored for this selection.")
         else:
             st.html(htmltable.table(people_evidence(ev, models), raw=("",)))
+        show_auto_beside_curated(tbl["comparison"], tbl["evidence"], report, dim)
     if term:
         rows = data.kwic_rows(None if report == ALL else report, term, section)  # never the whole KWIC table
         where = "all reports" if report == ALL else models.get(report, report)

@@ -31,6 +31,7 @@ PAGES: dict[str, tuple[str, str, str]] = {
     "report": ("report.py", "Report", ":material/description:"),
     "benchmarks": ("benchmarks.py", "Benchmarks", ":material/leaderboard:"),
     "add": ("add_report.py", "Add report", ":material/add_circle:"),
+    "review": ("review.py", "Review", ":material/rate_review:"),
     "source": ("source.py", "Source page", ":material/picture_as_pdf:"),
 }
 #: Pages reached only by a link (a quote's "see the page"), not listed in the menu.

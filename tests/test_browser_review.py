@@ -1,0 +1,111 @@
+"""Real-browser test of the review workflow: review a cell, reload, see it curated, YAML round-tripped.
+
+The data are built with the real pipeline from small Markdown sources (tests/review_fixtures.py);
+`streamlit run app.py` serves them on a free 127.0.0.1 port and Debian's Chromium drives the page.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ingest.registry import load_report
+from tests import review_fixtures as rf
+from tests.test_browser import ARTIFACTS, CHROMIUM, IDLE, REPO, free_port
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]  # fmt: skip
+
+
+def settle(page) -> None:  # type: ignore[no-untyped-def]
+    """Wait until the script run is over (a generous bound: the machine may be shared and loaded)."""
+    page.wait_for_timeout(150)
+    page.wait_for_selector(IDLE, timeout=90_000)
+
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium not installed (CI installs it with apt)"),
+]
+
+
+@pytest.fixture
+def review_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """The app on a free port over reports built by the real pipeline; yields (url, reports_dir)."""
+    reports, data = rf.build(tmp_path)
+    port = free_port()
+    env = os.environ | {"FRL_DATA_DIR": str(data), "FRL_REPORTS_DIR": str(reports)}
+    env.pop("FRL_READ_ONLY", None)
+    cmd = [sys.executable, "-m", "streamlit", "run", str(REPO / "app.py"), "--server.address", "127.0.0.1",
+           "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false",
+           "--server.fileWatcherType", "none"]  # fmt: skip
+    log_path = tmp_path / "streamlit.log"
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as r:
+                        if r.status == 200:
+                            break
+                except OSError:
+                    pass
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"streamlit did not start:\n{log_path.read_text()}")
+                time.sleep(0.2)
+            yield url, reports
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def test_browser_review_a_cell_reload_see_it_curated_and_yaml_round_tripped(
+    review_server: tuple[str, Path], tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    url, reports = review_server
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.goto(f"{url}/review?rid=alpha")
+            settle(page)
+            expect(page.get_by_role("heading", name="Review")).to_be_visible(timeout=30_000)
+            expect(page.get_by_text("automatic: GRPO").first).to_be_visible(timeout=30_000)
+
+            note = page.locator(".st-key-note_rl_algorithm input")
+            note.fill("checked in the browser")
+            note.press("Enter")
+            settle(page)
+            page.locator(".st-key-save_rl_algorithm button").click()
+            settle(page)
+            expect(page.get_by_text("Saved the decision on RL algorithm.")).to_be_visible(timeout=30_000)
+
+            page.reload()
+            settle(page)
+            expect(page.get_by_text("curated: GRPO", exact=False).first).to_be_visible(timeout=30_000)
+
+            text = (reports / "alpha.yaml").read_text(encoding="utf-8")
+            assert text.startswith(rf.ALPHA_YAML)  # every comment, key and quote kept
+            cell = load_report(reports / "alpha.yaml").curated["rl_algorithm"]
+            assert cell.values == ["GRPO"] and cell.notes == "accepted the automatic value: checked in the browser"
+
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            shot = ARTIFACTS / "browser_review.png"
+            page.screenshot(path=str(shot), full_page=True)
+            assert shot.stat().st_size > 10_000
+        finally:
+            browser.close()

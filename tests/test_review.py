@@ -1,0 +1,387 @@
+"""Review workflow: the round-trip YAML writer, the review/agreement functions, and the Review page.
+
+The writer edits the user's own report files, so the tests check that every other key, its order
+and its comments survive byte for byte, that a refused decision leaves the file unchanged, and
+that the write is atomic. Page tests build their data with the real pipeline (tests/review_fixtures.py).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+from streamlit.testing.v1 import AppTest
+
+from ingest import curate, review
+from ingest.lens import load_lens
+from ingest.registry import SpecFileError, load_report
+from ingest.store import Store
+from tests import review_fixtures as rf
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+DAY = dt.date(2026, 11, 30)
+LENS = load_lens()
+
+
+def _alpha(tmp_path: Path) -> Path:
+    p = tmp_path / "alpha.yaml"
+    p.write_text(rf.ALPHA_YAML, encoding="utf-8")
+    return p
+
+
+def _beta(tmp_path: Path) -> Path:
+    p = tmp_path / "beta.yaml"
+    p.write_text(rf.BETA_YAML, encoding="utf-8")
+    return p
+
+
+# ------------------------------------------------------------------------------- round-trip writer
+def test_record_decision_keeps_every_other_line_and_comment(tmp_path: Path) -> None:
+    p = _alpha(tmp_path)
+    curate.record_decision(p, "rl_algorithm", ["GRPO"], "accepted", "We adopt GRPO as our RL algorithm.", 3, DAY)
+    text = p.read_text(encoding="utf-8")
+    assert text.startswith(rf.ALPHA_YAML)  # the original file, byte for byte, then the new block
+    assert text[len(rf.ALPHA_YAML) :] == (
+        "curated:\n  rl_algorithm:\n    value: [GRPO]\n    quote: We adopt GRPO as our RL algorithm.\n"
+        "    page: 3\n    notes: accepted\n    reviewed: 2026-11-30\n"
+    )
+    spec = load_report(p)
+    assert spec.curated["rl_algorithm"].reviewed == DAY
+    assert spec.arxiv_id == "2501.00001" and spec.params == "7B dense" and spec.reported is not None
+
+
+def test_record_decision_updates_a_cell_in_place_keeping_its_comment(tmp_path: Path) -> None:
+    p = _beta(tmp_path)
+    curate.record_decision(p, "rl_algorithm", ["PPO"], "accepted", today=DAY)
+    text = p.read_text(encoding="utf-8")
+    assert "  # checked by hand earlier\n  rl_algorithm:\n    value: [PPO]\n    detail: PPO with a value model\n" in text
+    assert "url: https://example.org/beta.pdf  # the local copy wins" in text
+    # a new value drops the detail that described the old one; a single-valued dimension is a plain string
+    curate.record_decision(p, "rl_algorithm", ["GRPO"], "changed", today=DAY)
+    curate.record_decision(p, "credit_granularity", "token", "by hand", today=DAY)
+    spec = load_report(p)
+    assert spec.curated["rl_algorithm"].detail is None and spec.curated["rl_algorithm"].values == ["GRPO"]
+    assert spec.curated["credit_granularity"].value == "token"
+    assert list(spec.curated) == ["rl_algorithm", "credit_granularity"]
+    assert "# checked by hand earlier" in p.read_text(encoding="utf-8")
+
+
+def test_new_curated_block_goes_where_the_schema_puts_it(tmp_path: Path) -> None:
+    p = tmp_path / "x.yaml"
+    p.write_text("id: x\nmodel: X\norganization: L\ndoc_type: other\n", encoding="utf-8")
+    curate.set_source(p, url="https://example.org/x.pdf")
+    curate.record_decision(p, "disclosure", "low", "ok", today=DAY)
+    keys = list(yaml.safe_load(p.read_text()))
+    assert keys == ["id", "model", "organization", "doc_type", "source", "curated"]
+
+
+@pytest.mark.parametrize(
+    ("dimension", "value", "note", "needle"),
+    [
+        ("no_such_dimension", "GRPO", "x", "unknown dimension"),
+        ("rl_algorithm", [], "x", "no value"),
+        ("rl_algorithm", ["  "], "x", "no value"),
+        ("rl_algorithm", "not assessed", "x", "not a decision"),
+        ("rl_algorithm", ["GRPO", "grpo"], "x", "twice"),
+        ("disclosure", ["low", "medium"], "x", "exactly one"),
+        ("rl_algorithm", "GRPO", "bad\x00note", "control characters"),
+        ("rl_algorithm", "GRPO", "n" * 600, "too long"),
+    ],
+)
+def test_invalid_decision_is_refused_and_the_file_is_unchanged(
+    tmp_path: Path, dimension: str, value: object, note: str, needle: str
+) -> None:
+    p = _beta(tmp_path)
+    before = p.read_bytes()
+    with pytest.raises(SpecFileError, match=needle):
+        curate.record_decision(p, dimension, value, note, today=DAY)  # type: ignore[arg-type]
+    assert p.read_bytes() == before
+
+
+def test_broken_or_hostile_file_is_never_edited(tmp_path: Path) -> None:
+    p = tmp_path / "bad.yaml"
+    for text in ("id: bad\nmodel: B\norganization: L\ndoc_type: other\nsorce: x\n", "a: &a [*a, *a]\n" * 30, "id: [\n"):
+        p.write_text(text, encoding="utf-8")
+        with pytest.raises(SpecFileError):
+            curate.record_decision(p, "rl_algorithm", "GRPO", "x", today=DAY)
+        assert p.read_text(encoding="utf-8") == text
+
+
+def test_decision_whose_result_would_not_load_is_refused(tmp_path: Path) -> None:
+    p = _alpha(tmp_path)
+    before = p.read_bytes()
+    with pytest.raises(SpecFileError):
+        curate.record_decision(p, "rl_algorithm", "GRPO", "x", page=0, today=DAY)
+    with pytest.raises(SpecFileError, match="url"):
+        curate.set_source(p, url="ftp://example.org/x.pdf")
+    assert p.read_bytes() == before
+
+
+def test_write_is_atomic_a_failed_replace_leaves_the_old_file_and_no_temp(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    p = _alpha(tmp_path)
+    before = p.read_bytes()
+
+    def boom(src: str, dst: str) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", boom)
+    with pytest.raises(OSError, match="disk full"):
+        curate.record_decision(p, "rl_algorithm", "GRPO", "x", today=DAY)
+    assert p.read_bytes() == before
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["alpha.yaml"]
+
+
+def test_set_source_keeps_reported_curated_ids_and_doc_type(tmp_path: Path) -> None:
+    p = _beta(tmp_path)
+    spec0 = load_report(p)
+    rel = curate.store_upload(tmp_path, "beta", "whatever name.PDF", b"%PDF-1.4 fake")
+    assert rel == "sources/beta.pdf" and (tmp_path / rel).read_bytes() == b"%PDF-1.4 fake"
+    curate.set_source(p, path=rel)
+    spec = load_report(p)
+    assert spec.source is not None and spec.source.path == rel and spec.source.url == "https://example.org/beta.pdf"
+    assert spec.model_dump(exclude={"source"}) == spec0.model_dump(exclude={"source"})
+    curate.set_source(p, url="https://example.org/new.pdf", only=True)
+    spec = load_report(p)
+    assert spec.source is not None and (spec.source.url, spec.source.path) == ("https://example.org/new.pdf", None)
+    assert "# checked by hand earlier" in p.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "want"),
+    [
+        ("a.md", b"# Title\n\ntext", "sources/r.md"),
+        ("page.html", b"<html><body>x</body></html>", "sources/r.html"),
+        ("notes.txt", b"<!doctype html><title>t</title>", "sources/r.html"),
+        ("x.pdf", b"<html>login</html>", "sources/r.html"),
+        ("../../etc/passwd.pdf", b"%PDF-1.7\n", "sources/r.pdf"),
+    ],
+)
+def test_upload_is_stored_under_the_reports_folder_by_content(tmp_path: Path, name: str, data: bytes, want: str) -> None:
+    assert curate.store_upload(tmp_path, "r", name, data) == want
+    assert (tmp_path / want).read_bytes() == data
+
+
+@pytest.mark.parametrize(
+    ("rid", "name", "data"),
+    [("r", "x.pdf", b"not a pdf"), ("r", "x.exe", b"MZ"), ("r", "x.md", b""), ("../r", "x.md", b"t"), ("r", "x.md", b"\xff\xfe")],
+)
+def test_bad_upload_is_refused(tmp_path: Path, rid: str, name: str, data: bytes) -> None:
+    with pytest.raises(ValueError):
+        curate.store_upload(tmp_path, rid, name, data)
+    assert not (tmp_path / "sources").exists() or not list((tmp_path / "sources").iterdir())
+
+
+# ------------------------------------------------------------------------------- review functions
+def _cmp(rows: list[tuple[str, str, str | None, str, bool]]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [{"report_id": r, "dimension": d, "auto_value": a, "origin": o, "disagree": x, "value": a} for r, d, a, o, x in rows]
+    )
+
+
+def test_agreement_counts_and_share_per_lens_dimension() -> None:
+    c = _cmp(
+        [
+            ("a", "rl_algorithm", "GRPO", "curated", False),
+            ("b", "rl_algorithm", "PPO", "curated", True),
+            ("c", "rl_algorithm", "GRPO", "auto", False),
+            ("d", "rl_algorithm", None, "curated", False),
+            ("a", "disclosure", "low", "auto", False),
+        ]
+    )
+    ag = review.agreement(c, LENS).set_index("dimension")
+    assert list(ag.index) == LENS.ids
+    row = ag.loc["rl_algorithm"]
+    assert (row["reports"], row["automatic"], row["curated"], row["both"], row["agree"], row["disagree"]) == (4, 3, 3, 2, 1, 1)
+    assert row["agreement"] == 0.5
+    assert pd.isna(ag.loc["disclosure", "agreement"])  # nothing checked is not "always wrong"
+    assert review.agreement(pd.DataFrame(), LENS)["both"].sum() == 0
+
+
+def test_next_unreviewed_skips_settled_reports_and_wraps() -> None:
+    c = _cmp([("a", "rl_algorithm", "GRPO", "curated", False), ("b", "rl_algorithm", "x", "auto", False),
+              ("c", "disclosure", "low", "auto", False)])  # fmt: skip
+    assert review.next_unreviewed(c, ["a", "b", "c"]) == "b"
+    assert review.next_unreviewed(c, ["a", "b", "c"], after="b") == "c"
+    assert review.next_unreviewed(c, ["a", "b", "c"], after="c") == "b"
+    assert review.next_unreviewed(c[c.report_id == "a"], ["a"]) is None
+    assert review.unreviewed(c, "c") == ["disclosure"]
+
+
+def test_page_of_prefers_section_label_of_posts() -> None:
+    assert review.page_of(5, "5") == 5
+    assert review.page_of(3, "3 Reinforcement Learning") == "3 Reinforcement Learning"
+    assert review.page_of(pd.NA, None) is None
+
+
+# ------------------------------------------------------------------------------- Review page (AppTest, real pipeline)
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("review-built")
+    rf.build(root)
+    return root
+
+
+@pytest.fixture
+def env(built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    reports, data = rf.copy_built(built, tmp_path)
+    monkeypatch.setenv("FRL_DATA_DIR", str(data))
+    monkeypatch.setenv("FRL_REPORTS_DIR", str(reports))
+    monkeypatch.delenv("FRL_READ_ONLY", raising=False)
+    return reports, data
+
+
+def review_page(**state: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.run()
+    for k, v in state.items():
+        at.session_state[k] = v
+    at.switch_page("views/review.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def texts(at: AppTest) -> list[str]:
+    """The plain-text elements of the page (views.plain.message shows messages as st.text)."""
+    return [t.value for t in at.text]
+
+
+def _comparison(data: Path) -> pd.DataFrame:
+    return Store(data).read_table("comparison").set_index(["report_id", "dimension"])
+
+
+def test_review_page_shows_cells_with_evidence_checklist_and_agreement(env: tuple[Path, Path]) -> None:
+    at = review_page(rid="alpha")
+    assert at.title[0].value == "Review"
+    texts = "\n".join(t.value for t in at.text)
+    assert "automatic: GRPO" in texts
+    values = [d.value for d in at.dataframe]
+    assert any("We adopt GRPO as our RL algorithm for agentic training." in set(v.get("quote", [])) for v in values)
+    assert any("indicator" in v.columns and "fired" in v.columns for v in values)  # a level's checklist
+    agreement = values[-1]
+    assert list(agreement["dimension"]) == LENS.ids
+    assert at.button(key="save_rl_algorithm") is not None
+
+
+def test_accept_writes_curated_cell_keeps_comments_and_updates_the_table(env: tuple[Path, Path]) -> None:
+    reports, data = env
+    at = review_page(rid="alpha")
+    at.text_input(key="note_rl_algorithm").set_value("looks right")
+    at.button(key="save_rl_algorithm").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("Saved the decision" in t for t in texts(at))
+    text = (reports / "alpha.yaml").read_text(encoding="utf-8")
+    assert text.startswith(rf.ALPHA_YAML)
+    cell = load_report(reports / "alpha.yaml").curated["rl_algorithm"]
+    assert cell.values == ["GRPO"] and cell.notes == "accepted the automatic value: looks right"
+    assert cell.quote == "We adopt GRPO as our RL algorithm for agentic training." and cell.reviewed == dt.date.today()
+    row = _comparison(data).loc[("alpha", "rl_algorithm")]
+    assert row["origin"] == "curated" and not row["disagree"]
+    assert "curated: GRPO" in "\n".join(t.value for t in at.text)  # the page shows it after the rerun
+
+
+def test_pick_another_category_flags_a_disagreement_shown_on_evidence(env: tuple[Path, Path]) -> None:
+    reports, data = env
+    at = review_page(rid="alpha")
+    at.radio(key="act_credit_granularity").set_value("category").run()
+    at.selectbox(key="cat_credit_granularity").set_value("token/segment").run()
+    at.button(key="save_credit_granularity").click().run()
+    assert not at.exception
+    cell = load_report(reports / "alpha.yaml").curated["credit_granularity"]
+    assert cell.value == "token/segment" and cell.notes == "changed from automatic trajectory/outcome"
+    assert cell.quote is None  # no sentence supports "token/segment"
+    row = _comparison(data).loc[("alpha", "credit_granularity")]
+    assert row["disagree"] and row["auto_value"] == "trajectory/outcome"
+    ev = AppTest.from_file(APP, default_timeout=90)
+    ev.run()
+    ev.session_state["report"], ev.session_state["dim"] = "alpha", "credit_granularity"
+    ev.switch_page("views/evidence.py").run()
+    assert not ev.exception
+    assert "Automatic reading beside the curated value" in [s.value for s in ev.subheader]
+    beside = next(d.value for d in ev.dataframe if "curated_value" in d.value.columns)
+    assert beside.iloc[0]["curated_value"] == "token/segment" and beside.iloc[0]["auto_value"] == "trajectory/outcome"
+    assert "trajectory level" in beside.iloc[0]["quote"]
+
+
+def test_written_value_with_markdown_is_stored_verbatim_and_shown_as_text(env: tuple[Path, Path]) -> None:
+    reports, _ = env
+    at = review_page(rid="alpha")
+    at.radio(key="act_reward_source").set_value("write").run()
+    at.text_input(key="val_reward_source").set_value("**bold** [x](javascript:alert(1)); rule-based/verifiable")
+    at.button(key="save_reward_source").click().run()
+    cell = load_report(reports / "alpha.yaml").curated["reward_source"]
+    assert cell.values == ["**bold** [x](javascript:alert(1))", "rule-based/verifiable"]
+    assert not any("javascript" in m.value for m in at.markdown)
+    assert any("**bold** [x](javascript:alert(1))" in t.value for t in at.text)
+
+
+def test_refused_decision_shows_the_error_and_leaves_the_file(env: tuple[Path, Path]) -> None:
+    reports, _ = env
+    before = (reports / "alpha.yaml").read_bytes()
+    at = review_page(rid="alpha")
+    at.radio(key="act_rl_algorithm").set_value("write").run()
+    at.button(key="save_rl_algorithm").click().run()
+    assert any("refused" in t for t in texts(at))
+    assert (reports / "alpha.yaml").read_bytes() == before
+
+
+def test_next_unreviewed_moves_to_a_report_with_pending_cells(env: tuple[Path, Path]) -> None:
+    at = review_page(rid="beta")
+    at.button(key="next").click().run()
+    assert at.selectbox(key="rid").value == "alpha"
+
+
+def test_read_only_dashboard_shows_cells_without_write_controls(env: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FRL_READ_ONLY", "1")
+    at = review_page(rid="alpha")
+    assert "automatic: GRPO" in "\n".join(t.value for t in at.text)
+    labels = [b.proto.label for b in at.button]
+    assert "Save decision" not in labels and "Attach and ingest" not in labels
+    assert not at.text_input and not at.radio
+    assert any("Read-only" in t for t in texts(at))
+
+
+def test_source_expander_attaches_a_url_and_keeps_the_file(env: tuple[Path, Path]) -> None:
+    reports, _ = env
+    at = review_page(rid="alpha")
+    at.text_input(key="src_url").set_value("https://example.org/alpha.pdf")
+    at.button(key="src_save").click().run()
+    assert not at.exception
+    spec = load_report(reports / "alpha.yaml")
+    assert spec.source is not None and spec.source.url == "https://example.org/alpha.pdf"
+    assert spec.source.path == "sources/alpha.md"  # kept: the local file still wins, no network needed
+    text = (reports / "alpha.yaml").read_text(encoding="utf-8")
+    assert "# reported figures from somewhere" in text and 'arxiv_id: "2501.00001"' in text
+    before = (reports / "alpha.yaml").read_bytes()
+    for bad in ("javascript:alert(1)", "file:///etc/passwd"):
+        at.text_input(key="src_url").set_value(bad)
+        at.button(key="src_save").click().run()
+        assert any("refused" in t for t in texts(at))
+    assert (reports / "alpha.yaml").read_bytes() == before
+
+
+def test_review_page_on_an_empty_store_explains_how_to_fill_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FRL_DATA_DIR", str(tmp_path / "nothing"))
+    at = review_page()
+    assert any("No results" in t for t in texts(at))
+
+
+def test_agreement_export_reads_the_stored_comparison(env: tuple[Path, Path]) -> None:
+    from ingest import export
+
+    reports, data = env
+    curate.record_decision(reports / "alpha.yaml", "rl_algorithm", ["PPO"], "disagree on purpose", today=DAY)
+    from ingest.pipeline import Settings, run
+
+    run([reports / "alpha.yaml"], reports_dir=reports, settings=Settings(data_dir=data, offline=True))
+    ag = export.TABLES["agreement"](Store(data)).set_index("dimension")
+    # beta's curated PPO agrees with its automatic PPO; alpha's curated PPO disagrees with GRPO
+    assert (ag.loc["rl_algorithm", "both"], ag.loc["rl_algorithm", "agree"], ag.loc["rl_algorithm", "disagree"]) == (2, 1, 1)
+    assert ag.loc["rl_algorithm", "agreement"] == 0.5
+    md = export.render(ag.reset_index(), "md")
+    assert "| rl_algorithm | RL algorithm | 2 | 2 | 2 | 2 | 1 | 1 | 0.5 |" in md

@@ -1,0 +1,238 @@
+"""Review page: settle automatic cells one report at a time, attach a source, watch the agreement.
+
+A curator sees each cell's automatic value with its ranked evidence sentences and page (and, for
+level dimensions, the indicator checklist), then accepts it, picks another category of the lens,
+or writes a value. The decision goes into the report's YAML `curated:` block through
+`ingest.curate` (round-trip: every other key and comment is kept), and the report's tables are
+rebuilt by the pipeline at once. `FRL_READ_ONLY=1` shows the cells without any write control.
+Everything a user or a report file wrote is shown as plain text (`views.plain`, st.text, tables).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from ingest import comparison, curate, review
+from ingest.fetch import FetchSettings
+from ingest.lens import DEFAULT_LENS, NOT_ASSESSED, Lens, load_lens
+from ingest.registry import SpecFileError, load_report
+from ingest.schema import ID_PATTERN, CuratedCell, ReportSpec, Source
+from views import data
+from views.plain import escape_md, message
+
+ACTIONS = {"accept": "accept the automatic value", "category": "pick a category", "write": "write a value"}
+MSG = "review_msg"
+
+
+def report_file(report_id: str) -> Path | None:
+    """The report's YAML in the reports folder (the only place the page writes), if it exists."""
+    import re
+
+    if not re.match(ID_PATTERN, report_id):
+        return None
+    p = data.reports_dir() / f"{report_id}.yaml"
+    return p if p.is_file() else None
+
+
+def _flash(kind: str, title: str, text: str = "") -> None:
+    st.session_state[MSG] = (kind, title, text)
+
+
+def _show_flash() -> None:
+    kind, title, text = st.session_state.pop(MSG, ("", "", ""))
+    if kind:
+        message(kind, f"{title}\n{text}" if text else title)
+
+
+def _rebuild(path: Path) -> str:
+    """Re-run the pipeline on one report (cached text: only the tables are rebuilt); a one-line outcome."""
+    from ingest.pipeline import Settings, run
+
+    settings = Settings(
+        data_dir=data.data_dir(),
+        source_roots=data.source_roots(),
+        fetch_settings=FetchSettings(allow_private_hosts=data.allow_private_hosts()),
+    )
+    result = run(files=[path], reports_dir=data.reports_dir(), settings=settings)
+    data.clear()
+    return "; ".join(f"{o.report_id}: {o.status} — {o.message}" for o in result.outcomes)
+
+
+def decide(lens: Lens, path: Path, row: dict, ev: pd.DataFrame, action: str, picked: list[str], note: str) -> str:
+    """Write one decision (see `ingest.curate.record_decision`) and rebuild the report's tables."""
+    auto = review.split(row.get("auto_value"))
+    if action == "accept":
+        values = auto
+        quote, page = (row.get("quote"), review.page_of(row.get("page"), row.get("page_label")))
+        if row.get("origin") != "auto":  # the table row shows the curated quote; take the automatic one
+            quote, page = review.best_quote(ev, values)
+        why = "accepted the automatic value"
+    else:
+        values = picked
+        quote, page = review.best_quote(ev, values)
+        why = f"changed from automatic {comparison.join(auto)}" if auto else "set by hand"
+    if not isinstance(quote, str) or not quote.strip() or len(quote) > curate.MAX_QUOTE:
+        quote, page = None, None  # no supporting sentence (or one too long to be a quote)
+    full = f"{why}: {note.strip()}" if note.strip() else why
+    curate.record_decision(path, str(row["dimension"]), values, full, quote, page, lens=lens)
+    return _rebuild(path)
+
+
+def _cell_controls(lens: Lens, path: Path, row: dict, ev: pd.DataFrame) -> None:
+    dim = lens.dimension(str(row["dimension"]))
+    d = dim.id
+    auto = review.split(row.get("auto_value"))
+    actions = list(ACTIONS) if auto else ["category", "write"]
+    action = st.radio("Decision", actions, format_func=ACTIONS.get, key=f"act_{d}", horizontal=True)
+    picked: list[str] = []
+    if action == "category":
+        options = list(dict.fromkeys([*lens.allowed_values(d), *auto]))  # a method the report introduced counts too
+        if dim.kind in ("single", "level"):
+            picked = [st.selectbox("Category", options, key=f"cat_{d}")]
+        else:
+            picked = st.multiselect("Categories", options, default=[a for a in auto if a in options], key=f"cats_{d}")
+    elif action == "write":
+        text = st.text_input("Value (several separated by ';')", key=f"val_{d}", max_chars=curate.MAX_VALUE)
+        picked = review.split(text)
+    note = st.text_input("Note (short)", key=f"note_{d}", max_chars=curate.MAX_NOTE)
+    if st.button("Save decision", key=f"save_{d}", type="primary"):
+        try:
+            outcome = decide(lens, path, row, ev, action, picked, note)
+        except SpecFileError as exc:
+            _flash("error", "Decision refused; the report file is unchanged.", "\n".join(str(e) for e in exc.errors))
+        except OSError as exc:
+            _flash("error", "Could not write the report file; it is unchanged.", str(exc))
+        else:
+            _flash("success", f"Saved the decision on {dim.label}.", outcome)
+        st.rerun()
+
+
+def _cell(lens: Lens, row: dict, ev: pd.DataFrame, cur: CuratedCell | None, path: Path | None) -> None:
+    """One dimension: automatic value, curated value, ranked sentences, checklist, controls."""
+    dim = lens.dimension(str(row["dimension"]))
+    with st.container(border=True):
+        state = "curated" if cur is not None else ("unreviewed" if row.get("auto_value") else "not assessed")
+        st.markdown(f"**{escape_md(dim.label)}** · {state}")
+        lines = []
+        if isinstance(row.get("auto_value"), str):
+            conf = row.get("confidence")
+            lines.append(f"automatic: {row['auto_value']}" + (f" (confidence {conf:.2f})" if pd.notna(conf) else ""))
+        else:
+            lines.append("automatic: none (no source text was read)")
+        if cur is not None:
+            extra = [f"reviewed {cur.reviewed}" if cur.reviewed else "", cur.notes or ""]
+            lines.append(f"curated: {comparison.join(cur.values)}" + "".join(f" | {x}" for x in extra if x))
+        if row.get("disagree") is True:
+            lines.append("the automatic reading disagrees with the curated value")
+        st.text("\n".join(lines))
+        if len(ev):
+            st.caption("Ranked evidence sentences (best first within each category)")
+            st.dataframe(ev, hide_index=True, width="stretch", key=f"ev_{dim.id}")
+        elif isinstance(row.get("auto_value"), str):
+            st.caption("No candidate sentence matched a cue: the automatic value is “not disclosed”.")
+        if dim.kind == "level" and isinstance(row.get("indicators"), str):
+            st.caption("Indicator checklist behind the level")
+            st.dataframe(pd.DataFrame(comparison.parse_checklist(row["indicators"])), hide_index=True, key=f"ck_{dim.id}")
+        if path is not None:
+            _cell_controls(lens, path, row, ev)
+
+
+def _source(spec: ReportSpec | None, path: Path) -> None:
+    """Attach or replace the source of an existing report, keeping everything else in its file."""
+    with st.expander("Source: attach or replace a file or URL"):
+        src = spec.source if spec else None
+        st.text(f"url:  {src.url if src and src.url else '—'}\npath: {src.path if src and src.path else '—'}")
+        up = st.file_uploader("File (PDF, Markdown or HTML; stored as reports/sources/<id>.<ext>)",
+                              type=["pdf", "md", "markdown", "txt", "html", "htm"], key="src_file")  # fmt: skip
+        url = st.text_input("URL", key="src_url", max_chars=2000)
+        only = st.checkbox("use only this source (remove the other of url/path)", key="src_only")
+        if not st.button("Attach and ingest", key="src_save"):
+            return
+        try:
+            if url.strip().lower().startswith("file:"):
+                raise ValueError("file:// URLs are not accepted here; upload the file instead")
+            if url.strip():
+                Source(url=url.strip())  # the schema's URL check before anything is written
+            rel = curate.store_upload(data.reports_dir(), path.stem, up.name, up.getvalue()) if up is not None else None
+            curate.set_source(path, url=url.strip() or None, path=rel, only=only)
+        except SpecFileError as exc:
+            _flash("error", "Source refused; the report file is unchanged.", "\n".join(str(e) for e in exc.errors))
+        except (ValueError, OSError) as exc:
+            _flash("error", "Source refused; the report file is unchanged.", str(exc))
+        else:
+            with st.spinner("ingesting…"):
+                _flash("success", "Source saved; the report was ingested again.", _rebuild(path))
+        st.rerun()
+
+
+def show_auto_beside_curated(comparison_df: pd.DataFrame, evidence: pd.DataFrame, report: str, dim: str) -> None:
+    """Evidence page: on a disagreement, the automatic value and its sentences beside the curated one."""
+    rows = review.auto_beside_curated(comparison_df, evidence, report, dim, load_lens(DEFAULT_LENS))
+    if rows.empty:
+        return
+    n = rows["report_id"].nunique()
+    st.subheader("Automatic reading beside the curated value")
+    st.caption(f"{n} report(s) where the automatic value disagrees with the curated one, with the sentences behind it.")
+    st.dataframe(rows, hide_index=True, width="stretch")
+
+
+def _go_next(comparison_df: pd.DataFrame, ids: list[str]) -> None:
+    nxt = review.next_unreviewed(comparison_df, ids, after=st.session_state.get("rid"))
+    if nxt is None:
+        _flash("success", "Every automatic cell has a curated value.")
+    else:
+        st.session_state["rid"] = nxt
+
+
+def render() -> None:
+    """Draw the page."""
+    st.title("Review")
+    tbl, _ = data.tables()
+    if data.no_data_notice(tbl):
+        return
+    lens = load_lens(DEFAULT_LENS)
+    reports, cmp_ = tbl["reports"], tbl["comparison"]
+    models = dict(zip(reports["report_id"], reports["model"], strict=False))
+    ids = list(models)
+    c1, c2 = st.columns([3, 1])
+    c2.button("Next unreviewed", key="next", on_click=_go_next, args=(cmp_, ids))
+    rid = c1.selectbox("Report", ids, format_func=lambda r: str(models.get(r, r)), key="rid", bind="query-params")
+    _show_flash()
+    if rid is None:
+        return
+    pending = review.unreviewed(cmp_, rid)
+    n_reports = sum(1 for r in ids if review.unreviewed(cmp_, r))
+    st.caption(f"{len(pending)} automatic cell(s) of this report still unreviewed; {n_reports} report(s) in all.")
+    path = report_file(rid)
+    spec: ReportSpec | None = None
+    if path is not None:
+        try:
+            spec = load_report(path)
+        except SpecFileError as exc:
+            message("error", "The report file does not load; fix it before reviewing.\n" + "\n".join(map(str, exc.errors)))
+            path = None
+    writable = path is not None and not data.read_only()
+    if data.read_only():
+        message("info", "Read-only dashboard (FRL_READ_ONLY): cells are shown, decisions cannot be written.")
+    elif path is None:
+        message("warning", f"No loadable file {rid}.yaml in the reports folder, so decisions cannot be written.")
+    rows = cmp_[cmp_["report_id"] == rid].to_dict("records") if not cmp_.empty else []
+    by_dim = {r["dimension"]: r for r in rows}
+    for dim in lens.dimensions:
+        row = by_dim.get(dim.id) or {"dimension": dim.id, "value": NOT_ASSESSED, "origin": "none"}
+        ev = review.ranked_evidence(tbl["evidence"], lens, rid, dim.id)
+        cur = spec.curated.get(dim.id) if spec else None
+        _cell(lens, row, ev, cur, path if writable else None)
+    if writable and path is not None:
+        _source(spec, path)
+    st.subheader("Agreement: automatic vs curated, all reports")
+    st.caption("Per dimension: reports with an automatic cell, with a curated one, with both, and how many of "
+               "those agree; agreement = agree / both (empty when no report has both).")  # fmt: skip
+    st.dataframe(review.agreement(cmp_, lens), hide_index=True, width="stretch", key="agreement")
+
+
+if __name__ == "__main__":
+    render()
