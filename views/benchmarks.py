@@ -10,7 +10,7 @@ import streamlit as st
 
 from ingest import scores
 from ingest.benchmarks import Catalogue, load_catalogue
-from ingest.lens import DEFAULT_LENS, NOT_ASSESSED, load_lens
+from ingest.lens import NOT_ASSESSED
 from ingest.stats import STATS_GROUP
 from views import benchmark_figures as bf
 from views import data
@@ -33,8 +33,8 @@ def catalogue() -> Catalogue:
 
 
 def claims_categories(cat: Catalogue) -> list[str]:
-    """The lens's declared claims categories that the catalogue knows (unknown ones are dropped)."""
-    return [c for c in load_lens(DEFAULT_LENS).claims_categories if c in cat.categories]
+    """The active lens's declared claims categories that the catalogue knows (unknown ones are dropped)."""
+    return [c for c in data.lens().claims_categories if c in cat.categories]
 
 
 def _names(sentence: str, ids: list[str], models: dict[str, str]) -> str:
@@ -194,9 +194,9 @@ def _claims_section(key: data.Stamp, tbl: dict[str, pd.DataFrame], cat: Catalogu
     declared = claims_categories(cat)
     picked = c2.multiselect("Benchmark categories for the claims (catalogue ids)", list(cat.categories),
                             default=declared, key="claims", bind="query-params")  # fmt: skip
-    levels = [NOT_ASSESSED, *dim.categories]
+    levels = [NOT_ASSESSED, *dim.values]  # a level dimension's values are its levels, lowest first
     reports = tbl["reports"]
-    frame = _claims(key, dim_id, tuple(dim.categories), tuple(picked))
+    frame = _claims(key, dim_id, tuple(dim.values), tuple(picked))
     st.plotly_chart(
         bf.claims_scatter(frame, levels, dim.label), key=CLAIMS_KEY, on_select=lambda: _on_click(CLAIMS_KEY),
         selection_mode="points", width="stretch",

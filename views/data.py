@@ -146,17 +146,23 @@ def read(
 def kwic_rows(report: str | None, term: str, section: str = "") -> pd.DataFrame:
     """KWIC lines of a term (in one report, or all with None), optionally one section; page label preferred."""
     if not term:
-        return pd.DataFrame(columns=KWIC_COLUMNS)
+        return pd.DataFrame(columns=[*KWIC_COLUMNS, "page_no"])
     filters: list[tuple[str, str, object]] = [("term", "==", term)]
     if section:
         filters.append(("section", "==", section))
     df = read("kwic", report_ids=[report] if report else None, filters=filters)
+    return shape_kwic(df)
+
+
+def shape_kwic(df: pd.DataFrame) -> pd.DataFrame:
+    """KWIC rows as shown: the printed page label where there is one (`page_no` keeps the PDF page)."""
     if df.empty:
-        return pd.DataFrame(columns=KWIC_COLUMNS)
+        return pd.DataFrame(columns=[*KWIC_COLUMNS, "page_no"])
     out = df.copy()
+    out["page_no"] = out["page"]  # the PDF page number, for "see the page" and ordering
     label = out["page_label"]
     out["page"] = label.where(label.notna() & (label.astype(str) != ""), out["page"])
-    return out[KWIC_COLUMNS].sort_values(["report_id", "page"], kind="stable")
+    return out[[*KWIC_COLUMNS, "page_no"]].sort_values(["report_id", "page_no"], kind="stable")
 
 
 def evidence_rows(report: str | None, dimension: str) -> pd.DataFrame:

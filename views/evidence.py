@@ -17,7 +17,7 @@ from views.review import show_auto_beside_curated
 
 ALL = "*"
 KWIC_LIMIT = 500
-KWIC_COLUMNS = ["report_id", "page", "section", "left", "match", "right"]
+KWIC_COLUMNS = data.KWIC_COLUMNS
 
 
 def kwic_rows(kwic: pd.DataFrame, report: str, term: str, section: str) -> pd.DataFrame:
@@ -29,10 +29,7 @@ def kwic_rows(kwic: pd.DataFrame, report: str, term: str, section: str) -> pd.Da
         m &= kwic["report_id"] == report
     if section:
         m &= kwic["section"] == section
-    out = kwic[m].copy()
-    out["page_no"] = out["page"]
-    out["page"] = out["page_label"].where(out["page_label"].notna() & (out["page_label"].astype(str) != ""), out["page"])
-    return out[[*KWIC_COLUMNS, "page_no"]].sort_values(["report_id", "page_no"], kind="stable")
+    return data.shape_kwic(kwic[m])
 
 
 def dimension_rows(comparison: pd.DataFrame, evidence: pd.DataFrame, report: str, dim: str) -> tuple[pd.DataFrame, pd.DataFrame]:
