@@ -8,28 +8,14 @@ tests/artifacts/.
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
 import urllib.parse
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.bench_fixtures import build
-
-REPO = Path(__file__).resolve().parents[1]
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = REPO / "tests" / "artifacts"
-CHROME_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run",
-]  # fmt: skip
-IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+from tests.test_browser import ARTIFACTS, CHROME_ARGS, CHROMIUM, IDLE, start_app, stop
 
 pytestmark = [
     pytest.mark.browser,
@@ -37,45 +23,15 @@ pytestmark = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
     """The app on 127.0.0.1:<free port>, reading the pipeline-built store."""
     data, reports = build(tmp_path / "store")
-    port = _free_port()
-    env = os.environ | {"FRL_DATA_DIR": str(data), "FRL_REPORTS_DIR": str(reports), "FRL_READ_ONLY": "1"}
-    cmd = [sys.executable, "-m", "streamlit", "run", str(REPO / "app.py"), "--server.address", "127.0.0.1",
-           "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false",
-           "--server.fileWatcherType", "none"]  # fmt: skip
-    log_path = tmp_path / "streamlit.log"
-    with log_path.open("wb") as log:
-        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as r:
-                        if r.status == 200:
-                            break
-                except OSError:
-                    pass
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"streamlit did not start:\n{log_path.read_text()}")
-                time.sleep(0.2)
-            yield url
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(timeout=10)
+    proc, url = start_app(data, reports, tmp_path / "streamlit.log", {"FRL_READ_ONLY": "1"})
+    try:
+        yield url
+    finally:
+        stop(proc)
 
 
 def _settle(page) -> None:  # type: ignore[no-untyped-def]

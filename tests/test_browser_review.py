@@ -6,11 +6,6 @@ The data are built with the real pipeline from small Markdown sources (tests/rev
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,10 +13,7 @@ import pytest
 
 from ingest.registry import load_report
 from tests import review_fixtures as rf
-from tests.test_browser import ARTIFACTS, CHROMIUM, IDLE, REPO, free_port
-
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]  # fmt: skip
+from tests.test_browser import ARTIFACTS, CHROME_ARGS, CHROMIUM, IDLE, start_app, stop
 
 
 def settle(page) -> None:  # type: ignore[no-untyped-def]
@@ -40,35 +32,11 @@ pytestmark = [
 def review_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     """The app on a free port over reports built by the real pipeline; yields (url, reports_dir)."""
     reports, data = rf.build(tmp_path)
-    port = free_port()
-    env = os.environ | {"FRL_DATA_DIR": str(data), "FRL_REPORTS_DIR": str(reports)}
-    env.pop("FRL_READ_ONLY", None)
-    cmd = [sys.executable, "-m", "streamlit", "run", str(REPO / "app.py"), "--server.address", "127.0.0.1",
-           "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false",
-           "--server.fileWatcherType", "none"]  # fmt: skip
-    log_path = tmp_path / "streamlit.log"
-    with log_path.open("wb") as log:
-        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
-        url = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as r:
-                        if r.status == 200:
-                            break
-                except OSError:
-                    pass
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"streamlit did not start:\n{log_path.read_text()}")
-                time.sleep(0.2)
-            yield url, reports
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+    proc, url = start_app(data, reports, tmp_path / "streamlit.log", {"FRL_READ_ONLY": "0"})
+    try:
+        yield url, reports
+    finally:
+        stop(proc)
 
 
 def test_browser_review_a_cell_reload_see_it_curated_and_yaml_round_tripped(
@@ -78,7 +46,7 @@ def test_browser_review_a_cell_reload_see_it_curated_and_yaml_round_tripped(
 
     url, reports = review_server
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROME_ARGS, headless=True)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.goto(f"{url}/review?rid=alpha")
