@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -56,6 +57,10 @@ FAST = FetchSettings(
 HEAD = "id: victim\nmodel: Victim\norganization: Lab\ndoc_type: other\n"
 
 
+#: A report whose own run takes longer than this counts as a hang (issue 8 acceptance).
+HANG_SECONDS = 10.0
+
+
 @dataclass
 class Case:
     """One bad input: how to set it up, the words a clear message contains, and whether reading it is fine."""
@@ -75,6 +80,9 @@ class Result:
     message: str
     lost: list[str]
     seconds: float
+    #: The report's own run (worker time) and the worker's peak memory, when the pipeline reported them.
+    ingest_seconds: float | None = None
+    peak_mb: float | None = None
 
 
 # --------------------------------------------------------------------------- input generators
@@ -450,6 +458,7 @@ def check_lost(store: Store, good: dict[str, str], failed: bool) -> list[str]:
 def run_case(case: Case, work: Path, store: Store, good: dict[str, str], good_yaml: str) -> Result:
     t0 = time.perf_counter()
     message, verdict = "", "crash"
+    ingest_s = peak = None
     try:
         path = write_victim(work, case.setup(work))
         kw = {"data_dir": store.root, "fetch_settings": FAST, "source_roots": (work / "inputs",), **case.settings}
@@ -457,6 +466,7 @@ def run_case(case: Case, work: Path, store: Store, good: dict[str, str], good_ya
         res = run(files=[path], reports_dir=work / "reports", settings=settings)
         outcome: Outcome = res.outcomes[0]
         message = outcome.message
+        ingest_s, peak = outcome.seconds, outcome.peak_mb
         if outcome.message.startswith("internal error"):
             verdict = "crash"
         elif not outcome.failed:
@@ -479,7 +489,7 @@ def run_case(case: Case, work: Path, store: Store, good: dict[str, str], good_ya
             reports_dir=work / "reports",
             settings=Settings(data_dir=store.root, source_roots=(work / "inputs",)),
         )
-    return Result(case, verdict, message, lost, time.perf_counter() - t0)
+    return Result(case, verdict, message, lost, time.perf_counter() - t0, ingest_s, peak)
 
 
 def concurrent_cases(work: Path, store: Store, good: dict[str, str], rounds: int) -> Iterator[Result]:
@@ -836,6 +846,14 @@ def main() -> int:
     print(f"recovered (damaged but readable): {verdicts['recovered']}")
     print(f"unclear messages: {verdicts['unclear']}")
     print(f"crashes: {verdicts['crash']}")
+    hangs = [r for r in results if (r.ingest_seconds if r.ingest_seconds is not None else r.seconds) > HANG_SECONDS]
+    print(f"hangs (a report over {HANG_SECONDS:.0f} s): {len(hangs)}" + "".join(f"\n          {r.case.name}" for r in hangs))
+    peaks = [(r.peak_mb, r.case.name) for r in results if r.peak_mb is not None]
+    if peaks:
+        top, name = max(peaks)
+        print(f"peak memory of any input (its worker process): {top:.0f} MB ({name}; target <= 1024 MB)")
+    driver = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory of this driver process: {driver:.0f} MB")
     print(f"data lost: {len(lost)}")
     print(f"reads outside the roots: {reads_outside}")
     print(f"internal requests: {internal_requests}")
