@@ -378,6 +378,23 @@ def catalogue(good_pdf: bytes) -> list[Case]:
 # --------------------------------------------------------------------------- pathological text (issue 8 §4, §6)
 
 
+def memory_cases() -> list[Case]:
+    """Inputs built to exhaust memory: a PDF whose content stream inflates to 2 GB (refused by the
+    worker's memory limit), and a 50 MB one-line Markdown file (read within the caps, with a note)."""
+    from tests.pathological import deflate_bomb
+
+    def bomb(w: Path) -> bytes:
+        tmp = w / "inputs" / ".bomb.pdf"
+        tmp.parent.mkdir(parents=True, exist_ok=True)
+        return deflate_bomb(tmp, 2048).read_bytes()
+
+    line = b"We train an agent with a tool and a reward. " * (50 * 1024 * 1024 // 44)
+    return [
+        file_case("memory", "pdf-deflate-bomb-2GB", "b.pdf", bomb, ("memory",)),
+        file_case("memory", "md-50MB-one-line", "l.md", lambda w: b"# Post\n\n" + line, (), may_succeed=True),
+    ]
+
+
 def pathological_cases(size: int = 300_000) -> list[Case]:
     """Hostile text: inputs that made the old Markdown rules and de-hyphenation take minutes, files over
     the size cap, and characters that hide words. Readable ones must be read (fast); the rest refused."""
@@ -823,7 +840,7 @@ def main() -> int:
         with serve(files) as server:
             SERVER = server
             store, good, good_yaml, good_pdf = setup_store(work)
-            cases = catalogue(good_pdf) + pathological_cases()
+            cases = catalogue(good_pdf) + pathological_cases() + memory_cases()
             results = [run_case(c, work, store, good, good_yaml) for c in cases]
             hostile, reads_outside, internal_requests = run_hostile(work, store, good, good_yaml)
             results += hostile

@@ -9,7 +9,8 @@ import pytest
 from ingest.executor import DaskExecutor, ExecutorError, Limits
 from ingest.pipeline import Settings, run
 
-from .test_executor import _assert_same, _reports, _snapshot, deflate_bomb
+from .pathological import deflate_bomb
+from .test_executor import _assert_same, _reports, _snapshot
 
 distributed = pytest.importorskip("distributed", reason="dask.distributed is not installed (requirements.txt pins it)")
 

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import struct
 import subprocess
 import sys
 import time
-import zlib
 from pathlib import Path
 
 import pandas as pd
@@ -20,43 +18,10 @@ from ingest.store import TABLES, Store
 
 from .conftest import REPO, write_pdf, write_report
 from .executor_jobs import _alive, _allocate, _pages, _raise, _segfault, _sleep, _sleep_with_grandchild
+from .pathological import deflate_bomb
 
 #: Columns that hold times or durations, which differ between any two runs.
 VOLATILE = {"seconds", "finished_at", "ingested_at", "peak_mb"}
-
-
-def deflate_bomb(path: Path, inflated_mb: int) -> Path:
-    """A one-page PDF whose content stream is a few words then `inflated_mb` MB of spaces (about 1/1000 the size).
-
-    The stream is built from one compressed 1 MB block repeated (each ends with a full flush, so
-    the copies are independent) and a closed-form Adler-32: seconds to make, not minutes.
-    """
-    head = b"BT /F1 12 Tf 72 720 Td (deflate bomb) Tj ET\n"
-    comp = zlib.compressobj(9, zlib.DEFLATED, -15)
-    first = comp.compress(head) + comp.flush(zlib.Z_FULL_FLUSH)
-    block = comp.compress(b" " * (1 << 20)) + comp.flush(zlib.Z_FULL_FLUSH)
-    end = comp.flush(zlib.Z_FINISH)
-    a0, n, mod = zlib.adler32(head), inflated_mb << 20, 65521
-    a = ((a0 & 0xFFFF) + 32 * n) % mod  # appending n bytes of value 32 (a space)
-    b = ((a0 >> 16) + n * (a0 & 0xFFFF) + 32 * (n * (n + 1) // 2)) % mod
-    stream = b"\x78\xda" + first + block * inflated_mb + end + struct.pack(">I", (b << 16) | a)
-    objs = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-    ]
-    out, offsets = bytearray(b"%PDF-1.4\n"), []
-    for i, obj in enumerate(objs, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % i + obj + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
-    path.write_bytes(bytes(out))
-    return path
 
 
 def test_deflate_bomb_generator_makes_a_small_file_that_inflates_hugely(tmp_path):
