@@ -95,7 +95,12 @@ def render() -> None:
             if n_models > HEATMAP_ROWS
             else ""
         )
-        st.caption("Figures shown: " + ", ".join(sorted(mixed)) + ". Density is per 1,000 words of the chosen scope." + more)
+        st.caption(
+            "Figures shown: "
+            + ", ".join(sorted(mixed))
+            + ". Density is per 1,000 words of the chosen scope (per 1,000 characters for Chinese, Japanese and Korean documents, whose words are counted as characters)."
+            + more
+        )
         ev = st.plotly_chart(fig, key="kw_heatmap", on_select="rerun", selection_mode="points", width="stretch")
         _open_evidence(ev)
     c1, c2 = st.columns(2)
