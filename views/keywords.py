@@ -98,7 +98,8 @@ def render() -> None:
         st.caption(
             "Figures shown: "
             + ", ".join(sorted(mixed))
-            + ". Density is per 1,000 words of the chosen scope (per 1,000 characters for Chinese, Japanese and Korean documents, whose words are counted as characters)."
+            + ". Density is per 1,000 words of the chosen scope (per 1,000 characters for Chinese,"
+            " Japanese and Korean documents, whose words are counted as characters)."
             + more
         )
         ev = st.plotly_chart(fig, key="kw_heatmap", on_select="rerun", selection_mode="points", width="stretch")
