@@ -99,8 +99,7 @@ def render() -> None:
             "Figures shown: "
             + ", ".join(sorted(mixed))
             + ". Density is per 1,000 words of the chosen scope (per 1,000 characters for Chinese,"
-            " Japanese and Korean documents, whose words are counted as characters)."
-            + more
+            " Japanese and Korean documents, whose words are counted as characters)." + more
         )
         ev = st.plotly_chart(fig, key="kw_heatmap", on_select="rerun", selection_mode="points", width="stretch")
         _open_evidence(ev)
