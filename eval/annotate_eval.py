@@ -248,7 +248,7 @@ def unknown_method_check(docs: list[Doc], lens: Lens) -> str:
     for d in docs:
         gs, _ = map_names(d.gold["rl_algorithms_used"], lens, "rl_algorithm")
         for cat in sorted(gs):
-            c = dim.category(cat)
+            c = next((x for x in dim.categories if x.name == cat), None)
             if c is None or not re.search(r"policy optimi[sz]ation", c.description or "", re.I):
                 continue  # only methods with a "… Policy Optimization (ACRONYM)" long form
             tried += 1
