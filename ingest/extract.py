@@ -36,7 +36,7 @@ from .textnorm import dehyphenate, normalize
 #: Bump when extraction output changes, so cached text is re-extracted.
 #: 4: invisible format characters removed, Markdown/HTML soft hyphens joined and line-end
 #: hyphenation repaired, character caps, linear-time Markdown rules.
-EXTRACTOR_VERSION = 4
+EXTRACTOR_VERSION = 5
 
 Engine = Literal["pdfium", "pdfplumber"]
 Kind = Literal["pdf", "markdown", "html"]
@@ -58,7 +58,7 @@ class ExtractLimits:
     max_file_bytes: int = 100 * MB
     max_html_bytes: int = 20 * MB
     max_page_chars: int = 1_000_000
-    max_doc_chars: int = 20_000_000
+    max_doc_chars: int = 8_000_000
 
     def __post_init__(self) -> None:
         for f in fields(self):

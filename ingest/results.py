@@ -42,7 +42,7 @@ __all__ = [
 ]
 
 #: Bump when the reading of tables changes, so stored bundles are recomputed.
-RESULTS_VERSION = 1
+RESULTS_VERSION = 2
 
 RESULT_COLUMNS = [
     "report_id",
@@ -149,7 +149,9 @@ def pdf_tables(path: Path, doc: Document, cat: Catalogue) -> tuple[list[Table], 
 _MD_ROW = re.compile(r"^\s*\|?(.+?)\|?\s*$")
 _MD_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _MD_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
-_MD_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)|\{\{[<%]\s*figure\b[^}]*[>%]\}\}|<img\b[^>]*>", re.I)
+#: Linear on hostile lines: no part may scan past the next opener of its own kind ("![![![…",
+#: "<img <img …" and "{{< figure {{< figure …" would otherwise rescan the line from every start).
+_MD_IMAGE = re.compile(r"!\[[^\[\]]*\]\([^()\s]*\)|\{\{[<%]\s*figure\b[^{}]*[>%]\}\}|<img\b[^<>]*>", re.I)
 
 
 def _grid_from_rows(rows: list[list[str]], header_rows: int = 1) -> Grid | None:

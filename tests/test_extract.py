@@ -145,7 +145,7 @@ def test_default_limits_match_the_download_cap():
     from ingest.fetch import FetchSettings
 
     assert DEFAULT_LIMITS.max_file_bytes == FetchSettings().max_bytes == 100 * 1024 * 1024
-    assert DEFAULT_LIMITS.max_page_chars == 1_000_000 and DEFAULT_LIMITS.max_doc_chars == 20_000_000
+    assert DEFAULT_LIMITS.max_page_chars == 1_000_000 and DEFAULT_LIMITS.max_doc_chars == 8_000_000
 
 
 @pytest.mark.parametrize("field", ["max_file_bytes", "max_html_bytes", "max_page_chars", "max_doc_chars"])

@@ -53,6 +53,19 @@ def test_markdown_extraction_is_linear(name: str) -> None:
     assert_linear(lambda n: extract_markdown(inputs[n]))
 
 
+@pytest.mark.parametrize("name", sorted(MARKDOWN))
+def test_markdown_result_tables_are_linear(name: str) -> None:
+    """The results stage re-reads a post's raw Markdown (pipe tables, images): hostile lines such as
+    "![![![…" once took 50 s at 300 KB there, after extraction had taken milliseconds."""
+    from ingest.benchmarks import load_catalogue
+    from ingest.results import markdown_tables
+
+    cat = load_catalogue()
+    make = MARKDOWN[name]
+    inputs = {n: make(n).decode("utf-8", errors="replace") if isinstance(make(1), bytes) else make(n) for n in (SMALL, BIG)}
+    assert_linear(lambda n: markdown_tables(inputs[n], cat))
+
+
 @pytest.mark.parametrize("joiner", ["-\n", SOFT_BREAK, "\u00ad", "-", " "])
 def test_dehyphenation_of_30000_letter_words_is_linear(joiner: str) -> None:
     pages = {n: [normalize(long_words(n, joiner=joiner))] for n in (SMALL, BIG)}
