@@ -19,6 +19,9 @@ from .textnorm import WordRule, count_words, fold_ws
 
 #: Characters of context kept on each side of a hit.
 KWIC_CONTEXT = 70
+#: KWIC lines kept per term and section (counts stay exact): a reader pages through a few hundred,
+#: while a hostile or giant document could otherwise store millions of lines.
+MAX_KWIC_PER_SECTION = 5000
 
 
 @dataclass
@@ -74,6 +77,8 @@ def count_keywords(segments: list[Segment], lexicon: Lexicon, rule: WordRule = "
             n = 0
             for start, end in ct.spans(text, lowered[name]) if text else ():
                 n += 1
+                if n > MAX_KWIC_PER_SECTION:
+                    continue
                 seg = segs[bisect.bisect_right(starts, start) - 1]
                 res.kwic.append(
                     {

@@ -44,7 +44,7 @@ from .store import DEFAULT_DATA_DIR, Store
 from .textnorm import word_rule
 
 #: Bump when counting/sectioning changes, so stored bundles are recomputed.
-PIPELINE_VERSION = 2
+PIPELINE_VERSION = 3
 
 Status = Literal["ok", "cached", "no-source", "failed"]
 

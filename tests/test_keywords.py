@@ -164,3 +164,13 @@ def test_fast_matching_equals_regex_on_the_corpus(corpus):
         text = fold_ws(extract_file(path).text)
         for ct in lexicon.compiled:
             assert ct.spans(text) == [m.span() for m in ct.regex.finditer(text)], (path.name, ct.term)
+
+
+def test_kwic_lines_are_capped_per_term_and_section_but_counts_stay_exact():
+    from ingest.keywords import MAX_KWIC_PER_SECTION
+
+    n = MAX_KWIC_PER_SECTION + 1000
+    res = count_keywords([Segment("body", 1, "1", "reward " * n)], load_lexicon())
+    row = next(r for r in res.counts if r["term"] == "reward" and r["section"] == "body")
+    assert row["count"] == n
+    assert sum(1 for k in res.kwic if k["term"] == "reward") == MAX_KWIC_PER_SECTION
