@@ -9,12 +9,10 @@ parameters arrive as a real query string.
 
 from __future__ import annotations
 
-import base64
 import json
 from collections.abc import Iterator
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -25,6 +23,7 @@ from ingest.lens import NOT_ASSESSED, load_lens
 from ingest.pipeline import Settings, run
 from ingest.store import Store
 from tests.bench_fixtures import build
+from tests.test_app import _decode
 from views import benchmark_figures as bf
 from views.benchmarks import claims_categories
 
@@ -54,20 +53,6 @@ def page(**params: str) -> AppTest:
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
-
-
-def _decode(v: object) -> object:
-    """Plotly ships numeric arrays as {"dtype", "bdata"(, "shape")}; turn them back into lists."""
-    if isinstance(v, dict) and "bdata" in v:
-        arr = np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"]))
-        if "shape" in v:
-            arr = arr.reshape([int(x) for x in str(v["shape"]).split(",")])
-        return arr.tolist()
-    if isinstance(v, dict):
-        return {k: _decode(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_decode(x) for x in v]
-    return v
 
 
 def specs(at: AppTest) -> dict[str, dict]:
