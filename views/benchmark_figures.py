@@ -5,17 +5,12 @@ Each clickable bar carries `customdata` [report_id, table key] so a click opens 
 
 from __future__ import annotations
 
-import html
-
 import pandas as pd
 import plotly.graph_objects as go
 
+from views.plain import plotly_text as _t
+
 _MARGIN = {"l": 10, "r": 10, "t": 50, "b": 10}
-
-
-def _t(text: object) -> str:
-    """Report text for plotly, which reads a subset of HTML (<a>, <span style>) in labels: escaped."""
-    return html.escape("" if text is None else str(text), quote=False)
 
 
 def coverage_heatmap(matrix: pd.DataFrame, names: dict[str, str]) -> go.Figure:

@@ -12,6 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from ingest.keywords import density
+from views.plain import plotly_text as _t
 
 Scope = Literal["body", "body+appendix", "references", "all"]
 Metric = Literal["density", "count"]
@@ -92,7 +93,9 @@ def heatmap(matrix: pd.DataFrame, terms: list[str], metric: Metric = "density") 
     """
     if matrix.empty:
         return go.Figure(layout={"title": "no keyword figures for this selection"})
-    m = matrix.assign(label=matrix["model"].where(matrix["figures"] != "reported", matrix["model"] + " (reported)"))
+    # Plotly reads a subset of HTML in labels (<a>, <span>): report text is escaped, like the Benchmarks page's.
+    model = matrix["model"].astype(str).map(_t)
+    m = matrix.assign(label=model.where(matrix["figures"] != "reported", model + " (reported)"))
     z = m.pivot_table(index="label", columns="term", values=metric, aggfunc="first").reindex(columns=terms)
     z = z.loc[sorted(z.index, key=str.casefold)]
     ids = m.pivot_table(index="label", columns="term", values="report_id", aggfunc="first").reindex(index=z.index, columns=terms)
@@ -181,7 +184,7 @@ def length_scatter(matrix: pd.DataFrame, term: str) -> go.Figure | None:
         if sub.empty:
             continue
         fig.add_scatter(
-            x=sub["words"], y=sub["density"], mode="markers+text", name=figures, text=sub["model"],
+            x=sub["words"], y=sub["density"], mode="markers+text", name=figures, text=sub["model"].astype(str).map(_t),
             textposition="top center", textfont={"size": 10},
             marker={"color": FIGURE_COLOURS[figures], "symbol": FIGURE_SYMBOLS[figures], "size": 10},
             customdata=[target(r, term) for r in sub["report_id"]],

@@ -67,3 +67,10 @@ def message(kind: Kind, text: object) -> None:
     box = st.container(border=True, horizontal=True, gap="small", vertical_alignment="center")
     box.markdown(ICONS[kind], width="content")
     box.text(redact(text), width="stretch")
+
+
+def plotly_text(text: object) -> str:
+    """Report text for plotly labels and hovers, which read a subset of HTML (<a>, <span style>): escaped."""
+    import html
+
+    return html.escape("" if text is None else str(text), quote=False)
