@@ -215,25 +215,34 @@ class Hit:
 
 def _supporters(sents: list[Sentence], dim: Dimension, comp: _Compiled) -> dict[str, list[Hit]]:
     out: dict[str, list[Hit]] = {c.name: [] for c in dim.categories}
+    seen: dict[str, list[tuple[str, list[str]]]] = {}  # a repeated sentence is read once
     for s in sents:
         t = s.text
-        low = t.casefold()
-        # Cheapest tests first: plain-string prefilters, then one search for any cue of the
-        # dimension and the context; only then the cues category by category.
-        if not _may(comp.lit_any, low) or (comp.context is not None and not _may(comp.lit_context, low)):
+        if t not in seen:
+            seen[t] = _category_cues(t, comp)
+        for name, found in seen[t]:
+            out[name].append(Hit(s, found))
+    return out
+
+
+def _category_cues(t: str, comp: _Compiled) -> list[tuple[str, list[str]]]:
+    """(category, cues matched) for one sentence's text."""
+    low = t.casefold()
+    # Cheapest tests first: plain-string prefilters, then one search for any cue of the
+    # dimension and the context; only then the cues category by category.
+    if not _may(comp.lit_any, low) or (comp.context is not None and not _may(comp.lit_context, low)):
+        return []
+    if comp.context is not None and not comp.context.search(t):
+        return []
+    if not _hit(comp.any_cue, t) or _hit(comp.negation, t):
+        return []
+    out = []
+    for name, rxs in comp.cues.items():
+        if not _may(comp.lit[name], low) or not _hit(comp.gate[name], t):
             continue
-        if comp.context is not None and not comp.context.search(t):
-            continue
-        if not _hit(comp.any_cue, t):
-            continue
-        if _hit(comp.negation, t):
-            continue
-        for name, rxs in comp.cues.items():
-            if not _may(comp.lit[name], low) or not _hit(comp.gate[name], t):
-                continue
-            found = sorted({m.group(0).lower() for r in rxs for m in [r.search(t)] if m})
-            if found:
-                out[name].append(Hit(s, found))
+        found = sorted({m.group(0).lower() for r in rxs for m in [r.search(t)] if m})
+        if found:
+            out.append((name, found))
     return out
 
 
@@ -279,30 +288,48 @@ def algorithm_roles(
     gates = {**comp.gate, **(extra or {})}
     lits = {**comp.lit, **{n: frozenset([n.casefold()]) for n in extra or {}}}
     out: dict[str, list[Hit]] = {name: [] for name in cues_by}
+    seen: dict[str, list[tuple[str, list[str], str]]] = {}  # a repeated sentence is read once
     for s in sents:
         t = s.text
-        low = t.casefold()
-        if extra is None and not _may(comp.lit_any, low):
-            continue
-        negated = _hit(comp.negation, t)
-        for name, rxs in cues_by.items():
-            if not _may(lits[name], low) or not _hit(gates[name], t):
-                continue
-            roles, cues = [], set()
-            for r in rxs:
-                for m in r.finditer(t):
-                    cues.add(m.group(0).lower())
-                    left, right = _clause_left(t, m.start()), _clause_right(t, m.end())
-                    if negated or _hit(comp.contrast_before, left) or _hit(comp.contrast_after, right):
-                        roles.append("contrast")
-                    elif _hit(comp.used_before, left) or _hit(comp.used_after, right):
-                        roles.append("use")
-                    else:
-                        roles.append("mention")
-            if roles:
-                role = "use" if "use" in roles else ("contrast" if "contrast" in roles else "mention")
-                out[name].append(Hit(s, sorted(cues), role))
+        if t not in seen:
+            seen[t] = _roles_of(t, comp, cues_by, gates, lits, extra is None)
+        for name, cues, role in seen[t]:
+            out[name].append(Hit(s, cues, role))
     return out
+
+
+def _roles_of(
+    t: str,
+    comp: _Compiled,
+    cues_by: dict[str, list[re.Pattern[str]]],
+    gates: dict[str, re.Pattern[str] | None],
+    lits: dict[str, frozenset[str] | None],
+    prefilter: bool,
+) -> list[tuple[str, list[str], str]]:
+    """(method, cues matched, role) for every method one sentence's text names."""
+    low = t.casefold()
+    if prefilter and not _may(comp.lit_any, low):
+        return []
+    negated = _hit(comp.negation, t)
+    found = []
+    for name, rxs in cues_by.items():
+        if not _may(lits[name], low) or not _hit(gates[name], t):
+            continue
+        roles, cues = [], set()
+        for r in rxs:
+            for m in r.finditer(t):
+                cues.add(m.group(0).lower())
+                left, right = _clause_left(t, m.start()), _clause_right(t, m.end())
+                if negated or _hit(comp.contrast_before, left) or _hit(comp.contrast_after, right):
+                    roles.append("contrast")
+                elif _hit(comp.used_before, left) or _hit(comp.used_after, right):
+                    roles.append("use")
+                else:
+                    roles.append("mention")
+        if roles:
+            role = "use" if "use" in roles else ("contrast" if "contrast" in roles else "mention")
+            found.append((name, sorted(cues), role))
+    return found
 
 
 def _rank(hits: list[Hit], sim: _Similarity | None, key: tuple[str, str]) -> list[Hit]:
@@ -447,22 +474,36 @@ def level_for(dim: Dimension, n: int) -> str:
 def _level(dim: Dimension, sents: list[Sentence], lens: Lens) -> tuple[dict, list]:
     """Count the indicators that fire; keep the whole checklist (FMTI-style: each yes/no with its quote)."""
     rx = _level_rx(lens, dim)
-    pool = [
-        (i, s, s.text.casefold())
-        for i, s in enumerate(sents)
-        if (rx.require is None or (_may(rx.lit_require, s.text.casefold()) and rx.require.search(s.text)))
-        and not _hit(rx.exclude, s.text)
-    ]
+    pooled: dict[str, bool] = {}  # a repeated sentence (or window of sentences) is tested once
+
+    def admitted(text: str) -> bool:
+        if text not in pooled:
+            pooled[text] = (
+                rx.require is None or (_may(rx.lit_require, text.casefold()) and rx.require.search(text) is not None)
+            ) and not _hit(rx.exclude, text)
+        return pooled[text]
+
+    excluded: dict[str, bool] = {}
+
+    def out_of_scope(text: str) -> bool:
+        if text not in excluded:
+            excluded[text] = _hit(rx.exclude, text)
+        return excluded[text]
+
+    pool = [(i, s) for i, s in enumerate(sents) if admitted(s.text)]
     fired: dict[str, list[Hit]] = {}
     for name, groups, ex, window in rx.indicators:
         hits = []
-        for i, s, low in pool:
+        tested: dict[str, bool] = {}
+        for i, s in pool:
             text = s.text
             if window > 1:  # read with the sentences just before it under the same heading (not excluded ones)
-                before = [p for p in sents[max(0, i - window + 1) : i] if p.heading == s.heading and not _hit(rx.exclude, p.text)]
+                before = [p for p in sents[max(0, i - window + 1) : i] if p.heading == s.heading and not out_of_scope(p.text)]
                 text = " ".join([*(p.text for p in before), text])
+            if text not in tested:
                 low = text.casefold()
-            if all(_may(lit, low) and g.search(text) for lit, g in groups) and not _hit(ex, text):
+                tested[text] = all(_may(lit, low) and g.search(text) for lit, g in groups) and not _hit(ex, text)
+            if tested[text]:
                 hits.append(Hit(s, [], "indicator", 1.0))
         if len(hits) >= dim.min_sentences:
             fired[name] = hits

@@ -37,6 +37,7 @@ _ABBREV = re.compile(
     r"|(?<![\w.])[A-Z])$"
 )
 _BOUNDARY = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s+[\"'“‘(\[A-Z0-9•])|[。！？]+")
+_CJK = re.compile("[\u3400-\u9fff]")
 _BULLET = re.compile(r"^\s*([•●▪◦·\-–*]|\(?\d{1,2}[.)]|\([a-z]\))\s+")
 #: Numbered section headings ("4.2. Unsuccessful Attempts"); table-of-contents lines end in a page number.
 _HEADING = re.compile(r"^\s*(\d{1,2}(\.\d{1,2}){0,3}\.?|[A-H](\.\d{1,2}){1,3}\.?)\s+([A-Z][^.]{2,80})$")
@@ -71,10 +72,10 @@ def _is_prose(line: str) -> bool:
     words = _WORD.findall(s)
     if not words:
         return False
-    letters = sum(ch.isalpha() for ch in s)
+    letters = sum(map(str.isalpha, s))
     if letters / max(1, len(s.replace(" ", ""))) < 0.55:
         return False
-    cjk = sum("\u3400" <= ch <= "\u9fff" for ch in s)
+    cjk = len(_CJK.findall(s))
     return len(words) >= 4 or cjk >= 6 or (len(words) >= 2 and s[-1] in ".!?:;,")
 
 
@@ -105,10 +106,9 @@ def prose_blocks(text: str, heading: str = "") -> list[tuple[str, str]]:
     return [(h, " ".join(b)) for h, b in blocks if b]
 
 
-def _depth_before(text: str, end: int) -> int:
-    """Bracket nesting depth at `end` (parentheses and square brackets)."""
-    depth = 0
-    for ch in text[:end]:
+def _depth_step(text: str, pos: int, end: int, depth: int) -> int:
+    """Bracket nesting depth (parentheses and square brackets) after reading text[pos:end] from `depth`."""
+    for ch in text[pos:end]:
         if ch in "([":
             depth += 1
         elif ch in ")]" and depth > 0:
@@ -116,18 +116,32 @@ def _depth_before(text: str, end: int) -> int:
     return depth
 
 
+#: Characters before a full stop in which an abbreviation must lie (the longest is "approx"); the
+#: lookbehinds of _ABBREV still see the text before this window.
+_ABBREV_REACH = 16
+
+
 def split_sentences(block: str) -> list[str]:
-    """Sentences of one prose block (see the module docstring for the rules)."""
+    """Sentences of one prose block (see the module docstring for the rules).
+
+    Linear in the block: the abbreviation test reads only the few characters before a full stop,
+    and the bracket depth is carried forward, so a block of thousands of rejected boundaries
+    ("(a. b. c. …", "e.g. e.g. …") is not re-read from its start at each of them.
+    """
     out, start = [], 0
+    depth, scanned = 0, 0
     for m in _BOUNDARY.finditer(block):
         end = m.end()
         stop = m.start()
-        if block[stop] == "." and _ABBREV.search(block[start:stop]):
+        if block[stop] == "." and _ABBREV.search(block, max(start, stop - _ABBREV_REACH), stop):
             continue
-        if block[stop] in ".!?" and _depth_before(block[start:stop], stop - start) > 0:
-            continue
+        if block[stop] in ".!?":
+            depth, scanned = _depth_step(block, scanned, stop, depth), stop
+            if depth > 0:
+                continue
         out.append(block[start:end].strip())
-        start = end
+        start = scanned = end
+        depth = 0
     if block[start:].strip():
         out.append(block[start:].strip())
     return [s for piece in out for s in _cut_long(piece)]

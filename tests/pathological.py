@@ -46,6 +46,12 @@ MARKDOWN: dict[str, Callable[[int], bytes]] = {
     "table-rule-spaces": lambda n: b"|--" + b" " * n + b"--x\nagent\n",
     "emphasis-marks": lambda n: b"agent " + b"*_~" * (n // 3) + b"\n",
     "hyphen-words": lambda n: _fill(b"agent-\nic ", n),
+    # full stops the sentence splitter rejects (inside an open bracket, after an abbreviation): each
+    # rejection re-read the sentence from its start, so one long paragraph took minutes at 20 KB
+    "open-paren-full-stops": lambda n: b"(" + b"The agent acts. " * max(1, n // 16) + b"\n",
+    "abbreviation-run": lambda n: b"The agent, e.g. " * max(1, n // 16) + b"\n",
+    # one sentence repeated: every cue of every dimension fires in every sentence
+    "cue-dense-repeats": lambda n: b"We train an agent with a tool and a reward. " * max(1, n // 44) + b"\n",
 }
 
 

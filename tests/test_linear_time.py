@@ -66,6 +66,19 @@ def test_markdown_result_tables_are_linear(name: str) -> None:
     assert_linear(lambda n: markdown_tables(inputs[n], cat))
 
 
+@pytest.mark.parametrize("name", sorted(MARKDOWN))
+def test_analysis_of_hostile_markdown_is_linear(name: str) -> None:
+    """Sections, sentence splitting, keyword counts and annotation after extraction: a paragraph of
+    full stops inside an open bracket (or after "e.g.") once re-read the sentence at every stop."""
+    from ingest.lens import DEFAULT_LENS, load_lens
+    from ingest.lexicon import DEFAULT_LEXICON, load_lexicon
+    from ingest.pipeline import analyse
+
+    lexicon, lens = load_lexicon(DEFAULT_LEXICON), load_lens(DEFAULT_LENS)
+    docs = {n: extract_markdown(MARKDOWN[name](n)) for n in (SMALL, BIG)}
+    assert_linear(lambda n: analyse(docs[n], lexicon, lens))
+
+
 @pytest.mark.parametrize("joiner", ["-\n", SOFT_BREAK, "\u00ad", "-", " "])
 def test_dehyphenation_of_30000_letter_words_is_linear(joiner: str) -> None:
     pages = {n: [normalize(long_words(n, joiner=joiner))] for n in (SMALL, BIG)}
