@@ -278,17 +278,26 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def _source_problem(spec: ReportSpec, yaml_path: Path, roots: tuple[Path, ...]) -> str:
-    """Why a report's local source is refused by the source roots ('' when fine or not local); reads no file."""
+    """Why a report's local source cannot be read ('' when fine or not local).
+
+    The root check comes first, so a path outside the roots gets the same message whether or not it
+    exists; only a path inside them is looked up (a missing or non-regular file is reported).
+    """
     from .urls import UrlError, check_scheme, file_url_path
 
     src = spec.source
     try:
+        found: list[tuple[str, Path, Path]] = []
         if src and src.path:
-            confine.confine(src.path, Path(yaml_path).parent, roots)
+            found.append(("source.path", *confine.confine(src.path, Path(yaml_path).parent, roots)))
         if src and src.url and check_scheme(src.url) == "file":
-            confine.confine(file_url_path(src.url), Path("/"), roots, what="file URL")
+            found.append(("source.url", *confine.confine(file_url_path(src.url), Path("/"), roots, what="file URL")))
     except (confine.OutsideRoots, UrlError) as exc:
         return str(exc)
+    for what, path, root in found:
+        if not path.is_file():
+            state = "is not a file" if path.exists() else "does not exist"
+            return f"{what}: {confine.shown(path, root)} {state} (hint: check the path, relative to the YAML file)"
     return ""
 
 

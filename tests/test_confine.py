@@ -215,3 +215,19 @@ def test_check_refuses_a_file_url_outside_the_roots_without_reading(box, capsys)
     assert cli.main(["check", "--reports-dir", str(box["reports"])]) == 1
     err = capsys.readouterr().err
     assert "file URL" in err and "outside the allowed source folders" in err and CANARY not in err
+
+
+def test_check_reports_a_missing_local_source_inside_the_roots(box, capsys):
+    """`check` finds a typo in source.path before an ingest does; outside the roots it still says only 'outside'."""
+    write_report(box["reports"], "typo", "source:\n  path: insde.md\n")
+    write_report(box["reports"], "folder", "source:\n  path: .\n")
+    write_report(box["reports"], "good", "source:\n  path: inside.md\n")
+    write_report(box["reports"], "away", "source:\n  path: ../outside/missing.md\n")
+    assert cli.main(["check", "--reports-dir", str(box["reports"])]) == 1
+    out = capsys.readouterr()
+    lines = {ln.split(":")[1].strip().split("/")[-1]: ln for ln in out.err.splitlines()}
+    assert "reports/insde.md does not exist" in lines["typo.yaml"]
+    assert "is not a file" in lines["folder.yaml"]
+    assert "outside the allowed source folders" in lines["away.yaml"] and "exist" not in lines["away.yaml"]
+    assert all(str(box["tmp"]) not in ln.split(".yaml: ", 1)[1] for ln in out.err.splitlines())  # no server path past the YAML's
+    assert "good.yaml" in out.out
