@@ -33,6 +33,12 @@ class KeywordResult:
     kwic: list[dict] = field(default_factory=list)
 
 
+def density_unit(rule: str | None) -> str:
+    """What a document's density is counted per 1,000 of: its words, or for a CJK document (whose
+    words are counted one per character, `textnorm.word_rule`) its characters."""
+    return "characters" if rule == "cjk" else "words"
+
+
 def density(count: float, words: float | None, places: int = 4) -> float | None:
     """Occurrences per 1,000 words, rounded half up to `places` decimals as a reader would by hand.
 

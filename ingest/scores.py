@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from .keywords import density, density_unit
 from .lens import NOT_ASSESSED
 
 CURATED_MARK = "✎"
@@ -238,8 +239,9 @@ def coverage_vs_density(
     term: str,
 ) -> pd.DataFrame:
     """Per report: distinct benchmarks of `categories` its tables score, and the whole-document
-    density (per 1,000 words) of one lexicon term — measured, else the study-reported figure."""
-    cols = ["report_id", "report", "coverage", "density", "figures", "has_results"]
+    density of one lexicon term — measured, else the study-reported figure — per 1,000 of `unit`
+    (words; characters for a measured CJK document)."""
+    cols = ["report_id", "report", "coverage", "density", "figures", "has_results", "unit"]
     if not len(reports):
         return pd.DataFrame(columns=cols)
     ids = reports["report_id"].astype(str).tolist()
@@ -251,15 +253,17 @@ def coverage_vs_density(
     dens: dict[str, tuple[float, str]] = {}
     if len(reported):
         r = reported[(reported["term"] == term) & reported["count"].notna() & (reported["words"].fillna(0) > 0)]
-        dens.update({k: (c * 1000.0 / w, "reported") for k, c, w in zip(r["report_id"], r["count"], r["words"], strict=True)})
+        dens.update({k: (density(c, w), "reported") for k, c, w in zip(r["report_id"], r["count"], r["words"], strict=True)})
     if len(counts):
         c = counts[(counts["group"] == group) & (counts["section"] == "all") & (counts["term"] == term)]
         c = c[c["words"].fillna(0) > 0]
-        dens.update({k: (n * 1000.0 / w, "measured") for k, n, w in zip(c["report_id"], c["count"], c["words"], strict=True)})
+        dens.update({k: (density(n, w), "measured") for k, n, w in zip(c["report_id"], c["count"], c["words"], strict=True)})
     names = dict(zip(reports["report_id"], reports["model"], strict=False))
+    rules = dict(zip(reports["report_id"], reports["word_rule"], strict=False)) if "word_rule" in reports else {}
     rows = [
         {"report_id": rid, "report": names.get(rid, rid), "coverage": int(cov.get(rid, 0)),
-         "density": round(dens[rid][0], 3), "figures": dens[rid][1], "has_results": rid in with_rows}
+         "density": dens[rid][0], "figures": dens[rid][1], "has_results": rid in with_rows,
+         "unit": density_unit(rules.get(rid) if dens[rid][1] == "measured" else None)}
         for rid in ids if rid in dens
     ]  # fmt: skip
     return pd.DataFrame(rows, columns=cols)

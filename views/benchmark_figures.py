@@ -8,6 +8,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
+from views.figures import cjk_note
 from views.plain import plotly_text as _t
 
 _MARGIN = {"l": 10, "r": 10, "t": 50, "b": 10}
@@ -95,13 +96,14 @@ def density_scatter(frame: pd.DataFrame, term: str) -> go.Figure:
     for figures, sub in frame.groupby("figures", sort=True) if len(frame) else []:
         fig.add_scatter(
             x=sub["coverage"], y=sub["density"], mode="markers", name=f"{figures} density", text=[_t(x) for x in sub["report"]],
-            customdata=sub["report_id"].tolist(), marker={"size": 11},
-            hovertemplate="%{text}<br>%{x} benchmark(s)<br>“" + term + "”: %{y:.2f} per 1,000 words<extra></extra>",
+            customdata=[[r, u] for r, u in zip(sub["report_id"], sub["unit"], strict=True)], marker={"size": 11},
+            hovertemplate="%{text}<br>%{x} benchmark(s)<br>“" + _t(term) + "”: %{y:.2f} per 1,000 %{customdata[1]}"
+            "<extra></extra>",
         )  # fmt: skip
     fig.update_layout(
         title=f"Benchmark coverage vs density of “{_t(term)}”",
         xaxis_title="distinct benchmarks in the claims categories",
-        yaxis_title="per 1,000 words (whole document)",
+        yaxis_title="per 1,000 words (whole document)" + cjk_note(frame),
         height=400,
         margin=_MARGIN,
     )

@@ -11,7 +11,7 @@ from typing import Literal
 import pandas as pd
 import plotly.graph_objects as go
 
-from ingest.keywords import density
+from ingest.keywords import density, density_unit
 from views.plain import plotly_text as _t
 
 Scope = Literal["body", "body+appendix", "references", "all"]
@@ -25,7 +25,7 @@ SCOPES: dict[str, tuple[str, ...]] = {
     "references": ("references",),
     "all": ("all",),
 }
-MATRIX_COLUMNS = ["report_id", "model", "term", "count", "words", "density", "figures"]
+MATRIX_COLUMNS = ["report_id", "model", "term", "count", "words", "density", "figures", "unit"]
 
 
 def keyword_matrix(
@@ -67,6 +67,9 @@ def keyword_matrix(
     df["density"] = [density(c, w) for c, w in zip(df["count"], df["words"], strict=True)]
     df["density"] = df["density"].astype(float)
     df["model"] = df["report_id"].map(models)
+    rules = dict(zip(reports["report_id"], reports["word_rule"], strict=False)) if "word_rule" in reports else {}
+    pairs = zip(df["report_id"], df["figures"], strict=True)
+    df["unit"] = [density_unit(rules.get(r) if f == "measured" else None) for r, f in pairs]
     df = df[MATRIX_COLUMNS].sort_values(["model", "term"], key=lambda s: s.astype(str).str.casefold())
     return df.reset_index(drop=True)
 
@@ -75,6 +78,11 @@ def keyword_matrix(
 FIGURE_COLOURS: dict[str, str] = {"measured": "#1f5fbf", "reported": "#d9730d"}
 FIGURE_SYMBOLS: dict[str, str] = {"measured": "circle", "reported": "diamond"}
 SECTION_COLOURS: dict[str, str] = {"body": "#1f5fbf", "appendix": "#7fa7e0", "references": "#b0b0b0"}
+
+
+def cjk_note(frame: pd.DataFrame) -> str:
+    """A label's note when some rows count characters (CJK documents) rather than words."""
+    return " (characters for CJK documents)" if "unit" in frame and (frame["unit"] == "characters").any() else ""
 
 
 def target(report: str = "", term: str = "", section: str = "") -> list[str]:
@@ -103,7 +111,7 @@ def heatmap(matrix: pd.DataFrame, terms: list[str], metric: Metric = "density") 
     norm = (z / col_max).fillna(0.0).where(z.notna())
     fmt = "{:.2f}" if metric == "density" else "{:.0f}"
     text = z.map(lambda v: "" if pd.isna(v) else fmt.format(v))
-    unit = "per 1,000 words" if metric == "density" else "count"
+    units = m.pivot_table(index="label", columns="term", values="unit", aggfunc="first").reindex(index=z.index, columns=terms)
     fig = go.Figure(
         go.Heatmap(
             z=norm.to_numpy(),
@@ -126,6 +134,7 @@ def heatmap(matrix: pd.DataFrame, terms: list[str], metric: Metric = "density") 
                 xs.append(t)
                 ys.append(label)
                 cds.append(target(rid, t))
+                unit = f"per 1,000 {units.at[label, t]}" if metric == "density" else "count"
                 tips.append(f"{label}<br>{t}: {text.at[label, t]} {unit}")
     fig.add_scatter(
         x=xs, y=ys, customdata=cds, text=tips, mode="markers", showlegend=False, name="cells",
@@ -133,7 +142,7 @@ def heatmap(matrix: pd.DataFrame, terms: list[str], metric: Metric = "density") 
         selected={"marker": {"opacity": 1}}, unselected={"marker": {"opacity": 1}},
     )  # fmt: skip
     fig.update_layout(
-        title=f"{'Density per 1,000 words' if metric == 'density' else 'Count'} by report and term "
+        title=f"{'Density per 1,000 words' + cjk_note(m) if metric == 'density' else 'Count'} by report and term "
         "(colour: share of each term's maximum; click a cell for its lines)",
         height=max(300, 24 * len(z.index) + 130),
         margin={"l": 10, "r": 10, "t": 60, "b": 10},
@@ -187,13 +196,14 @@ def length_scatter(matrix: pd.DataFrame, term: str) -> go.Figure | None:
             x=sub["words"], y=sub["density"], mode="markers+text", name=figures, text=sub["model"].astype(str).map(_t),
             textposition="top center", textfont={"size": 10},
             marker={"color": FIGURE_COLOURS[figures], "symbol": FIGURE_SYMBOLS[figures], "size": 10},
-            customdata=[target(r, term) for r in sub["report_id"]],
-            hovertemplate="%{text}<br>%{x:,} words<br>%{y:.2f} per 1,000<extra>" + figures + "</extra>",
+            customdata=[[*target(r, term), u] for r, u in zip(sub["report_id"], sub["unit"], strict=True)],
+            hovertemplate="%{text}<br>%{x:,} %{customdata[3]}<br>%{y:.2f} per 1,000 %{customdata[3]}"
+            "<extra>" + figures + "</extra>",
         )  # fmt: skip
     fig.update_layout(
         title=f"Document length vs density of “{term}” (click a point for its lines)",
-        xaxis_title="words",
-        yaxis_title="per 1,000 words",
+        xaxis_title="words" + cjk_note(m),
+        yaxis_title="per 1,000 words" + cjk_note(m),
         height=380,
         margin={"l": 10, "r": 10, "t": 50, "b": 10},
         legend={"orientation": "h", "y": -0.2},
@@ -232,7 +242,7 @@ def click_target(selection: object) -> dict[str, str] | None:
         return None
     for p in points or []:
         cd = p.get("customdata")
-        if isinstance(cd, (list, tuple)) and len(cd) == 3 and all(isinstance(v, str) for v in cd):
-            out = dict(zip(("report", "term", "section"), cd, strict=True))
+        if isinstance(cd, (list, tuple)) and len(cd) >= 3 and all(isinstance(v, str) for v in cd[:3]):
+            out = dict(zip(("report", "term", "section"), cd[:3], strict=True))  # a 4th item is the hover's unit
             return {k: v for k, v in out.items() if v}
     return None
