@@ -113,6 +113,16 @@ def test_we_propose_name_comma_an_algorithm_is_an_introduced_method(lens) -> Non
     assert cells["rl_algorithm"]["value"] == ["ZAPO++"]
 
 
+def test_the_proposed_coined_name_rl_algorithm_is_an_introduced_method(lens) -> None:
+    cells = run(lens, "Section 4 compares the proposed x2y RL algorithm with model merging. We train the short model with x2y RL.")
+    assert cells["rl_algorithm"]["value"] == ["x2y RL"]
+
+
+def test_the_proposed_online_rl_method_is_a_description_not_a_name(lens) -> None:
+    cells = run(lens, "We train the policy with the proposed online RL method and GRPO.")
+    assert "online RL" not in cells["rl_algorithm"]["value"] + cells["rl_algorithm_mentioned"]["value"]
+
+
 def test_introduced_name_that_the_lens_knows_maps_onto_its_category(lens) -> None:
     cells = run(lens, "We propose Group Sequence Policy Optimization (GSPO), our new algorithm for RL training.")
     assert cells["rl_algorithm"]["value"] == ["GSPO"]
@@ -272,7 +282,7 @@ def test_prefilters_never_drop_a_sentence_a_cue_matches(lens) -> None:
 # --------------------------------------------------------------------- floors on the gold corpus
 FLOORS = {
     # reached on 13 gold documents by eval/annotate_eval.py (see README); a drop below fails the suite
-    "alg_exact": 0.76, "alg_f1": 0.89, "rs_f1": 0.93, "gran_acc": 0.92,
+    "alg_exact": 0.84, "alg_f1": 0.92, "rs_f1": 0.93, "gran_acc": 0.92,
     "disclosure_exact": 0.84, "disclosure_w1": 1.0, "rl_disclosure_exact": 0.92, "rl_disclosure_w1": 1.0,
 }  # fmt: skip
 
