@@ -120,7 +120,8 @@ def _snapshot(data: Path) -> dict[str, object]:
         df = df.drop(columns=[c for c in df.columns if c in VOLATILE])
         out[name] = df.sort_values(list(df.columns[:1])).reset_index(drop=True) if len(df) else df
     for rid in store.bundle_ids():
-        bundle = store.load_bundle(rid) or {}
+        b = store.load_bundle(rid)
+        bundle = b.to_json() if b is not None else {}
         bundle.get("meta", {}).pop("ingested_at", None)
         (bundle.get("results") or {}).pop("seconds", None)  # the results stage times itself
         out[f"bundle {rid}"] = bundle
