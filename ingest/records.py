@@ -79,7 +79,11 @@ def _int_map(x: object, what: str) -> dict[str, int]:
 
 
 def _rows(x: object, what: str) -> tuple[dict[str, Any], ...]:
-    return tuple(dict(_obj(r, what)) for r in _list(x, what))
+    """Table rows as stored (fresh from json.loads, so kept as they are, not copied: KWIC is large)."""
+    rows = tuple(_list(x, what))
+    if not all(type(r) is dict for r in rows):
+        raise BundleError(f"{what}: expected a list of objects")
+    return rows
 
 
 # --------------------------------------------------------------------------- sections
@@ -325,6 +329,8 @@ class ResultCell:
 
     @classmethod
     def from_json(cls, d: object) -> ResultCell:
+        if type(d) is dict and d.keys() == _RESULT_CELL_KEYS and all(type(v) is str for v in d.values()):
+            return cls(**d)  # the usual case, checked at once (a table may hold hundreds of cells)
         o = _obj(d, "result cell")
         return cls(
             model=_str(o.get("model"), "result.model"),
@@ -334,6 +340,9 @@ class ResultCell:
             group=_opt_str(o.get("group"), "result.group") or "",
             setting=_opt_str(o.get("setting"), "result.setting") or "",
         )
+
+
+_RESULT_CELL_KEYS = {"model", "benchmark", "value", "metric", "group", "setting"}
 
 
 @dataclass(frozen=True, slots=True)
