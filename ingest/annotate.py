@@ -319,11 +319,34 @@ def _conf(n: int) -> float:
     return round(min(0.95, 1 - 0.5**n), 2)
 
 
-def _cell(value: list[str], conf: float | None, best: Hit | None, **extra: object) -> Cell:
+def _cell(
+    value: list[str],
+    conf: float | None,
+    best: Hit | None,
+    *,
+    support: dict[str, int] | None = None,
+    roles: dict[str, dict[str, int]] | None = None,
+    indicators: tuple[str, ...] | None = None,
+    checklist: tuple[ChecklistItem, ...] | None = None,
+    why: str | None = None,
+    counted: int | None = None,
+) -> Cell:
+    """A cell quoting the best-ranked sentence (none when nothing supports the value)."""
     s = best.sentence if best else None
-    if s is None:
-        return Cell(tuple(value), conf, **extra)  # type: ignore[arg-type]
-    return Cell(tuple(value), conf, s.text, s.page, s.page_label, s.section, **extra)  # type: ignore[arg-type]
+    return Cell(
+        tuple(value),
+        conf,
+        s.text if s else None,
+        s.page if s else None,
+        s.page_label if s else None,
+        s.section if s else None,
+        support=support,
+        roles=roles,
+        indicators=indicators,
+        checklist=checklist,
+        why=why,
+        counted=counted,
+    )
 
 
 def _evidence_rows(dim_id: str, ranked: dict[str, list[Hit]]) -> list[EvidenceRow]:
