@@ -121,3 +121,17 @@ def test_from_json_names_the_field_that_is_wrong() -> None:
         Annotation.from_json({"lens": "x", "cells": {"d": {"value": [1], "confidence": 0.5}}})
     with pytest.raises(BundleError, match=r"meta\.spec"):
         Meta.from_json({"report_id": "r", "spec": None, "yaml_path": "r.yaml"})
+
+
+def test_rerun_rewrites_no_bundle_when_nothing_changed(ingested) -> None:
+    """The typed snapshot of a report without source compares equal to the stored one (no rewrite)."""
+    reports, settings = ingested
+    store = Store(settings.data_dir)
+
+    def bundles() -> dict[str, str]:  # size and mtime of each bundle file (status files are rewritten every run)
+        return {rid: stamp.split("|")[0] for rid, stamp in store.bundle_stamps().items()}
+
+    before = bundles()
+    result = run(reports_dir=reports, settings=settings)
+    assert {o.report_id: o.status for o in result.outcomes} == {"paper": "cached", "nosrc": "no-source"}
+    assert bundles() == before
