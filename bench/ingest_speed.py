@@ -104,7 +104,8 @@ def main() -> int:
             ref.append(time_pdftotext(pdfs, tmpd))
             cold.append(cold_run(reports, data, jobs=1, root=args.corpus))
             store = Store(data)
-            stage.append(sum((store.load_bundle(x) or {}).get("results", {}).get("seconds", 0.0) for x in store.bundle_ids()))
+            bundles = [store.load_bundle(x) for x in store.bundle_ids()]
+            stage.append(sum(b.results.seconds for b in bundles if b is not None and b.results is not None))
             t0 = time.perf_counter()
             res = run(reports_dir=reports, settings=settings)
             warm.append(time.perf_counter() - t0)

@@ -33,6 +33,7 @@ from ingest.annotate import annotate  # noqa: E402
 from ingest.evidence import Sentence, quote_on_page, sentences  # noqa: E402
 from ingest.extract import extract_file  # noqa: E402
 from ingest.lens import DEFAULT_LENS, NOT_DISCLOSED, Dimension, Lens, load_lens  # noqa: E402
+from ingest.records import Annotation  # noqa: E402
 from ingest.registry import parse_yaml  # noqa: E402
 from ingest.sections import split_sections  # noqa: E402
 
@@ -65,7 +66,7 @@ def load_docs(shared: Path = SHARED) -> list[Doc]:
     return docs
 
 
-def annotate_all(docs: list[Doc], lens: Lens, ranking: str = "cues") -> tuple[dict[str, dict], float]:
+def annotate_all(docs: list[Doc], lens: Lens, ranking: str = "cues") -> tuple[dict[str, Annotation], float]:
     """Annotations of every document and the CPU seconds annotation took (extraction excluded)."""
     t = time.process_time()
     res = {d.id: annotate(d.sents, lens, ranking=ranking) for d in docs}  # type: ignore[arg-type]
@@ -98,7 +99,7 @@ def map_names(items: object, lens: Lens, dim_id: str, introduced: set[str] = fro
 
 
 def as_set(v: object) -> set[str]:
-    if isinstance(v, list):
+    if isinstance(v, list | tuple):
         return set(v) - {NOT_DISCLOSED}
     return set() if v in (None, NOT_DISCLOSED) else {str(v)}
 
@@ -112,26 +113,26 @@ def prf(pairs: list[tuple[set[str], set[str]]]) -> tuple[float, float, float]:
     return prec, rec, (2 * prec * rec / (prec + rec) if prec + rec else 0.0)
 
 
-def _introduced(ann: dict, lens: Lens) -> set[str]:
+def _introduced(ann: Annotation, lens: Lens) -> set[str]:
     """Method names in the annotation that are not lens categories (introduced by the report)."""
     known = {c.name for c in lens.dimension("rl_algorithm").categories}
-    roles = ann["cells"]["rl_algorithm"].get("roles") or {}
+    roles = ann.cells["rl_algorithm"].roles or {}
     return set(roles) - known
 
 
-def score(docs: list[Doc], res: dict[str, dict], lens: Lens) -> tuple[dict[str, dict[str, float]], list[str], list[str]]:
+def score(docs: list[Doc], res: dict[str, Annotation], lens: Lens) -> tuple[dict[str, dict[str, float]], list[str], list[str]]:
     """Metrics per split ("all", "old", "new"), the confusions and the unmapped gold items."""
     per: dict[str, dict[str, object]] = {}
     confusions: list[str] = []
     unmapped_all: list[str] = []
     for d in docs:
-        g, cells = d.gold, res[d.id]["cells"]
+        g, cells = d.gold, res[d.id].cells
         intro = _introduced(res[d.id], lens)
         row: dict[str, object] = {}
         gs, unm = map_names(g["rl_algorithms_used"], lens, "rl_algorithm", intro)
         unmapped_all += [f"{d.id}: {u}" for u in unm]
         gs |= {f"? {u}" for u in unm}  # a name the lens cannot produce is a miss
-        ps = as_set(cells["rl_algorithm"]["value"])
+        ps = as_set(cells["rl_algorithm"].value)
         row["alg"] = (gs, ps)
         if gs != ps:
             nd = ["not disclosed"]
@@ -139,29 +140,29 @@ def score(docs: list[Doc], res: dict[str, dict], lens: Lens) -> tuple[dict[str, 
         gm, unm = map_names(g["rl_algorithms_mentioned_only"], lens, "rl_algorithm", intro)
         unmapped_all += [f"{d.id} (mentioned): {u}" for u in unm]
         gm |= {f"? {u}" for u in unm}
-        pm = as_set(cells["rl_algorithm_mentioned"]["value"])
+        pm = as_set(cells["rl_algorithm_mentioned"].value)
         row["ment"] = (gm, pm)
         if gm != pm:
             confusions.append(f"rl_algorithm_mentioned {d.id}: gold {sorted(gm)} vs auto {sorted(pm)}")
-        gr, pr = as_set(g["reward_sources"]), as_set(cells["reward_source"]["value"])
+        gr, pr = as_set(g["reward_sources"]), as_set(cells["reward_source"].value)
         row["rs"] = (gr, pr)
         if gr != pr:
             confusions.append(f"reward_source {d.id}: missed {sorted(gr - pr)}, extra {sorted(pr - gr)}")
-        pv = cells["credit_granularity"]["value"][0]
+        pv = cells["credit_granularity"].value[0]
         row["gran"] = pv == g["credit_granularity"]
         if pv != g["credit_granularity"]:
             confusions.append(f"credit_granularity {d.id}: gold {g['credit_granularity']} vs auto {pv}")
         for dim, key in LEVEL_KEYS.items():
             cell = cells[dim]
-            lv, gv = cell["value"][0], g[key]
+            lv, gv = cell.value[0], g[key]
             dist = abs(LEVELS.index(lv) - LEVELS.index(gv))
             row[dim] = dist
             if dist:
                 confusions.append(
-                    f"{dim} {d.id}: gold {gv} vs auto {lv} ({cell['counted']} fired: {', '.join(cell['indicators']) or '-'})"
+                    f"{dim} {d.id}: gold {gv} vs auto {lv} ({cell.counted} fired: {', '.join(cell.indicators or ()) or '-'})"
                 )
-        quotes = [(c["quote"], c["page"]) for c in cells.values() if c["quote"]]
-        quotes += [(e["quote"], e["page"]) for e in res[d.id]["evidence"]]
+        quotes = [(c.quote, c.page) for c in cells.values() if c.quote]
+        quotes += [(e.quote, e.page) for e in res[d.id].evidence]
         bad = [(q, pg) for q, pg in quotes if not quote_on_page(q, d.pages.get(pg, ""))]
         confusions += [f"quote not on page {d.id} p{pg}: {q[:80]}" for q, pg in bad]
         row["quotes"] = (len(quotes), len(bad))
@@ -214,13 +215,13 @@ def level_cuts(dim: Dimension) -> tuple[int, ...]:
     return tuple(lv.min_indicators for lv in dim.levels[1:])
 
 
-def loo_levels(docs: list[Doc], res: dict[str, dict], lens: Lens) -> list[str]:
+def loo_levels(docs: list[Doc], res: dict[str, Annotation], lens: Lens) -> list[str]:
     """Leave-one-out over the gold documents for each level dimension: fit the cuts on the others,
     predict the held-out document's level from its indicator count; plus the cuts fitted on all."""
     lines = []
     for dim_id, key in LEVEL_KEYS.items():
         dim = lens.dimension(dim_id)
-        counts = [res[d.id]["cells"][dim_id]["counted"] for d in docs]
+        counts = [res[d.id].cells[dim_id].counted or 0 for d in docs]
         gold = [LEVELS.index(d.gold[key]) for d in docs]
         prior, k = level_cuts(dim), len(dim.indicators)
         ex = w1 = 0
@@ -256,7 +257,7 @@ def unknown_method_check(docs: list[Doc], lens: Lens) -> str:
             for dd in data["dimensions"]:
                 if dd["id"] == "rl_algorithm":
                     dd["categories"] = [x for x in dd["categories"] if x["name"] != cat]
-            used = as_set(annotate(d.sents, Lens.model_validate(data))["cells"]["rl_algorithm"]["value"])
+            used = as_set(annotate(d.sents, Lens.model_validate(data)).cells["rl_algorithm"].value)
             ok = cat in used
             found += ok
             if not ok:
@@ -311,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
                 ev = (d.gold.get("evidence") or {}).get(gkey) or {}
                 if isinstance(ev.get("page"), int):
                     cnt += 1
-                    hit += runs[d.id]["cells"][dim]["page"] == ev["page"]
+                    hit += runs[d.id].cells[dim].page == ev["page"]
         print(f"ranking ({name:<9})     top quote on the gold evidence page {hit}/{cnt}")
     print("\n".join(loo_levels(docs, res, lens)))
     print(unknown_method_check(docs, lens))
@@ -328,12 +329,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.verbose:
         for rid, out in res.items():
             print(f"\n== {rid}")
-            for dim, c in out["cells"].items():
-                extra = c.get("support") or c.get("roles") or c.get("why") or ""
-                print(f"  {dim}: {c['value']} conf={c['confidence']} p{c['page_label']} {extra}\n     {str(c['quote'])[:200]}")
-                for item in c.get("checklist") or []:
-                    mark = f"yes p. {item['page_label']}: {str(item['quote'])[:120]}" if item["fired"] else "no"
-                    print(f"       [{item['indicator']}] {mark}")
+            for dim, c in out.cells.items():
+                extra = c.support or c.roles or c.why or ""
+                print(f"  {dim}: {list(c.value)} conf={c.confidence} p{c.page_label} {extra}\n     {str(c.quote)[:200]}")
+                for item in c.checklist or ():
+                    mark = f"yes p. {item.page_label}: {str(item.quote)[:120]}" if item.fired else "no"
+                    print(f"       [{item.indicator}] {mark}")
     return 0
 
 

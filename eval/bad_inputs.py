@@ -449,7 +449,7 @@ def write_victim(work: Path, text: str | bytes) -> Path:
 
 
 def snapshot(store: Store) -> dict[str, str]:
-    return {rid: (store.load_bundle(rid) or {}).get("meta", {}).get("sha256", "") for rid in store.bundle_ids()}
+    return {rid: (b.meta.sha256 or "") if (b := store.load_bundle(rid)) else "" for rid in store.bundle_ids()}
 
 
 def check_lost(store: Store, good: dict[str, str], failed: bool) -> list[str]:

@@ -62,8 +62,8 @@ def main() -> int:
             doc = extract(path, engine)
             res = analyse(doc, lexicon)
             dt = time.perf_counter() - t0
-            counts = {c["term"]: c["count"] for c in res["counts"] if c["section"] == "all" and c["group"] == "study"}
-            words = res["words"]["all"]
+            counts = {c["term"]: c["count"] for c in res.counts if c["section"] == "all" and c["group"] == "study"}
+            words = res.words["all"]
             ref_words = int(ref["words_wc"])
             wdiff = (words - ref_words) / ref_words
             kw = [(counts[t], int(ref[k])) for t, k in zip(STUDY_TERMS, keys, strict=True)]

@@ -94,14 +94,14 @@ def evaluate(verbose: bool = False) -> dict:
         t0 = time.perf_counter()
         res = read_results(doc, path, cat)
         seconds += time.perf_counter() - t0
-        pred_tables = {(t["label"], int(t["page"])): t for t in res["tables"]}
+        pred_tables = {(t.label, t.page): t for t in res.tables}
         skipped = {(s["label"], int(s["page"])) for s in d.get("skipped") or []}
         gold_keys = {(t["label"], int(t["page"])) for t in d["tables"]}
         c = Counter()
         for gt in d["tables"]:
             key = (gt["label"], int(gt["page"]))
             pt = pred_tables.get(key)
-            pred = pt["cells"] if pt else []
+            pred = [c.to_json() for c in pt.cells] if pt else []  # compared with the gold's YAML cells
             hit, missed, spurious = match_cells(gt["cells"], pred, cat)
             c.update(tp=hit, pred=len(pred), gold=len(gt["cells"]), tables=1, found=1 if pt else 0)
             for g in gt["cells"]:
@@ -119,11 +119,11 @@ def evaluate(verbose: bool = False) -> dict:
                     print(f"    spurious {p['model']!r:40} {p['benchmark']!r:28} {p['value']!r}")
         for key, t in pred_tables.items():
             if key not in gold_keys:
-                extra_cells["skipped in gold" if key in skipped else "not in gold"] += len(t["cells"])
+                extra_cells["skipped in gold" if key in skipped else "not in gold"] += len(t.cells)
         per_doc[d["doc"]] = c
         tot.update(c)
-        if verbose and res["notes"]:
-            print(f"  notes {d['doc']}: " + " | ".join(res["notes"]))
+        if verbose and res.notes:
+            print(f"  notes {d['doc']}: " + " | ".join(res.notes))
     mapped = sum(1 for b in gold_benches if cat.lookup(b) is not None)
     return {
         "per_doc": per_doc,

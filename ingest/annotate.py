@@ -35,6 +35,7 @@ from typing import Literal
 
 from .evidence import Sentence
 from .lens import NOT_DISCLOSED, Category, Dimension, Lens
+from .records import Annotation, Cell, ChecklistItem, EvidenceRow
 
 #: Bump when evidence or annotation rules change in code, so stored annotations are recomputed.
 ANNOTATE_VERSION = 3
@@ -345,42 +346,47 @@ def _conf(n: int) -> float:
     return round(min(0.95, 1 - 0.5**n), 2)
 
 
-def _cell(value: list[str], conf: float | None, best: Hit | None, **extra: object) -> dict:
+def _cell(
+    value: list[str],
+    conf: float | None,
+    best: Hit | None,
+    *,
+    support: dict[str, int] | None = None,
+    roles: dict[str, dict[str, int]] | None = None,
+    indicators: tuple[str, ...] | None = None,
+    checklist: tuple[ChecklistItem, ...] | None = None,
+    why: str | None = None,
+    counted: int | None = None,
+) -> Cell:
+    """A cell quoting the best-ranked sentence (none when nothing supports the value)."""
     s = best.sentence if best else None
-    return {
-        "value": value,
-        "confidence": conf,
-        "quote": s.text if s else None,
-        "page": s.page if s else None,
-        "page_label": s.page_label if s else None,
-        "section": s.section if s else None,
-        **extra,
-    }
+    return Cell(
+        tuple(value),
+        conf,
+        s.text if s else None,
+        s.page if s else None,
+        s.page_label if s else None,
+        s.section if s else None,
+        support=support,
+        roles=roles,
+        indicators=indicators,
+        checklist=checklist,
+        why=why,
+        counted=counted,
+    )
 
 
-def _evidence_rows(dim_id: str, ranked: dict[str, list[Hit]]) -> list[dict]:
+def _evidence_rows(dim_id: str, ranked: dict[str, list[Hit]]) -> list[EvidenceRow]:
     rows = []
     for cat, hits in ranked.items():
         for i, h in enumerate(hits[:TOP_K]):
             s = h.sentence
-            rows.append(
-                {
-                    "dimension": dim_id,
-                    "category": cat,
-                    "rank": i + 1,
-                    "score": h.score,
-                    "role": h.role,
-                    "cues": "; ".join(h.cues),
-                    "quote": s.text,
-                    "page": s.page,
-                    "page_label": s.page_label,
-                    "section": s.section,
-                }
-            )
+            cues = "; ".join(h.cues)
+            rows.append(EvidenceRow(dim_id, cat, i + 1, h.score, h.role, cues, s.text, s.page, s.page_label, s.section))
     return rows
 
 
-def _categorical(dim: Dimension, sents: list[Sentence], sim: _Similarity | None, lens: Lens) -> tuple[dict, list]:
+def _categorical(dim: Dimension, sents: list[Sentence], sim: _Similarity | None, lens: Lens) -> tuple[Cell, list[EvidenceRow]]:
     sup = _supporters(sents, dim, _compiled(lens, dim))
     ranked = {c: _rank(h, sim, (dim.id, c)) for c, h in sup.items() if h}
     support = {c: len(h) for c, h in ranked.items()}
@@ -412,7 +418,7 @@ def decide_algorithms(roles: dict[str, list[Hit]]) -> tuple[list[str], list[str]
 
 def _algorithm(
     dim: Dimension, sents: list[Sentence], sim: _Similarity | None, lens: Lens, skip: set[int] = frozenset()
-) -> tuple[dict, dict, list]:
+) -> tuple[Cell, Cell, list[EvidenceRow]]:
     comp = _compiled(lens, dim)
     roles = algorithm_roles(sents, dim, comp, introduced_methods(sents, comp))
     for hits in roles.values():  # under a skipped heading a name is at most mentioned
@@ -471,7 +477,7 @@ def level_for(dim: Dimension, n: int) -> str:
     return max((lv for lv in dim.levels if lv.min_indicators <= n), key=lambda lv: lv.min_indicators).name
 
 
-def _level(dim: Dimension, sents: list[Sentence], lens: Lens) -> tuple[dict, list]:
+def _level(dim: Dimension, sents: list[Sentence], lens: Lens) -> tuple[Cell, list[EvidenceRow]]:
     """Count the indicators that fire; keep the whole checklist (FMTI-style: each yes/no with its quote)."""
     rx = _level_rx(lens, dim)
     pooled: dict[str, bool] = {}  # a repeated sentence (or window of sentences) is tested once
@@ -519,23 +525,23 @@ def _level(dim: Dimension, sents: list[Sentence], lens: Lens) -> tuple[dict, lis
     for ind in dim.indicators:
         first = fired[ind.name][0].sentence if ind.name in fired else None
         checklist.append(
-            {
-                "indicator": ind.name,
-                "label": ind.label or ind.name,
-                "fired": first is not None,
-                "sentences": len(fired.get(ind.name, [])),
-                "quote": first.text if first else None,
-                "page": first.page if first else None,
-                "page_label": first.page_label if first else None,
-            }
+            ChecklistItem(
+                indicator=ind.name,
+                label=ind.label or ind.name,
+                fired=first is not None,
+                sentences=len(fired.get(ind.name, [])),
+                quote=first.text if first else None,
+                page=first.page if first else None,
+                page_label=first.page_label if first else None,
+            )
         )
     best = next(iter(fired.values()))[0] if fired else None
     cell = _cell(
         [levels[li].name],
         conf,
         best,
-        indicators=list(fired),
-        checklist=checklist,
+        indicators=tuple(fired),
+        checklist=tuple(checklist),
         why="; ".join(why) if why else "no indicator fired",
         counted=n,
     )
@@ -549,10 +555,10 @@ def _skipped(sents: list[Sentence], lens: Lens) -> set[int]:
     return {s.index for s in sents if s.heading and _hit(rx, s.heading)}
 
 
-def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues") -> dict:
-    """Every dimension of the lens for one document: {"lens", "lens_fingerprint", "cells", "evidence"}.
+def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues") -> Annotation:
+    """Every dimension of the lens for one document: a `Cell` per dimension and the ranked evidence.
 
-    `cells[dim]` has value (list of category names, or ["not disclosed"]), confidence, quote,
+    `cells[dim]` has value (category names, or ("not disclosed",)), confidence, quote,
     page, page_label, section, and per kind the support / roles / indicators behind it.
 
     Quotes are ranked by cue count by default: eval/annotate_eval.py measures TF-IDF ranking
@@ -562,8 +568,8 @@ def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues") -> di
     sim = _Similarity(sents, lens) if ranking == "tfidf" else None
     skip = _skipped(sents, lens)
     kept = [s for s in sents if s.index not in skip]
-    cells: dict[str, dict] = {}
-    evidence: list[dict] = []
+    cells: dict[str, Cell] = {}
+    evidence: list[EvidenceRow] = []
     for dim in lens.dimensions:
         if dim.kind in ("multi", "single"):
             cells[dim.id], rows = _categorical(dim, kept, sim, lens)
@@ -578,4 +584,4 @@ def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues") -> di
         else:
             continue
         evidence += rows
-    return {"lens": lens.id, "lens_fingerprint": lens.fingerprint, "cells": cells, "evidence": evidence}
+    return Annotation(lens.id, lens.fingerprint, cells, tuple(evidence))

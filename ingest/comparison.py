@@ -11,9 +11,12 @@ checklist that decided the level: every indicator yes (page of its quote) or no.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pandas as pd
 
 from .lens import NOT_ASSESSED, NOT_DISCLOSED, Lens
+from .records import Annotation, Cell
 from .schema import CuratedCell, ReportSpec
 from .store import frame
 
@@ -37,18 +40,18 @@ EVIDENCE_COLUMNS = ["report_id", "dimension", "category", "rank", "score", "quot
 SEP = "; "
 
 
-def _norm(values: list[str]) -> set[str]:
+def _norm(values: Sequence[str]) -> set[str]:
     return {" ".join(v.lower().split()) for v in values}
 
 
-def join(values: list[str]) -> str:
+def join(values: Sequence[str]) -> str:
     """Several categories in one cell, in the given order."""
     return SEP.join(values) if values else NOT_DISCLOSED
 
 
-def usable(annotation: dict | None, lens: Lens) -> dict | None:
+def usable(annotation: Annotation | None, lens: Lens) -> Annotation | None:
     """The stored annotation when it was made with this lens (another lens' cells would mislabel columns)."""
-    if not annotation or annotation.get("lens") != lens.id:
+    if annotation is None or annotation.lens != lens.id:
         return None
     return annotation
 
@@ -59,16 +62,16 @@ def unknown_values(cell: CuratedCell, lens: Lens, dim_id: str) -> list[str]:
     return [v for v in cell.values if " ".join(v.lower().split()) not in allowed]
 
 
-def checklist_text(cell: dict) -> str | None:
+def checklist_text(cell: Cell) -> str | None:
     """A level cell's indicator checklist in one line, FMTI-style: every indicator yes (with the page
     of the sentence that fired it) or no, e.g. "rl_stage: yes (p. 5); reward_hacking: no".
 
     Annotations stored before the checklist existed list only the indicators that fired.
     """
-    items = cell.get("checklist")
+    items = cell.checklist
     if not items:
-        return SEP.join(cell.get("indicators") or []) or None
-    return SEP.join(f"{i['indicator']}: yes (p. {i['page_label']})" if i["fired"] else f"{i['indicator']}: no" for i in items)
+        return SEP.join(cell.indicators or ()) or None
+    return SEP.join(f"{i.indicator}: yes (p. {i.page_label})" if i.fired else f"{i.indicator}: no" for i in items)
 
 
 def parse_checklist(text: str | None) -> list[dict]:
@@ -83,16 +86,16 @@ def parse_checklist(text: str | None) -> list[dict]:
     return out
 
 
-def comparison_rows(lens: Lens, spec: ReportSpec, annotation: dict | None) -> list[dict]:
+def comparison_rows(lens: Lens, spec: ReportSpec, annotation: Annotation | None) -> list[dict]:
     """Rows of one report, dimensions in lens order (see the module docstring for the merge rules)."""
     ann = usable(annotation, lens)
     rows = []
     for dim in lens.dimensions:
-        auto = (ann or {}).get("cells", {}).get(dim.id)
+        auto = ann.cells.get(dim.id) if ann is not None else None
         cur = spec.curated.get(dim.id)
         indicators = checklist_text(auto) if auto and dim.kind == "level" else None
         row = dict.fromkeys(COMPARISON_COLUMNS)
-        row.update(report_id=spec.id, dimension=dim.id, auto_value=join(auto["value"]) if auto else None, disagree=False)
+        row.update(report_id=spec.id, dimension=dim.id, auto_value=join(auto.value) if auto else None, disagree=False)
         row["indicators"] = indicators
         if cur is not None:
             notes = cur.notes
@@ -108,18 +111,18 @@ def comparison_rows(lens: Lens, spec: ReportSpec, annotation: dict | None) -> li
                 page_label=None if cur.page is None else str(cur.page),
                 detail=cur.detail,
                 notes=notes,
-                disagree=auto is not None and _norm(cur.values) != _norm(auto["value"]),
+                disagree=auto is not None and _norm(cur.values) != _norm(auto.value),
             )
         elif auto is not None:
             row.update(
-                value=join(auto["value"]),
+                value=join(auto.value),
                 origin="auto",
-                confidence=auto.get("confidence"),
-                quote=auto.get("quote"),
-                page=auto.get("page"),
-                page_label=auto.get("page_label"),
-                section=auto.get("section"),
-                notes=auto.get("why"),
+                confidence=auto.confidence,
+                quote=auto.quote,
+                page=auto.page,
+                page_label=auto.page_label,
+                section=auto.section,
+                notes=auto.why,
             )
         else:
             row.update(value=NOT_ASSESSED, origin="none")
@@ -127,10 +130,10 @@ def comparison_rows(lens: Lens, spec: ReportSpec, annotation: dict | None) -> li
     return rows
 
 
-def evidence_rows(report_id: str, annotation: dict | None, lens: Lens) -> list[dict]:
-    """Ranked candidate sentences of one report (empty without a usable annotation)."""
+def evidence_rows(report_id: str, annotation: Annotation | None, lens: Lens) -> list[dict]:
+    """Rows of the `evidence` table: ranked candidate sentences of one report (none without a usable annotation)."""
     ann = usable(annotation, lens)
-    return [{"report_id": report_id, **e} for e in (ann or {}).get("evidence", [])]
+    return [{"report_id": report_id, **e.to_json()} for e in ann.evidence] if ann is not None else []
 
 
 def comparison_frame(rows: list[dict]) -> pd.DataFrame:

@@ -36,6 +36,7 @@ from .extract import EXTRACTOR_VERSION, TRUNCATED, Document, Engine, ExtractionE
 from .keywords import count_keywords
 from .lens import DEFAULT_LENS, LENS_DIR, Lens, known_dimensions, load_lens
 from .lexicon import DEFAULT_LEXICON, Lexicon, load_lexicon
+from .records import Analysis, Bundle, Meta, SectionRow
 from .registry import Registry, SpecError, load_registry
 from .results import read_results, results_key, status_note
 from .schema import ReportSpec
@@ -132,23 +133,25 @@ def fingerprint(sha256: str, lexicon: Lexicon, settings: Settings, extra: str = 
     return hashlib.sha256(key.encode()).hexdigest()[:20]
 
 
-def analyse(doc: Document, lexicon: Lexicon, lens: Lens | None = None, source: Path | None = None) -> dict:
+def analyse(doc: Document, lexicon: Lexicon, lens: Lens | None = None, source: Path | None = None) -> Analysis:
     """Sections, words, keyword counts, (with a lens) the annotated comparison cells, and the
     benchmark-result tables (re-reading only the table pages of `source`, when given)."""
     segments = split_sections(doc)
     rule = word_rule(doc.text)
     kw = count_keywords(segments, lexicon, rule)
-    out = {
-        "word_rule": rule,
-        "words": kw.words,
-        "sections": [{**vars(s), "words": kw.words.get(s.section, 0)} for s in section_spans(segments)],
-        "counts": kw.counts,
-        "kwic": kw.kwic,
-    }
-    if lens is not None:
-        out["annotation"] = annotate(sentences(segments), lens)
-    out["results"] = read_results(doc, source)
-    return out
+    sections = tuple(
+        SectionRow(s.section, s.start_page, s.end_page, s.heading, kw.words.get(s.section, 0)) for s in section_spans(segments)
+    )
+    annotation = annotate(sentences(segments), lens) if lens is not None else None
+    return Analysis(
+        word_rule=rule,
+        words=kw.words,
+        sections=sections,
+        counts=tuple(kw.counts),
+        kwic=tuple(kw.kwic),
+        results=read_results(doc, source),
+        annotation=annotation,
+    )
 
 
 def lens_key(lens: Lens | None) -> str:
@@ -180,7 +183,7 @@ class Task:
 class Computed:
     """What `compute` returns: the analysis, and the text when it was freshly extracted (to cache)."""
 
-    result: dict | None = None
+    result: Analysis | None = None
     doc: Document | None = None  # None when the text came from the cache
     kind: str = ""
     engine: str = ""
@@ -255,9 +258,10 @@ def plan(
         if spec.source is None:
             out.status, out.message = "no-source", "no source given: reported figures only"
             # Keep a snapshot of the spec, so a later broken edit of the YAML still shows the report.
-            snapshot = {"report_id": spec.id, "spec": spec.model_dump(mode="json", by_alias=True), "yaml_path": str(yaml_path)}
-            if (store.load_bundle(spec.id) or {}).get("meta") != snapshot:
-                store.save_bundle(spec.id, {"meta": snapshot})
+            snapshot = Meta(spec.id, spec.model_dump(mode="json", by_alias=True), str(yaml_path))
+            old = store.load_bundle(spec.id)
+            if old is None or old.meta != snapshot:
+                store.save_bundle(spec.id, Bundle(snapshot))
             return out
         fetched = fetch.locate(
             spec.source,
@@ -269,10 +273,10 @@ def plan(
         )
         fp = fingerprint(fetched.sha256, lexicon, settings, extra=lens_key(lens))
         old = store.load_bundle(spec.id)
-        if old and not settings.force and old.get("meta", {}).get("fingerprint") == fp:
+        if old is not None and not settings.force and old.meta.fingerprint == fp:
             note = f" ({fetched.note})" if fetched.note else ""
             out.status, out.message = "cached", "unchanged since last run" + note
-            out.words, out.pages = old["meta"]["words"], old["meta"]["pages"]
+            out.words, out.pages = old.meta.words, old.meta.pages
             return out
         text = store.get_text(fetched.sha256, settings.engine)
         data = Path(fetched.path).read_bytes() if ship_source else None
@@ -305,27 +309,27 @@ def finish(p: Planned, result: Result, store: Store) -> Outcome:
         t1 = time.perf_counter()
         if c.doc is not None:
             store.put_text(p.fetched.sha256, p.task.settings.engine, c.doc)
-        meta = {
-            "report_id": spec.id,
-            "fingerprint": p.fingerprint,
-            "sha256": p.fetched.sha256,
-            "origin": p.fetched.origin,
-            "final_url": p.fetched.final_url,
-            "kind": c.kind,
-            "engine": c.engine,
-            "pages": c.pages,
-            "words": c.result["words"]["all"],
-            "word_rule": c.result["word_rule"],
-            "notes": c.notes,
-            "spec": spec.model_dump(mode="json", by_alias=True),
-            "yaml_path": str(p.yaml_path),
-            "ingested_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-        }
-        store.save_bundle(spec.id, {"meta": meta, **{k: v for k, v in c.result.items() if k not in ("words", "word_rule")}})
-        out.words, out.pages = meta["words"], meta["pages"]
+        meta = Meta(
+            report_id=spec.id,
+            spec=spec.model_dump(mode="json", by_alias=True),
+            yaml_path=str(p.yaml_path),
+            fingerprint=p.fingerprint,
+            sha256=p.fetched.sha256,
+            origin=p.fetched.origin,
+            final_url=p.fetched.final_url,
+            kind=c.kind,
+            engine=c.engine,
+            pages=c.pages,
+            words=c.result.words["all"],
+            word_rule=c.result.word_rule,
+            notes=tuple(c.notes),
+            ingested_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        )
+        store.save_bundle(spec.id, Bundle.of(meta, c.result))
+        out.words, out.pages = meta.words, meta.pages
         warnings = "".join(f"; {n}" for n in c.notes if n.startswith(TRUNCATED))  # text cut by a cap
         out.message = ("extracted with " + c.engine if c.doc is not None else "text from cache") + note + warnings
-        out.message += status_note(c.result["results"])
+        out.message += status_note(c.result.results)
         out.seconds += time.perf_counter() - t1
     except Exception as exc:
         out.status, out.message = "failed", f"internal error ({type(exc).__name__}: {exc})"

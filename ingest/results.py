@@ -21,6 +21,7 @@ from pathlib import Path
 
 from .benchmarks import Catalogue, load_catalogue
 from .extract import Document
+from .records import ResultCell, Results, ResultTable
 from .results_read import Table, cell_flag, clean, interpret, is_own, names_benchmark, score_of, validate
 from .tables_pdf import CAPTION, FIGURE_CAPTION, Grid, GridRow, build_grid, find_regions, page_rules, page_words
 
@@ -350,8 +351,8 @@ def html_tables(text: str, cat: Catalogue, own: list[str] | None = None) -> tupl
 # --------------------------------------------------------------------------- the stage
 
 
-def read_results(doc: Document, source: str | Path | None, catalogue: Catalogue | None = None) -> dict:
-    """The results part of a report's bundle: {"tables": [...], "notes": [...], "seconds": s}.
+def read_results(doc: Document, source: str | Path | None, catalogue: Catalogue | None = None) -> Results:
+    """The results part of a report's bundle: the tables read, notes, and the stage's seconds.
 
     Never raises: a source that cannot be re-read gives a note instead of tables.
     """
@@ -380,12 +381,26 @@ def read_results(doc: Document, source: str | Path | None, catalogue: Catalogue 
     for t in tables:
         if t.flags:
             notes.append(f"{t.label} (page {t.page_label}): " + "; ".join(t.flags))
-    return {
-        "version": RESULTS_VERSION,
-        "tables": [t.to_dict() for t in tables],
-        "notes": notes,
-        "seconds": round(time.perf_counter() - t0, 3),
-    }
+    return Results(
+        version=RESULTS_VERSION,
+        tables=tuple(_record(t) for t in tables),
+        notes=tuple(notes),
+        seconds=round(time.perf_counter() - t0, 3),
+    )
+
+
+def _record(t: Table) -> ResultTable:
+    """A table as read (mutable while it is built) as the typed record the bundle keeps."""
+    return ResultTable(
+        page=t.page,
+        page_label=t.page_label,
+        label=t.label,
+        caption=t.caption,
+        orientation=t.orientation,
+        flags=tuple(t.flags),
+        region=None if t.region is None else tuple(t.region),
+        cells=tuple(ResultCell(c.model, c.benchmark, c.value, c.metric, c.group, c.setting) for c in t.cells),
+    )
 
 
 def results_key(catalogue: Catalogue | None = None) -> str:
@@ -394,13 +409,13 @@ def results_key(catalogue: Catalogue | None = None) -> str:
     return f"r{RESULTS_VERSION}|{cat.fingerprint}"
 
 
-def status_note(results: dict | None) -> str:
+def status_note(results: Results | None) -> str:
     """A short addition to the report's status line: tables read, and tables skipped or flagged."""
-    if not results:
+    if results is None:
         return ""
-    n = len(results.get("tables") or [])
-    skipped = [x for x in results.get("notes") or [] if "skipped" in x or "not read" in x]
-    flagged = sum(1 for t in results.get("tables") or [] if t.get("flags"))
+    n = len(results.tables)
+    skipped = [x for x in results.notes if "skipped" in x or "not read" in x]
+    flagged = sum(1 for t in results.tables if t.flags)
     parts = [f"{n} result table(s)"] if n else []
     if flagged:
         parts.append(f"{flagged} flagged for review")
@@ -412,30 +427,30 @@ def status_note(results: dict | None) -> str:
 # --------------------------------------------------------------------------- the stored table
 
 
-def result_rows(spec, results: dict | None, catalogue: Catalogue | None = None) -> list[dict]:  # type: ignore[no-untyped-def]
+def result_rows(spec, results: Results | None, catalogue: Catalogue | None = None) -> list[dict]:  # type: ignore[no-untyped-def]
     """Rows of the `results` table for one report: automatic cells from its bundle plus the
     curated `results:` of its YAML (origin `curated`, never replaced by automatic ones)."""
     cat = catalogue or load_catalogue()
     rows: list[dict] = []
-    for t in (results or {}).get("tables", []):
-        table_flag = "table: " + "; ".join(t.get("flags") or []) if t.get("flags") else ""
-        for c in t.get("cells", []):
-            b = cat.lookup(c["benchmark"])
-            flag = cell_flag(c["value"], c.get("metric") or "", b.id if b else "", cat)
+    for t in results.tables if results is not None else ():
+        table_flag = "table: " + "; ".join(t.flags) if t.flags else ""
+        for c in t.cells:
+            b = cat.lookup(c.benchmark)
+            flag = cell_flag(c.value, c.metric, b.id if b else "", cat)
             rows.append(
                 {
                     "report_id": spec.id,
-                    "page": str(t.get("page_label") or t.get("page")),
-                    "table": t.get("label"),
-                    "caption": t.get("caption"),
-                    "model": c["model"],
-                    "own": is_own(c["model"], spec.model, list(getattr(spec, "aliases", []))),
-                    "benchmark": c["benchmark"],
-                    "metric": c.get("metric") or "",
-                    "group": c.get("group") or "",
-                    "setting": c.get("setting") or "",
-                    "value": c["value"],
-                    "score": score_of(c["value"]),
+                    "page": str(t.page_label or t.page),
+                    "table": t.label,
+                    "caption": t.caption,
+                    "model": c.model,
+                    "own": is_own(c.model, spec.model, list(getattr(spec, "aliases", []))),
+                    "benchmark": c.benchmark,
+                    "metric": c.metric,
+                    "group": c.group,
+                    "setting": c.setting,
+                    "value": c.value,
+                    "score": score_of(c.value),
                     "benchmark_id": b.id if b else "",
                     "category": b.category if b else "",
                     "origin": "auto",
@@ -473,9 +488,9 @@ def result_rows(spec, results: dict | None, catalogue: Catalogue | None = None) 
 RESULT_NOTE_COLUMNS = ["report_id", "note"]
 
 
-def result_note_rows(spec, results: dict | None) -> list[dict]:  # type: ignore[no-untyped-def]
+def result_note_rows(spec, results: Results | None) -> list[dict]:  # type: ignore[no-untyped-def]
     """Rows of the `result_notes` table: images-only pages, unknown benchmarks, skipped or flagged tables."""
-    notes = list((results or {}).get("notes") or [])
+    notes = list(results.notes) if results is not None else []
     if results is None and not getattr(spec, "results", None):
         notes.append("no result tables read (no source text)")
     elif results is None:

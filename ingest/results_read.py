@@ -52,11 +52,6 @@ class Table:
     flags: list[str] = field(default_factory=list)
     region: list[float] | None = None
 
-    def to_dict(self) -> dict:
-        d = {k: getattr(self, k) for k in ("page", "page_label", "label", "caption", "orientation", "flags", "region")}
-        d["cells"] = [vars(c).copy() for c in self.cells]
-        return d
-
 
 @lru_cache(maxsize=65536)
 def clean(text: str) -> str:

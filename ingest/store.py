@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 from filelock import FileLock
 
 from .extract import EXTRACTOR_VERSION, Document
+from .records import Bundle
 from .schema import ReportSpec
 
 if TYPE_CHECKING:  # pandas/pyarrow are imported lazily: a warm re-run never needs them
@@ -245,14 +246,16 @@ class Store:
     def _bundle_path(self, report_id: str) -> Path:
         return self.bundle_dir / f"{report_id}.json.gz"
 
-    def load_bundle(self, report_id: str) -> dict | None:
+    def load_bundle(self, report_id: str) -> Bundle | None:
+        """The report's last good bundle, or None when there is none or it cannot be read
+        (corrupt, or of a shape this code does not know): the report is then recomputed."""
         try:
-            return json.loads(gzip.decompress(self._bundle_path(report_id).read_bytes()))
-        except (OSError, ValueError, EOFError):
+            return Bundle.from_json(json.loads(gzip.decompress(self._bundle_path(report_id).read_bytes())))
+        except (OSError, ValueError, EOFError, RecursionError):  # BundleError is a ValueError
             return None
 
-    def save_bundle(self, report_id: str, bundle: dict) -> None:
-        atomic_write_bytes(self._bundle_path(report_id), gzip.compress(dumps(bundle), compresslevel=3))
+    def save_bundle(self, report_id: str, bundle: Bundle) -> None:
+        atomic_write_bytes(self._bundle_path(report_id), gzip.compress(dumps(bundle.to_json()), compresslevel=3))
 
     def bundle_ids(self) -> list[str]:
         return sorted(p.name[: -len(".json.gz")] for p in self.bundle_dir.glob("*.json.gz"))

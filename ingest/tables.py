@@ -27,6 +27,7 @@ import pyarrow.parquet as pq
 
 from .comparison import COMPARISON_COLUMNS, EVIDENCE_COLUMNS, comparison_rows, evidence_rows
 from .lens import Lens, load_lens
+from .records import Annotation, Bundle, Results
 from .registry import Registry
 from .results import RESULT_COLUMNS, RESULT_NOTE_COLUMNS, result_note_rows, result_rows
 from .schema import ReportSpec
@@ -86,12 +87,13 @@ def _specs_in_view(store: Store, registry: Registry) -> list[tuple[ReportSpec, s
     for rid in store.bundle_ids():
         if rid in have:
             continue
-        b = store.load_bundle(rid) or {}
-        meta = b.get("meta", {})
-        yp = meta.get("yaml_path")
-        if yp and Path(yp).exists() and meta.get("spec"):
+        b = store.load_bundle(rid)
+        if b is None:
+            continue
+        yp = b.meta.yaml_path
+        if yp and Path(yp).exists() and b.meta.spec:
             try:
-                out.append((ReportSpec.model_validate(meta["spec"]), yp))
+                out.append((ReportSpec.model_validate(b.meta.spec), yp))
             except ValueError:
                 continue
     return out
@@ -103,21 +105,21 @@ class ReportInput:
 
     spec: ReportSpec
     yaml_path: str | None
-    bundle: dict
+    bundle: Bundle | None  # None: never ingested, or its bundle cannot be read
     status: dict | None
     lens: Lens
 
     @property
     def measured(self) -> bool:
-        return bool(self.bundle.get("counts"))
+        return self.bundle is not None and self.bundle.measured
 
     @property
-    def annotation(self) -> dict | None:
-        return self.bundle.get("annotation") if self.measured else None
+    def annotation(self) -> Annotation | None:
+        return self.bundle.annotation if self.bundle is not None and self.measured else None
 
     @property
-    def results(self) -> dict | None:
-        return self.bundle.get("results") if self.measured else None
+    def results(self) -> Results | None:
+        return self.bundle.results if self.bundle is not None and self.measured else None
 
 
 @dataclass(frozen=True)
@@ -154,29 +156,38 @@ class TableDef:
         return tb.select(self.columns + [c for c in tb.column_names if c not in self.columns])
 
 
-def bundle_rows(key: str) -> Callable[[ReportInput], list[dict]]:
-    """Rows of a measured report's bundle list `key`, each with its report_id."""
+def section_rows(r: ReportInput) -> list[dict]:
+    """Rows of the `sections` table: a measured report's sections, each with its report_id."""
+    if r.bundle is None or not r.measured:
+        return []
+    return [{"report_id": r.spec.id, **s.to_json()} for s in r.bundle.sections]
 
-    def rows(r: ReportInput) -> list[dict]:
-        return [{"report_id": r.spec.id, **x} for x in r.bundle.get(key) or []] if r.measured else []
 
-    return rows
+def count_rows(r: ReportInput) -> list[dict]:
+    """Rows of the `counts` table (the bundle keeps them as table rows already)."""
+    return [{"report_id": r.spec.id, **x} for x in r.bundle.counts] if r.bundle is not None and r.measured else []
+
+
+def kwic_rows(r: ReportInput) -> list[dict]:
+    """Rows of the `kwic` table (the bundle keeps them as table rows already)."""
+    return [{"report_id": r.spec.id, **x} for x in r.bundle.kwic] if r.bundle is not None and r.measured else []
 
 
 def report_rows(r: ReportInput) -> list[dict]:
-    meta, measured = r.bundle.get("meta", {}), r.measured
+    measured = r.measured
+    meta = r.bundle.meta if r.bundle is not None else None
     row = spec_row(r.spec, r.yaml_path)
     row.update(
         has_source=r.spec.source is not None,
         measured=measured,
-        pages=meta.get("pages") if measured else None,
-        words=meta.get("words") if measured else None,
-        word_rule=meta.get("word_rule"),
-        kind=meta.get("kind"),
-        engine=meta.get("engine"),
-        sha256=meta.get("sha256"),
-        ingested_at=meta.get("ingested_at"),
-        extraction_notes="; ".join(meta.get("notes") or []),
+        pages=meta.pages if meta and measured else None,
+        words=meta.words if meta and measured else None,
+        word_rule=meta.word_rule if meta else None,
+        kind=meta.kind if meta else None,
+        engine=meta.engine if meta else None,
+        sha256=meta.sha256 if meta else None,
+        ingested_at=meta.ingested_at if meta else None,
+        extraction_notes="; ".join(meta.notes) if meta else "",
     )
     return [row]
 
@@ -190,13 +201,13 @@ CMP_DTYPES = {"page": "Int64", "confidence": "Float64", "disagree": "boolean"}
 EV_DTYPES = {"page": "Int64", "rank": "Int64", "score": "Float64"}
 
 #: Every stored table. A new per-report table is one line, e.g.
-#: `TableDef("results", RESULT_COLUMNS, bundle_rows("results")),`
+#: `TableDef("results", RESULT_COLUMNS, lambda r: result_rows(r.spec, r.results)),`
 TABLE_DEFS: tuple[TableDef, ...] = (
     TableDef("reports", REPORT_COLUMNS, report_rows, per_report=False),
     TableDef("status", STATUS_COLUMNS, status_rows, per_report=False),
-    TableDef("sections", SECTION_COLUMNS, bundle_rows("sections")),
-    TableDef("counts", COUNT_COLUMNS, bundle_rows("counts")),
-    TableDef("kwic", KWIC_COLUMNS, bundle_rows("kwic"), cluster_by="term"),
+    TableDef("sections", SECTION_COLUMNS, section_rows),
+    TableDef("counts", COUNT_COLUMNS, count_rows),
+    TableDef("kwic", KWIC_COLUMNS, kwic_rows, cluster_by="term"),
     TableDef("reported", REPORTED_COLUMNS, lambda r: reported_rows(r.spec), per_report=False),
     TableDef("comparison", COMPARISON_COLUMNS, lambda r: comparison_rows(r.lens, r.spec, r.annotation), dtypes=CMP_DTYPES),
     TableDef("evidence", EVIDENCE_COLUMNS, lambda r: evidence_rows(r.spec.id, r.annotation, r.lens), dtypes=EV_DTYPES),
@@ -302,7 +313,7 @@ def rebuild_tables(store: Store, registry: Registry, lens: Lens | None = None, b
             if rid not in need or rid not in by_id:
                 continue
             spec, yp = by_id[rid]
-            inp = ReportInput(spec, yp, store.load_bundle(rid) or {}, store.load_status(rid), lens)
+            inp = ReportInput(spec, yp, store.load_bundle(rid), store.load_status(rid), lens)
             stats.bundles_read += 1
             for td in TABLE_DEFS:
                 got = td.rows(inp)

@@ -15,7 +15,6 @@ Every report of the corpus:
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
@@ -107,7 +106,7 @@ def scale_store(root: Path, n: int, lens: Path = DEFAULT_LENS) -> tuple[Path, Pa
         (reports / f"{rid}.yaml").write_text(yaml.safe_dump(spec, sort_keys=False), encoding="utf-8")
         bundle = store.load_bundle(src.stem)
         if bundle is not None:
-            store.save_bundle(rid, json.loads(json.dumps(bundle, default=str)))
+            store.save_bundle(rid, bundle)
             status = store.load_status(src.stem)
             if status:
                 store.save_status(rid, status)

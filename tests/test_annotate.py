@@ -7,6 +7,7 @@ import pytest
 from ingest.annotate import annotate, literal_gate
 from ingest.evidence import sentences
 from ingest.lens import DEFAULT_LENS, load_lens
+from ingest.records import Cell
 from ingest.sections import Segment
 
 from .conftest import REPO, SHARED
@@ -17,11 +18,11 @@ def lens():
     return load_lens(DEFAULT_LENS)
 
 
-def run(lens, *pages: str, refs: str = "") -> dict:
+def run(lens, *pages: str, refs: str = "") -> dict[str, Cell]:
     segs = [Segment("body", i + 1, str(i + 1), t) for i, t in enumerate(pages)]
     if refs:
         segs.append(Segment("references", len(pages) + 1, str(len(pages) + 1), refs))
-    return annotate(sentences(segs), lens)["cells"]
+    return annotate(sentences(segs), lens).cells
 
 
 def test_trains_with_cispo_while_comparing_with_grpo_and_dapo(lens) -> None:
@@ -30,16 +31,16 @@ def test_trains_with_cispo_while_comparing_with_grpo_and_dapo(lens) -> None:
         "We compare with GRPO and DAPO on the same data. Compared with GRPO, the variance is lower. "
         "Unlike DAPO, no dynamic sampling is needed. We adopt CISPO as our RL algorithm for all stages.",
     )
-    assert cells["rl_algorithm"]["value"] == ["CISPO"]
-    assert set(cells["rl_algorithm_mentioned"]["value"]) == {"GRPO", "DAPO"}
-    assert "CISPO" in cells["rl_algorithm"]["quote"]
+    assert cells["rl_algorithm"].value == ("CISPO",)
+    assert set(cells["rl_algorithm_mentioned"].value) == {"GRPO", "DAPO"}
+    assert "CISPO" in cells["rl_algorithm"].quote
 
 
 def test_baseline_named_far_more_often_than_own_method_stays_mentioned(lens) -> None:
     baseline = " ".join(f"GSPO is more stable than GRPO in run {i}." for i in range(6))
     cells = run(lens, "We propose GSPO, a new RL algorithm. We compare against GRPO as the baseline. " + baseline)
-    assert cells["rl_algorithm"]["value"] == ["GSPO"]
-    assert cells["rl_algorithm_mentioned"]["value"] == ["GRPO"]
+    assert cells["rl_algorithm"].value == ("GSPO",)
+    assert cells["rl_algorithm_mentioned"].value == ("GRPO",)
 
 
 def test_algorithm_named_only_in_references_never_counts(lens) -> None:
@@ -48,29 +49,29 @@ def test_algorithm_named_only_in_references_never_counts(lens) -> None:
         "We employ a modified version of Group Relative Policy Optimization (GRPO) for training.",
         refs="Q. Yu et al. DAPO: an open-source LLM reinforcement learning system at scale. 2025.",
     )
-    assert cells["rl_algorithm"]["value"] == ["GRPO"]
-    assert cells["rl_algorithm_mentioned"]["value"] == ["not disclosed"]
+    assert cells["rl_algorithm"].value == ("GRPO",)
+    assert cells["rl_algorithm_mentioned"].value == ("not disclosed",)
 
 
 def test_lean_as_author_name_is_not_the_formal_verifier(lens) -> None:
     cells = run(lens, "We thank Lean Wang for the reward model code used in our RL stage and feedback on it.")
-    assert "formal-verifier" not in cells["reward_source"]["value"]
+    assert "formal-verifier" not in cells["reward_source"].value
     cells = run(lens, "Each generated Lean 4 proof receives a reward of 1 if verified as correct and 0 otherwise.")
-    assert "formal-verifier" in cells["reward_source"]["value"]
+    assert "formal-verifier" in cells["reward_source"].value
 
 
 def test_silent_report_is_not_disclosed_everywhere(lens) -> None:
     cells = run(lens, "We pretrain a dense model on fifteen trillion tokens of web text and code.")
     for dim in ("reward_source", "credit_granularity", "rl_algorithm", "rl_algorithm_mentioned"):
-        assert cells[dim]["value"] == ["not disclosed"], dim
-        assert cells[dim]["quote"] is None
-    assert cells["disclosure"]["value"] == ["none"]
-    assert cells["disclosure"]["indicators"] == []
+        assert cells[dim].value == ("not disclosed",), dim
+        assert cells[dim].quote is None
+    assert cells["disclosure"].value == ("none",)
+    assert cells["disclosure"].indicators == ()
 
 
 def test_negated_reward_is_not_a_source(lens) -> None:
     cells = run(lens, "We do not use a neural reward model, because it suffers from reward hacking in our RL runs.")
-    assert "reward-model" not in cells["reward_source"]["value"]
+    assert "reward-model" not in cells["reward_source"].value
 
 
 def test_disclosure_names_the_indicators_that_fired_and_quotes_them(lens) -> None:
@@ -80,19 +81,19 @@ def test_disclosure_names_the_indicators_that_fired_and_quotes_them(lens) -> Non
         "Each rollout is verified in a docker sandbox and the reward is 1 if all tests pass.",
     )
     cell = cells["disclosure"]
-    assert cell["value"] != ["none"]
-    assert "agentic_rl_stage" in cell["indicators"]
-    assert cell["quote"] and cell["page"] == 1
-    assert "agentic_rl_stage" in cell["why"]
+    assert cell.value != ("none",)
+    assert "agentic_rl_stage" in cell.indicators
+    assert cell.quote and cell.page == 1
+    assert "agentic_rl_stage" in cell.why
 
 
 def test_cells_carry_confidence_quote_page_and_section(lens) -> None:
     cells = run(lens, "Intro text about models and data.", "For math we use a rule-based reward that checks the final answer.")
     cell = cells["reward_source"]
-    assert cell["value"] == ["rule-based/verifiable"]
-    assert 0 < cell["confidence"] <= 1
-    assert (cell["page"], cell["page_label"], cell["section"]) == (2, "2", "body")
-    assert "rule-based reward" in cell["quote"]
+    assert cell.value == ("rule-based/verifiable",)
+    assert 0 < cell.confidence <= 1
+    assert (cell.page, cell.page_label, cell.section) == (2, "2", "body")
+    assert "rule-based reward" in cell.quote
 
 
 # --------------------------------------------------------------------- methods the lens does not know
@@ -103,29 +104,29 @@ def test_method_the_report_introduces_is_used_without_being_in_the_lens(lens) ->
         "To stabilise RL, we propose Stable Token Policy Optimization (STPO), a new RL algorithm. "
         "Compared with GRPO, STPO clips the sequence ratio. We train all models with STPO.",
     )
-    assert cells["rl_algorithm"]["value"] == ["STPO"]
-    assert "GRPO" in cells["rl_algorithm_mentioned"]["value"]
-    assert "STPO" in cells["rl_algorithm"]["quote"]
+    assert cells["rl_algorithm"].value == ("STPO",)
+    assert "GRPO" in cells["rl_algorithm_mentioned"].value
+    assert "STPO" in cells["rl_algorithm"].quote
 
 
 def test_we_propose_name_comma_an_algorithm_is_an_introduced_method(lens) -> None:
     cells = run(lens, "We present ZAPO++, a simple policy gradient algorithm for reasoning models with verifiable rewards.")
-    assert cells["rl_algorithm"]["value"] == ["ZAPO++"]
+    assert cells["rl_algorithm"].value == ("ZAPO++",)
 
 
 def test_the_proposed_coined_name_rl_algorithm_is_an_introduced_method(lens) -> None:
-    cells = run(lens, "Section 4 compares the proposed x2y RL algorithm with model merging. We train the short model with x2y RL.")
-    assert cells["rl_algorithm"]["value"] == ["x2y RL"]
+    cells = run(lens, "Section 4 compares the proposed x2y RL algorithm with model merging. We train the model with x2y RL.")
+    assert cells["rl_algorithm"].value == ("x2y RL",)
 
 
 def test_the_proposed_online_rl_method_is_a_description_not_a_name(lens) -> None:
     cells = run(lens, "We train the policy with the proposed online RL method and GRPO.")
-    assert "online RL" not in cells["rl_algorithm"]["value"] + cells["rl_algorithm_mentioned"]["value"]
+    assert "online RL" not in cells["rl_algorithm"].value + cells["rl_algorithm_mentioned"].value
 
 
 def test_introduced_name_that_the_lens_knows_maps_onto_its_category(lens) -> None:
     cells = run(lens, "We propose Group Sequence Policy Optimization (GSPO), our new algorithm for RL training.")
-    assert cells["rl_algorithm"]["value"] == ["GSPO"]
+    assert cells["rl_algorithm"].value == ("GSPO",)
 
 
 def test_acronym_defined_by_others_and_only_compared_is_mentioned(lens) -> None:
@@ -134,8 +135,8 @@ def test_acronym_defined_by_others_and_only_compared_is_mentioned(lens) -> None:
         "Unlike Trust Region Policy Optimization (TRPO; Schulman et al., 2015), which needs second-order steps, "
         "we adopt GRPO as our RL algorithm for all stages.",
     )
-    assert cells["rl_algorithm"]["value"] == ["GRPO"]
-    assert cells["rl_algorithm_mentioned"]["value"] == ["TRPO"]
+    assert cells["rl_algorithm"].value == ("GRPO",)
+    assert cells["rl_algorithm_mentioned"].value == ("TRPO",)
 
 
 def test_ppo_written_out_as_clipped_objective_with_a_value_model_is_ppo(lens) -> None:
@@ -144,13 +145,13 @@ def test_ppo_written_out_as_clipped_objective_with_a_value_model_is_ppo(lens) ->
         "We train the policy with a clipped surrogate objective and a learned value model as the critic.",
         "Advantages are computed with generalized advantage estimation over each rollout.",
     )
-    assert cells["rl_algorithm"]["value"] == ["PPO"]
+    assert cells["rl_algorithm"].value == ("PPO",)
 
 
 def test_grpo_that_foregoes_the_critic_is_not_ppo(lens) -> None:
     cells = run(lens, "We adopt GRPO, which foregoes the critic model and estimates the baseline from group scores instead.")
-    assert cells["rl_algorithm"]["value"] == ["GRPO"]
-    assert "PPO" not in cells["rl_algorithm_mentioned"]["value"]
+    assert cells["rl_algorithm"].value == ("GRPO",)
+    assert "PPO" not in cells["rl_algorithm_mentioned"].value
 
 
 def test_ablation_with_another_algorithm_is_not_use(lens) -> None:
@@ -159,33 +160,33 @@ def test_ablation_with_another_algorithm_is_not_use(lens) -> None:
         "We investigate the effectiveness of using ReST as the policy optimization algorithm in our setting. "
         "We apply online policy mirror descent as our training algorithm.",
     )
-    assert cells["rl_algorithm"]["value"] == ["online policy mirror descent"]
-    assert cells["rl_algorithm_mentioned"]["value"] == ["ReST"]
+    assert cells["rl_algorithm"].value == ("online policy mirror descent",)
+    assert cells["rl_algorithm_mentioned"].value == ("ReST",)
 
 
 # --------------------------------------------------------------------- reward sources read in context
 def test_data_filtering_words_without_reward_are_no_reward_source(lens) -> None:
     cells = run(lens, "In the quality assessment phase, the SFT data undergo rule-based verification and test cases are run.")
-    assert cells["reward_source"]["value"] == ["not disclosed"]
+    assert cells["reward_source"].value == ("not disclosed",)
 
 
 def test_no_format_reward_is_negated_but_a_format_reward_is_a_penalty_term(lens) -> None:
     cells = run(lens, "No additional rewards, such as format reward and length penalty reward, are used in our RL.")
-    assert cells["reward_source"]["value"] == ["not disclosed"]
+    assert cells["reward_source"].value == ("not disclosed",)
     cells = run(lens, "The reward has two parts: a format reward of 1 for correct tags, and an answer-match reward.")
-    assert "length/format penalty" in cells["reward_source"]["value"]
+    assert "length/format penalty" in cells["reward_source"].value
 
 
 def test_rlhf_is_human_preference(lens) -> None:
     cells = run(
         lens, "The model was post-trained with supervised fine-tuning and reinforcement learning from human feedback (RLHF)."
     )
-    assert cells["reward_source"]["value"] == ["human-preference-data"]
+    assert cells["reward_source"].value == ("human-preference-data",)
 
 
 def test_llm_judge_written_with_parenthesised_acronym(lens) -> None:
     cells = run(lens, "Preference pairs for DPO are scored by a large language model (LLM) judge and a reward model.")
-    assert set(cells["reward_source"]["value"]) == {"generative-reward-model/LLM-judge/rubric", "reward-model"}
+    assert set(cells["reward_source"].value) == {"generative-reward-model/LLM-judge/rubric", "reward-model"}
 
 
 # --------------------------------------------------------------------- Chinese
@@ -195,11 +196,11 @@ def test_chinese_report_is_read_like_its_english_twin(lens) -> None:
         "第二阶段的重点是大规模强化学习，利用基于规则的奖励来增强模型的探索能力。"
         "最后，我们在包括指令遵循和 Agent 能力在内的 20 多个任务上应用了强化学习。",
     )
-    assert cells["reward_source"]["value"] == ["rule-based/verifiable"]
-    assert cells["reward_source"]["quote"].startswith("第二阶段")
-    assert cells["disclosure"]["value"] == ["low"]
-    assert "agentic_rl_stage" in cells["disclosure"]["indicators"]
-    assert cells["rl_disclosure"]["value"] != ["none"]
+    assert cells["reward_source"].value == ("rule-based/verifiable",)
+    assert cells["reward_source"].quote.startswith("第二阶段")
+    assert cells["disclosure"].value == ("low",)
+    assert "agentic_rl_stage" in cells["disclosure"].indicators
+    assert cells["rl_disclosure"].value != ("none",)
 
 
 # --------------------------------------------------------------------- disclosure checklist
@@ -211,21 +212,21 @@ def test_level_cell_keeps_the_whole_checklist_with_quotes(lens) -> None:
     )
     cell = cells["rl_disclosure"]
     dim = lens.dimension("rl_disclosure")
-    assert [i["indicator"] for i in cell["checklist"]] == [i.name for i in dim.indicators]
-    fired = [i for i in cell["checklist"] if i["fired"]]
-    assert [i["indicator"] for i in fired] == cell["indicators"]
-    assert all(i["quote"] and i["page"] in (1, 2) for i in fired)
-    assert all(i["quote"] is None for i in cell["checklist"] if not i["fired"])
-    assert "rl_hyperparameters" in cell["indicators"]
+    assert [i.indicator for i in cell.checklist] == [i.name for i in dim.indicators]
+    fired = [i for i in cell.checklist if i.fired]
+    assert [i.indicator for i in fired] == list(cell.indicators)
+    assert all(i.quote and i.page in (1, 2) for i in fired)
+    assert all(i.quote is None for i in cell.checklist if not i.fired)
+    assert "rl_hyperparameters" in cell.indicators
 
 
 def test_agentic_stage_is_read_with_the_sentence_before_it(lens) -> None:
     cells = run(
         lens, "In the fourth stage we applied RL across more than twenty general tasks. These tasks included agent capabilities."
     )
-    assert "agentic_rl_stage" in cells["disclosure"]["indicators"]
+    assert "agentic_rl_stage" in cells["disclosure"].indicators
     cells = run(lens, "We pretrain on web data for many weeks. These tasks included agent capabilities.")
-    assert cells["disclosure"]["indicators"] == []
+    assert cells["disclosure"].indicators == ()
 
 
 def test_level_cut_points_fit_by_exact_agreement_then_prior() -> None:
@@ -324,6 +325,6 @@ def test_cues_that_cannot_share_one_regex_still_work() -> None:
 
 def test_we_introduce_name_an_optimization_method_is_an_introduced_method(lens) -> None:
     cells = run(lens, "We introduce TokenFix, an unbiased optimization method that improves token efficiency in RL.")
-    assert cells["rl_algorithm"]["value"] == ["TokenFix"]
+    assert cells["rl_algorithm"].value == ("TokenFix",)
     cells = run(lens, "We present DeepModel-V9, a strong mixture-of-experts language model trained with GRPO.")
-    assert cells["rl_algorithm"]["value"] == ["GRPO"]
+    assert cells["rl_algorithm"].value == ("GRPO",)

@@ -59,7 +59,7 @@ class Env:
         """`r`'s last good bundle is untouched and the tables still show its measured counts."""
         store = Store(self.data)
         bundle = store.load_bundle("r")
-        assert bundle and bundle["meta"]["sha256"] == self.good_sha and bundle["counts"]
+        assert bundle and bundle.meta.sha256 == self.good_sha and bundle.counts
         reports = store.read_table("reports").set_index("report_id")
         assert bool(reports.loc["r", "measured"]) and int(reports.loc["r", "words"]) > 0
         assert (store.read_table("counts")["report_id"] == "r").any()
@@ -72,7 +72,7 @@ def env(tmp_path: Path) -> Env:
     write_report(reports, "r", f"source:\n  path: {good}\n")
     res = run(reports_dir=reports, settings=Settings(data_dir=data, source_roots=(tmp_path,)))
     assert [o.status for o in res.outcomes] == ["ok"], res.outcomes
-    return Env(reports, data, good, Store(data).load_bundle("r")["meta"]["sha256"])
+    return Env(reports, data, good, Store(data).load_bundle("r").meta.sha256)
 
 
 def bad_file(env: Env, name: str, data: bytes) -> Outcome:
@@ -373,7 +373,7 @@ def test_two_ingest_processes_at_once_on_one_store(tmp_path):
         assert b"Traceback" not in err
     store = Store(data)
     assert store.bundle_ids() == [f"c{i}" for i in range(6)]
-    assert all(store.load_bundle(f"c{i}")["counts"] for i in range(6))
+    assert all(store.load_bundle(f"c{i}").counts for i in range(6))
     table = store.read_table("reports")
     assert sorted(table["report_id"]) == [f"c{i}" for i in range(6)] and table["measured"].all()
     assert not list(data.rglob("*.tmp"))  # no half-written files left behind

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from ingest.cli import main
 from ingest.comparison import COMPARISON_COLUMNS, comparison_rows, parse_checklist
 from ingest.lens import DEFAULT_LENS, load_lens
 from ingest.pipeline import Settings, run
+from ingest.records import Annotation, Cell, ChecklistItem
 from ingest.schema import ReportSpec
 from ingest.store import Store
 
@@ -25,10 +27,9 @@ def spec(**curated: dict) -> ReportSpec:
     return ReportSpec.model_validate({"id": "x", "model": "X", "organization": "L", "doc_type": "other", "curated": curated})
 
 
-def auto(lens, **values: list[str]) -> dict:
-    cells = {d: {"value": v, "confidence": 0.75, "quote": f"quote {d}", "page": 4, "page_label": "4", "section": "body"}
-             for d, v in values.items()}  # fmt: skip
-    return {"lens": lens.id, "cells": cells, "evidence": []}
+def auto(lens, **values: list[str]) -> Annotation:
+    cells = {d: Cell(tuple(v), 0.75, f"quote {d}", 4, "4", "body") for d, v in values.items()}
+    return Annotation(lens.id, lens.fingerprint, cells)
 
 
 def by_dim(rows: list[dict]) -> dict[str, dict]:
@@ -77,7 +78,7 @@ def test_curated_value_outside_the_lens_is_noted(lens) -> None:
 
 
 def test_annotation_from_another_lens_is_ignored(lens) -> None:
-    other = {"lens": "helpfulness_reward", "cells": {"reward_source": {"value": ["rules"]}}, "evidence": []}
+    other = Annotation("helpfulness_reward", "", {"reward_source": Cell(("rules",), None)})
     assert by_dim(comparison_rows(lens, spec(), other))["reward_source"]["origin"] == "none"
 
 
@@ -129,14 +130,12 @@ def test_shipped_study_reports_show_curated_rows_without_sources(tmp_path: Path)
 
 
 def test_level_row_lists_every_indicator_yes_or_no_with_its_page(lens) -> None:
-    empty = {"quote": None, "page": None, "page_label": None}
-    cl = [
-        {"indicator": "rl_stage", "label": "RL stage", "fired": True, "sentences": 2}
-        | {"quote": "We apply RL.", "page": 3, "page_label": "3"},
-        {"indicator": "reward_hacking", "label": "Hacking", "fired": False, "sentences": 0} | empty,
-    ]
+    cl = (
+        ChecklistItem("rl_stage", "RL stage", True, 2, "We apply RL.", 3, "3"),
+        ChecklistItem("reward_hacking", "Hacking", False, 0, None, None, None),
+    )
     a = auto(lens, rl_disclosure=["low"])
-    a["cells"]["rl_disclosure"].update(indicators=["rl_stage"], checklist=cl)
+    a.cells["rl_disclosure"] = replace(a.cells["rl_disclosure"], indicators=("rl_stage",), checklist=cl)
     row = by_dim(comparison_rows(lens, spec(), a))["rl_disclosure"]
     assert row["indicators"] == "rl_stage: yes (p. 3); reward_hacking: no"
     assert parse_checklist(row["indicators"]) == [

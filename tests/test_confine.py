@@ -132,7 +132,7 @@ def test_pipeline_refuses_sources_outside_the_roots_and_stores_nothing(box, sour
     if "{secret}" not in source:  # the typed text is echoed; nothing else names a server path
         assert str(box["tmp"]) not in out.message
     store = Store(box["tmp"] / "data")
-    assert "counts" not in (store.load_bundle("evil") or {})
+    assert not (b := store.load_bundle("evil")) or not b.measured
     assert CANARY not in store.read_table("kwic").to_csv()
 
 
@@ -207,7 +207,7 @@ def test_corpus_example_ingests_with_the_documented_root(monkeypatch, tmp_path):
     args = ["examples/corpus/deepseek-r1.yaml", "--quiet", "--offline", "--reports-dir", str(tmp_path / "reports")]
     args += ["--data-dir", str(tmp_path / "data")]
     assert cli.main([*args, "--source-root", "../shared/corpus"]) == 0
-    assert Store(tmp_path / "data").load_bundle("deepseek-r1")["meta"]["pages"] > 10
+    assert Store(tmp_path / "data").load_bundle("deepseek-r1").meta.pages > 10
 
 
 def test_check_refuses_a_file_url_outside_the_roots_without_reading(box, capsys):

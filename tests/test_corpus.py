@@ -29,8 +29,8 @@ REFS = (
 def _all_counts(path: Path) -> tuple[dict[str, int], int, int, str]:
     doc = extract_file(path)
     res = analyse(doc, load_lexicon())
-    counts = {c["term"]: c["count"] for c in res["counts"] if c["section"] == "all" and c["group"] == "study"}
-    return counts, res["words"]["all"], len(doc.pages), res["word_rule"]
+    counts = {c["term"]: c["count"] for c in res.counts if c["section"] == "all" and c["group"] == "study"}
+    return counts, res.words["all"], len(doc.pages), res.word_rule
 
 
 @pytest.mark.corpus

@@ -9,9 +9,11 @@ import pytest
 
 from ingest.benchmarks import load_catalogue, norm_name
 from ingest.extract import extract_file
+from ingest.records import ResultCell, Results, ResultTable
 from ingest.registry import SpecFileError, load_model
 from ingest.results import (
     RESULT_COLUMNS,
+    RESULTS_VERSION,
     cell_flag,
     html_tables,
     is_own,
@@ -56,9 +58,9 @@ def table_pdf(
     return path
 
 
-def cells_of(path: Path) -> tuple[list[dict], dict]:
+def cells_of(path: Path) -> tuple[list[dict], Results]:
     res = read_results(extract_file(path), path, CAT)
-    return [c | {"table": t["label"], "page": t["page"]} for t in res["tables"] for c in t["cells"]], res
+    return [c.to_json() | {"table": t.label, "page": t.page} for t in res.tables for c in t.cells], res
 
 
 def triples(cells: list[dict], *keys: str) -> set[tuple]:
@@ -200,7 +202,7 @@ def test_image_only_scores_are_noted_not_guessed(tmp_path):
     ]
     cells, res = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
     assert cells == []
-    assert "scores shown only as images on page 1" in res["notes"]
+    assert "scores shown only as images on page 1" in res.notes
 
 
 def test_unread_numbers_in_a_table_are_flagged_for_review(tmp_path):
@@ -214,14 +216,14 @@ def test_unread_numbers_in_a_table_are_flagged_for_review(tmp_path):
         (120, 136, "12.5"),  # a stray number between the labels and the first column
     ]  # fmt: skip
     _cells, res = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
-    flags = [f for t in res["tables"] for f in t["flags"]]
+    flags = [f for t in res.tables for f in t.flags]
     assert any("not read" in f for f in flags), res
 
 
 def test_unreadable_source_is_a_note_never_an_exception(tmp_path, make_pdf):
     doc = extract_file(make_pdf([["Table 1: Results on MMLU.", "1.0 2.0 3.0 4.0 5.0 6.0 7.0 8.0 9.0 10.0 11.0"]]))
     res = read_results(doc, tmp_path / "gone.pdf", CAT)
-    assert res["tables"] == [] and any("not read" in n for n in res["notes"])
+    assert res.tables == () and any("not read" in n for n in res.notes)
 
 
 # --------------------------------------------------------------------------- Markdown / HTML
@@ -321,8 +323,8 @@ def _spec(**extra) -> ReportSpec:
 
 def test_curated_results_are_kept_apart_and_need_a_page_or_figure():
     spec = _spec(results=[{"benchmark": "SWE-bench Verified", "model": "Ours-1", "value": "71.6", "figure": "Figure 1"}])
-    cell = {"model": "Ours-1", "benchmark": "SWE Verified", "value": "70.2", "metric": "Resolved"}
-    auto = {"tables": [{"page": 3, "page_label": "3", "label": "Table 1", "caption": "c", "flags": [], "cells": [cell]}]}
+    cell = ResultCell("Ours-1", "SWE Verified", "70.2", metric="Resolved")
+    auto = Results(RESULTS_VERSION, (ResultTable(3, "3", "Table 1", "c", "models-as-rows", cells=(cell,)),))
     rows = result_rows(spec, auto)
     assert [r["origin"] for r in rows] == ["auto", "curated"]
     assert all(set(r) == set(RESULT_COLUMNS) for r in rows)

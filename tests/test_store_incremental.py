@@ -13,7 +13,7 @@ import pytest
 from ingest import tables as tables_mod
 from ingest.pipeline import run
 from ingest.store import Store, bucket_of
-from ingest.tables import TableDef, bundle_rows
+from ingest.tables import TableDef, section_rows
 
 from .conftest import REPO
 from .test_store import PAGES, add_report, setup  # noqa: F401  (fixture)
@@ -80,7 +80,7 @@ def test_filtered_reads_return_only_the_asked_rows(setup) -> None:  # noqa: F811
 
 def test_a_new_per_report_table_is_one_declaration(setup, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
     reports, settings = setup
-    extra = TableDef("sections_copy", tables_mod.SECTION_COLUMNS, bundle_rows("sections"))
+    extra = TableDef("sections_copy", tables_mod.SECTION_COLUMNS, section_rows)
     monkeypatch.setattr(tables_mod, "TABLE_DEFS", (*tables_mod.TABLE_DEFS, extra))
     add_report(reports, "gamma")
     run(reports_dir=reports, settings=settings)

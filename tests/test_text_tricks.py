@@ -29,7 +29,7 @@ def plain(text: str) -> str:
 
 def study_counts(path: Path) -> dict[str, int]:
     res = analyse(extract_file(path), load_lexicon())
-    return {c["term"]: c["count"] for c in res["counts"] if c["section"] == "all" and c["group"] == "study"}
+    return {c["term"]: c["count"] for c in res.counts if c["section"] == "all" and c["group"] == "study"}
 
 
 def write(tmp_path: Path, fmt: str, sentence: str, name: str) -> Path:
