@@ -7,15 +7,23 @@ reports and a list of `SpecError`s, each naming the file, the field and a hint.
 from __future__ import annotations
 
 import difflib
+import functools
+import hashlib
+import os
+import stat
+import tempfile
+import time
 import typing
 from collections.abc import Iterable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
 import yaml
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from . import schema
 from .schema import ReportSpec
 
 #: Files in `reports/` that are not reports (templates, drafts).
@@ -222,7 +230,13 @@ def load_report(path: str | Path, known_dimensions: set[str] | None = None) -> R
 
     `known_dimensions`, when given, restricts the keys of `curated:` to the lens' dimensions.
     """
-    p = Path(path)
+    spec = _read_report(Path(path))
+    _check_dimensions(spec, str(path), known_dimensions)
+    return spec
+
+
+def _read_report(p: Path) -> ReportSpec:
+    """Everything `load_report` checks that depends on the file alone (what the cache keeps)."""
     name = str(p)
     try:
         size = p.stat().st_size
@@ -250,6 +264,11 @@ def load_report(path: str | Path, known_dimensions: set[str] | None = None) -> R
                 )
             ]
         )
+    return spec
+
+
+def _check_dimensions(spec: ReportSpec, name: str, known_dimensions: set[str] | None) -> None:
+    """`curated:` keys must be dimensions of a lens (checked on every load: the lenses may change)."""
     if known_dimensions is not None:
         unknown = sorted(set(spec.curated) - known_dimensions)
         if unknown:
@@ -259,7 +278,6 @@ def load_report(path: str | Path, known_dimensions: set[str] | None = None) -> R
                     for k in unknown
                 ]
             )
-    return spec
 
 
 def report_files(reports_dir: str | Path) -> list[Path]:
@@ -272,13 +290,21 @@ def load_registry(
     reports_dir: str | Path | None = None,
     files: Iterable[str | Path] | None = None,
     known_dimensions: set[str] | None = None,
+    cache: str | Path | None = None,
 ) -> Registry:
-    """Load every report; collect errors instead of raising, and reject duplicate ids."""
+    """Load every report; collect errors instead of raising, and reject duplicate ids.
+
+    `cache` (a file, e.g. `data/cache/registry.json`) keeps each file's outcome — its validated
+    spec or its errors — keyed by path, size, mtime, ctime and inode, so an unchanged folder of
+    10,000 files loads without parsing one (see `SpecCache`). Results are the same with or without it.
+    """
     reg = Registry()
     paths = [Path(f) for f in files] if files is not None else report_files(reports_dir or "reports")
+    store = SpecCache.open(cache) if cache is not None else None
     for path in paths:
         try:
-            spec = load_report(path, known_dimensions)
+            spec = store.load(path) if store is not None else _read_report(path)
+            _check_dimensions(spec, str(path), known_dimensions)
         except SpecFileError as exc:
             reg.errors.extend(exc.errors)
             continue
@@ -287,4 +313,144 @@ def load_registry(
             continue
         reg.reports.append(spec)
         reg.paths[spec.id] = path
+    if store is not None:
+        folder = Path(reports_dir or "reports") if files is None else None
+        store.save(scanned=folder)
     return reg
+
+
+# ------------------------------------------------------------------------------------ spec cache
+#: Bump when the cache file's layout changes (the code that reads reports is hashed in as well).
+CACHE_FORMAT = 1
+_CACHE_MAGIC = "frl-registry-cache"
+#: A file modified this close to the moment it was read may change again within the same mtime tick
+#: (same size, same stamp); its outcome is not cached until it is older (git's "racy clean" problem).
+RACY_NS = 2_000_000_000
+#: Entries kept at most; past this, entries not seen by the current load are dropped.
+CACHE_MAX_ENTRIES = 200_000
+
+#: One cached file: size, mtime_ns, ctime_ns, inode, then the spec or the errors (field, message, hint).
+_Entry = tuple[int, int, int, int, ReportSpec | None, list[tuple[str, str, str]]]
+
+
+def _stamp(st: os.stat_result) -> tuple[int, int, int, int]:
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
+def _code_key() -> str:
+    """What a cached outcome depends on besides the file: this module, the schema, the limits, pydantic."""
+    import pydantic
+
+    h = hashlib.sha256(f"{CACHE_FORMAT}|{pydantic.VERSION}|{MAX_YAML_BYTES}|{MAX_ALIASES}|{MAX_DEPTH}|".encode())
+    for module in (__file__, schema.__file__):
+        h.update(Path(module).read_bytes())
+    return h.hexdigest()[:32]
+
+
+@functools.cache
+def _adapter() -> TypeAdapter:
+    return TypeAdapter(dict[str, _Entry])
+
+
+class SpecCache:
+    """The outcome of loading each report file, so an unchanged file is never parsed twice.
+
+    Never trusted blindly: the file carries a format, a hash of the code that reads reports and a
+    SHA-256 of its body, and every spec is validated again by the schema when it is read (in one
+    pass, from JSON); anything amiss — corrupt, truncated, older format, other code — and the cache
+    is ignored and rebuilt. An entry is used only when the file's size, mtime, ctime and inode
+    are unchanged; errors are kept too, so a broken file reports the same error on every run.
+    Written atomically, and only when an entry changed.
+    """
+
+    def __init__(self, path: Path, entries: dict[str, _Entry]):
+        self.path = path
+        self.entries = entries
+        self.seen: set[str] = set()
+        self.changed = False
+        self.started_ns = time.time_ns()
+
+    @classmethod
+    def open(cls, path: str | Path) -> SpecCache:
+        """The cache at `path`, or an empty one when it is missing or unusable."""
+        path = Path(path)
+        try:
+            raw = path.read_bytes()
+            head, _, body = raw.partition(b"\n")
+            magic, fmt, key, digest = head.decode("ascii").split(" ")
+            if magic != _CACHE_MAGIC or fmt != str(CACHE_FORMAT) or key != _code_key():
+                raise ValueError("another format or another version of the code")
+            if hashlib.sha256(body).hexdigest() != digest:
+                raise ValueError("checksum mismatch")
+            entries = _adapter().validate_json(body)
+        except (OSError, ValueError, UnicodeDecodeError):  # pydantic's ValidationError is a ValueError
+            return cls(path, {})
+        return cls(path, entries)
+
+    def load(self, path: Path) -> ReportSpec:
+        """The report at `path` (from the cache when its file is unchanged); raises SpecFileError."""
+        key = os.path.abspath(path)
+        self.seen.add(key)
+        try:
+            st = os.stat(path)
+        except OSError:
+            st = None
+        if st is None or not stat.S_ISREG(st.st_mode):
+            return _read_report(path)  # missing, a folder, …: nothing to cache
+        stamp = _stamp(st)
+        hit = self.entries.get(key)
+        if hit is not None and hit[:4] == stamp:
+            if hit[4] is not None:
+                return hit[4]
+            raise SpecFileError([SpecError(str(path), f, m, h) for f, m, h in hit[5]])
+        try:
+            spec = _read_report(path)
+            entry: _Entry = (*stamp, spec, [])
+        except SpecFileError as exc:
+            entry = (*stamp, None, [(e.field, e.message, e.hint) for e in exc.errors])
+            if any(e.file != str(path) for e in exc.errors):
+                raise  # an error naming another file is not this file's to cache
+            self._put(key, entry, st)
+            raise
+        self._put(key, entry, st)
+        return spec
+
+    def _put(self, key: str, entry: _Entry, st: os.stat_result) -> None:
+        if st.st_mtime_ns >= self.started_ns - RACY_NS:
+            self.entries.pop(key, None)  # too fresh to trust its stamp: read it again next time
+        else:
+            self.entries[key] = entry
+        self.changed = True
+
+    def save(self, scanned: Path | None = None) -> None:
+        """Write the cache if anything changed; entries of `scanned` (a whole folder) not seen are dropped."""
+        if scanned is not None:
+            folder = os.path.abspath(scanned)
+            gone = [k for k in self.entries if k not in self.seen and os.path.dirname(k) == folder]
+            for k in gone:
+                del self.entries[k]
+            self.changed |= bool(gone)
+        if len(self.entries) > CACHE_MAX_ENTRIES:
+            self.entries = {k: v for k, v in self.entries.items() if k in self.seen}
+            self.changed = True
+        if not self.changed:
+            return
+        body = _adapter().dump_json(self.entries, by_alias=True)
+        head = f"{_CACHE_MAGIC} {CACHE_FORMAT} {_code_key()} {hashlib.sha256(body).hexdigest()}\n".encode()
+        with suppress(OSError):  # a read-only data folder: work uncached
+            _atomic_write(self.path, head + body)
+        self.changed = False
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    """Temp file in the same folder, then `os.replace`: a reader sees the old cache or the new one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(tmp)
+        raise

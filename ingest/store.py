@@ -40,14 +40,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from filelock import FileLock
-
-from .extract import EXTRACTOR_VERSION, Document
-from .schema import ReportSpec
-
 if TYPE_CHECKING:  # pandas/pyarrow are imported lazily: a warm re-run never needs them
     import pandas as pd
     import pyarrow as pa
+    from filelock import FileLock
+
+    # Imported on use too: `export --table counts` needs neither the extractors nor pydantic.
+    from .extract import Document
+    from .schema import ReportSpec
 
 DEFAULT_DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
@@ -228,10 +228,14 @@ class Store:
 
     # ---------------------------------------------------------------- text cache
     def _text_path(self, sha256: str, engine: str) -> Path:
+        from .extract import EXTRACTOR_VERSION
+
         return self.text_dir / f"{sha256}.{engine}.v{EXTRACTOR_VERSION}.json.gz"
 
     def get_text(self, sha256: str, engine: str) -> Document | None:
         """Cached extraction of the source with this hash, or None (a corrupt entry counts as a miss)."""
+        from .extract import Document
+
         p = self._text_path(sha256, engine)
         try:
             return Document.from_dict(json.loads(gzip.decompress(p.read_bytes())))
@@ -289,6 +293,8 @@ class Store:
 
     # ---------------------------------------------------------------- writability
     def lock(self) -> FileLock:
+        from filelock import FileLock
+
         self.results_dir.mkdir(parents=True, exist_ok=True)
         return FileLock(str(self.results_dir / ".lock"), timeout=120)
 
