@@ -548,12 +548,24 @@ class Store:
         entry = m.tables[name] if m else TableEntry(columns=[])
         return restore_dtypes(tb.to_pandas(), entry.dtypes)
 
-    def read_arrow_part(self, name: str, bucket: int, columns: Sequence[str] | None = None) -> pa.Table:
-        """One part of a table, rows in report order (for streaming a large table)."""
+    def read_arrow_part(
+        self,
+        name: str,
+        bucket: int,
+        columns: Sequence[str] | None = None,
+        dictionary: Sequence[str] = (),
+        threads: bool = True,
+    ) -> pa.Table:
+        """One part of a table, rows in report order (for streaming a large table).
+
+        `dictionary` names string columns to keep dictionary-encoded as stored (a CSV export
+        decodes each distinct value once, at write time); `threads=False` decodes on this thread
+        only (less CPU in all, for a caller that already overlaps reading with other work).
+        """
         m = self.manifest()
         if m is None or name not in m.tables or bucket not in m.tables[name].parts:
             raise StoreError(f"table {name} has no part {bucket}")
-        tb = self._read_part(name, m.tables[name].parts[bucket], columns, None)
+        tb = self._read_part(name, m.tables[name].parts[bucket], columns, None, dictionary, threads)
         return _in_order(tb, m.order)
 
     def part_schema(self, name: str, bucket: int, columns: Sequence[str] | None = None) -> pa.Schema:
@@ -570,7 +582,15 @@ class Store:
         schema = schema.remove_metadata()
         return pa.schema([schema.field(c) for c in columns]) if columns else schema
 
-    def _read_part(self, name: str, part: Part, columns: Sequence[str] | None, expr: Any) -> pa.Table:
+    def _read_part(
+        self,
+        name: str,
+        part: Part,
+        columns: Sequence[str] | None,
+        expr: Any,
+        dictionary: Sequence[str] = (),
+        threads: bool = True,
+    ) -> pa.Table:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
@@ -578,7 +598,10 @@ class Store:
             path = self.tables_dir / part.file
             cols = list(columns) if columns else None
             # Without a filter read the file directly: pyarrow.dataset (behind read_table) imports pandas.
-            tb = pq.ParquetFile(path).read(columns=cols) if expr is None else pq.read_table(path, columns=cols, filters=expr)
+            if expr is None:
+                tb = pq.ParquetFile(path, read_dictionary=list(dictionary) or None).read(columns=cols, use_threads=threads)
+            else:
+                tb = pq.read_table(path, columns=cols, filters=expr)
         except FileNotFoundError as exc:
             raise StoreDamaged(f"stored table {name} is damaged (a part is missing); run python -m ingest") from exc
         except (OSError, ValueError, pa.ArrowException) as exc:
@@ -602,10 +625,28 @@ def _in_order(tb: pa.Table, order: list[str]) -> pa.Table:
 
     if not tb.num_rows or "report_id" not in tb.column_names or not order:
         return tb
-    pos = pc.index_in(tb["report_id"], value_set=pa.array(order, pa.string()))
+    ids, value_set = tb["report_id"], string_array(order)
+    if pa.types.is_dictionary(ids.type):  # look each distinct id up once, not once per row
+        chunks = [pc.index_in(c.dictionary, value_set=value_set).take(c.indices) for c in ids.chunks]
+        pos = pa.chunked_array(chunks, pa.int32())
+    else:
+        pos = pc.index_in(ids, value_set=value_set)
     if pos.null_count == 0 and (len(pos) < 2 or pc.all(pc.greater_equal(pos[1:], pos[:-1])).as_py()):
         return tb  # already in order (the usual case): no copy
     return tb.take(pc.sort_indices(pa.table({"p": pos}), sort_keys=[("p", "ascending")]))
+
+
+def string_array(values: Sequence[str]) -> pa.Array:
+    """A string array built from its buffers: `pa.array(list)` makes pyarrow import pandas (about
+    0.5 s of CPU), which an export or a filtered read does not otherwise need."""
+    import itertools
+    from array import array
+
+    import pyarrow as pa
+
+    data = [v.encode() for v in values]
+    offsets = array("q", [0, *itertools.accumulate(len(b) for b in data)])
+    return pa.LargeStringArray.from_buffers(len(data), pa.py_buffer(offsets), pa.py_buffer(b"".join(data))).cast(pa.string())
 
 
 def _empty_arrow(columns: Sequence[str]) -> pa.Table:

@@ -19,8 +19,8 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
@@ -41,6 +41,9 @@ from .store import (
     reported_rows,
     spec_row,
 )
+
+if TYPE_CHECKING:  # pandas only for the frames readers ask for: a table update never imports it
+    import pandas as pd
 
 #: Bump when the rows built from a bundle change, so every report's rows are rebuilt once.
 TABLES_VERSION = 3
