@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import difflib
 import functools
+import gc
 import hashlib
+import json
 import os
 import stat
 import tempfile
 import time
 import typing
-from collections.abc import Iterable
-from contextlib import suppress
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -281,9 +283,17 @@ def _check_dimensions(spec: ReportSpec, name: str, known_dimensions: set[str] | 
 
 
 def report_files(reports_dir: str | Path) -> list[Path]:
-    """The report YAML files of a folder, skipping `_template.yaml` and other `_` files."""
+    """The report YAML files of a folder, skipping `_template.yaml` and other `_` files.
+
+    Sorted by name (what sorting the paths gives in one folder; comparing 10,000 Path objects is slow).
+    """
     d = Path(reports_dir)
-    return sorted(p for p in d.glob("*.yaml") if not p.name.startswith(SKIP_PREFIX))
+    try:
+        with os.scandir(d) as it:
+            names = sorted(e.name for e in it if e.name.endswith(".yaml") and not e.name.startswith(SKIP_PREFIX))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    return [d / n for n in names]
 
 
 def load_registry(
@@ -300,10 +310,17 @@ def load_registry(
     """
     reg = Registry()
     paths = [Path(f) for f in files] if files is not None else report_files(reports_dir or "reports")
-    store = SpecCache.open(cache) if cache is not None else None
-    for path in paths:
+    store, cached = None, {}
+    if cache is not None and len(paths) > CACHE_MIN_FILES:
+        with _no_gc():  # 10,000 new objects would trigger full collections: half the time of a warm load
+            store = SpecCache.open(cache)
+            cached = store.lookup(paths)
+    for i, path in enumerate(paths):
         try:
-            spec = store.load(path) if store is not None else _read_report(path)
+            hit = cached.get(i)
+            if isinstance(hit, list):
+                raise SpecFileError(hit)
+            spec = hit if hit is not None else store.load(path) if store is not None else _read_report(path)
             _check_dimensions(spec, str(path), known_dimensions)
         except SpecFileError as exc:
             reg.errors.extend(exc.errors)
@@ -329,12 +346,38 @@ RACY_NS = 2_000_000_000
 #: Entries kept at most; past this, entries not seen by the current load are dropped.
 CACHE_MAX_ENTRIES = 200_000
 
-#: One cached file: size, mtime_ns, ctime_ns, inode, then the spec or the errors (field, message, hint).
+
+#: One cached file: size, mtime_ns, ctime_ns, inode, then its spec or its errors as (field, message, hint).
 _Entry = tuple[int, int, int, int, ReportSpec | None, list[tuple[str, str, str]]]
+#: A load of this many files or fewer (e.g. `python -m ingest reports/new.yaml`) parses them directly:
+#: cheaper than reading a cache of 10,000 entries.
+CACHE_MIN_FILES = 64
+
+
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector (nothing built here is cyclic garbage)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _stamp(st: os.stat_result) -> tuple[int, int, int, int]:
     return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
+@functools.cache
+def _adapter() -> TypeAdapter:
+    return TypeAdapter(dict[str, _Entry])
+
+
+@functools.cache
+def _entry_adapter() -> TypeAdapter:
+    return TypeAdapter(_Entry)
 
 
 def _code_key() -> str:
@@ -347,20 +390,19 @@ def _code_key() -> str:
     return h.hexdigest()[:32]
 
 
-@functools.cache
-def _adapter() -> TypeAdapter:
-    return TypeAdapter(dict[str, _Entry])
-
-
 class SpecCache:
     """The outcome of loading each report file, so an unchanged file is never parsed twice.
 
+    One JSON file, `{absolute path: [size, mtime_ns, ctime_ns, inode, spec or null, errors]}`
+    (errors as `[field, message, hint]`; the file name is filled in on use).
+
     Never trusted blindly: the file carries a format, a hash of the code that reads reports and a
-    SHA-256 of its body, and every spec is validated again by the schema when it is read (in one
-    pass, from JSON); anything amiss — corrupt, truncated, older format, other code — and the cache
-    is ignored and rebuilt. An entry is used only when the file's size, mtime, ctime and inode
-    are unchanged; errors are kept too, so a broken file reports the same error on every run.
-    Written atomically, and only when an entry changed.
+    SHA-256 of its body — anything amiss (corrupt, truncated, older format, other code) and the
+    whole cache is ignored and rebuilt — and every entry is validated by the schema again when the
+    cache is read (all in one pass from JSON; an entry that fails is dropped and its file read
+    again). An entry is used only when its file's size, mtime, ctime and inode are unchanged.
+    Errors are kept too, so a broken file reports the same error on every run. Written
+    atomically, and only when an entry changed.
     """
 
     def __init__(self, path: Path, entries: dict[str, _Entry]):
@@ -382,13 +424,33 @@ class SpecCache:
                 raise ValueError("another format or another version of the code")
             if hashlib.sha256(body).hexdigest() != digest:
                 raise ValueError("checksum mismatch")
-            entries = _adapter().validate_json(body)
-        except (OSError, ValueError, UnicodeDecodeError):  # pydantic's ValidationError is a ValueError
+        except (OSError, ValueError, UnicodeDecodeError):
             return cls(path, {})
-        return cls(path, entries)
+        try:
+            return cls(path, _adapter().validate_json(body))
+        except ValidationError:  # some entry is invalid: keep the others
+            return cls(path, _salvage(body))
+
+    def lookup(self, paths: list[Path]) -> dict[int, ReportSpec | list[SpecError]]:
+        """Outcomes of the unchanged files among `paths`, by position."""
+        out: dict[int, ReportSpec | list[SpecError]] = {}
+        for i, path in enumerate(paths):
+            name = str(path)
+            key = os.path.abspath(name)
+            self.seen.add(key)
+            entry = self.entries.get(key)
+            if entry is None:
+                continue
+            try:
+                st = os.stat(name)
+            except OSError:
+                continue
+            if stat.S_ISREG(st.st_mode) and entry[:4] == _stamp(st) and (entry[4] is not None or entry[5]):
+                out[i] = entry[4] if entry[4] is not None else [SpecError(name, f, m, h) for f, m, h in entry[5]]
+        return out
 
     def load(self, path: Path) -> ReportSpec:
-        """The report at `path` (from the cache when its file is unchanged); raises SpecFileError."""
+        """Parse the report at `path` and cache the outcome; raises SpecFileError."""
         key = os.path.abspath(path)
         self.seen.add(key)
         try:
@@ -397,22 +459,13 @@ class SpecCache:
             st = None
         if st is None or not stat.S_ISREG(st.st_mode):
             return _read_report(path)  # missing, a folder, …: nothing to cache
-        stamp = _stamp(st)
-        hit = self.entries.get(key)
-        if hit is not None and hit[:4] == stamp:
-            if hit[4] is not None:
-                return hit[4]
-            raise SpecFileError([SpecError(str(path), f, m, h) for f, m, h in hit[5]])
         try:
             spec = _read_report(path)
-            entry: _Entry = (*stamp, spec, [])
         except SpecFileError as exc:
-            entry = (*stamp, None, [(e.field, e.message, e.hint) for e in exc.errors])
-            if any(e.file != str(path) for e in exc.errors):
-                raise  # an error naming another file is not this file's to cache
-            self._put(key, entry, st)
+            if all(e.file == str(path) for e in exc.errors):  # (an error naming another file is not this file's)
+                self._put(key, (*_stamp(st), None, [(e.field, e.message, e.hint) for e in exc.errors]), st)
             raise
-        self._put(key, entry, st)
+        self._put(key, (*_stamp(st), spec, []), st)
         return spec
 
     def _put(self, key: str, entry: _Entry, st: os.stat_result) -> None:
@@ -440,6 +493,19 @@ class SpecCache:
         with suppress(OSError):  # a read-only data folder: work uncached
             _atomic_write(self.path, head + body)
         self.changed = False
+
+
+def _salvage(body: bytes) -> dict[str, _Entry]:
+    """The entries of a cache body that still validate one by one (none if it is not a JSON mapping)."""
+    try:
+        raw = json.loads(body)
+    except ValueError:
+        return {}
+    out: dict[str, _Entry] = {}
+    for k, v in raw.items() if isinstance(raw, dict) else ():
+        with suppress(ValidationError):
+            out[k] = _entry_adapter().validate_python(v)
+    return out
 
 
 def _atomic_write(path: Path, data: bytes) -> None:

@@ -23,6 +23,12 @@ def _age(*paths: Path, ns: int = OLD_NS) -> None:
         os.utime(p, ns=(ns, ns))
 
 
+@pytest.fixture(autouse=True)
+def cache_small_folders(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache serves loads of more than CACHE_MIN_FILES files; these tests use a handful."""
+    monkeypatch.setattr(registry, "CACHE_MIN_FILES", 0)
+
+
 @pytest.fixture
 def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Names of the files actually parsed (cache misses)."""
@@ -192,3 +198,11 @@ def test_a_run_uses_the_cache_in_the_data_folder(folder: Path, tmp_path: Path) -
     data = tmp_path / "data"
     run(reports_dir=folder, settings=Settings(data_dir=data, jobs=1))
     assert SpecCache.open(data / "cache" / "registry.json").entries
+
+
+def test_a_load_of_a_few_files_parses_them_without_the_cache(folder: Path, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`python -m ingest reports/new.yaml` must not pay for reading a cache of 10,000 entries."""
+    monkeypatch.setattr(registry, "CACHE_MIN_FILES", 64)
+    cache = tmp_path / "registry.json"
+    reg = load_registry(folder, files=[folder / "r1.yaml"], cache=cache)
+    assert [r.id for r in reg.reports] == ["r1"] and not cache.exists()
