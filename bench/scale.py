@@ -140,6 +140,10 @@ def generate(root: Path, reports_dir: Path, n: int, pages: int, lens: Lens) -> R
     rnd = random.Random(12)
     reg = Registry()
     reports_dir.mkdir(parents=True, exist_ok=True)
+    for old in reports_dir.glob("new-*"):  # reports added by an earlier run of this bench (--keep)
+        old.unlink()
+        for f in (store.bundle_dir / f"{old.stem}.json.gz", store.status_dir / f"{old.stem}.json"):
+            f.unlink(missing_ok=True)
     have = set(store.bundle_ids())
     for i in range(n):
         spec, yp = spec_for(i, reports_dir)
