@@ -120,8 +120,9 @@ def synth_bundle(spec: ReportSpec, yaml_path: str, rnd: random.Random, terms: li
         quote = f"We use {cat} for training ({' '.join(rnd.choices(WORDS, k=12))})."
         cells[d.id] = {"value": [cat], "confidence": 0.7, "quote": quote, "page": 5, "page_label": "5", "section": "body",
                        "indicators": ["reward source named"], "why": "synthetic"}  # fmt: skip
-        evidence += [{"dimension": d.id, "category": cat, "rank": r + 1, "score": 1.0 - r / 10, "quote": quote,
-                      "page": 5 + r, "page_label": str(5 + r), "section": "body"} for r in range(3)]  # fmt: skip
+        evidence += [{"dimension": d.id, "category": cat, "rank": r + 1, "score": 1.0 - r / 10, "role": "support",
+                      "cues": cat, "quote": quote, "page": 5 + r, "page_label": str(5 + r), "section": "body"}
+                     for r in range(3)]  # fmt: skip
     meta = {
         "report_id": spec.id, "fingerprint": "synthetic", "sha256": f"{rnd.getrandbits(256):064x}", "origin": "local",
         "final_url": None, "kind": "pdf", "engine": "pdfium", "pages": pages, "words": words["all"],
