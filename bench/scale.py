@@ -3,24 +3,34 @@
     .venv/bin/python bench/scale.py                   # 10,000 reports, ~40 pages each worth of rows
     .venv/bin/python bench/scale.py --reports 500     # a quicker run
     .venv/bin/python bench/scale.py --keep /tmp/s10k  # keep (and on a re-run reuse) the store
+    .venv/bin/python bench/scale.py --keep /tmp/s10k --profile   # also cProfile adding one report
 
-Rows are generated directly (no PDFs): per report 3 sections, every lexicon term × 4 sections of
-counts, ~10 KWIC hits per page, a comparison cell and 3 evidence sentences per lens dimension,
-written as real bundles; the initial tables come from `ingest.tables.rebuild_tables`. Then:
+Rows are generated directly (no PDFs): per report a YAML file, 3 sections, every lexicon term × 4
+sections of counts, ~10 KWIC hits per page, a comparison cell and 3 evidence sentences per lens
+dimension, written as real bundles; the initial tables come from `ingest.tables.rebuild_tables`. Then:
 
-* add one report end to end: a new Markdown report through `pipeline.ingest_report` (fetch,
-  extract, sections, keywords, annotate, bundle) plus the incremental table update (target ≤ 2 s).
-  The registry is built in memory: parsing 10,000 YAML files is the registry's cost, printed
-  separately when `--yaml` is given;
+* the registry: `load_registry` on the N YAML files, cold (every file parsed, the cache written)
+  and warm (unchanged files come from data/cache/registry.json; target ≤ 1 s at 10,000: a re-run
+  should not cost more than the one report it adds);
+* add one report end to end, twice: in this process through `pipeline.run(files=[new.yaml])` (the
+  registry, the pipeline on a new Markdown report, the table update), and as a fresh
+  `python -m ingest reports/new.yaml` process (interpreter start, imports and the worker process
+  included); target ≤ 2 s. Parts rewritten are counted from the manifest;
 * `python -m ingest export --table counts --out FILE` as a fresh process (target ≤ 5 s);
 * the dashboard's first render reads, in a fresh process, through views/data.py's functions
   (reports, status, reported, comparison and counts whole; one report's KWIC and evidence):
   wall time and peak RSS (target ≤ 2 GB; the browser timing is bench/app_speed.py's).
+
+Every figure shows wall time and CPU time (user + system, of the process and all its descendants:
+this process becomes their "subreaper", so even the worker's forkserver is counted). On a shared
+machine wall time includes waiting for a core; judge by CPU time when the load average is high.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import ctypes
 import datetime as dt
 import gzip
 import json
@@ -41,7 +51,7 @@ from ingest.lens import Lens, load_lens  # noqa: E402
 from ingest.lexicon import load_lexicon  # noqa: E402
 from ingest.registry import Registry, load_registry  # noqa: E402
 from ingest.schema import ReportSpec  # noqa: E402
-from ingest.store import Store, dumps  # noqa: E402
+from ingest.store import Manifest, Store, dumps  # noqa: E402
 from ingest.tables import rebuild_tables  # noqa: E402
 
 WORDS = [
@@ -66,11 +76,17 @@ DOC_TYPES = ("arxiv", "github-pdf", "blog", "other")
 
 
 def spec_for(i: int, reports_dir: Path) -> tuple[ReportSpec, str]:
+    """Report i's spec, and its YAML file (written when missing, so the CLI sees the same registry)."""
+    import yaml
+
     rid = f"s{i:05d}"
     fields = {"id": rid, "model": f"Synthetic {i}", "organization": ORGS[i % len(ORGS)], "doc_type": DOC_TYPES[i % 4],
               "source": {"path": f"{rid}.pdf"}, "params": f"{i % 300 + 1}B"}  # fmt: skip
     spec = ReportSpec.model_validate(fields)
-    return spec, str(reports_dir / f"{rid}.yaml")
+    yp = reports_dir / f"{rid}.yaml"
+    if not yp.exists():
+        yp.write_text(yaml.safe_dump(fields, sort_keys=False))
+    return spec, str(yp)
 
 
 def synth_bundle(spec: ReportSpec, yaml_path: str, rnd: random.Random, terms: list, lens: Lens, pages: int) -> dict:
@@ -104,8 +120,9 @@ def synth_bundle(spec: ReportSpec, yaml_path: str, rnd: random.Random, terms: li
         quote = f"We use {cat} for training ({' '.join(rnd.choices(WORDS, k=12))})."
         cells[d.id] = {"value": [cat], "confidence": 0.7, "quote": quote, "page": 5, "page_label": "5", "section": "body",
                        "indicators": ["reward source named"], "why": "synthetic"}  # fmt: skip
-        evidence += [{"dimension": d.id, "category": cat, "rank": r + 1, "score": 1.0 - r / 10, "quote": quote,
-                      "page": 5 + r, "page_label": str(5 + r), "section": "body"} for r in range(3)]  # fmt: skip
+        evidence += [{"dimension": d.id, "category": cat, "rank": r + 1, "score": 1.0 - r / 10, "role": "support",
+                      "cues": cat, "quote": quote, "page": 5 + r, "page_label": str(5 + r), "section": "body"}
+                     for r in range(3)]  # fmt: skip
     meta = {
         "report_id": spec.id, "fingerprint": "synthetic", "sha256": f"{rnd.getrandbits(256):064x}", "origin": "local",
         "final_url": None, "kind": "pdf", "engine": "pdfium", "pages": pages, "words": words["all"],
@@ -123,6 +140,11 @@ def generate(root: Path, reports_dir: Path, n: int, pages: int, lens: Lens) -> R
     terms = [(g.id, t.name, t.rule) for g in lexicon.groups for t in g.terms]
     rnd = random.Random(12)
     reg = Registry()
+    reports_dir.mkdir(parents=True, exist_ok=True)
+    for old in reports_dir.glob("new-*"):  # reports added by an earlier run of this bench (--keep)
+        old.unlink()
+        for f in (store.bundle_dir / f"{old.stem}.json.gz", store.status_dir / f"{old.stem}.json"):
+            f.unlink(missing_ok=True)
     have = set(store.bundle_ids())
     for i in range(n):
         spec, yp = spec_for(i, reports_dir)
@@ -140,12 +162,9 @@ def generate(root: Path, reports_dir: Path, n: int, pages: int, lens: Lens) -> R
     return reg
 
 
-def add_one(root: Path, reports_dir: Path, reg: Registry, lens: Lens) -> tuple[float, float, object]:
-    """Write a new Markdown report and take it through the real pipeline plus the table update."""
-    from ingest.pipeline import Settings, ingest_report
-
-    reports_dir.mkdir(parents=True, exist_ok=True)
-    rid = f"new-{int(time.time() * 1000)}"
+def new_report(reports_dir: Path, tag: str) -> Path:
+    """Write a new Markdown report (40 sections of RL prose) and its YAML file; returns the YAML path."""
+    rid = f"new-{tag}-{int(time.time() * 1000)}"
     text = "# Training\n\n" + "\n\n".join(
         f"## Part {k}\n\nWe adopt GRPO with verifiable rewards from unit tests; the agentic policy uses tools. " * 5
         for k in range(40)
@@ -153,18 +172,105 @@ def add_one(root: Path, reports_dir: Path, reg: Registry, lens: Lens) -> tuple[f
     (reports_dir / f"{rid}.md").write_text(text)
     yaml_path = reports_dir / f"{rid}.yaml"
     yaml_path.write_text(f"id: {rid}\nmodel: New\norganization: Lab N\ndoc_type: blog\nsource:\n  path: {rid}.md\n")
-    spec = ReportSpec.model_validate(
-        {"id": rid, "model": "New", "organization": "Lab N", "doc_type": "blog", "source": {"path": f"{rid}.md"}}
-    )
-    store = Store(root)
-    t0, c0 = time.perf_counter(), time.process_time()
-    out = ingest_report(spec, yaml_path, store, load_lexicon(), Settings(data_dir=root, source_roots=(reports_dir,)), lens)
-    assert out.status == "ok", out.message
-    reg.reports.append(spec)
-    reg.paths[spec.id] = yaml_path
-    with store.lock():
-        stats = rebuild_tables(store, reg, lens)
-    return time.perf_counter() - t0, time.process_time() - c0, stats
+    return yaml_path
+
+
+def part_files(root: Path) -> set[str]:
+    m = Store(root).manifest()
+    return m.files() if isinstance(m, Manifest) else set()
+
+
+def add_one(root: Path, reports_dir: Path, profile: bool = False) -> tuple[float, float, int]:
+    """A new report through `pipeline.run(files=[it])` in this process: wall, CPU, parts rewritten."""
+    from ingest.pipeline import Settings, run
+
+    yaml_path = new_report(reports_dir, "inproc")
+    before = part_files(root)
+    prof = None
+    if profile:
+        import cProfile
+
+        prof = cProfile.Profile()
+    t0, c0 = time.perf_counter(), cpu_now()
+    with prof or contextlib.nullcontext():
+        res = run(files=[yaml_path], reports_dir=reports_dir, settings=Settings(data_dir=root, jobs=1, offline=True))
+    secs, cpu = time.perf_counter() - t0, cpu_now() - c0
+    assert not res.failed, res.failed
+    if prof is not None:
+        import pstats
+
+        pstats.Stats(prof).sort_stats("cumulative").print_stats(30)
+    return secs, cpu, len(part_files(root) - before)
+
+
+def add_one_cli(root: Path, reports_dir: Path) -> tuple[float, float, int]:
+    """The same as a fresh `python -m ingest reports/new.yaml` process: wall, CPU (with descendants), parts."""
+    reports_dir.mkdir(parents=True, exist_ok=True)
+    yaml_path = new_report(reports_dir, "cli")
+    before = part_files(root)
+    cmd = [sys.executable, "-m", "ingest", str(yaml_path), "--reports-dir", str(reports_dir), "--data-dir", str(root),
+           "--quiet", "--jobs", "1", "--offline"]  # fmt: skip
+    secs, cpu = timed_process(cmd)
+    return secs, cpu, len(part_files(root) - before)
+
+
+def cpu_now() -> float:
+    """CPU seconds (user + system) of this process and its descendants: those reaped, and the live
+    children (e.g. the executor's forkserver) with the descendants they reaped (Linux /proc)."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    total = me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in children():
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            rest = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += sum(int(x) for x in rest[11:15]) / tick  # utime, stime, cutime, cstime
+    return total
+
+
+def become_subreaper() -> None:
+    """Adopt orphaned descendants (a forkserver outliving its CLI), so their CPU time is counted too."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER (Linux)
+
+
+def children() -> set[int]:
+    """Pids of this process' children (Linux /proc; empty elsewhere)."""
+    out: set[int] = set()
+    for task in Path(f"/proc/{os.getpid()}/task").glob("*/children"):
+        with contextlib.suppress(OSError, ValueError):
+            out |= {int(x) for x in task.read_text().split()}
+    return out
+
+
+def reap(ignore: set[int], wait: float = 10.0) -> None:
+    """Wait (a bounded time) for adopted descendants to exit, so their rusage is added to ours."""
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        left = children() - ignore
+        if not left:
+            return
+        for pid in left:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, os.WNOHANG)
+        time.sleep(0.01)
+
+
+def timed_process(cmd: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system, with every descendant) of a fresh process."""
+    before = children()
+    c0 = cpu_now()
+    t0 = time.perf_counter()
+    subprocess.run(cmd, cwd=REPO, check=True)
+    secs = time.perf_counter() - t0
+    reap(before)
+    return secs, cpu_now() - c0
+
+
+def registry_load(reports_dir: Path, cache: Path) -> tuple[float, float, int]:
+    """Wall and CPU seconds of `load_registry` on the folder, and the reports it found."""
+    t0, c0 = time.perf_counter(), cpu_now()
+    reg = load_registry(reports_dir, cache=cache)
+    return time.perf_counter() - t0, cpu_now() - c0, len(reg.reports)
 
 
 DASHBOARD = """
@@ -194,17 +300,28 @@ def dashboard(root: Path) -> dict:
 
 def export_counts(root: Path, out: Path) -> tuple[float, float]:
     """Wall and CPU seconds (user + system) of a fresh `python -m ingest export` process."""
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    cmd = [sys.executable, "-m", "ingest", "export", "--table", "counts", "--data-dir", str(root), "--out", str(out)]
-    subprocess.run(cmd, cwd=REPO, check=True)
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.perf_counter() - t0, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+    return timed_process(
+        [sys.executable, "-m", "ingest", "export", "--table", "counts", "--data-dir", str(root), "--out", str(out)]
+    )
 
 
 def line(figure: str, value: str, target: str = "", ok: bool | None = None) -> None:
     mark = "" if ok is None else ("ok" if ok else "MISSED")
-    print(f"{figure:<46} {value:>16}   {target:<10} {mark}")
+    print(f"{figure:<46} {value:>24}   {target:<10} {mark}", flush=True)
+
+
+def timing(secs: float, cpu: float) -> str:
+    return f"{secs:.2f} s (cpu {cpu:.2f} s)"
+
+
+def judged(secs: float, cpu: float, target: float) -> bool:
+    """Met when the wall time is; on a loaded machine (load above the cores) the CPU time decides."""
+    busy = os.getloadavg()[0] > (os.cpu_count() or 1)
+    return secs <= target or (busy and cpu <= target)
+
+
+#: Warm registry load at 10,000 reports (chosen: a re-run should not cost more than the report it adds).
+REGISTRY_WARM_TARGET = 1.0
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -212,8 +329,10 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--reports", type=int, default=10_000, help="reports in the synthetic store (default 10000)")
     p.add_argument("--pages", type=int, default=40, help="pages worth of rows per report (default 40)")
     p.add_argument("--keep", type=Path, default=None, help="store folder to keep and reuse (default: a temp folder)")
-    p.add_argument("--yaml", action="store_true", help="also write the YAML files and time load_registry on them")
+    p.add_argument("--profile", action="store_true", help="print a cProfile of adding one report in this process")
+    p.add_argument("--no-cli", action="store_true", help="skip the fresh-process `python -m ingest` figure")
     args = p.parse_args(argv)
+    become_subreaper()
     work = args.keep or Path(tempfile.mkdtemp(prefix="frl-scale-"))
     root, reports_dir = work / "data", work / "reports"
     lens = load_lens()
@@ -231,35 +350,43 @@ def main(argv: list[str] | None = None) -> dict:
         rows = {n: sum(p.rows for p in t.parts.values()) for n, t in m.tables.items()}
         size = sum(p.size for t in m.tables.values() for p in t.parts.values())
         print(f"store: {args.reports:,} reports × ~{args.pages} pages: " + ", ".join(f"{n} {r:,}" for n, r in rows.items()))
-        line("generate bundles (bench setup)", f"{gen:.1f} s")
+        line("generate bundles and YAML (bench setup)", f"{gen:.1f} s")
         line(f"build tables ({first.bundles_read:,} bundles read)", f"{build:.1f} s")
         line("stored parts", f"{size / 1e6:.0f} MB")
-        secs, cpu, stats = add_one(root, reports_dir, reg, lens)
-        written = stats.parts_written  # type: ignore[attr-defined]
-        line("add one report end to end", f"{secs:.2f} s", "≤ 2 s", secs <= 2)
-        line("  its CPU time", f"{cpu:.2f} s")
-        line("  parts rewritten / bundles read", f"{written} / {stats.bundles_read}")  # type: ignore[attr-defined]
+        # The YAML files must be older than the registry cache's "racy" window to be cached.
+        time.sleep(max(0.0, 2.1 - (time.time() - max(Path(yp).stat().st_mtime for yp in list(reg.paths.values())[-50:]))))
+        cache = root / "cache" / "registry.json"
+        cache.unlink(missing_ok=True)
+        cold, cold_cpu, n = registry_load(reports_dir, cache)
+        warm, warm_cpu, _ = registry_load(reports_dir, cache)
+        line(f"registry: load {n:,} YAML files, cold", timing(cold, cold_cpu))
+        line("registry: load them again, warm (cached)", timing(warm, warm_cpu), f"≤ {REGISTRY_WARM_TARGET:g} s",
+             judged(warm, warm_cpu, REGISTRY_WARM_TARGET))  # fmt: skip
+        secs, cpu, written = add_one(root, reports_dir, args.profile)
+        line("add one report end to end (in process)", timing(secs, cpu), "≤ 2 s", judged(secs, cpu, 2))
+        line("  parts rewritten", f"{written}")
+        figures = {"add_one": secs, "add_one_cpu": cpu, "parts_written": written, "registry_warm": warm}
+        if not args.no_cli:
+            cli, cli_cpu, cli_written = add_one_cli(root, reports_dir)
+            line("add one report: python -m ingest NEW.yaml", timing(cli, cli_cpu), "≤ 2 s", judged(cli, cli_cpu, 2))
+            line("  parts rewritten", f"{cli_written}")
+            # The same on a store of one report: what does not depend on the store's size (interpreter,
+            # imports, the worker's forkserver, the pipeline on the new report).
+            tiny = work / "tiny"
+            shutil.rmtree(tiny, ignore_errors=True)
+            add_one_cli(tiny / "data", tiny / "reports")
+            base, base_cpu, _ = add_one_cli(tiny / "data", tiny / "reports")
+            line("  the same on a 1-report store (start-up)", timing(base, base_cpu))
+            figures |= {"add_one_cli": cli, "add_one_cli_cpu": cli_cpu, "add_one_cli_base_cpu": base_cpu}
         ex, ex_cpu = export_counts(root, work / "counts.csv")
-        line(f"export --table counts ({rows['counts']:,} rows)", f"{ex:.2f} s", "≤ 5 s", ex <= 5)
-        line("  its CPU time (user + system)", f"{ex_cpu:.2f} s")
+        line(f"export --table counts ({rows['counts']:,} rows)", timing(ex, ex_cpu), "≤ 5 s", judged(ex, ex_cpu, 5))
         dash = dashboard(root)
-        line("dashboard first-render reads (in-process)", f"{dash['first']:.2f} s")
-        line("  their CPU time", f"{dash['first_cpu']:.2f} s")
-        line("  one term's KWIC across all reports", f"{dash['term_all']:.2f} s (cpu {dash['term_all_cpu']:.2f} s)")
+        line("dashboard first-render reads (in-process)", timing(dash["first"], dash["first_cpu"]))
+        line("  one term's KWIC across all reports", timing(dash["term_all"], dash["term_all_cpu"]))
         line("dashboard peak memory (RSS)", f"{dash['rss_mb']:.0f} MB", "≤ 2048 MB", dash["rss_mb"] <= 2048)
-        if args.yaml:
-            for spec in reg.reports:
-                yp = reg.paths[spec.id]
-                if not yp.exists():
-                    yp.write_text(f"id: {spec.id}\nmodel: {spec.model}\norganization: {spec.organization}\n"
-                                  f"doc_type: {spec.doc_type}\nsource:\n  path: {spec.id}.pdf\n")  # fmt: skip
-            t0 = time.perf_counter()
-            load_registry(reports_dir)
-            line("registry: parse every YAML (not the store's)", f"{time.perf_counter() - t0:.2f} s")
         load = os.getloadavg()[0]
         print(f"load average {load:.1f} on {os.cpu_count()} cores: wall times above include waiting for the CPU")
-        figures = {"add_one": secs, "add_one_cpu": cpu, "export_cpu": ex_cpu}
-        figures |= {"export_counts": ex, "dashboard": dash, "build": build, "parts_written": written}
+        figures |= {"export_counts": ex, "export_cpu": ex_cpu, "dashboard": dash, "build": build}
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"(peak RSS of this process, incl. the initial build: {rss:.0f} MB; {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC)")
     finally:

@@ -22,15 +22,15 @@ import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import confine
-from .executor import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, ExecutorError
-from .fetch import FetchSettings
-from .lens import DEFAULT_LENS, LENS_DIR, known_dimensions
-from .pipeline import Outcome, Settings, run
-from .registry import SpecFileError, load_registry
-from .schema import ReportSpec
 from .store import DEFAULT_DATA_DIR, Store, StoreError, describe_os_error
+
+if TYPE_CHECKING:  # the pipeline, pydantic and the extractors are imported by the commands that need them:
+    # a fresh `export --table counts` process pays only for the store and pyarrow
+    from .pipeline import Outcome
+    from .schema import ReportSpec
 
 DEFAULT_REPORTS_DIR = Path(__file__).resolve().parent.parent / "reports"
 COMMANDS = ("run", "check", "export")
@@ -90,6 +90,9 @@ def build_parser(only: str | None = None) -> dict[str, argparse.ArgumentParser]:
 
 
 def _run_parser() -> argparse.ArgumentParser:
+    from .executor import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
+    from .lens import DEFAULT_LENS
+
     run_p = argparse.ArgumentParser(
         prog="python -m ingest",
         description="Ingest report YAML files and rebuild the tables.",
@@ -223,6 +226,9 @@ class _Bar:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from .fetch import FetchSettings
+    from .pipeline import Settings, run
+
     try:
         private = args.allow_private_hosts or confine.env_flag(confine.PRIVATE_HOSTS_ENV)
     except ValueError as exc:
@@ -262,6 +268,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from .lens import LENS_DIR, known_dimensions
+    from .registry import load_registry
+
     reg = load_registry(args.reports_dir, files=args.files or None, known_dimensions=known_dimensions(LENS_DIR))
     roots = confine.normalise_roots((args.reports_dir, *source_roots(args)))
     bad = 0
@@ -329,17 +338,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = argv.pop(0) if argv and argv[0] in COMMANDS else "run"
     args = build_parser(command)[command].parse_args(argv)
     try:
-        return {"run": cmd_run, "check": cmd_check, "export": cmd_export}[command](args)
+        return _run_command(command, args)
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except SpecFileError as exc:  # a broken lexicon or lens: nothing can be counted, say why and stop
-        for err in exc.errors:
-            print(f"error: {err}", file=sys.stderr)
-        return 2
-    except ExecutorError as exc:  # e.g. the Dask scheduler is unreachable: nothing was ingested
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    except Exception as exc:
+        code = _setup_error(exc)
+        if code is None:
+            raise
+        return code
+
+
+def _run_command(command: str, args: argparse.Namespace) -> int:
+    """The command, with store and OS errors as one line and exit status 1."""
+    try:
+        return {"run": cmd_run, "check": cmd_check, "export": cmd_export}[command](args)
     except StoreError as exc:  # damaged tables, unwritable data folder or output: one line, not a traceback
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -347,3 +360,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f" {exc.filename}" if exc.filename else ""
         print(f"error: cannot write{where}: {describe_os_error(exc)}; earlier results are kept", file=sys.stderr)
         return 1
+
+
+def _setup_error(exc: Exception) -> int | None:
+    """Exit status 2 and the message for a broken lexicon or lens or an executor that cannot start;
+    None for any other exception. (Their modules are imported here, not at start-up.)"""
+    from .executor import ExecutorError
+    from .registry import SpecFileError
+
+    if isinstance(exc, SpecFileError):  # a broken lexicon or lens: nothing can be counted, say why and stop
+        for err in exc.errors:
+            print(f"error: {err}", file=sys.stderr)
+        return 2
+    if isinstance(exc, ExecutorError):  # e.g. the Dask scheduler is unreachable: nothing was ingested
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return None

@@ -12,13 +12,15 @@ checklist that decided the level: every indicator yes (page of its quote) or no.
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from .lens import NOT_ASSESSED, NOT_DISCLOSED, Lens
 from .records import Annotation, Cell
 from .schema import CuratedCell, ReportSpec
 from .store import frame
+
+if TYPE_CHECKING:  # pandas only for the frames readers ask for: a table update never imports it
+    import pandas as pd
 
 COMPARISON_COLUMNS = [
     "report_id",

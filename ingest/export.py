@@ -11,6 +11,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
@@ -114,6 +115,8 @@ ARROW_CSV: dict[str, list[str] | None] = {"counts": COUNTS_EXPORT_COLUMNS, "kwic
 #: by report, but reports come bucket by bucket instead of in registry order (bounded memory, and
 #: the sort of millions of rows would cost more than the rest of the export).
 STREAM_ROWS = 500_000
+#: Rows the CSV writer formats at a time (Arrow's default of 1,024 costs a third more CPU).
+CSV_BATCH_ROWS = 65_536
 
 
 def check_store(store: Store) -> None:
@@ -125,7 +128,11 @@ def check_store(store: Store) -> None:
 
 
 def _arrow_csv(store: Store, name: str, columns: list[str] | None, fh: BinaryIO) -> None:
-    """Write a stored table as CSV from Arrow: whole and in report order, or part by part when large."""
+    """Write a stored table as CSV from Arrow: whole and in report order, or part by part when large.
+
+    Part by part, string columns stay dictionary-encoded as stored (each distinct value is decoded
+    once, the writer formats the rest), and the next part is read while this one is written.
+    """
     import pyarrow.csv as pacsv
 
     m = store.manifest()
@@ -136,7 +143,7 @@ def _arrow_csv(store: Store, name: str, columns: list[str] | None, fh: BinaryIO)
     cols = columns or entry.columns
     # Arrow always quotes header names; write the header as pandas/csv would, values with Arrow.
     fh.write(_csv_line(cols))
-    opts = pacsv.WriteOptions(quoting_style="needed", include_header=False)
+    opts = pacsv.WriteOptions(quoting_style="needed", include_header=False, batch_size=CSV_BATCH_ROWS)
     total = sum(p.rows for p in entry.parts.values())
     if total <= STREAM_ROWS:
         tb = store.read_arrow(name, columns=cols)
@@ -144,10 +151,21 @@ def _arrow_csv(store: Store, name: str, columns: list[str] | None, fh: BinaryIO)
         return
     import pyarrow as pa
 
-    schema = pa.unify_schemas([store.part_schema(name, b, cols) for b in sorted(entry.parts)], promote_options="permissive")
-    with pacsv.CSVWriter(fh, schema, write_options=opts) as writer:
-        for b in sorted(entry.parts):
-            writer.write_table(store.read_arrow_part(name, b, columns=cols).cast(schema))
+    buckets = sorted(entry.parts)
+    schema = pa.unify_schemas([store.part_schema(name, b, cols) for b in buckets], promote_options="permissive")
+    strings = [f.name for f in schema if pa.types.is_string(f.type) or pa.types.is_large_string(f.type)]
+    schema = pa.schema([pa.field(f.name, pa.dictionary(pa.int32(), f.type)) if f.name in strings else f for f in schema])
+
+    def read(b: int) -> pa.Table:
+        return store.read_arrow_part(name, b, columns=cols, dictionary=strings, threads=False).cast(schema)
+
+    with ThreadPoolExecutor(1) as pool, pacsv.CSVWriter(fh, schema, write_options=opts) as writer:
+        ahead = pool.submit(read, buckets[0])
+        for i in range(len(buckets)):
+            tb = ahead.result()
+            if i + 1 < len(buckets):
+                ahead = pool.submit(read, buckets[i + 1])
+            writer.write_table(tb)
 
 
 def _csv_line(values: list[str]) -> bytes:

@@ -40,15 +40,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from filelock import FileLock
-
-from .extract import EXTRACTOR_VERSION, Document
 from .records import Bundle
-from .schema import ReportSpec
 
 if TYPE_CHECKING:  # pandas/pyarrow are imported lazily: a warm re-run never needs them
     import pandas as pd
     import pyarrow as pa
+    from filelock import FileLock
+
+    # Imported on use too: `export --table counts` needs neither the extractors nor pydantic.
+    from .extract import Document
+    from .schema import ReportSpec
 
 DEFAULT_DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
@@ -229,10 +230,14 @@ class Store:
 
     # ---------------------------------------------------------------- text cache
     def _text_path(self, sha256: str, engine: str) -> Path:
+        from .extract import EXTRACTOR_VERSION
+
         return self.text_dir / f"{sha256}.{engine}.v{EXTRACTOR_VERSION}.json.gz"
 
     def get_text(self, sha256: str, engine: str) -> Document | None:
         """Cached extraction of the source with this hash, or None (a corrupt entry counts as a miss)."""
+        from .extract import Document
+
         p = self._text_path(sha256, engine)
         try:
             return Document.from_dict(json.loads(gzip.decompress(p.read_bytes())))
@@ -292,6 +297,8 @@ class Store:
 
     # ---------------------------------------------------------------- writability
     def lock(self) -> FileLock:
+        from filelock import FileLock
+
         self.results_dir.mkdir(parents=True, exist_ok=True)
         return FileLock(str(self.results_dir / ".lock"), timeout=120)
 
@@ -545,12 +552,24 @@ class Store:
         entry = m.tables[name] if m else TableEntry(columns=[])
         return restore_dtypes(tb.to_pandas(), entry.dtypes)
 
-    def read_arrow_part(self, name: str, bucket: int, columns: Sequence[str] | None = None) -> pa.Table:
-        """One part of a table, rows in report order (for streaming a large table)."""
+    def read_arrow_part(
+        self,
+        name: str,
+        bucket: int,
+        columns: Sequence[str] | None = None,
+        dictionary: Sequence[str] = (),
+        threads: bool = True,
+    ) -> pa.Table:
+        """One part of a table, rows in report order (for streaming a large table).
+
+        `dictionary` names string columns to keep dictionary-encoded as stored (a CSV export
+        decodes each distinct value once, at write time); `threads=False` decodes on this thread
+        only (less CPU in all, for a caller that already overlaps reading with other work).
+        """
         m = self.manifest()
         if m is None or name not in m.tables or bucket not in m.tables[name].parts:
             raise StoreError(f"table {name} has no part {bucket}")
-        tb = self._read_part(name, m.tables[name].parts[bucket], columns, None)
+        tb = self._read_part(name, m.tables[name].parts[bucket], columns, None, dictionary, threads)
         return _in_order(tb, m.order)
 
     def part_schema(self, name: str, bucket: int, columns: Sequence[str] | None = None) -> pa.Schema:
@@ -567,7 +586,15 @@ class Store:
         schema = schema.remove_metadata()
         return pa.schema([schema.field(c) for c in columns]) if columns else schema
 
-    def _read_part(self, name: str, part: Part, columns: Sequence[str] | None, expr: Any) -> pa.Table:
+    def _read_part(
+        self,
+        name: str,
+        part: Part,
+        columns: Sequence[str] | None,
+        expr: Any,
+        dictionary: Sequence[str] = (),
+        threads: bool = True,
+    ) -> pa.Table:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
@@ -575,7 +602,10 @@ class Store:
             path = self.tables_dir / part.file
             cols = list(columns) if columns else None
             # Without a filter read the file directly: pyarrow.dataset (behind read_table) imports pandas.
-            tb = pq.ParquetFile(path).read(columns=cols) if expr is None else pq.read_table(path, columns=cols, filters=expr)
+            if expr is None:
+                tb = pq.ParquetFile(path, read_dictionary=list(dictionary) or None).read(columns=cols, use_threads=threads)
+            else:
+                tb = pq.read_table(path, columns=cols, filters=expr)
         except FileNotFoundError as exc:
             raise StoreDamaged(f"stored table {name} is damaged (a part is missing); run python -m ingest") from exc
         except (OSError, ValueError, pa.ArrowException) as exc:
@@ -599,10 +629,57 @@ def _in_order(tb: pa.Table, order: list[str]) -> pa.Table:
 
     if not tb.num_rows or "report_id" not in tb.column_names or not order:
         return tb
-    pos = pc.index_in(tb["report_id"], value_set=pa.array(order, pa.string()))
+    ids, value_set = tb["report_id"], string_array(order)
+    if pa.types.is_dictionary(ids.type):  # look each distinct id up once, not once per row
+        chunks = [pc.index_in(c.dictionary, value_set=value_set).take(c.indices) for c in ids.chunks]
+        pos = pa.chunked_array(chunks, pa.int32())
+    else:
+        pos = pc.index_in(ids, value_set=value_set)
     if pos.null_count == 0 and (len(pos) < 2 or pc.all(pc.greater_equal(pos[1:], pos[:-1])).as_py()):
         return tb  # already in order (the usual case): no copy
     return tb.take(pc.sort_indices(pa.table({"p": pos}), sort_keys=[("p", "ascending")]))
+
+
+def string_array(values: Sequence[str]) -> pa.Array:
+    """A string array built from its buffers: `pa.array(list)` makes pyarrow import pandas (about
+    0.5 s of CPU), which an export or a filtered read does not otherwise need."""
+    import itertools
+    from array import array
+
+    import pyarrow as pa
+
+    data = [v.encode() for v in values]
+    offsets = array("q", [0, *itertools.accumulate(len(b) for b in data)])
+    return pa.LargeStringArray.from_buffers(len(data), pa.py_buffer(offsets), pa.py_buffer(b"".join(data))).cast(pa.string())
+
+
+def rows_to_arrow(rows: list[dict], schema: pa.Schema) -> pa.Table | None:
+    """`rows` as a table of exactly `schema` (an existing part's), or None when they do not fit it.
+
+    Goes through Arrow's JSON reader, which is strict: a key outside the schema, a missing or
+    extra key in some row, a value of another type (a float in an integer column, text in a
+    null one), NaN — any of these gives None and the caller builds the rows as before
+    (`Table.from_pylist`, whose result concatenates to the same table when these fit). Why: any
+    conversion of Python values by `pa.array` makes pyarrow import pandas, about 0.5 s of CPU in
+    a fresh `python -m ingest reports/new.yaml`.
+    """
+    import pyarrow as pa
+    import pyarrow.json as pajson
+
+    if not rows:
+        return None
+    keys = rows[0].keys()
+    if not set(keys) <= set(schema.names) or any(r.keys() != keys for r in rows):
+        return None
+    try:
+        data = "\n".join(json.dumps(r, allow_nan=False) for r in rows).encode()
+        return pajson.read_json(
+            io.BytesIO(data),
+            read_options=pajson.ReadOptions(use_threads=False, block_size=len(data) + 1),
+            parse_options=pajson.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error"),
+        )
+    except (TypeError, ValueError, pa.ArrowException):
+        return None
 
 
 def _empty_arrow(columns: Sequence[str]) -> pa.Table:

@@ -19,8 +19,8 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
@@ -40,8 +40,13 @@ from .store import (
     bucket_of,
     frame,
     reported_rows,
+    rows_to_arrow,
     spec_row,
+    string_array,
 )
+
+if TYPE_CHECKING:  # pandas only for the frames readers ask for: a table update never imports it
+    import pandas as pd
 
 #: Bump when the rows built from a bundle change, so every report's rows are rebuilt once.
 TABLES_VERSION = 3
@@ -352,12 +357,13 @@ def _rebuild_part(
         old_tb = pq.ParquetFile(store.tables_dir / prev.parts[bucket].file).read().replace_schema_metadata(None)
         drop = [rid for rid in ids if rid in dirty]
         if drop and old_tb.num_rows:
-            old_tb = old_tb.filter(pc.invert(pc.is_in(old_tb["report_id"], value_set=pa.array(drop, pa.string()))))
+            old_tb = old_tb.filter(pc.invert(pc.is_in(old_tb["report_id"], value_set=string_array(drop))))
         if old_tb.num_rows:
             pieces.append(old_tb)
     fresh = [r for rid in ids if scratch or rid in dirty for r in rows.get(rid, ())]
-    if fresh:
-        pieces.append(td.arrow(fresh))
+    if fresh:  # typed like the old part when they fit it (no pandas import, see rows_to_arrow)
+        typed = rows_to_arrow(fresh, pieces[0].schema) if pieces else None
+        pieces.append(typed if typed is not None else td.arrow(fresh))
     if not pieces:
         return None
     tb = pa.concat_tables(pieces, promote_options="permissive")
