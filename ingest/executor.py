@@ -49,7 +49,7 @@ DEFAULT_MEMORY_MB = 1024
 #: Seconds a job's process may take to start before its time limit begins to run.
 STARTUP_GRACE = 30.0
 #: Modules the forkserver imports once, so each job's process starts with them loaded.
-PRELOAD = ["ingest.executor", "ingest.pipeline", "pypdfium2"]
+PRELOAD = ["ingest.executor", "ingest.pipeline", "pypdfium2", "ingest.warm"]
 
 #: Called as progress(pages_done, pages_total) from inside a job.
 Progress = Callable[[int, int], None]
