@@ -13,6 +13,7 @@ misses them and computes its own: results never depend on this module.
 from __future__ import annotations
 
 import contextlib
+import gc
 
 
 def warm_caches() -> None:
@@ -37,3 +38,7 @@ def warm_caches() -> None:
 
 
 warm_caches()
+
+# Move everything loaded so far out of the garbage collector's view: the server only forks, and
+# a collection in a job would otherwise walk (and so copy, page by page) the whole inherited heap.
+gc.freeze()
