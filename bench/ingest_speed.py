@@ -163,6 +163,7 @@ def stage_cpu(pdfs: list[Path], data: Path, reports: Path) -> dict[str, float]:
     from ingest.lens import load_lens
     from ingest.lexicon import load_lexicon
     from ingest.pipeline import analyse
+    from ingest.records import Bundle, Meta
     from ingest.registry import load_registry
     from ingest.results import read_results
     from ingest.sections import section_spans, split_sections
@@ -188,7 +189,7 @@ def stage_cpu(pdfs: list[Path], data: Path, reports: Path) -> dict[str, float]:
         sents = timed("evidence sentences", sentences, segs)
         timed("annotate (comparison cells)", annotate, sents, lens)
         timed("results (benchmark tables)", read_results, doc, pdf)
-        bundle = analyse(doc, lexicon, lens, pdf)
+        bundle = Bundle.of(Meta(f"bench{i}", {}, str(pdf)), analyse(doc, lexicon, lens, pdf))
         timed("driver: text cache + bundle writes", store.put_text, f"{i:064d}", "pdfium", doc)
         timed("driver: text cache + bundle writes", store.save_bundle, f"bench{i}", bundle)
     timed("driver: table rebuild (all reports)", rebuild_tables, Store(data.parent / "cold-stage"), load_registry(reports), lens)
