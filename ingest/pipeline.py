@@ -19,7 +19,10 @@ import contextlib
 import dataclasses
 import datetime as dt
 import hashlib
+import importlib
+import sys
 import tempfile
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -31,7 +34,18 @@ from . import fetch
 from .annotate import ANNOTATE_VERSION, annotate
 from .confine import normalise_roots
 from .evidence import sentences
-from .executor import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, DaskExecutor, Done, Executor, Job, Limits, LocalExecutor, Result
+from .executor import (
+    DEFAULT_MEMORY_MB,
+    DEFAULT_TIMEOUT,
+    DaskExecutor,
+    Done,
+    Executor,
+    Job,
+    Limits,
+    LocalExecutor,
+    Result,
+    default_jobs,
+)
 from .extract import EXTRACTOR_VERSION, TRUNCATED, Document, Engine, ExtractionError, Progress, extract_file
 from .keywords import count_keywords
 from .lens import DEFAULT_LENS, LENS_DIR, Lens, known_dimensions, load_lens
@@ -376,6 +390,36 @@ class _Completed:
         return (self.items[i] for i in self.produce())
 
 
+def _size_hint(spec: ReportSpec, yaml_path: Path) -> int:
+    """Bytes of a report's local source file (0 when it has none or it cannot be seen): how long
+    its work may take, to schedule parallel workers. Nothing is read; `plan` still checks the path."""
+    src = spec.source
+    if src is None or not src.path:
+        return 0
+    try:
+        return (yaml_path.parent / src.path).stat().st_size
+    except (OSError, ValueError):
+        return 0
+
+
+def _import_in_background(module: str) -> None:
+    """Import `module` on a thread while the workers run.
+
+    Why: rebuilding the tables needs pandas and pyarrow (about 0.7 s of CPU to import); imported
+    after the workers, that time sits in the run's serial tail. The driver mostly waits on its
+    workers' pipes, so the import overlaps their work. A failed import is left for the real
+    `import` after the run to report. Not a daemon thread: the interpreter never exits mid-import.
+    """
+    if module in sys.modules:
+        return
+
+    def load() -> None:
+        with contextlib.suppress(Exception):
+            importlib.import_module(module)
+
+    threading.Thread(target=load, name=f"import {module}").start()
+
+
 def _ingest_all(
     items: list[tuple[ReportSpec, Path]],
     store: Store,
@@ -392,14 +436,22 @@ def _ingest_all(
     on_progress = (lambda _key, done, total: page_progress(done, total)) if page_progress else None
     executor = make_executor(settings, on_progress)
     ship = settings.executor is not None
+    order = list(range(len(items)))
+    if ship or (settings.jobs or default_jobs()) > 1:
+        # Largest sources first, so the run does not end with one big report on one worker
+        # while the others idle (outcomes still keep the order of the reports).
+        order.sort(key=lambda i: -_size_hint(*items[i]))
 
     def jobs() -> Iterator[Job]:
-        for i, (spec, path) in enumerate(items):
+        for i in order:
+            spec, path = items[i]
             step = plan(spec, path, store, lexicon, settings, lens, ship_source=ship)
             if isinstance(step, Outcome):
                 outcomes[i] = _record(store, step)
                 ready.append(i)
             else:
+                if not planned:  # work to do, so the tables will be rebuilt after it
+                    _import_in_background("ingest.tables")
                 planned[i] = step
                 yield Job(i, compute, step.task)
 

@@ -208,11 +208,19 @@ def _mentions(name: str, names: list[str]) -> bool:
 _NAME_SEP = re.compile(r"(?<!\d)\.|\.(?!\d)|[^\w.+]+")
 
 
+_PAREN = re.compile(r"\([^)]*\)")
+_OURS = re.compile(r"\bours\b", re.I)
+
+
+@lru_cache(maxsize=65536)
 def _tokens(name: str) -> str:
-    name = re.sub(r"\([^)]*\)", " ", name)  # "(blog)", "(ours)" are not part of the name
+    name = _PAREN.sub(" ", name)  # "(blog)", "(ours)" are not part of the name
     return " " + " ".join(_NAME_SEP.sub(" ", name.casefold()).split()) + " "
 
 
+# Cached: a results table repeats each model header and the report's model name in every cell,
+# and the table rebuild (serial, in the driver) asks this for every cell of every report.
+@lru_cache(maxsize=65536)
 def own_match(header: str, own: str) -> bool:
     """True when a table's model header names the report's model: the name's words appear in the
     header in order at word boundaries ("DeepSeek-R1-Zero" names DeepSeek-R1, "DeepSeek-V2.5" does
@@ -226,7 +234,7 @@ def own_match(header: str, own: str) -> bool:
 
 def is_own(model: str, spec_model: str, aliases: list[str]) -> bool:
     """Own-model flag: the header names the report's model or an alias, or marks itself "(ours)"."""
-    if re.search(r"\bours\b", model, re.I):
+    if _OURS.search(model):
         return True
     return any(own_match(model, n) for n in [spec_model, *aliases] if n)
 

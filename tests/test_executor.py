@@ -11,8 +11,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+import ingest.pipeline as pipeline
 from ingest.cli import main
-from ingest.executor import Done, Failure, Job, Limits, run_isolated, run_jobs
+from ingest.executor import Done, Failure, Job, Limits, run_isolated, run_jobs, stop_forkserver
 from ingest.lexicon import load_lexicon
 from ingest.pipeline import Settings, Task, compute, run
 from ingest.store import TABLES, Store
@@ -210,6 +211,38 @@ def test_cli_takes_jobs_timeout_and_memory_limit(tmp_path, capsys):
         assert exc.value.code == 2
     assert main([*args, "--memory-limit", "10"]) == 2  # below the 64 MB a worker needs to start
     assert "memory limit" in capsys.readouterr().err
+
+
+def test_worker_server_restarts_after_it_is_stopped():
+    """`stop_forkserver` (run at exit, and by the benchmark between runs) leaves the executor usable."""
+    assert isinstance(run_isolated(_sleep, 0, Limits()), Done)
+    stop_forkserver()
+    stop_forkserver()  # a second stop is harmless
+    assert isinstance(run_isolated(_sleep, 0, Limits()), Done)
+
+
+def test_parallel_runs_start_the_largest_sources_first_and_keep_report_order(tmp_path, monkeypatch):
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    for name, pages in (("a-small", 1), ("b-big", 12), ("c-mid", 4)):
+        write_pdf(reports / f"{name}.pdf", [[f"Page {i} of {name}: agentic tool use."] for i in range(pages)])
+        write_report(reports, name, f"source:\n  path: {name}.pdf\n")
+    started: list[str] = []
+    real = pipeline.make_executor
+
+    def recording(settings, on_progress=None):
+        ex = real(settings, on_progress)
+        inner = ex.imap_unordered
+        ex.imap_unordered = lambda jobs: inner((started.append(j.arg.report_id), j)[1] for j in jobs)
+        return ex
+
+    monkeypatch.setattr(pipeline, "make_executor", recording)
+    two = run(reports_dir=reports, settings=Settings(data_dir=tmp_path / "two", jobs=2))
+    assert started == ["b-big", "c-mid", "a-small"]
+    assert [o.report_id for o in two.outcomes] == ["a-small", "b-big", "c-mid"]
+    started.clear()
+    run(reports_dir=reports, settings=Settings(data_dir=tmp_path / "one", jobs=1))
+    assert started == ["a-small", "b-big", "c-mid"]  # one worker: the order of the reports
 
 
 def test_plain_runs_never_import_dask():
