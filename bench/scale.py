@@ -365,7 +365,10 @@ def main(argv: list[str] | None = None) -> dict:
         secs, cpu, written = add_one(root, reports_dir, args.profile)
         line("add one report end to end (in process)", timing(secs, cpu), "≤ 2 s", judged(secs, cpu, 2))
         line("  parts rewritten", f"{written}")
+        again, again_cpu, _ = add_one(root, reports_dir)  # a long-running process: forkserver already up
+        line("  another one, same process (warm forkserver)", timing(again, again_cpu), "≤ 2 s", judged(again, again_cpu, 2))
         figures = {"add_one": secs, "add_one_cpu": cpu, "parts_written": written, "registry_warm": warm}
+        figures |= {"add_one_again": again, "add_one_again_cpu": again_cpu}
         if not args.no_cli:
             cli, cli_cpu, cli_written = add_one_cli(root, reports_dir)
             line("add one report: python -m ingest NEW.yaml", timing(cli, cli_cpu), "≤ 2 s", judged(cli, cli_cpu, 2))
