@@ -22,7 +22,7 @@ from views import data, nav
 #: Filter key (also the URL query parameter) -> reports column.
 META_FILTERS: dict[str, str] = {"org": "organization", "doc": "doc_type"}
 CURATED_MARK, AUTO_MARK, DISAGREE_MARK = "✎", "⚙", "⚠"
-PAGE_ROWS = 100
+PAGE_ROWS = 50
 #: Category colours (soft, distinguishable, readable with dark text); a level uses LEVEL_SHADES.
 PALETTE = ("#cfe3ff", "#ffe0b3", "#d4f0d0", "#f6d0e8", "#e3d9ff", "#fff3b0", "#cdeff0", "#ffd6d1", "#e8e0cf", "#dfe7c4")
 LEVEL_SHADES = ("#f2f2f2", "#dbe8f7", "#a9c8ec", "#5f98d6", "#2a66b0", "#143e73")
