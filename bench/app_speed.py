@@ -186,8 +186,9 @@ def measure(n: int, repeat: int, tmp: Path, base: float) -> dict[str, float]:
                     times = [first_render(browser, url, sel, warm) for _ in range(repeat)]
                     res[f"first render: {name}"] = statistics.median(times)
                     med = statistics.median(times)
+                    over = (med - base) * 1000
                     print(f"  first render  {name:<11} {med * 1000:6.0f} ms median of {repeat} (max {max(times) * 1000:.0f}; "
-                          f"{(med - base) * 1000:+.0f} over the one-line app; fresh browser profile {cold * 1000:.0f} ms)")  # fmt: skip
+                          f"{over:+.0f} over the one-line app; fresh browser profile {cold * 1000:.0f} ms)")  # fmt: skip
                 warm.close()
                 for what, fn in (("Compare org", lambda: compare_filter(browser, server, n, repeat)),
                                  ("Keywords", lambda: keywords_scope(browser, server, repeat))):  # fmt: skip
