@@ -17,7 +17,8 @@ SCOPE_LABELS: dict[str, str] = {
 }
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+# Shared (st.cache_resource), not unpickled on every rerun; callers filter it and never change it.
+@st.cache_resource(show_spinner=False, max_entries=16)
 def _matrix(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, prefer: str) -> pd.DataFrame:
     tbl, _ = data.tables()
     return figures.keyword_matrix(tbl["reports"], tbl["counts"], tbl["reported"], list(terms), group, scope, prefer)  # type: ignore[arg-type]
