@@ -15,7 +15,10 @@ cloned under new ids and the tables rebuilt by the real table builders: tests/ap
   the new count); on Keywords, changing the section scope (until the rerun has finished).
 
 Targets (issue 11): first render <= 2.0 s for every page and filter re-render <= 300 ms at 500
-reports. The machine may be shared, so numbers are noisy: the median of --repeat runs is printed.
+reports. The machine may be shared, so numbers are noisy: the median of --repeat runs is printed,
+beside how much longer than a one-line Streamlit app measured the same way (the framework's own
+cost under the same load), and the server-side script time of each page (`FRL_TIMING`), which
+load disturbs least.
 Exits 1 if a target is missed at the largest size.
 """
 
@@ -40,6 +43,8 @@ PAGES: dict[str, tuple[str, str]] = {
     "Keywords": ("/keywords", ".st-key-kw_heatmap .js-plotly-plot .heatmaplayer"),
     "Evidence": ("/evidence?report=r00&dim={dim}", "table.frl-q"),
     "Report": ("/report?report=r02", "table.frl-q"),
+    "Benchmarks": ("/benchmarks", ".st-key-bench_coverage .js-plotly-plot"),
+    "Review": ("/review?rid=r00", '[data-testid="stDataFrame"]'),
     "Add report": ("/add", '[data-testid="stForm"]'),
 }
 #: Records every change of the script state with its time, so a rerun can be timed without races.
@@ -88,7 +93,8 @@ def compare_filter(browser, server: str, n: int, repeat: int) -> list[float]:  #
         box = page.locator('[data-testid="stMultiSelect"]').filter(has_text="Organization")
         for i in range(repeat):
             box.locator("input").click()
-            option = page.get_by_role("option").nth(i % 3)
+            # The multiselect's first option is "Select all", which would keep every report.
+            option = page.get_by_role("option").filter(has_not_text="Select all").nth(i % 3)
             option.wait_for()
             t = time.perf_counter()
             option.click()
@@ -155,7 +161,7 @@ def show(what: str, times: list[float]) -> None:
     print(f"  filter        {what:<11} {med * 1000:6.0f} ms median of {len(times)} (max {max(times) * 1000:.0f})")
 
 
-def measure(n: int, repeat: int, tmp: Path) -> dict[str, float]:
+def measure(n: int, repeat: int, tmp: Path, base: float) -> dict[str, float]:
     from playwright.sync_api import sync_playwright
 
     from ingest.lens import load_lens
@@ -176,11 +182,18 @@ def measure(n: int, repeat: int, tmp: Path) -> dict[str, float]:
                 warm = browser.new_context(viewport={"width": 1440, "height": 1000})
                 for name, (path, sel) in PAGES.items():
                     url = server + path.format(dim=dim)
-                    cold = first_render(browser, url, sel)  # fresh context: downloads the JS; first visit warms the server
-                    times = [first_render(browser, url, sel, warm) for _ in range(repeat)]
+                    try:
+                        cold = first_render(browser, url, sel)  # fresh context: downloads the JS; warms the server
+                        times = [first_render(browser, url, sel, warm) for _ in range(repeat)]
+                    except Exception as exc:  # a timeout on an overloaded machine: say so, measure the rest
+                        print(f"  first render  {name:<11} not measured: {type(exc).__name__}: {str(exc).splitlines()[0]}")
+                        res[f"first render: {name}"] = float("inf")
+                        continue
                     res[f"first render: {name}"] = statistics.median(times)
-                    print(f"  first render  {name:<11} {statistics.median(times) * 1000:6.0f} ms median of {repeat} "
-                          f"(max {max(times) * 1000:.0f}; fresh browser profile {cold * 1000:.0f} ms)")  # fmt: skip
+                    med = statistics.median(times)
+                    over = (med - base) * 1000
+                    print(f"  first render  {name:<11} {med * 1000:6.0f} ms median of {repeat} (max {max(times) * 1000:.0f}; "
+                          f"{over:+.0f} over the one-line app; fresh browser profile {cold * 1000:.0f} ms)")  # fmt: skip
                 warm.close()
                 for what, fn in (("Compare org", lambda: compare_filter(browser, server, n, repeat)),
                                  ("Keywords", lambda: keywords_scope(browser, server, repeat))):  # fmt: skip
@@ -212,8 +225,8 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3, help="measurements per number (the median is printed)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        baseline(args.repeat, Path(tmp))
-        results = {n: measure(n, args.repeat, Path(tmp)) for n in args.reports}
+        base = baseline(args.repeat, Path(tmp))
+        results = {n: measure(n, args.repeat, Path(tmp), base) for n in args.reports}
     largest = results[max(results)]
     missed = [k for k, v in largest.items() if v > (FIRST_TARGET_S if k.startswith("first") else RERUN_TARGET_S)]
     print(

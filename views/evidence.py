@@ -111,7 +111,8 @@ def render() -> None:
             st.caption("No automatic evidence stored for this selection.")
         else:
             st.html(htmltable.table(people_evidence(ev, models), raw=("",)))
-        show_auto_beside_curated(tbl["comparison"], tbl["evidence"], report, dim)
+        show_auto_beside_curated(tbl["comparison"], lambda d: data.evidence_rows(None if report == ALL else report, d),
+                                 report, dim)  # fmt: skip
     if term:
         rows = data.kwic_rows(None if report == ALL else report, term, section)  # never the whole KWIC table
         where = "all reports" if report == ALL else models.get(report, report)

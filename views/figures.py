@@ -182,18 +182,25 @@ def section_bars(
     return fig
 
 
+#: Up to this many points the scatter writes each report's name beside its point; beyond, names
+#: overlap into an unreadable block and cost the browser one SVG text each, so they show on hover only.
+SCATTER_LABELS = 60
+
+
 def length_scatter(matrix: pd.DataFrame, term: str) -> go.Figure | None:
-    """Document length vs density of one term; one labelled point per report, measured and reported apart."""
+    """Document length vs density of one term; one labelled point per report, measured and reported apart
+    (names on hover only above SCATTER_LABELS points)."""
     m = matrix[(matrix["term"] == term) & matrix["words"].notna()] if not matrix.empty else matrix
     if m.empty:
         return None
+    mode = "markers+text" if len(m) <= SCATTER_LABELS else "markers"
     fig = go.Figure()
     for figures in ("measured", "reported"):
         sub = m[m["figures"] == figures]
         if sub.empty:
             continue
         fig.add_scatter(
-            x=sub["words"], y=sub["density"], mode="markers+text", name=figures, text=sub["model"].astype(str).map(_t),
+            x=sub["words"], y=sub["density"], mode=mode, name=figures, text=sub["model"].astype(str).map(_t),
             textposition="top center", textfont={"size": 10},
             marker={"color": FIGURE_COLOURS[figures], "symbol": FIGURE_SYMBOLS[figures], "size": 10},
             customdata=[[*target(r, term), u] for r, u in zip(sub["report_id"], sub["unit"], strict=True)],

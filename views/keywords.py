@@ -17,13 +17,14 @@ SCOPE_LABELS: dict[str, str] = {
 }
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+# Shared (st.cache_resource), not unpickled on every rerun; callers filter it and never change it.
+@st.cache_resource(show_spinner=False, max_entries=16)
 def _matrix(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, prefer: str) -> pd.DataFrame:
     tbl, _ = data.tables()
     return figures.keyword_matrix(tbl["reports"], tbl["counts"], tbl["reported"], list(terms), group, scope, prefer)  # type: ignore[arg-type]
 
 
-HEATMAP_ROWS = 60
+HEATMAP_ROWS = 30
 # Figures are cached as objects (st.cache_resource): st.cache_data would pickle a plotly Figure on
 # every hit, which costs more than building it. st.plotly_chart copies a Figure (to_dict), so the
 # cached one is never changed.

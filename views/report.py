@@ -24,8 +24,24 @@ META: dict[str, str] = {
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def _top_terms(key: data.Stamp, report_id: str) -> pd.DataFrame:
+    # TF-IDF needs every report's whole-document counts: only the "all" rows are read (cached per generation).
+    return distinctive_terms(data.read("counts", filters=[("section", "==", "all")]), report_id)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _figures(key: data.Stamp, report_id: str) -> list[tuple[str, pd.DataFrame]]:
+    """The report's reported and measured whole-document figures (only its own rows are read)."""
     tbl, _ = data.tables()
-    return distinctive_terms(tbl["counts"], report_id)
+    one = tbl["reports"][tbl["reports"]["report_id"] == report_id]
+    reported = tbl["reported"]
+    reported = reported[reported["report_id"] == report_id] if not reported.empty else reported
+    counts = data.read("counts", report_ids=[report_id])
+    out = []
+    for src in ("reported", "measured"):
+        frame = stats_frame(one, reported, counts, source=src)  # type: ignore[arg-type]
+        if "figures" not in frame.columns:
+            out.append((src, frame.drop(columns="model")))
+    return out
 
 
 def _show(v: object) -> str:
@@ -69,25 +85,20 @@ def render() -> None:
     if not status.empty and (status["report_id"] == rid).any():
         s = status[status["report_id"] == rid].iloc[0]
         message("error" if s["status"] == "failed" else "info", f"Last run: {s['status']} — {s['message']}")
-    one = reports[reports["report_id"] == rid]
     st.subheader("Figures")
-    for src in ("reported", "measured"):
-        st_ = stats_frame(one, tbl["reported"], tbl["counts"], source=src)
-        if "figures" in st_.columns:
-            continue
+    for src, frame in _figures(key, rid):
         st.caption(f"{src} (whole document)")
-        st.dataframe(st_.drop(columns="model"), hide_index=True)
+        st.dataframe(frame, hide_index=True)
     st.subheader("Comparison table row")
-    cmp_ = tbl["comparison"]
+    # Filtered reads (views/data.py): this report's rows only, never the whole comparison/evidence/sections.
+    cells = data.read("comparison", report_ids=[rid])
     labels = data.dim_labels()
-    cells = cmp_[cmp_["report_id"] == rid].copy() if not cmp_.empty else cmp_
     if len(cells):
         view = people_cells(cells, models).drop(columns="Report")
         view.insert(0, "Dimension", [labels.get(d, d) for d in cells["dimension"]])
         st.html(htmltable.table(view, raw=("",)))
-        _checklists(cmp_[cmp_["report_id"] == rid], tbl.get("evidence"), labels)
-    secs = tbl["sections"]
-    secs = secs[secs["report_id"] == rid] if not secs.empty else secs
+        _checklists(cells, data.read("evidence", report_ids=[rid]), labels)
+    secs = data.read("sections", report_ids=[rid])
     st.subheader("Sections")
     if len(secs):
         cols = {"section": "Section", "heading": "Heading", "start_page": "From page", "end_page": "To page", "words": "Words"}
