@@ -21,6 +21,7 @@ from ingest.store import Store
 from tests.app_fixtures import QUOTE, build_store, copy_store
 from views import compare, evidence, figures
 from views.add_report import spec_from_fields, spec_from_yaml, write_report
+from views.plain import escape_md
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 REPO = Path(__file__).resolve().parents[1]
@@ -194,6 +195,10 @@ def test_second_lens_shows_its_own_columns_everywhere(tmp_path: Path, monkeypatc
     assert other.dimension(other.summary_ids[0]).label in html_of(at)
     at = run_app("evidence")
     assert [o for o in at.selectbox(key="dim").options if o != "—"] == [d.label for d in other.dimensions]
+    at = run_app("review")  # the Review page reads the active lens too (it once loaded the default one)
+    shown = " ".join(m.value for m in at.markdown)
+    assert all(f"**{escape_md(d.label)}**" in shown for d in other.dimensions)
+    assert not any(f"**{escape_md(lab)}**" in shown for lab in LABELS.values() if lab not in {d.label for d in other.dimensions})
     from ingest import export
 
     summary = export.TABLES["summary"](Store(data))

@@ -18,7 +18,7 @@ import streamlit as st
 
 from ingest import comparison, curate, review
 from ingest.fetch import FetchSettings
-from ingest.lens import DEFAULT_LENS, NOT_ASSESSED, Lens, load_lens
+from ingest.lens import NOT_ASSESSED, Lens
 from ingest.registry import SpecFileError, load_report
 from ingest.schema import ID_PATTERN, CuratedCell, ReportSpec, Source
 from views import data
@@ -177,7 +177,7 @@ def show_auto_beside_curated(
     `evidence` may be a function of the evidence dimension that reads only its rows: it is called
     only when the dimension has a disagreement, so most pages never read the evidence table.
     """
-    lens = load_lens(DEFAULT_LENS)
+    lens = data.lens()  # the active lens (FRL_LENS, else the one the stored table holds)
     c = comparison_df
     if c.empty or "disagree" not in c.columns or dim not in lens.ids:
         return
@@ -210,7 +210,7 @@ def render() -> None:
     tbl, _ = data.tables()
     if data.no_data_notice(tbl):
         return
-    lens = load_lens(DEFAULT_LENS)
+    lens = data.lens()  # the active lens (FRL_LENS, else the one the stored table holds)
     reports, cmp_ = tbl["reports"], tbl["comparison"]
     models = dict(zip(reports["report_id"], reports["model"], strict=False))
     ids = list(models)
