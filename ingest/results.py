@@ -21,7 +21,7 @@ from pathlib import Path
 
 from .benchmarks import Catalogue, load_catalogue
 from .extract import Document
-from .records import ResultCell, Results, ResultTable
+from .records import Results, ResultTable
 from .results_read import Table, cell_flag, clean, interpret, is_own, names_benchmark, score_of, validate
 from .tables_pdf import CAPTION, FIGURE_CAPTION, Grid, GridRow, build_grid, find_regions, page_rules, page_words
 
@@ -399,7 +399,7 @@ def _record(t: Table) -> ResultTable:
         orientation=t.orientation,
         flags=tuple(t.flags),
         region=None if t.region is None else tuple(t.region),
-        cells=tuple(ResultCell(c.model, c.benchmark, c.value, c.metric, c.group, c.setting) for c in t.cells),
+        cells=tuple(t.cells),
     )
 
 

@@ -20,23 +20,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .benchmarks import Catalogue
+from .records import ResultCell as Cell  # the stored record is the reading's cell too
 from .tables_pdf import DASH, MARKS, Grid, is_value
 
 _MARK_RX = re.compile(rf"(?<=\S)[{re.escape(MARKS)}\u00b9\u00b2\u00b3]+$|^[{re.escape(MARKS)}]+(?=\S)")
 _PAREN_TAIL = re.compile(r"^(.*?\S)\s*\(([^()]*)\)\s*$")
 _NUMBER = re.compile(r"[-+\u2212]?(\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)")
-
-
-@dataclass
-class Cell:
-    """One automatic result cell of a table."""
-
-    model: str
-    benchmark: str
-    value: str
-    metric: str = ""
-    group: str = ""
-    setting: str = ""
 
 
 @dataclass

@@ -253,7 +253,7 @@ Qwen3 leads on AIME 2025 and LiveCodeBench.
 
 def test_markdown_pipe_table_and_image_only_section():
     tables, notes = markdown_tables(MD, CAT)
-    cells = [c.__dict__ for t in tables for c in t.cells]
+    cells = [c.to_json() for t in tables for c in t.cells]
     assert triples(cells, "model", "benchmark", "value") == {
         ("Qwen3-235B-A22B", "MMLU", "87.8"), ("Qwen3-235B-A22B", "GPQA Diamond", "71.1"),
         ("Qwen3-235B-A22B", "SWE-bench Verified", "44.2"), ("Other-70B", "MMLU", "85.0"), ("Other-70B", "SWE-bench Verified", "30.1"),  # noqa: E501
@@ -269,7 +269,7 @@ def test_html_table_with_colspan_header():
       <tbody><tr><td>MMLU-Pro</td><td>70.1</td><td>75.3</td></tr>
       <tr><td>BFCL v3</td><td>60.0</td><td>68.9&dagger;</td></tr></tbody></table>"""
     tables, _ = html_tables(html, CAT)
-    cells = [c.__dict__ for t in tables for c in t.cells]
+    cells = [c.to_json() for t in tables for c in t.cells]
     assert triples(cells, "model", "benchmark", "value") == {
         ("Alpha", "MMLU-Pro", "70.1"), ("Ours-2", "MMLU-Pro", "75.3"), ("Alpha", "BFCL v3", "60.0"), ("Ours-2", "BFCL v3", "68.9"),  # noqa: E501
     }  # fmt: skip
