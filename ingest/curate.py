@@ -172,6 +172,20 @@ def _decision(
     )
 
 
+def _block_map(parent: CommentedMap, key: str, top: bool = False) -> CommentedMap:
+    """`parent[key]` as a block-style mapping, created when missing or not a mapping (a new top-level
+    key goes where the schema orders it, so the file reads like the template)."""
+    m = parent.get(key)
+    if not isinstance(m, CommentedMap):
+        m = CommentedMap()
+        if top and key not in parent:
+            _insert_in_schema_order(parent, key, m)
+        else:
+            parent[key] = m
+    m.fa.set_block_style()
+    return m
+
+
 def record_decision(
     yaml_path: str | Path,
     dimension: str,
@@ -195,19 +209,7 @@ def record_decision(
     multi = lens.dimension(dimension).kind not in ("single", "level")
 
     def change(doc: CommentedMap) -> None:
-        cur = doc.get("curated")
-        if not isinstance(cur, CommentedMap):
-            cur = CommentedMap()
-            if "curated" in doc:
-                doc["curated"] = cur
-            else:
-                _insert_in_schema_order(doc, "curated", cur)
-        cur.fa.set_block_style()
-        cell = cur.get(dec.dimension)
-        if not isinstance(cell, CommentedMap):
-            cell = CommentedMap()
-            cur[dec.dimension] = cell
-        cell.fa.set_block_style()
+        cell = _block_map(_block_map(doc, "curated", top=True), dec.dimension)
         old = cell.get("value")
         old_vals = [old] if isinstance(old, str) else list(old or [])
         if multi:
@@ -248,14 +250,7 @@ def set_source(yaml_path: str | Path, url: str | None = None, path: str | None =
         raise _fail(yp, "source", "give a URL or a file", "upload a file or paste a link")
 
     def change(doc: CommentedMap) -> None:
-        src = doc.get("source")
-        if not isinstance(src, CommentedMap):
-            src = CommentedMap()
-            if "source" in doc:
-                doc["source"] = src
-            else:
-                _insert_in_schema_order(doc, "source", src)
-        src.fa.set_block_style()
+        src = _block_map(doc, "source", top=True)
         for k, v in (("url", url), ("path", path)):
             if v:
                 src[k] = v
