@@ -8,7 +8,8 @@ with 30,000-letter words (de-hyphenation) as a real PDF, and two HTML pages, eac
 Printed per input: seconds of `extract_file` (reading, Markdown rules, normalisation,
 de-hyphenation) per size, the ratio of the largest to the smallest size (linear = the size
 ratio; the old code grew 3-6x per doubling), whether the largest stays under 2 s, and, for
-information, the seconds of the later stages (`pipeline.analyse`: sections, keyword counts) on
+information, the seconds of the later stages (`pipeline.analyse` with the default lens: sections,
+keyword counts, sentences, annotation, result tables) on
 the largest input. Times are CPU seconds of the process (`time.process_time`): on an idle
 machine that is the wall time, and on a shared one it does not swing with other jobs' load.
 The first HTML input includes importing trafilatura (about 2 s).
@@ -104,14 +105,15 @@ def peak_rss_mb() -> float:
 def measure_one(path: Path) -> dict:
     """In this process: extract + analyse once; seconds of each and peak RSS in MB."""
     from ingest.extract import extract_file
+    from ingest.lens import load_lens
     from ingest.lexicon import load_lexicon
     from ingest.pipeline import analyse
 
-    lexicon = load_lexicon()
+    lexicon, lens = load_lexicon(), load_lens()
     t0 = time.process_time()
     doc = extract_file(path)
     t1 = time.process_time()
-    analyse(doc, lexicon)
+    analyse(doc, lexicon, lens)
     t2 = time.process_time()
     return {
         "extract_s": t1 - t0,
@@ -145,16 +147,17 @@ def main() -> int:
         print(json.dumps(measure_one(args.one)))
         return 0
     from ingest.extract import extract_file
+    from ingest.lens import load_lens
     from ingest.lexicon import load_lexicon
     from ingest.pipeline import analyse
 
-    lexicon = load_lexicon()
+    lexicon, lens = load_lexicon(), load_lens()
     ok = True
     with tempfile.TemporaryDirectory(prefix="pathological.") as tmp:
         folder = Path(tmp)
         sizes = sorted(args.sizes)
         head = " ".join(f"{s // 1000:>5} KB" for s in sizes)
-        print(f"{'input':34} extraction: {head}  {'ratio':>6}  bar (<{TIME_BOUND:.0f} s) | counting at {sizes[-1] // 1000} KB")
+        print(f"{'input':34} extraction: {head}  {'ratio':>6}  bar (<{TIME_BOUND:.0f} s) | analysis at {sizes[-1] // 1000} KB")
         for name, (suffix, make) in TIME_FAMILY.items():
             secs, count_s = [], 0.0
             for size in sizes:
@@ -163,7 +166,7 @@ def main() -> int:
                 t0 = time.process_time()
                 doc = extract_file(p)
                 t1 = time.process_time()
-                analyse(doc, lexicon)
+                analyse(doc, lexicon, lens)
                 secs.append(t1 - t0)
                 count_s = time.process_time() - t1
                 p.unlink()
