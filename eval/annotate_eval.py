@@ -12,8 +12,11 @@ report introduces are found without being in the lens, and the annotate time on 
 
 Gold free-text algorithm names are mapped onto lens categories with the lens' own cues (earliest
 match in the text), or onto a name the report itself introduced (`introduces:` in the lens).
-Items nothing maps (e.g. "on-policy RL (unnamed)", "ReST (baseline)") count as misses and are
-listed: the lens cannot produce them, so they are errors, not exclusions.
+A used item the gold marks as unnamed ("on-policy RL (unnamed; …)", "… (algorithm not named)")
+is the gold's notation for the lens's `generic` category ("RL, algorithm not named"); unnamed
+mentioned-only items keep no category (the lens never reports an unnamed method as mentioned).
+Items nothing maps (e.g. "ReST (baseline)") count as misses and are listed: the lens cannot
+produce them, so they are errors, not exclusions.
 """
 
 from __future__ import annotations
@@ -41,6 +44,8 @@ SHARED = ROOT.parent / "shared"
 LEVELS = ["none", "low", "medium", "detailed", "very detailed"]
 #: Documents added to gold.yaml after the cues were first written (issue 10): the honest split.
 NEW = ("deepseek-v3", "hunyuan-a13b", "ling-v1", "ling-coder-lite", "qwen2.5-max-blog")
+#: The gold's notation for a used algorithm the report does not name.
+UNNAMED = re.compile(r"\(unnamed\b|\bnot named\b", re.I)
 #: Gold key of each level dimension.
 LEVEL_KEYS = {"disclosure": "agentic_rl", "rl_disclosure": "rl_disclosure"}
 
@@ -73,14 +78,21 @@ def annotate_all(docs: list[Doc], lens: Lens, ranking: str = "cues") -> tuple[di
     return res, time.process_time() - t
 
 
-def map_names(items: object, lens: Lens, dim_id: str, introduced: set[str] = frozenset()) -> tuple[set[str], list[str]]:
+def map_names(
+    items: object, lens: Lens, dim_id: str, introduced: set[str] = frozenset(), used: bool = False
+) -> tuple[set[str], list[str]]:
     """Gold free-text method names → lens categories (earliest cue match wins) or a name the report
-    introduced itself; returns (mapped, unmapped)."""
+    introduced itself; with `used`, an item marked unnamed → the lens's generic category.
+    Returns (mapped, unmapped)."""
     if not isinstance(items, list):
         return set(), []
     dim = lens.dimension(dim_id)
+    generic = next((c.name for c in dim.categories if c.generic), None)
     mapped, unmapped = set(), []
     for item in items:
+        if used and generic and UNNAMED.search(item):
+            mapped.add(generic)
+            continue
         best = None
         for c in dim.categories:
             for cue in c.cues:
@@ -129,7 +141,7 @@ def score(docs: list[Doc], res: dict[str, Annotation], lens: Lens) -> tuple[dict
         g, cells = d.gold, res[d.id].cells
         intro = _introduced(res[d.id], lens)
         row: dict[str, object] = {}
-        gs, unm = map_names(g["rl_algorithms_used"], lens, "rl_algorithm", intro)
+        gs, unm = map_names(g["rl_algorithms_used"], lens, "rl_algorithm", intro, used=True)
         unmapped_all += [f"{d.id}: {u}" for u in unm]
         gs |= {f"? {u}" for u in unm}  # a name the lens cannot produce is a miss
         ps = as_set(cells["rl_algorithm"].value)

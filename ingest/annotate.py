@@ -17,8 +17,17 @@ Decisions are lexical and explainable:
   the default.
 * **Algorithms** are decided *used* or *mentioned only* from the words around each name in
   its clause: "we adopt / our / as our algorithm" before or after it means used; "unlike /
-  compared with / than / baseline" means contrast. A name is used when it has at least one
-  use and no more contrasts than uses.
+  compared with / than / baseline" means contrast; a name that is the instrument of a data
+  check ("samples validated through rejection sampling", `mention_before:`) is only mentioned:
+  filtering data with a method is not training the model with it. A name is used when it has
+  at least one use and no more contrasts than uses.
+* **Unnamed algorithms**: when the report's own model is trained with RL whose algorithm it
+  describes only generically ("we adopt an on-policy RL algorithm"), a `generic: true` category
+  says so ("RL, algorithm not named"), with that sentence as evidence. Absence is a finding, like
+  "not disclosed". The description counts only where it is the report's own training (its cues
+  say "we … adopt / RL here employs"), no method is named in the sentence, none is used under
+  the same heading (there the description is of that method), it is not under a skipped heading
+  and matches none of the category's `exclude:` patterns (future work, baselines, ablations).
 * **Levels** (disclosure) count named indicators; the cell keeps the whole checklist (each
   indicator yes/no with the first sentence that fired it), so the level can be checked by hand.
   No opaque score. The cut points are chosen from the labelled data (see the README).
@@ -38,7 +47,7 @@ from .lens import NOT_DISCLOSED, Category, Dimension, Lens
 from .records import Annotation, Cell, ChecklistItem, EvidenceRow
 
 #: Bump when evidence or annotation rules change in code, so stored annotations are recomputed.
-ANNOTATE_VERSION = 3
+ANNOTATE_VERSION = 4
 Ranking = Literal["tfidf", "cues"]
 #: Candidate sentences kept per dimension × category in the evidence table.
 TOP_K = 5
@@ -62,6 +71,9 @@ class _Compiled:
     used_after: re.Pattern[str] | None = None
     contrast_before: re.Pattern[str] | None = None
     contrast_after: re.Pattern[str] | None = None
+    mention_before: re.Pattern[str] | None = None
+    exclude: dict[str, re.Pattern[str] | None] = field(default_factory=dict)
+    generic: frozenset[str] = frozenset()
     introduces: list[re.Pattern[str]] = field(default_factory=list)
     lit: dict[str, frozenset[str] | None] = field(default_factory=dict)
     lit_any: frozenset[str] | None = None
@@ -167,6 +179,9 @@ def _compiled(lens: Lens, dim: Dimension) -> _Compiled:
             used_after=alternation(dim.used_after),
             contrast_before=alternation(dim.contrast_before),
             contrast_after=alternation(dim.contrast_after),
+            mention_before=alternation(dim.mention_before),
+            exclude={c.name: alternation(c.exclude) for c in dim.categories if c.generic},
+            generic=frozenset(c.name for c in dim.categories if c.generic),
             introduces=_rx(dim.introduces),
             lit={c.name: literal_gate(c.cues) for c in dim.categories},
             lit_any=literal_gate([q for c in dim.categories for q in c.cues]),
@@ -323,6 +338,8 @@ def _roles_of(
                 left, right = _clause_left(t, m.start()), _clause_right(t, m.end())
                 if negated or _hit(comp.contrast_before, left) or _hit(comp.contrast_after, right):
                     roles.append("contrast")
+                elif _hit(comp.mention_before, left):
+                    roles.append("mention")
                 elif _hit(comp.used_before, left) or _hit(comp.used_after, right):
                     roles.append("use")
                 else:
@@ -403,6 +420,32 @@ def _categorical(dim: Dimension, sents: list[Sentence], sim: _Similarity | None,
     return _cell(chosen, conf, ranked[chosen[0]][0], support=support), _evidence_rows(dim.id, ranked)
 
 
+def generic_uses(roles: dict[str, list[Hit]], comp: _Compiled, skip: set[int] = frozenset()) -> None:
+    """Keep, for each `generic` category, only the sentences that describe the report's own training
+    with an unnamed algorithm, all as uses; drop the rest (an unnamed method is never "mentioned").
+
+    Dropped: a sentence naming a method (the description is of that method), one under a heading
+    where a named method is used (the same stage), one under a skipped heading, one matching the
+    category's `exclude` (future work, baselines), one read as a contrast.
+    """
+    if not comp.generic:
+        return
+    named = [hits for n, hits in roles.items() if n not in comp.generic]
+    naming = {h.sentence.index for hits in named for h in hits}
+    stages = {h.sentence.heading for hits in named for h in hits if h.role == "use" and h.sentence.heading}
+    for name in comp.generic:
+        ex = comp.exclude.get(name)
+        roles[name] = [
+            Hit(h.sentence, h.cues, "use")
+            for h in roles.get(name, [])
+            if h.role != "contrast"
+            and h.sentence.index not in naming
+            and h.sentence.index not in skip
+            and h.sentence.heading not in stages
+            and not _hit(ex, h.sentence.text)
+        ]
+
+
 def decide_algorithms(roles: dict[str, list[Hit]]) -> tuple[list[str], list[str]]:
     """(used, mentioned-only) method names: used = at least one use and no more contrasts than uses."""
     used, mentioned = [], []
@@ -425,7 +468,9 @@ def _algorithm(
         for h in hits:
             if h.sentence.index in skip and h.role == "use":
                 h.role = "mention"
+    generic_uses(roles, comp, skip)
     used, mentioned = decide_algorithms(roles)
+    used = sorted(used, key=lambda n: n in comp.generic)  # named methods first: the cell quotes one
     ranked = {}
     for name, hits in roles.items():
         if hits:

@@ -10,7 +10,8 @@ Dimension kinds (what `ingest.annotate` does with them):
 * `multi`     several categories may hold at once (reward sources);
 * `single`    one category, the best-supported one (credit granularity);
 * `algorithm` categories are named methods, each decided *used* or *mentioned only*; its
-  `introduces:` patterns add, per report, a method the report defines itself;
+  `introduces:` patterns add, per report, a method the report defines itself; a `generic: true`
+  category stands for an own-training algorithm the report describes without naming it;
 * `mentioned` no categories of its own: the mentioned-only names of its `source` dimension;
 * `level`     an ordered level computed from named indicators (disclosure); every indicator is
   kept as a yes/no checklist item with its quote.
@@ -62,11 +63,25 @@ class Category(_Strict):
     label: str | None = Field(None, description="display label (default: name)")
     description: str | None = Field(None, description="what a careful reader looks for; also part of the TF-IDF prototype")
     cues: list[str] = Field(min_length=1, description="regular expressions (case-insensitive) that signal this category")
+    generic: bool = Field(
+        False,
+        description="`algorithm` only: the category stands for an algorithm of the report's own training that the "
+        "report does not name; its cues match a generic description of it ('we adopt an on-policy RL algorithm')",
+    )
+    exclude: list[str] = Field(
+        default_factory=list, description="`generic` only: a sentence matching one of these never supports the category"
+    )
 
-    @field_validator("cues")
+    @field_validator("cues", "exclude")
     @classmethod
     def _cues(cls, v: list[str]) -> list[str]:
         return _compile_all(v)
+
+    @model_validator(mode="after")
+    def _generic_only(self) -> Category:
+        if self.exclude and not self.generic:
+            raise ValueError("`exclude:` is only for a `generic: true` category")
+        return self
 
     @field_validator("name")
     @classmethod
@@ -134,6 +149,11 @@ class Dimension(_Strict):
     contrast_after: list[str] = Field(
         default_factory=list, description="`algorithm`: phrases right of a name that mean 'compared with it'"
     )
+    mention_before: list[str] = Field(
+        default_factory=list,
+        description="`algorithm`: phrases left of a name that make it a plain mention even beside a use phrase "
+        "(data 'validated through' a method: a data check, not training with it)",
+    )
     introduces: list[str] = Field(
         default_factory=list,
         description="`algorithm`: patterns whose group `name` captures a method the report defines itself "
@@ -145,7 +165,15 @@ class Dimension(_Strict):
     levels: list[Level] = Field(default_factory=list)
 
     @field_validator(
-        "context", "negation", "used_before", "used_after", "contrast_before", "contrast_after", "require", "exclude"
+        "context",
+        "negation",
+        "used_before",
+        "used_after",
+        "contrast_before",
+        "contrast_after",
+        "mention_before",
+        "require",
+        "exclude",
     )
     @classmethod
     def _regexes(cls, v: list[str]) -> list[str]:
@@ -169,6 +197,8 @@ class Dimension(_Strict):
             raise ValueError("`source:` is only for kind 'mentioned'")
         if self.kind != "algorithm" and self.introduces:
             raise ValueError("`introduces:` is only for kind 'algorithm'")
+        if self.kind != "algorithm" and any(c.generic for c in self.categories):
+            raise ValueError("`generic: true` categories are only for kind 'algorithm'")
         if self.kind == "level":
             if not self.indicators or not self.levels:
                 raise ValueError("kind 'level' needs `indicators:` and `levels:`")
