@@ -164,6 +164,87 @@ def test_ablation_with_another_algorithm_is_not_use(lens) -> None:
     assert cells["rl_algorithm_mentioned"].value == ("ReST",)
 
 
+# --------------------------------------------------------------------- an RL algorithm the report does not name
+UNNAMED = "RL, algorithm not named"
+
+
+def test_own_rl_with_a_generically_described_algorithm_is_rl_algorithm_not_named(lens) -> None:
+    cells = run(
+        lens,
+        "Pretraining used fifteen trillion tokens.",
+        "To keep the reward from saturating, we switched to an off-policy RL algorithm with replay buffers.",
+    )
+    assert cells["rl_algorithm"].value == (UNNAMED,)
+    assert cells["rl_algorithm"].page == 2 and "off-policy RL algorithm" in cells["rl_algorithm"].quote
+    assert cells["rl_algorithm_mentioned"].value == ("not disclosed",)
+
+
+def test_unnamed_stage_beside_a_named_stage_lists_both(lens) -> None:
+    cells = run(
+        lens,
+        "3.1 Reasoning RL Stage\nWe adopt GRPO as our RL algorithm for mathematics and code.\n"
+        "3.2 General RL Stage\nUnlike the first stage, reinforcement learning in this stage uses a preference-weighted "
+        "policy optimization method that balances helpfulness and safety.",
+    )
+    assert cells["rl_algorithm"].value == ("GRPO", UNNAMED)
+    assert "GRPO" in cells["rl_algorithm"].quote  # the cell quotes the named method first
+
+
+def test_generic_description_of_a_method_named_in_the_same_stage_is_that_method(lens) -> None:
+    cells = run(lens, "3.1 RL Stage\nWe use an on-policy RL algorithm for stability. Concretely, we adopt GRPO with 16 rollouts.")
+    assert cells["rl_algorithm"].value == ("GRPO",)
+    cells = run(lens, "We adopt an on-policy RL algorithm (GRPO) with a rule-based reward.")
+    assert cells["rl_algorithm"].value == ("GRPO",)
+    cells = run(lens, "We adopt an on-policy RL algorithm, GRPO, with a rule-based reward.")
+    assert UNNAMED not in cells["rl_algorithm"].value
+    cells = run(lens, "We adopt an on-policy RL algorithm called Balanced Policy Optimization (BPO) for all runs.")
+    assert cells["rl_algorithm"].value == ("BPO",)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # an RL algorithm of another paper, described generically
+        "Smith et al. (2024) adopt an on-policy RL algorithm to train their reasoning model.",
+        "Prior systems employ an asynchronous policy-gradient method for agent training.",
+        # future work
+        "In future work we plan to adopt an off-policy RL algorithm for long-horizon agents.",
+        "6 Limitations and Future Work\nWe adopt an off-policy RL algorithm for long-horizon agents next.",
+        # RL of a baseline
+        "For the baseline, we adopt an on-policy RL algorithm with the same reward model.",
+        # not an RL algorithm, or no algorithm at all
+        "We employ an Adam-style optimization method with a cosine learning-rate schedule.",
+        "We applied reinforcement learning across more than twenty general tasks.",
+    ],
+)
+def test_generic_rl_that_is_not_the_reports_own_unnamed_training_does_not_fire(lens, text: str) -> None:
+    cells = run(lens, text)
+    assert UNNAMED not in cells["rl_algorithm"].value + cells["rl_algorithm_mentioned"].value
+
+
+def test_unnamed_rl_algorithm_in_chinese(lens) -> None:
+    cells = run(lens, "为了避免性能过早饱和，我们采用了一种在线策略强化学习算法进行训练。")
+    assert cells["rl_algorithm"].value == (UNNAMED,)
+
+
+def test_rejection_sampling_that_only_filters_data_is_not_rejection_sampling_fine_tuning(lens) -> None:
+    cells = run(lens, "Only responses validated through strict rejection sampling are kept in the final SFT dataset.")
+    assert "rejection sampling fine-tuning" not in cells["rl_algorithm"].value
+    assert cells["rl_algorithm_mentioned"].value == ("rejection sampling fine-tuning",)
+    cells = run(
+        lens, "We generate new SFT data through rejection sampling on the RL checkpoint and fine-tune on the accepted samples."
+    )
+    assert cells["rl_algorithm"].value == ("rejection sampling fine-tuning",)
+
+
+def test_eval_maps_the_gold_unnamed_notation_onto_the_generic_category(lens) -> None:
+    ev = _eval()
+    items = ["GRPO (modified)", "on-policy RL (unnamed; used for the second model)", "General RL stage (algorithm not named)"]
+    assert ev.map_names(items, lens, "rl_algorithm", used=True) == ({"GRPO", UNNAMED}, [])
+    mapped, unmapped = ev.map_names(["offline alignment (unnamed; a contrast)"], lens, "rl_algorithm")
+    assert mapped == set() and unmapped == ["offline alignment (unnamed; a contrast)"]
+
+
 # --------------------------------------------------------------------- reward sources read in context
 def test_data_filtering_words_without_reward_are_no_reward_source(lens) -> None:
     cells = run(lens, "In the quality assessment phase, the SFT data undergo rule-based verification and test cases are run.")
@@ -283,7 +364,7 @@ def test_prefilters_never_drop_a_sentence_a_cue_matches(lens) -> None:
 # --------------------------------------------------------------------- floors on the gold corpus
 FLOORS = {
     # reached on 13 gold documents by eval/annotate_eval.py (see README); a drop below fails the suite
-    "alg_exact": 0.84, "alg_f1": 0.92, "rs_f1": 0.93, "gran_acc": 0.92,
+    "alg_exact": 1.0, "alg_f1": 1.0, "rs_f1": 0.93, "gran_acc": 0.92,
     "disclosure_exact": 0.84, "disclosure_w1": 1.0, "rl_disclosure_exact": 0.92, "rl_disclosure_w1": 1.0,
 }  # fmt: skip
 

@@ -136,3 +136,26 @@ def test_default_lens_declares_how_new_methods_are_found_and_chinese_cues() -> N
     assert lens.dimension("rl_algorithm").introduces
     cues = [q for d in lens.dimensions for c in d.categories for q in c.cues]
     assert any("基于规则" in q for q in cues) and any("奖励模型" in q for q in cues)
+
+
+def test_generic_category_only_in_an_algorithm_dimension_and_exclude_only_on_it(tmp_path: Path) -> None:
+    base = "id: t\nlabel: T\ndimensions:\n  - id: alg\n    label: A\n    kind: {kind}\n    categories: [{cat}]\n"
+    ok = tmp_path / "ok.yaml"
+    cat = "{name: unnamed RL, generic: true, cues: ['an RL algorithm'], exclude: [future]}"
+    ok.write_text(base.format(kind="algorithm", cat=cat))
+    assert [c.name for c in load_lens(ok).dimension("alg").categories if c.generic] == ["unnamed RL"]
+    for kind, cat, words in [
+        ("multi", "{name: unnamed RL, generic: true, cues: ['an RL algorithm']}", "only for kind 'algorithm'"),
+        ("algorithm", "{name: GRPO, cues: [GRPO], exclude: [future]}", "only for a `generic: true` category"),
+    ]:
+        bad = tmp_path / "bad.yaml"
+        bad.write_text(base.format(kind=kind, cat=cat))
+        with pytest.raises(SpecFileError) as exc:
+            load_lens(bad)
+        assert words in str(exc.value)
+
+
+def test_default_lens_says_when_an_rl_algorithm_is_not_named() -> None:
+    dim = load_lens(DEFAULT_LENS).dimension("rl_algorithm")
+    assert [c.name for c in dim.categories if c.generic] == ["RL, algorithm not named"]
+    assert dim.mention_before
