@@ -26,8 +26,9 @@ Decisions are lexical and explainable:
   says so ("RL, algorithm not named"), with that sentence as evidence. Absence is a finding, like
   "not disclosed". The description counts only where it is the report's own training (its cues
   say "we … adopt / RL here employs"), no method is named in the sentence, none is used under
-  the same heading (there the description is of that method), it is not under a skipped heading
-  and matches none of the category's `exclude:` patterns (future work, baselines, ablations).
+  the same heading (there the description is of that method), it is not under a skipped heading,
+  nor in a summary section (abstract, introduction, conclusion) of a report that names its method
+  elsewhere, and matches none of the category's `exclude:` patterns (future work, baselines).
 * **Levels** (disclosure) count named indicators; the cell keeps the whole checklist (each
   indicator yes/no with the first sentence that fired it), so the level can be checked by hand.
   No opaque score. The cut points are chosen from the labelled data (see the README).
@@ -73,6 +74,7 @@ class _Compiled:
     contrast_after: re.Pattern[str] | None = None
     mention_before: re.Pattern[str] | None = None
     exclude: dict[str, re.Pattern[str] | None] = field(default_factory=dict)
+    summary: dict[str, re.Pattern[str] | None] = field(default_factory=dict)
     generic: frozenset[str] = frozenset()
     introduces: list[re.Pattern[str]] = field(default_factory=list)
     lit: dict[str, frozenset[str] | None] = field(default_factory=dict)
@@ -181,6 +183,7 @@ def _compiled(lens: Lens, dim: Dimension) -> _Compiled:
             contrast_after=alternation(dim.contrast_after),
             mention_before=alternation(dim.mention_before),
             exclude={c.name: alternation(c.exclude) for c in dim.categories if c.generic},
+            summary={c.name: alternation(c.summary_headings) for c in dim.categories if c.generic},
             generic=frozenset(c.name for c in dim.categories if c.generic),
             introduces=_rx(dim.introduces),
             lit={c.name: literal_gate(c.cues) for c in dim.categories},
@@ -426,15 +429,18 @@ def generic_uses(roles: dict[str, list[Hit]], comp: _Compiled, skip: set[int] = 
 
     Dropped: a sentence naming a method (the description is of that method), one under a heading
     where a named method is used (the same stage), one under a skipped heading, one matching the
-    category's `exclude` (future work, baselines), one read as a contrast.
+    category's `exclude` (future work, baselines), one read as a contrast; and, when the report uses
+    a named method anywhere, one in a summary section (`summary_headings`, or before the first
+    heading): an abstract's "we adopt a simple RL algorithm" restates the method named later.
     """
     if not comp.generic:
         return
     named = [hits for n, hits in roles.items() if n not in comp.generic]
     naming = {h.sentence.index for hits in named for h in hits}
     stages = {h.sentence.heading for hits in named for h in hits if h.role == "use" and h.sentence.heading}
+    names_a_method = any(h.role == "use" for hits in named for h in hits)
     for name in comp.generic:
-        ex = comp.exclude.get(name)
+        ex, summary = comp.exclude.get(name), comp.summary.get(name)
         roles[name] = [
             Hit(h.sentence, h.cues, "use")
             for h in roles.get(name, [])
@@ -442,6 +448,7 @@ def generic_uses(roles: dict[str, list[Hit]], comp: _Compiled, skip: set[int] = 
             and h.sentence.index not in naming
             and h.sentence.index not in skip
             and h.sentence.heading not in stages
+            and not (names_a_method and (not h.sentence.heading or _hit(summary, h.sentence.heading)))
             and not _hit(ex, h.sentence.text)
         ]
 

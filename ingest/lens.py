@@ -71,16 +71,22 @@ class Category(_Strict):
     exclude: list[str] = Field(
         default_factory=list, description="`generic` only: a sentence matching one of these never supports the category"
     )
+    summary_headings: list[str] = Field(
+        default_factory=list,
+        description="`generic` only: headings of sections that restate methods detailed elsewhere (abstract, "
+        "introduction, conclusion); there, and before the first heading, a generic description counts only when "
+        "the report uses no named method",
+    )
 
-    @field_validator("cues", "exclude")
+    @field_validator("cues", "exclude", "summary_headings")
     @classmethod
     def _cues(cls, v: list[str]) -> list[str]:
         return _compile_all(v)
 
     @model_validator(mode="after")
     def _generic_only(self) -> Category:
-        if self.exclude and not self.generic:
-            raise ValueError("`exclude:` is only for a `generic: true` category")
+        if (self.exclude or self.summary_headings) and not self.generic:
+            raise ValueError("`exclude:`/`summary_headings:` are only for a `generic: true` category")
         return self
 
     @field_validator("name")

@@ -177,6 +177,8 @@ def test_own_rl_with_a_generically_described_algorithm_is_rl_algorithm_not_named
     assert cells["rl_algorithm"].value == (UNNAMED,)
     assert cells["rl_algorithm"].page == 2 and "off-policy RL algorithm" in cells["rl_algorithm"].quote
     assert cells["rl_algorithm_mentioned"].value == ("not disclosed",)
+    cells = run(lens, "We further train the model with an off-policy RL method that reuses stale rollouts.")
+    assert cells["rl_algorithm"].value == (UNNAMED,)
 
 
 def test_unnamed_stage_beside_a_named_stage_lists_both(lens) -> None:
@@ -201,6 +203,17 @@ def test_generic_description_of_a_method_named_in_the_same_stage_is_that_method(
     assert cells["rl_algorithm"].value == ("BPO",)
 
 
+def test_summary_section_restating_a_method_named_later_is_not_an_unnamed_algorithm(lens) -> None:
+    body = "3 Reinforcement Learning\nWe adopt GRPO as our RL algorithm with a rule-based reward."
+    cells = run(lens, "1 Introduction\nWe adopt a simple and scalable RL algorithm for reasoning.", body)
+    assert cells["rl_algorithm"].value == ("GRPO",)
+    cells = run(lens, "We adopt a simple and scalable RL algorithm for reasoning.\n" + body)  # abstract: no heading yet
+    assert cells["rl_algorithm"].value == ("GRPO",)
+    # a report that names nothing: its introduction's description is the only one there is
+    cells = run(lens, "1 Introduction\nWe adopt a simple and scalable RL algorithm for reasoning.")
+    assert cells["rl_algorithm"].value == (UNNAMED,)
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -215,6 +228,8 @@ def test_generic_description_of_a_method_named_in_the_same_stage_is_that_method(
         # not an RL algorithm, or no algorithm at all
         "We employ an Adam-style optimization method with a cosine learning-rate schedule.",
         "We applied reinforcement learning across more than twenty general tasks.",
+        # a schedule of stages, not the algorithm
+        "We adopt a two-stage RL approach: first reasoning, then general alignment.",
     ],
 )
 def test_generic_rl_that_is_not_the_reports_own_unnamed_training_does_not_fire(lens, text: str) -> None:

@@ -147,6 +147,7 @@ def test_generic_category_only_in_an_algorithm_dimension_and_exclude_only_on_it(
     for kind, cat, words in [
         ("multi", "{name: unnamed RL, generic: true, cues: ['an RL algorithm']}", "only for kind 'algorithm'"),
         ("algorithm", "{name: GRPO, cues: [GRPO], exclude: [future]}", "only for a `generic: true` category"),
+        ("algorithm", "{name: GRPO, cues: [GRPO], summary_headings: [abstract]}", "only for a `generic: true` category"),
     ]:
         bad = tmp_path / "bad.yaml"
         bad.write_text(base.format(kind=kind, cat=cat))
