@@ -40,10 +40,10 @@ IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 #: page -> (URL path with query, selector of the element that means "the page is there")
 PAGES: dict[str, tuple[str, str]] = {
     "Compare": ("/compare", "table.frl"),
-    "Keywords": ("/keywords", ".st-key-kw_heatmap .js-plotly-plot .heatmaplayer"),
+    "Keywords": ("/keywords", '[data-chart="kw_heatmap"] table.frl-h'),
     "Evidence": ("/evidence?report=r00&dim={dim}", "table.frl-q"),
     "Report": ("/report?report=r02", "table.frl-q"),
-    "Benchmarks": ("/benchmarks", ".st-key-bench_coverage .js-plotly-plot"),
+    "Benchmarks": ("/benchmarks", '[data-chart="bench_coverage"]'),
     "Review": ("/review?rid=r00", '[data-testid="stDataFrame"]'),
     "Add report": ("/add", '[data-testid="stForm"]'),
 }

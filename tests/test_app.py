@@ -230,7 +230,7 @@ def test_hand_written_report_url_is_honoured(store_env: Path) -> None:
 
 # ------------------------------------------------------------------------------------------- Keywords
 def test_keywords_heatmap_follows_metric_scope_and_group(store_env: Path) -> None:
-    at = run_app("keywords")
+    at = run_app("keywords", interactive=True)  # type: ignore[arg-type]
     heat = specs(at)[0]
     assert heat["layout"]["title"]["text"].startswith("Density")
     terms = heat["data"][0]["x"]
@@ -250,17 +250,17 @@ def test_keywords_heatmap_follows_metric_scope_and_group(store_env: Path) -> Non
 
 
 def test_section_bars_obey_the_scope_and_carry_click_targets(store_env: Path) -> None:
-    at = run_app("keywords", scope="body")
+    at = run_app("keywords", scope="body", interactive=True)  # type: ignore[arg-type]
     bars = next(s for s in specs(at) if s["data"][0]["type"] == "bar")
     assert [t["name"] for t in bars["data"]] == ["body"]
     assert bars["data"][0]["customdata"][0] == ["", "agentic", "body"]
-    at = run_app("keywords")
+    at = run_app("keywords", interactive=True)  # type: ignore[arg-type]
     bars = next(s for s in specs(at) if s["data"][0]["type"] == "bar")
     assert [t["name"] for t in bars["data"]] == ["body", "appendix", "references"]
 
 
 def test_scatter_points_are_labelled_and_coloured_by_kind(store_env: Path) -> None:
-    at = run_app("keywords", figures="reported")
+    at = run_app("keywords", figures="reported", interactive=True)  # type: ignore[arg-type]
     scatter = specs(at)[-1]
     names = [t["name"] for t in scatter["data"]]
     assert set(names) == {"measured", "reported"}
@@ -272,16 +272,65 @@ def test_scatter_points_are_labelled_and_coloured_by_kind(store_env: Path) -> No
 
 
 def test_nothing_measured_is_said_in_a_sentence(store_env: Path) -> None:
-    at = run_app("keywords", group="rl_algorithms", scope="references")
+    at = run_app("keywords", group="rl_algorithms", scope="references", interactive=True)  # type: ignore[arg-type]
     assert any("no split by section" in i.value or "nothing" in i.value for i in at.info)
     assert all(s["data"] for s in specs(at))  # no empty axes
+    at = run_app("keywords", group="rl_algorithms", scope="references")
+    assert any("no split by section" in i.value or "nothing" in i.value for i in at.info)
+    charts = html_of(at).split('data-chart="')[1:]
+    assert all('class="m' in c for c in charts if 'class="p"' in c)  # the plain charts draw no empty axes either
 
 
 def test_keywords_shows_measured_beside_reported_with_differences(store_env: Path) -> None:
     at = run_app("keywords")
-    sbs = at.dataframe[0].value
+    table = re.search(r'<table class="frl-q">.*?</table>', html_of(at), re.S).group(0)  # type: ignore[union-attr]
+    head = re.findall(r"<th>([^<]*)</th>", table)
+    rows = [re.findall(r"<td[^>]*>([^<]*)</td>", r) for r in re.findall(r"<tr>(<td.*?)</tr>", table)]
+    sbs = pd.DataFrame(rows, columns=head)
     assert set(sbs["model"]) == {"Model 00"}
     assert (sbs["differs"] == "⚠").tolist() == (sbs["measured"] != sbs["reported"]).tolist()
+
+
+# Plain (HTML) charts: what the page draws by default, without plotly (first render in well under 2 s).
+def _cells(page: str, chart: str) -> list[tuple[str, str, str]]:
+    """(href, title, text) of every linked mark of one plain chart."""
+    block = page.split(f'data-chart="{chart}"', 1)[1].split('data-chart="', 1)[0]
+    return re.findall(r'<a[^>]* href="([^"]*)"[^>]* title="([^"]*)"[^>]*>([^<]*)</a>', block)
+
+
+def test_plain_heatmap_follows_metric_scope_and_links_cells_to_evidence(store_env: Path) -> None:
+    at = run_app("keywords")
+    page = html_of(at)
+    assert "Density per 1,000 words by report and term" in page and not at.get("plotly_chart")
+    cells = _cells(page, "kw_heatmap")
+    assert cells[0][0] == "evidence?report=r01&amp;term=agentic"  # "alpha model" sorts first, case-insensitively
+    at.radio(key="metric").set_value("count").run()
+    assert "Count by report and term" in html_of(at)
+    at.radio(key="scope").set_value("references").run()
+    credit = [c for c in _cells(html_of(at), "kw_heatmap") if "term=credit+assignment" in c[0]]
+    assert credit and {c[2] for c in credit} == {"1"}  # every report cites it once, in references
+    full = re.findall(r'style="background:(#[0-9a-f]{6})[^"]*">1</a>', html_of(at))
+    assert full and set(full) == {"#08306b"}  # per-column scale: the small column is full colour
+
+
+def test_plain_section_bars_obey_the_scope_and_link_to_evidence(store_env: Path) -> None:
+    at = run_app("keywords", scope="body")
+    bars = _cells(html_of(at), "kw_bars")
+    assert bars and all(h.endswith("&amp;section=body") for h, _, _ in bars)
+    assert bars[0][0] == "evidence?term=agentic&amp;section=body"
+    at = run_app("keywords")
+    sections = {h.rsplit("=", 1)[1] for h, _, _ in _cells(html_of(at), "kw_bars")}
+    assert {"body", "references"} <= sections <= {"body", "appendix", "references"}  # the fixture has no appendix hits
+
+
+def test_plain_scatter_labels_points_and_tells_kinds_apart(store_env: Path) -> None:
+    at = run_app("keywords", figures="reported")
+    block = html_of(at).split('data-chart="kw_scatter"', 1)[1]
+    marks = re.findall(r'class="(m(?: d)?)"[^>]*style="[^"]*background:(#[0-9a-f]{6})', block)
+    kinds = {cls: colour for cls, colour in marks}
+    assert set(kinds) == {"m", "m d"} and kinds["m"] != kinds["m d"]  # measured circles, reported diamonds
+    assert 'class="n"' in block  # names written beside the points
+    assert all(h.startswith("evidence?report=") and "term=agentic" in h for h, _, _ in _cells(html_of(at), "kw_scatter"))
 
 
 # ------------------------------------------------------------------------------------------- Evidence / Report

@@ -9,7 +9,9 @@ parameters arrive as a real query string.
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -46,10 +48,13 @@ def env(built: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     yield data
 
 
-def page(**params: str) -> AppTest:
-    """The page run on its own, with `params` as the URL's query string (as a shared link)."""
+def page(plain: bool = False, **params: str) -> AppTest:
+    """The page run on its own, with `params` as the URL's query string (as a shared link).
+
+    Interactive (plotly) charts unless `plain`: AppTest reads their JSON spec; the plain (HTML)
+    charts, the page's default, are checked through their markup."""
     at = AppTest.from_file(PAGE, default_timeout=60)
-    at.query_params.update(params)
+    at.query_params.update(params if plain else {"interactive": "true", **params})
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
@@ -71,9 +76,26 @@ def chart(at: AppTest, prefix: str) -> dict:
     return hits[0]
 
 
+def html_tables(at: AppTest, marker: str = "") -> list[pd.DataFrame]:
+    """The HTML tables of the page (inside the block marked `marker`, if given), as frames of text."""
+    out = []
+    for el in at.get("html"):
+        body = el.proto.body
+        if marker and marker not in body:
+            continue
+        for t in re.findall(r'<table class="frl-q">.*?</table>', body, re.S):
+            head = [html.unescape(h) for h in re.findall(r"<th>(.*?)</th>", t)]
+            rows = [
+                [html.unescape(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", r, re.S)]
+                for r in re.findall(r"<tr>(<td.*?)</tr>", t, re.S)
+            ]
+            out.append(pd.DataFrame(rows, columns=head))
+    return out
+
+
 def table(at: AppTest) -> pd.DataFrame:
-    """The rebuilt result table (the dataframe with a `model` column)."""
-    frames = [d.value for d in at.dataframe if "model" in d.value.columns and "report_id" not in d.value.columns]
+    """The rebuilt result table (the HTML table marked `bench_table`)."""
+    frames = html_tables(at, 'data-table="bench_table"')
     assert frames
     return frames[0]
 
@@ -130,7 +152,7 @@ def test_benchmark_picker_shows_own_scores_with_table_and_page_and_reads_url(env
 
 def test_scores_expander_lists_provenance_and_offers_csv(env: Path) -> None:
     at = page(benchmark="terminal-bench")
-    prov = next(d.value for d in at.dataframe if "report_id" in d.value.columns)
+    prov = next(d for d in html_tables(at) if "report_id" in d.columns)
     assert prov[["report_id", "model", "value", "table", "origin"]].values.tolist() == [
         ["lens-7b", "Lens-7B-RL", "33.0", "Figure 2", "curated"]]  # fmt: skip
     assert [b.proto.label for b in at.get("download_button")] == ["Shown scores (CSV)"]
@@ -282,3 +304,41 @@ def test_figures_escape_report_text_for_plotly() -> None:
     fig = bf.score_bars(own, "B")
     assert "<a " not in fig.data[0].y[0] and "&lt;a" in fig.data[0].y[0]
     assert "<img" not in fig.data[0].hovertext[0]
+
+
+# ------------------------------------------------------------------------------------- plain charts
+def _marks(at: AppTest, chart_key: str) -> list[tuple[str, str, str]]:
+    """(href, title, text) of every linked mark of one plain (HTML) chart, unescaped."""
+    body = "\n".join(el.proto.body for el in at.get("html"))
+    block = body.split(f'data-chart="{chart_key}"', 1)[1].split('data-chart="', 1)[0]
+    found = re.findall(r'<a[^>]* href="([^"]*)"[^>]* title="([^"]*)"[^>]*>([^<]*)</a>', block)
+    return [tuple(html.unescape(x) for x in m) for m in found]  # type: ignore[misc]
+
+
+def test_plain_charts_are_the_default_and_draw_without_plotly(env: Path) -> None:
+    at = page(plain=True)
+    assert not at.get("plotly_chart")
+    cov = _marks(at, "bench_coverage")
+    by_tip = {t.split(":")[0]: (h, x) for h, t, x in cov}
+    assert by_tip[f"Lens-7B · {load_catalogue().categories['agentic']}"] == ("report?report=lens-7b", "2")
+    assert not any(t.startswith("Bare_Model_") for _, t, _ in cov)  # a report without results has no row
+
+
+def test_plain_score_bars_open_their_table_keeping_the_url(env: Path) -> None:
+    at = page(plain=True, benchmark="tau-bench", claims="knowledge")
+    bars = _marks(at, "bench_bars")
+    assert len(bars) == 2 and all(t.startswith("Post-9B · Post-9B") for _, t, _ in bars)
+    href = bars[0][0]
+    assert href.startswith("benchmarks?") and "benchmark=tau-bench" in href and "claims=knowledge" in href
+    assert href.endswith("&report=post-9b&table=Table+in+%27Results%27%2C+section+Results")
+    assert len(_marks(page(plain=True), "bench_bars")) == 5  # SWE-bench Verified: five own scores
+
+
+def test_plain_claims_and_density_points_link_and_skip_flagged_scores(env: Path) -> None:
+    at = page(plain=True)
+    claims = _marks(at, "bench_claims")
+    assert any(t.startswith("Lens-7B · bfcl: 55") for _, t, _ in claims)
+    assert not any(t.startswith("Lens-7B · bfcl: 104") for _, t, _ in claims)  # flagged for review: left out
+    assert claims and all(h.startswith("benchmarks?report=") and "&table=" in h for h, _, _ in claims)
+    dens = _marks(at, "bench_density")
+    assert any(h == "report?report=curated-only" and "Curio: 1 benchmark(s)" in t for h, t, _ in dens)

@@ -140,6 +140,15 @@ def shot(page, name: str) -> None:  # type: ignore[no-untyped-def]
 def click_plotly_point(page, chart_key: str, selector: str, index: int = 0) -> None:  # type: ignore[no-untyped-def]
     """Click a mark of a plotly chart (Streamlit adds `st-key-<key>` to the chart's container)."""
     mark = page.locator(f".st-key-{chart_key} .js-plotly-plot {selector}").nth(index)
+    _click(page, mark, chart_key)
+
+
+def click_plain_mark(page, chart_key: str, selector: str = "a", index: int = 0) -> None:  # type: ignore[no-untyped-def]
+    """Click a linked mark of a plain (HTML) chart (`data-chart="<key>"`)."""
+    _click(page, page.locator(f'[data-chart="{chart_key}"] {selector}').nth(index), chart_key)
+
+
+def _click(page, mark, chart_key: str) -> None:  # type: ignore[no-untyped-def]
     try:
         mark.wait_for(state="attached", timeout=60_000)
     except Exception:
@@ -166,12 +175,25 @@ def test_compare_row_opens_that_reports_card(page, server: str) -> None:  # type
     assert not page.foreign, f"requests to other hosts: {page.foreign}"
 
 
-def test_heatmap_cell_opens_evidence_for_report_and_term(page, server: str) -> None:  # type: ignore[no-untyped-def]
+#: The Keywords charts: plain HTML (the default) and plotly (the "Interactive charts" switch).
+CHARTS = pytest.mark.parametrize("interactive", [False, True], ids=["plain", "plotly"])
+
+
+def _keywords(page, server: str, interactive: bool, query: str = "") -> None:  # type: ignore[no-untyped-def]
+    params = "&".join(x for x in (query, "interactive=true" if interactive else "") if x)
+    page.goto(f"{server}/keywords" + (f"?{params}" if params else ""))
+    settle(page)
+
+
+@CHARTS
+def test_heatmap_cell_opens_evidence_for_report_and_term(page, server: str, interactive: bool) -> None:  # type: ignore[no-untyped-def]
     from playwright.sync_api import expect
 
-    page.goto(f"{server}/keywords")
-    settle(page)
-    click_plotly_point(page, "kw_heatmap", ".scatterlayer .point", 0)  # the first row is "alpha model", first term
+    _keywords(page, server, interactive)
+    if interactive:
+        click_plotly_point(page, "kw_heatmap", ".scatterlayer .point", 0)  # the first row is "alpha model", first term
+    else:
+        click_plain_mark(page, "kw_heatmap")
     page.wait_for_url("**/evidence?**", timeout=30_000)
     settle(page)
     q = params(page)
@@ -181,12 +203,15 @@ def test_heatmap_cell_opens_evidence_for_report_and_term(page, server: str) -> N
     assert not page.foreign, f"requests to other hosts: {page.foreign}"
 
 
-def test_bar_opens_evidence_for_term_and_section(page, server: str) -> None:  # type: ignore[no-untyped-def]
+@CHARTS
+def test_bar_opens_evidence_for_term_and_section(page, server: str, interactive: bool) -> None:  # type: ignore[no-untyped-def]
     from playwright.sync_api import expect
 
-    page.goto(f"{server}/keywords?scope=body")
-    settle(page)
-    click_plotly_point(page, "kw_bars", ".barlayer .point path", 0)
+    _keywords(page, server, interactive, "scope=body")
+    if interactive:
+        click_plotly_point(page, "kw_bars", ".barlayer .point path", 0)
+    else:
+        click_plain_mark(page, "kw_bars")
     page.wait_for_url("**/evidence?**", timeout=30_000)
     settle(page)
     q = params(page)
@@ -195,11 +220,13 @@ def test_bar_opens_evidence_for_term_and_section(page, server: str) -> None:  # 
     shot(page, "browser_evidence")
 
 
-def test_scatter_point_opens_evidence_with_that_report(page, server: str) -> None:  # type: ignore[no-untyped-def]
-
-    page.goto(f"{server}/keywords")
-    settle(page)
-    click_plotly_point(page, "kw_scatter", ".scatterlayer .point", 0)
+@CHARTS
+def test_scatter_point_opens_evidence_with_that_report(page, server: str, interactive: bool) -> None:  # type: ignore[no-untyped-def]
+    _keywords(page, server, interactive)
+    if interactive:
+        click_plotly_point(page, "kw_scatter", ".scatterlayer .point", 0)
+    else:
+        click_plain_mark(page, "kw_scatter", "a.m")
     page.wait_for_url("**/evidence?**", timeout=30_000)
     settle(page)
     q = params(page)

@@ -1,9 +1,9 @@
 """Real-browser test of the Benchmarks page: `streamlit run app.py` driven by Playwright with Debian's
 chromium, on a store the real pipeline built (tests/bench_fixtures.py).
 
-Covers what AppTest cannot: a click on a plotly bar opens that report's table below, and the URL
-then carries the report and table ids, so the view can be shared. Leaves a screenshot in
-tests/artifacts/.
+Covers what AppTest cannot: a click on a bar (the plain HTML chart, and plotly behind the
+"Interactive charts" switch) opens that report's table below, and the URL then carries the report
+and table ids, so the view can be shared. Leaves screenshots in tests/artifacts/.
 """
 
 from __future__ import annotations
@@ -40,21 +40,25 @@ def _settle(page) -> None:  # type: ignore[no-untyped-def]
     page.wait_for_selector(IDLE, timeout=90_000)
 
 
-def test_browser_bar_click_opens_the_table_and_the_url_carries_it(server: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("interactive", [False, True], ids=["plain", "plotly"])
+def test_browser_bar_click_opens_the_table_and_the_url_carries_it(server: str, tmp_path: Path, interactive: bool) -> None:
     from playwright.sync_api import expect, sync_playwright
 
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROME_ARGS, headless=True)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1200})
-            page.goto(f"{server}/benchmarks?benchmark=tau-bench")
+            page.goto(f"{server}/benchmarks?benchmark=tau-bench" + ("&interactive=true" if interactive else ""))
             _settle(page)
             expect(page.get_by_role("heading", name="Benchmarks")).to_be_visible()
             expect(page.get_by_text("No benchmark results (1): Bare_Model_.", exact=False)).to_be_visible()
             # Before the click the table section shows the first report with results, not Post-9B.
             expect(page.get_by_text("Post-9B — Table in 'Results'", exact=False)).to_have_count(0)
 
-            bar = page.locator(".js-plotly-plot .barlayer .point path").first
+            if interactive:
+                bar = page.locator(".js-plotly-plot .barlayer .point path").first
+            else:
+                bar = page.locator('[data-chart="bench_bars"] a').first
             bar.scroll_into_view_if_needed()
             bar.click(force=True)
             page.wait_for_function("() => location.search.includes('report=post-9b')", timeout=30_000)
@@ -66,11 +70,11 @@ def test_browser_bar_click_opens_the_table_and_the_url_carries_it(server: str, t
             caption = page.get_by_text("Post-9B — Table in 'Results', section Results", exact=False)
             expect(caption).to_be_visible()
             caption.scroll_into_view_if_needed()
-            grid = page.locator('[data-testid="stDataFrame"]').filter(has=page.get_by_text("Rival-10B"))
+            grid = page.locator('[data-table="bench_table"]').filter(has=page.get_by_text("Rival-10B"))
             expect(grid.first).to_be_visible()  # the rebuilt table holds the other models of the table too
 
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
-            shot = ARTIFACTS / "browser_benchmarks_table.png"
+            shot = ARTIFACTS / f"browser_benchmarks_table_{'plotly' if interactive else 'plain'}.png"
             page.screenshot(path=str(shot))  # the app scrolls inside its own container: shoot the viewport
             print(f"screenshot: {shot}")
             assert shot.stat().st_size > 10_000

@@ -12,12 +12,16 @@ from ingest import scores
 from ingest.benchmarks import Catalogue, load_catalogue
 from ingest.lens import NOT_ASSESSED
 from ingest.stats import STATS_GROUP
+from views import benchmark_charts as bc
 from views import benchmark_figures as bf
-from views import data
+from views import data, htmltable
 from views.plain import escape_md, message, redact
 
 BARS_KEY = "bench_bars"
 CLAIMS_KEY = "bench_claims"
+#: Rows drawn by the plain (HTML) coverage table and score bars; the CSV downloads have them all.
+COVERAGE_ROWS = 40
+BAR_ROWS = 60
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
@@ -61,11 +65,29 @@ def provenance_sentence(rr: scores.ReportResults, models: dict[str, str]) -> str
 
 # Cached on the store's stamp: a rerun that changes one picker recomputes only what depends on it.
 @st.cache_data(show_spinner=False, max_entries=4)
-def _coverage(key: data.Stamp) -> object:
+def _coverage_matrix(key: data.Stamp) -> pd.DataFrame:
     tbl, _ = data.tables()
-    matrix = scores.coverage_matrix(tbl["reports"], tbl["results"], catalogue().categories)
-    models = dict(zip(tbl["reports"]["report_id"], tbl["reports"]["model"], strict=False))
-    return bf.coverage_heatmap(matrix, models)
+    return scores.coverage_matrix(tbl["reports"], tbl["results"], catalogue().categories)
+
+
+def _models(key: data.Stamp) -> dict[str, str]:
+    reports = data.tables()[0]["reports"]
+    return dict(zip(reports["report_id"], reports["model"], strict=False))
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _coverage(key: data.Stamp) -> object:
+    return bf.coverage_heatmap(_coverage_matrix(key), _models(key))
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _coverage_html(key: data.Stamp) -> tuple[str, int]:
+    return bc.coverage_table(_coverage_matrix(key), _models(key), COVERAGE_ROWS)
+
+
+def _here() -> list[tuple[str, str]]:
+    """This page's URL parameters (a chart's links keep them)."""
+    return [(k, v) for k in st.query_params for v in st.query_params.get_all(k)]
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
@@ -111,16 +133,28 @@ def render() -> None:
     cat = catalogue()
     rr = scores.report_results(reports, results)
     message("info", provenance_sentence(rr, models))
+    with st.sidebar:
+        interactive = st.toggle("Interactive charts", key="interactive", bind="query-params",
+                                help="Plotly charts with zoom and pan; slower to draw (the plain charts link "
+                                     "every bar and point to its table as well).")  # fmt: skip
 
     st.subheader("Coverage")
-    st.plotly_chart(_coverage(key), key="bench_coverage", width="stretch")
+    if interactive:
+        st.plotly_chart(_coverage(key), key="bench_coverage", width="stretch")
+    else:
+        cov, n = _coverage_html(key)
+        if n > COVERAGE_ROWS:
+            st.caption(f"The first {COVERAGE_ROWS} of {n} reports with results, by name; the CSV has them all.")
+        st.html(cov)
+        st.download_button("Coverage (CSV)", lambda: _coverage_matrix(key).to_csv(), file_name="coverage.csv",
+                           mime="text/csv", key="dl_bench_coverage", on_click="ignore")  # fmt: skip
 
-    _scores_section(key, cat)
+    _scores_section(key, cat, interactive)
     _table_section(results, tbl["result_notes"], models)
-    _claims_section(key, tbl, cat)
+    _claims_section(key, tbl, cat, interactive)
 
 
-def _scores_section(key: data.Stamp, cat: Catalogue) -> None:
+def _scores_section(key: data.Stamp, cat: Catalogue, interactive: bool) -> None:
     st.subheader("Scores on one benchmark")
     choices = _choices(key)
     if choices.empty:
@@ -135,17 +169,22 @@ def _scores_section(key: data.Stamp, cat: Catalogue) -> None:
         st.caption(escape_md(f"{entry.name}: {cat.categories.get(entry.category, entry.category)}, own-model scores "
                              f"in {n_reports.get(bench, 0)} report(s)."))  # fmt: skip
     own = _own(key, bench)
-    st.plotly_chart(
-        bf.score_bars(own, entry.name if entry else bench), key=BARS_KEY, on_select=lambda: _on_click(BARS_KEY),
-        selection_mode="points", width="stretch",
-    )  # fmt: skip
+    if interactive:
+        st.plotly_chart(
+            bf.score_bars(own, entry.name if entry else bench), key=BARS_KEY, on_select=lambda: _on_click(BARS_KEY),
+            selection_mode="points", width="stretch",
+        )  # fmt: skip
+    else:
+        if len(own) > BAR_ROWS:
+            st.caption(f"The {BAR_ROWS} highest of {len(own)} own-model scores; the CSV below has them all.")
+        st.html(bc.score_bars(own, entry.name if entry else bench, _here(), BAR_ROWS))
     st.caption(
         "Only the reports' own models (★ in tables); a report with several own rows (sizes, modes, metrics, "
         f"tables) has a bar each. {scores.CURATED_MARK} curated · {scores.FLAG_MARK} flagged for review."
     )
     shown = own.drop(columns=["label", "table_key"]).rename(columns={"report": "report model"})
     with st.expander("Scores with their table and page"):
-        st.dataframe(shown, hide_index=True, width="stretch")
+        st.html(htmltable.table(shown.head(BAR_ROWS), wide=("caption",)))
         st.download_button("Shown scores (CSV)", lambda: shown.to_csv(index=False), file_name=f"{bench}-scores.csv",
                            mime="text/csv", key="dl_bench_scores", on_click="ignore")  # fmt: skip
 
@@ -167,7 +206,7 @@ def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str,
         st.caption("This table has no stored cells.")
         return
     st.text(redact(f"{models.get(rid, rid)} — {key} ({facts['cells']} cells, {facts['origin']}): {facts['caption']}".strip()))
-    st.dataframe(piv, hide_index=True, width="stretch", key="bench_table")
+    st.html(f'<div data-table="bench_table">{htmltable.table(piv, wide=())}</div>')
     st.caption(
         f"{scores.OWN_MARK} the report's own model · {scores.CURATED_MARK} curated (entered by hand in the report's "
         f"YAML) · {scores.FLAG_MARK} flagged for review · values as printed, footnote markers removed."
@@ -181,7 +220,7 @@ def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str,
                 st.text(redact(n))
 
 
-def _claims_section(key: data.Stamp, tbl: dict[str, pd.DataFrame], cat: Catalogue) -> None:
+def _claims_section(key: data.Stamp, tbl: dict[str, pd.DataFrame], cat: Catalogue, interactive: bool) -> None:
     st.subheader("Claims vs disclosure")
     level_dims = [d for d in data.dimensions() if d.kind == "level"]
     if not level_dims:
@@ -197,10 +236,13 @@ def _claims_section(key: data.Stamp, tbl: dict[str, pd.DataFrame], cat: Catalogu
     levels = [NOT_ASSESSED, *dim.values]  # a level dimension's values are its levels, lowest first
     reports = tbl["reports"]
     frame = _claims(key, dim_id, tuple(dim.values), tuple(picked))
-    st.plotly_chart(
-        bf.claims_scatter(frame, levels, dim.label), key=CLAIMS_KEY, on_select=lambda: _on_click(CLAIMS_KEY),
-        selection_mode="points", width="stretch",
-    )  # fmt: skip
+    if interactive:
+        st.plotly_chart(
+            bf.claims_scatter(frame, levels, dim.label), key=CLAIMS_KEY, on_select=lambda: _on_click(CLAIMS_KEY),
+            selection_mode="points", width="stretch",
+        )  # fmt: skip
+    else:
+        st.html(bc.claims_scatter(frame, levels, dim.label, _here()))
     lv = scores.level_of(tbl["comparison"], dim_id)
     silent = [r for r in reports["report_id"] if r not in set(frame["report_id"])]
     models = dict(zip(reports["report_id"], reports["model"], strict=False))
@@ -212,7 +254,10 @@ def _claims_section(key: data.Stamp, tbl: dict[str, pd.DataFrame], cat: Catalogu
     terms = [t.name for t in data.lexicon().group(STATS_GROUP).terms]
     term = st.selectbox("Keyword for the density", terms, key="term", bind="query-params")
     dens = _density(key, tuple(picked), term)
-    st.plotly_chart(bf.density_scatter(dens, term), key="bench_density", width="stretch")
+    if interactive:
+        st.plotly_chart(bf.density_scatter(dens, term), key="bench_density", width="stretch")
+    else:
+        st.html(bc.density_scatter(dens, term))
     if len(dens) and not dens["has_results"].any():
         st.caption("No report here has benchmark results yet: every point sits at zero coverage.")
 

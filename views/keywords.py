@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from ingest import export, stats
-from views import data, figures, nav
+from views import data, figures, htmltable, keyword_charts, nav
 from views.plain import escape_md, message
 
 SCOPE_LABELS: dict[str, str] = {
@@ -25,6 +25,8 @@ def _matrix(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, pre
 
 
 HEATMAP_ROWS = 30
+#: Rows of the measured-vs-reported table drawn on the page (the CSV download has them all).
+SIDE_BY_SIDE_ROWS = 40
 # Figures are cached as objects (st.cache_resource): st.cache_data would pickle a plotly Figure on
 # every hit, which costs more than building it. st.plotly_chart copies a Figure (to_dict), so the
 # cached one is never changed.
@@ -39,6 +41,30 @@ def _heatmap(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, pr
     models = list(dict.fromkeys(m["model"]))
     shown = m[m["model"].isin(models[:HEATMAP_ROWS])]
     return figures.heatmap(shown, list(terms), metric), len(models)  # type: ignore[arg-type]
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _heatmap_html(
+    key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, prefer: str, metric: str, rq: str
+) -> tuple[str, int]:
+    """The HTML heatmap of at most HEATMAP_ROWS reports (as `_heatmap`), and how many matched."""
+    m = _matrix(key, group, terms, scope, prefer)
+    if rq:
+        m = m[m["model"].astype(str).str.casefold().str.contains(rq.casefold(), regex=False)]
+    models = list(dict.fromkeys(m["model"]))
+    shown = m[m["model"].isin(models[:HEATMAP_ROWS])]
+    return keyword_charts.heatmap(shown, list(terms), metric), len(models)  # type: ignore[arg-type]
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _bars_html(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str) -> str | None:
+    tbl, _ = data.tables()
+    return keyword_charts.section_bars(tbl["counts"], tbl["reports"]["report_id"].tolist(), list(terms), group, scope)  # type: ignore[arg-type]
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _scatter_html(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, prefer: str, term: str) -> str | None:
+    return keyword_charts.length_scatter(_matrix(key, group, terms, scope, prefer), term)
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
@@ -81,6 +107,9 @@ def render() -> None:
                           help="Whole-document scope: the study's reported figures fill in where nothing was measured; "
                                "pick 'reported' to prefer them.")  # fmt: skip
         rq = st.text_input("Reports whose name contains", key="rq", bind="query-params")
+        interactive = st.toggle("Interactive charts", key="interactive", bind="query-params",
+                                help="Plotly charts with zoom and pan; slower to draw (the plain charts link "
+                                     "every cell, bar and point to its lines as well).")  # fmt: skip
     group = groups[gid]
     terms = tuple(t.name for t in group.terms)
     st.caption(escape_md(group.description or ""))
@@ -90,7 +119,10 @@ def render() -> None:
                 + (" (the study's reported figures cover the whole document only)." if scope != "all" else "."))  # fmt: skip
     else:
         mixed = set(matrix["figures"])
-        fig, n_models = _heatmap(key, gid, terms, scope, prefer, metric, rq.strip())
+        if interactive:
+            fig, n_models = _heatmap(key, gid, terms, scope, prefer, metric, rq.strip())
+        else:
+            heat, n_models = _heatmap_html(key, gid, terms, scope, prefer, metric, rq.strip())
         more = (
             f" Showing the first {HEATMAP_ROWS} of {n_models} reports; narrow them by name in the sidebar."
             if n_models > HEATMAP_ROWS
@@ -102,34 +134,49 @@ def render() -> None:
             + ". Density is per 1,000 words of the chosen scope (per 1,000 characters for Chinese,"
             " Japanese and Korean documents, whose words are counted as characters)." + more
         )
-        ev = st.plotly_chart(fig, key="kw_heatmap", on_select="rerun", selection_mode="points", width="stretch")
-        _open_evidence(ev)
+        if interactive:
+            ev = st.plotly_chart(fig, key="kw_heatmap", on_select="rerun", selection_mode="points", width="stretch")
+            _open_evidence(ev)
+        else:
+            st.html(heat)
     c1, c2 = st.columns(2)
     with c1:
-        fig = _bars(key, gid, terms, scope)
+        fig = _bars(key, gid, terms, scope) if interactive else _bars_html(key, gid, terms, scope)
         if fig is None:
             st.info(f"No measured hits of “{group.label}” in {SCOPE_LABELS[scope]}: the reports have only "
                     "study-reported whole-document figures, which have no split by section. Add a source file "
                     "to a report to measure it.")  # fmt: skip
-        else:
+        elif interactive:
             bars = st.plotly_chart(fig, key="kw_bars", on_select="rerun", selection_mode="points", width="stretch")
             _open_evidence(bars)
+        else:
+            st.html(fig)
     with c2:
         term = nav.select("Term for the scatter", list(terms), "scatter")
-        fig = _scatter(key, gid, terms, scope, prefer, term)
+        fig = (_scatter if interactive else _scatter_html)(key, gid, terms, scope, prefer, term)
         if fig is None:
             st.info(f"No figures for “{term}” with a word count in this scope, so there is nothing to plot.")
-        else:
+        elif interactive:
             pts = st.plotly_chart(fig, key="kw_scatter", on_select="rerun", selection_mode="points", width="stretch")
             _open_evidence(pts)
+        else:
+            st.html(fig)
     st.subheader("Measured vs study-reported (whole document)")
     sbs = _side_by_side(key, gid, terms)
     if sbs.empty:
         st.caption("No report has both measured and reported figures for this group.")
     else:
         n = int(sbs["differs"].sum())
-        st.caption(f"{n} of {len(sbs)} figures differ (marked ⚠). The study's figures are never overwritten.")
-        st.dataframe(sbs.assign(differs=sbs["differs"].map({True: "⚠", False: ""})), hide_index=True, width="stretch")
+        shown = sbs.sort_values("differs", ascending=False, kind="stable").head(SIDE_BY_SIDE_ROWS)
+        more = (
+            f" The {len(shown)} shown put differences first; all {len(sbs)} are in the CSV below."
+            if len(sbs) > len(shown)
+            else ""
+        )
+        st.caption(f"{n} of {len(sbs)} figures differ (marked ⚠). The study's figures are never overwritten.{more}")
+        st.html(htmltable.table(shown.assign(differs=shown["differs"].map({True: "⚠", False: ""})), wide=()))
+        st.download_button("Measured vs reported (CSV)", lambda: sbs.to_csv(index=False), file_name="measured-vs-reported.csv",
+                           mime="text/csv", key="dl_sbs_csv", on_click="ignore")  # fmt: skip
     st.download_button(
         "Statistics table (Markdown)",
         lambda: export.to_markdown(stats.stats_frame(tbl["reports"], tbl["reported"], tbl["counts"], source=prefer)),

@@ -1,0 +1,239 @@
+"""Charts as plain HTML (tables and positioned boxes), drawn by the browser in milliseconds.
+
+Why not plotly on first render: measured in Chromium (bench/app_speed.py), one plotly chart adds
+more than a second to a page's first render (its 4 MB bundle is evaluated in every new tab), which
+alone breaks the 2 s budget. These charts are HTML that `st.html` accepts (its sanitiser keeps
+tables, divs, links, `title` and `style`, and drops SVG): every mark is a link built from ids, so a
+click opens the page it names (the app reads ids from the URL), and its `title` is the hover text.
+Every label and tip is escaped here, so report text shows as plain text. Plotly figures stay
+available on the pages behind an "Interactive charts" switch.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+CSS = """<style>
+.frl-c{font-size:13px;line-height:1.3;margin:0 0 6px 0}
+.frl-c .t{font-weight:600;margin:0 0 4px 0}
+.frl-c .lg{display:flex;gap:14px;flex-wrap:wrap;margin:2px 0 4px 0;color:#444}
+.frl-c .lg i{display:inline-block;width:10px;height:10px;margin-right:4px;vertical-align:-1px}
+table.frl-h{border-collapse:collapse;font-size:12px}
+table.frl-h th{font-weight:600;padding:3px 6px;text-align:center;background:#fafafa;position:sticky;top:0}
+table.frl-h th.r{text-align:left;position:sticky;left:0;background:#fff;max-width:340px;
+white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+table.frl-h td{padding:0;border:1px solid #fff;min-width:64px;text-align:center}
+table.frl-h td a,table.frl-h td span{display:block;padding:3px 6px;color:inherit;text-decoration:none}
+table.frl-h td a:hover{outline:2px solid #d9730d}
+.frl-wrap{max-height:80vh;overflow:auto}
+.frl-b{display:grid;grid-template-columns:minmax(80px,max-content) 1fr max-content;gap:3px 8px;align-items:center}
+.frl-b .l{white-space:nowrap;overflow:hidden;text-overflow:ellipsis;max-width:360px}
+.frl-b .k{display:flex;height:16px;background:#f3f3f3}
+.frl-b .k a,.frl-b .k span{display:block;height:100%}
+.frl-b .k a:hover{outline:2px solid #d9730d}
+.frl-b .v{color:#444;font-variant-numeric:tabular-nums}
+.frl-s{position:relative;height:340px;margin:4px 0 0 0}
+.frl-s .p{position:absolute;left:58px;right:14px;top:10px;bottom:46px;border-left:1px solid #999;border-bottom:1px solid #999}
+.frl-s .g{position:absolute;left:0;right:0;border-top:1px solid #eee}
+.frl-s .yt{position:absolute;left:-56px;width:50px;text-align:right;transform:translateY(-50%);color:#555;font-size:11px}
+.frl-s .xt{position:absolute;top:100%;transform:translateX(-50%);color:#555;font-size:11px;padding-top:3px;white-space:nowrap}
+.frl-s .m{position:absolute;width:10px;height:10px;margin:-5px 0 0 -5px;border-radius:50%;opacity:.85}
+.frl-s .m.d{border-radius:0;transform:rotate(45deg) scale(.85)}
+.frl-s .m:hover{outline:2px solid #222;opacity:1;z-index:2}
+.frl-s .n{position:absolute;transform:translate(-50%,-150%);font-size:10px;color:#333;white-space:nowrap;pointer-events:none}
+.frl-s .xa{position:absolute;left:58px;right:14px;bottom:0;text-align:center;color:#444}
+.frl-s .ya{position:absolute;left:0;top:10px;bottom:46px;writing-mode:vertical-rl;transform:rotate(180deg);
+text-align:center;color:#444}
+</style>"""
+
+#: Blues, light to dark (the colour scale plotly's heatmaps used), for a share in [0, 1].
+_BLUES = ((247, 251, 255), (198, 219, 239), (107, 174, 214), (33, 113, 181), (8, 48, 107))
+
+
+def blues(share: float) -> str:
+    """The colour of a share in [0, 1] on a light-to-dark blue scale."""
+    s = min(max(share, 0.0), 1.0) * (len(_BLUES) - 1)
+    i = min(int(s), len(_BLUES) - 2)
+    f = s - i
+    a, b = _BLUES[i], _BLUES[i + 1]
+    return "#" + "".join(f"{round(x + (y - x) * f):02x}" for x, y in zip(a, b, strict=True))
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _mark(href: str, tip: str, style: str, cls: str = "", body: str = "") -> str:
+    """A chart mark: a link when it has a target, else a span; `tip` shows on hover."""
+    c = f' class="{cls}"' if cls else ""
+    if href:
+        return f'<a{c} href="{_e(href)}" target="_self" title="{_e(tip)}" style="{style}">{body}</a>'
+    return f'<span{c} title="{_e(tip)}" style="{style}">{body}</span>'
+
+
+def _frame(title: str, body: str, legend: Sequence[tuple[str, str]] = (), key: str = "") -> str:
+    lg = ""
+    if legend:
+        lg = '<div class="lg">' + "".join(f'<span><i style="background:{c}"></i>{_e(n)}</span>' for n, c in legend) + "</div>"
+    k = f' data-chart="{_e(key)}"' if key else ""
+    return f'{CSS}<div class="frl-c"{k}><div class="t">{_e(title)}</div>{lg}{body}</div>'
+
+
+@dataclass(frozen=True, slots=True)
+class HeatCell:
+    """One cell of a heat table: its text, colour share in [0, 1], hover tip and link (may be empty)."""
+
+    text: str
+    share: float
+    tip: str = ""
+    href: str = ""
+
+
+def heat_table(title: str, columns: Sequence[str], rows: Sequence[tuple[str, Sequence[HeatCell | None]]], key: str = "") -> str:
+    """Rows × columns with a coloured, clickable cell each (None = no figure: an empty cell).
+    With no row, only the title is drawn."""
+    if not rows:
+        return _frame(title, "", key=key)
+    head = '<tr><th class="r"></th>' + "".join(f"<th>{_e(c)}</th>" for c in columns) + "</tr>"
+    out = []
+    for label, cells in rows:
+        tds = []
+        for cell in cells:
+            if cell is None:
+                tds.append("<td></td>")
+                continue
+            colour = "#fff" if cell.share > 0.55 else "#111"
+            style = f"background:{blues(cell.share)};color:{colour}"
+            tds.append(f"<td>{_mark(cell.href, cell.tip or cell.text, style, body=_e(cell.text))}</td>")
+        out.append(f'<tr><th class="r" title="{_e(label)}">{_e(label)}</th>{"".join(tds)}</tr>')
+    table = f'<div class="frl-wrap"><table class="frl-h"><thead>{head}</thead><tbody>{"".join(out)}</tbody></table></div>'
+    return _frame(title, table, key=key)
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """A piece of a horizontal bar: its value, series (colour), hover tip and link."""
+
+    value: float
+    series: str
+    tip: str = ""
+    href: str = ""
+
+
+def bars(
+    title: str,
+    rows: Sequence[tuple[str, Sequence[Segment], str]],
+    colours: dict[str, str],
+    key: str = "",
+    scale: float | None = None,
+) -> str:
+    """Horizontal (stacked) bars: one row per (label, segments, value text); lengths share one scale."""
+    total = scale or max((sum(max(s.value, 0) for s in segs) for _, segs, _ in rows), default=0) or 1.0
+    cells = []
+    for label, segs, value in rows:
+        marks = "".join(
+            _mark(s.href, s.tip, f"width:{100 * max(s.value, 0) / total:.3f}%;background:{colours.get(s.series, '#888')}")
+            for s in segs
+            if s.value > 0
+        )
+        cells.append(
+            f'<div class="l" title="{_e(label)}">{_e(label)}</div><div class="k">{marks}</div><div class="v">{_e(value)}</div>'
+        )
+    legend = [(n, c) for n, c in colours.items() if any(s.series == n for _, segs, _ in rows for s in segs)]
+    return _frame(title, f'<div class="frl-b">{"".join(cells)}</div>', legend, key)
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """A scatter point: position (x numeric, or a category name), series, label, hover tip, link."""
+
+    x: float | str
+    y: float
+    series: str
+    label: str = ""
+    tip: str = ""
+    href: str = ""
+
+
+def nice_ticks(lo: float, hi: float, n: int = 5) -> list[float]:
+    """Round tick values covering [lo, hi] (1, 2, 5 × 10^k steps)."""
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        return [0.0]
+    if hi <= lo:
+        hi = lo + (abs(lo) or 1.0)
+    raw = (hi - lo) / max(n, 1)
+    mag = 10 ** math.floor(math.log10(raw))
+    step = next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw)
+    start = math.floor(lo / step) * step
+    ticks, v = [], start
+    while v < hi + step * 0.5:
+        ticks.append(round(v, 10))
+        v += step
+    return ticks
+
+
+def _fmt(v: float) -> str:
+    return f"{v:,.0f}" if abs(v) >= 100 or float(v).is_integer() else f"{v:,.2f}".rstrip("0").rstrip(".")
+
+
+def scatter(
+    title: str,
+    points: Sequence[Point],
+    colours: dict[str, str],
+    x_title: str,
+    y_title: str,
+    categories: Sequence[str] = (),
+    diamonds: Sequence[str] = (),
+    labels: bool = True,
+    key: str = "",
+) -> str:
+    """Points on linear axes (or x categories, evenly spaced); labels written beside points when `labels`.
+    With no point, only the title is drawn (a sentence, not empty axes)."""
+    if not points:
+        return _frame(title, "", key=key)
+    ys = [p.y for p in points if math.isfinite(p.y)]
+    yt = nice_ticks(min([0.0, *ys]), max([0.0, *ys]))
+    y0, y1 = yt[0], yt[-1] if yt[-1] > yt[0] else yt[0] + 1
+
+    def ypos(v: float) -> float:
+        return 100 - 100 * (v - y0) / (y1 - y0)
+
+    if categories:
+        slot = {c: i for i, c in enumerate(categories)}
+        width = len(categories)
+
+        def xpos(v: float | str) -> float:
+            return 100 * (slot.get(str(v), 0) + 0.5) / width
+
+        xticks = [(xpos(c), str(c)) for c in categories]
+    else:
+        xs = [float(p.x) for p in points if isinstance(p.x, int | float) and math.isfinite(p.x)]
+        xt = nice_ticks(min([0.0, *xs]), max([0.0, *xs]))
+        x0, x1 = xt[0], xt[-1] if xt[-1] > xt[0] else xt[0] + 1
+
+        def xpos(v: float | str) -> float:
+            return 100 * (float(v) - x0) / (x1 - x0)
+
+        xticks = [(xpos(v), _fmt(v)) for v in xt]
+    parts = [
+        f'<div class="g" style="top:{ypos(v):.2f}%"></div><div class="yt" style="top:{ypos(v):.2f}%">{_fmt(v)}</div>' for v in yt
+    ]
+    parts += [f'<div class="xt" style="left:{x:.2f}%">{_e(t)}</div>' for x, t in xticks]
+    for p in points:
+        if not math.isfinite(p.y):
+            continue
+        left, top = xpos(p.x), ypos(p.y)
+        pos = f"left:{left:.2f}%;top:{top:.2f}%"
+        cls = "m d" if p.series in diamonds else "m"
+        parts.append(_mark(p.href, p.tip or p.label, f"{pos};background:{colours.get(p.series, '#888')}", cls))
+        if labels and p.label:
+            parts.append(f'<span class="n" style="{pos}">{_e(p.label)}</span>')
+    plot = f'<div class="p">{"".join(parts)}</div><div class="xa">{_e(x_title)}</div><div class="ya">{_e(y_title)}</div>'
+    legend = [(n, c) for n, c in colours.items() if any(p.series == n for p in points)]
+    return _frame(title, f'<div class="frl-s">{plot}</div>', legend, key)
+
+
+__all__ = ["CSS", "HeatCell", "Point", "Segment", "bars", "blues", "heat_table", "nice_ticks", "scatter"]

@@ -1,0 +1,90 @@
+"""The Keywords page's charts as HTML (views.htmlchart): heatmap, section bars, length scatter.
+
+The same data as the plotly figures of `views.figures` (which the page shows behind its
+"Interactive charts" switch); each mark links to the Evidence page with ids (report, term, section).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import pandas as pd
+
+from views import htmlchart as hc
+from views.figures import FIGURE_COLOURS, SCOPES, SECTION_COLOURS, Metric, Scope, cjk_note
+
+SECTIONS = ("body", "appendix", "references")
+
+
+def evidence_href(report: str = "", term: str = "", section: str = "") -> str:
+    """The Evidence page for a report / term / section (ids; empty ones left out)."""
+    q = {k: v for k, v in (("report", report), ("term", term), ("section", section)) if v}
+    return "evidence?" + urlencode(q)
+
+
+def heatmap(matrix: pd.DataFrame, terms: list[str], metric: Metric = "density") -> str:
+    """Reports × terms, the value in each cell, colour = share of the term's largest value (so a rare
+    term stays visible); a cell opens Evidence for its report and term. Rows from the study's reported
+    figures say "(reported)"."""
+    if matrix.empty:
+        return hc.heat_table("No keyword figures for this selection", terms, [], key="kw_heatmap")
+    m = matrix.assign(
+        label=matrix["model"].astype(str).where(matrix["figures"] != "reported", matrix["model"].astype(str) + " (reported)")
+    )
+    col_max = m.groupby("term")[metric].max().to_dict()
+    fmt = "{:.2f}" if metric == "density" else "{:.0f}"
+    cells: dict[str, dict[str, hc.HeatCell]] = {}
+    for r in m.itertuples(index=False):
+        v = getattr(r, metric)
+        if pd.isna(v):
+            continue
+        top = col_max.get(r.term) or 0
+        unit = f"per 1,000 {r.unit}" if metric == "density" else "count"
+        text = fmt.format(v)
+        tip = f"{r.label} · {r.term}: {text} {unit} ({r.figures}); click for the lines"
+        cells.setdefault(r.label, {})[r.term] = hc.HeatCell(
+            text, float(v) / top if top else 0.0, tip, evidence_href(r.report_id, r.term)
+        )
+    rows = [(label, [cells[label].get(t) for t in terms]) for label in sorted(cells, key=str.casefold)]
+    what = "Density per 1,000 words" + cjk_note(m) if metric == "density" else "Count"
+    title = f"{what} by report and term (colour: share of each term's maximum; click a cell for its lines)"
+    return hc.heat_table(title, terms, rows, key="kw_heatmap")
+
+
+def section_bars(counts: pd.DataFrame, report_ids: list[str], terms: list[str], group: str, scope: Scope = "all") -> str | None:
+    """Per term, measured hits in each section of the scope, stacked; a segment opens Evidence for the
+    term in that section. None when nothing is measured (the page says so in a sentence)."""
+    sections = [s for s in SECTIONS if scope == "all" or s in SCOPES[scope]]
+    c = counts
+    if not c.empty:
+        c = c[(c["group"] == group) & c["report_id"].isin(report_ids) & c["term"].isin(terms) & c["section"].isin(sections)]
+    if c.empty or int(c["count"].sum()) == 0:
+        return None
+    sums = c.groupby(["term", "section"])["count"].sum().to_dict()
+    rows = []
+    for t in terms:
+        segs = [hc.Segment(float(sums.get((t, s), 0)), s, f"“{t}” in {s}: {int(sums.get((t, s), 0)):,}; click for the lines",
+                           evidence_href(term=t, section=s)) for s in sections]  # fmt: skip
+        rows.append((t, segs, f"{int(sum(x.value for x in segs)):,}"))
+    colours = {s: SECTION_COLOURS[s] for s in sections}
+    return hc.bars("Measured hits by section (click a bar for the lines)", rows, colours, key="kw_bars")
+
+
+def length_scatter(matrix: pd.DataFrame, term: str, labels_up_to: int = 60) -> str | None:
+    """Document length vs density of one term, one point per report (measured and reported apart);
+    names written beside points up to `labels_up_to` points, on hover beyond."""
+    m = matrix[(matrix["term"] == term) & matrix["words"].notna()] if not matrix.empty else matrix
+    if m.empty:
+        return None
+    pts = [
+        hc.Point(float(r.words), float(r.density), r.figures, str(r.model),
+                 f"{r.model} ({r.figures}): {int(r.words):,} {r.unit}, {r.density:.2f} per 1,000",
+                 evidence_href(r.report_id, term))
+        for r in m.itertuples(index=False)
+    ]  # fmt: skip
+    note = cjk_note(m)
+    return hc.scatter(
+        f"Document length vs density of “{term}” (click a point for its lines)", pts, FIGURE_COLOURS,
+        "words" + note, "per 1,000 words" + note, diamonds=("reported",), labels=len(pts) <= labels_up_to,
+        key="kw_scatter",
+    )  # fmt: skip
