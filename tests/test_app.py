@@ -228,6 +228,23 @@ def test_hand_written_report_url_is_honoured(store_env: Path) -> None:
     assert at.header[0].value == "Model 04"
 
 
+def test_report_pickers_search_when_there_are_many_reports(store_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past nav.PICKER_LIMIT reports a search box narrows the pickers (10,000 options take seconds to draw);
+    the default (first) report and the current one stay offered, so the URL keeps meaning the same."""
+    monkeypatch.setenv("FRL_PICKER_LIMIT", "2")
+    at = run_app("report", report="r04")
+    assert at.header[0].value == "Model 04"
+    box = at.selectbox(key="report")
+    assert box.options == ["alpha model", "Model 04", "Model 00", "Model 02"]  # first, current, then 2 matches
+    at.text_input(key="report_find").set_value("model 03").run()
+    assert at.selectbox(key="report").options == ["alpha model", "Model 04", "Model 03"]
+    at.selectbox(key="report").set_value("r03").run()
+    assert at.header[0].value == "Model 03" and qp(at)["report"] == ["r03"]
+    ev = run_app("evidence", report="r02", dim=ALGO)
+    assert ev.selectbox(key="report").options[:2] == ["all reports", "Model 02"]
+    assert ev.text_input(key="report_find").label.startswith("Search 6 reports")
+
+
 # ------------------------------------------------------------------------------------------- Keywords
 def test_keywords_heatmap_follows_metric_scope_and_group(store_env: Path) -> None:
     at = run_app("keywords", interactive=True)  # type: ignore[arg-type]

@@ -92,7 +92,11 @@ def render() -> None:
     labels = data.dim_labels()
     terms = sorted({t.name for g in data.lexicon().groups for t in g.terms}, key=str.casefold)
     c1, c2, c3, c4 = st.columns(4)
-    report = nav.select("Report", [ALL, *order], "report", lambda r: "all reports" if r == ALL else models.get(r, r), c1)
+
+    def label(r: str) -> str:
+        return "all reports" if r == ALL else str(models.get(r, r))
+
+    report = nav.select("Report", nav.narrow([ALL, *order], "report", label, c1, keep=1), "report", label, c1)
     dim = nav.select("Dimension", ["", *labels], "dim", lambda d: labels.get(d, "—"), c2)
     term = nav.select("Term", ["", *terms], "term", lambda t: t or "—", c3)
     section = nav.select("Section", ["", *SECTIONS], "section", lambda s: s or "any", c4)

@@ -14,6 +14,7 @@ To add a page: one line in `PAGES` (a file in views/ with a `render()`).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -148,3 +149,37 @@ def select(
     else:
         sync_out(key, value, opts[0] if opts else None)
     return value
+
+
+#: A picker offers at most this many reports ($FRL_PICKER_LIMIT overrides it); with more, a search box
+#: narrows them (a selectbox of 10,000 options ships every label to the browser on each run and takes
+#: seconds to draw).
+PICKER_LIMIT = 300
+
+
+def narrow(
+    options: Sequence[Any],
+    key: str,
+    format_func: Callable[[Any], str] = str,
+    where: Any = st,
+    keep: int = 1,
+    limit: int | None = None,
+    noun: str = "reports",
+) -> list[Any]:
+    """The options a picker `key` offers: all when at most `limit`; else a search box (key `<key>_find`)
+    narrows them to the first `limit` whose label contains its text. The first `keep` options (the
+    picker's default, which the URL leaves out, so it must not change with the search) and the current
+    choice (from the URL or the session) are always offered."""
+    opts = list(options)
+    limit = int(os.environ.get("FRL_PICKER_LIMIT") or PICKER_LIMIT) if limit is None else limit
+    if len(opts) <= limit:
+        return opts
+    text = where.text_input(f"Search {len(opts) - keep:,} {noun}", key=f"{key}_find", placeholder="part of the name")
+    q = str(text or "").strip().casefold()
+    head, rest = opts[:keep], opts[keep:]
+    hits = [o for o in rest if q in str(format_func(o)).casefold()] if q else rest
+    shown = hits[:limit]
+    for current in (st.session_state.get(key), _url(key, False)):  # a callback's choice, a link's choice
+        if current is not None and all(str(o) != str(current) for o in shown):
+            shown = [o for o in rest if str(o) == str(current)][:1] + shown
+    return head + shown

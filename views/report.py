@@ -74,7 +74,7 @@ def render() -> None:
     reports = tbl["reports"]
     models = dict(zip(reports["report_id"], reports["model"], strict=False))
     order = sorted(models, key=lambda r: str(models[r]).casefold())
-    rid = nav.select("Report", order, "report", lambda r: models.get(r, r))
+    rid = nav.select("Report", nav.narrow(order, "report", lambda r: str(models.get(r, r))), "report", lambda r: models.get(r, r))
     row = reports[reports["report_id"] == rid].iloc[0]
     st.header(escape_md(str(row["model"])))
     meta = [

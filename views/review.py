@@ -21,7 +21,7 @@ from ingest.fetch import FetchSettings
 from ingest.lens import NOT_ASSESSED, Lens
 from ingest.registry import SpecFileError, load_report
 from ingest.schema import ID_PATTERN, CuratedCell, ReportSpec, Source
-from views import data
+from views import data, nav
 from views.plain import escape_md, message
 
 ACTIONS = {"accept": "accept the automatic value", "category": "pick a category", "write": "write a value"}
@@ -216,7 +216,11 @@ def render() -> None:
     ids = list(models)
     c1, c2 = st.columns([3, 1])
     c2.button("Next unreviewed", key="next", on_click=_go_next, args=(cmp_, ids))
-    rid = c1.selectbox("Report", ids, format_func=lambda r: str(models.get(r, r)), key="rid", bind="query-params")
+
+    def name(r: str) -> str:
+        return str(models.get(r, r))
+
+    rid = c1.selectbox("Report", nav.narrow(ids, "rid", name, c1), format_func=name, key="rid", bind="query-params")
     _show_flash()
     if rid is None:
         return
