@@ -566,7 +566,7 @@ def tables_key(registry: Registry, lexicon: Lexicon, extra: str = "") -> str:
     # The validated specs, not the file bytes: the same for the tables, and no read of 10,000 files.
     for spec in sorted(registry.reports, key=lambda s: s.id):
         h.update(f"|{spec.id}|{registry.paths.get(spec.id)}|".encode())
-        h.update(spec.model_dump_json(by_alias=True).encode())
+        h.update(registry.spec_json(spec).encode())
     for err in registry.errors:
         h.update(str(err).encode())
     return h.hexdigest()

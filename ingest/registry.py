@@ -79,9 +79,19 @@ class Registry:
     reports: list[ReportSpec] = field(default_factory=list)
     paths: dict[str, Path] = field(default_factory=dict)
     errors: list[SpecError] = field(default_factory=list)
+    #: Each spec's JSON, made once: the tables key and every report's input key hash it (10,000
+    #: dumps cost about 0.1 s). Keyed by the spec object itself (kept alive here), not its id.
+    _json: dict[int, tuple[ReportSpec, str]] = field(default_factory=dict, compare=False, repr=False)
 
     def get(self, report_id: str) -> ReportSpec | None:
         return next((r for r in self.reports if r.id == report_id), None)
+
+    def spec_json(self, spec: ReportSpec) -> str:
+        """`spec.model_dump_json(by_alias=True)`, computed once per spec object."""
+        hit = self._json.get(id(spec))
+        if hit is None or hit[0] is not spec:
+            hit = self._json[id(spec)] = (spec, spec.model_dump_json(by_alias=True))
+        return hit[1]
 
 
 #: libyaml's C parser when PyYAML has it (about 10x faster than the pure-Python one); same safe constructor.

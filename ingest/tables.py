@@ -232,10 +232,12 @@ class RebuildStats:
     repaired: list[str] = field(default_factory=list)
 
 
-def input_key(spec: ReportSpec, yaml_path: str | None, lens: Lens, stamp: str) -> str:
-    """Hash of what a report's rows depend on; bundle and status by `stamp` (size+mtime, no read)."""
+def input_key(spec: ReportSpec, yaml_path: str | None, lens: Lens, stamp: str, spec_json: str | None = None) -> str:
+    """Hash of what a report's rows depend on; bundle and status by `stamp` (size+mtime, no read).
+
+    `spec_json` is the spec's JSON when the caller has it already (see `Registry.spec_json`)."""
     h = hashlib.sha256(f"{TABLES_VERSION}|{lens.fingerprint}|{yaml_path}|{stamp}|".encode())
-    h.update(spec.model_dump_json(by_alias=True).encode())
+    h.update((spec_json if spec_json is not None else spec.model_dump_json(by_alias=True)).encode())
     return h.hexdigest()[:24]
 
 
@@ -254,7 +256,11 @@ def rebuild_tables(store: Store, registry: Registry, lens: Lens | None = None, b
     stats = RebuildStats(repaired=sorted(damaged))
     order = [spec.id for spec, _ in view]
     stamps = store.bundle_stamps()
-    keys = {spec.id: input_key(spec, yp, lens, stamps.get(spec.id, "-")) for spec, yp in view}
+    known = set(map(id, registry.reports))
+    keys = {
+        spec.id: input_key(spec, yp, lens, stamps.get(spec.id, "-"), registry.spec_json(spec) if id(spec) in known else None)
+        for spec, yp in view
+    }
     prev_inputs = old.inputs if old else {}
     changed = {rid for rid, k in keys.items() if prev_inputs.get(rid) != k}
     removed = set(prev_inputs) - set(keys)
