@@ -293,6 +293,21 @@ class Store:
         bundles, statuses = found
         return {rid: f"{bundles.get(rid, '-')}|{statuses.get(rid, '-')}" for rid in bundles.keys() | statuses.keys()}
 
+    def stamps_of(self, report_ids: Iterable[str]) -> dict[str, str]:
+        """`bundle_stamps()` of these reports only (absent ones are left out, as there)."""
+        out: dict[str, str] = {}
+        for rid in report_ids:
+            marks = []
+            for path in (self._bundle_path(rid), self.status_dir / f"{rid}.json"):
+                try:
+                    s = path.stat()
+                    marks.append(f"{s.st_size}:{s.st_mtime_ns}")
+                except OSError:
+                    marks.append("-")
+            if marks != ["-", "-"]:
+                out[rid] = "|".join(marks)
+        return out
+
     # ---------------------------------------------------------------- status
     def save_status(self, report_id: str, status: dict) -> None:
         atomic_write_bytes(self.status_dir / f"{report_id}.json", dumps(status))

@@ -241,13 +241,20 @@ def input_key(spec: ReportSpec, yaml_path: str | None, lens: Lens, stamp: str, s
     return h.hexdigest()[:24]
 
 
-def rebuild_tables(store: Store, registry: Registry, lens: Lens | None = None, buckets: int = DEFAULT_BUCKETS) -> RebuildStats:
+def rebuild_tables(
+    store: Store,
+    registry: Registry,
+    lens: Lens | None = None,
+    buckets: int = DEFAULT_BUCKETS,
+    stamps: dict[str, str] | None = None,
+) -> RebuildStats:
     """Bring every table up to date with bundles + specs and publish them as one new generation.
 
     Only reports whose inputs changed (and parts that fail their checksum) are rebuilt; the
     others' parts are kept by reference. `comparison` has a row per report × lens dimension even
     without a source (curated cells, else "not assessed"); `evidence` holds the ranked
-    candidate sentences of measured reports.
+    candidate sentences of measured reports. `stamps` is `store.bundle_stamps()` when the
+    caller took it already (see pipeline.run: it is scanned while the reports are read).
     """
     lens = lens or load_lens()
     view = _specs_in_view(store, registry)
@@ -255,7 +262,7 @@ def rebuild_tables(store: Store, registry: Registry, lens: Lens | None = None, b
     damaged = set(store.check()) if old else set()
     stats = RebuildStats(repaired=sorted(damaged))
     order = [spec.id for spec, _ in view]
-    stamps = store.bundle_stamps()
+    stamps = store.bundle_stamps() if stamps is None else stamps
     known = set(map(id, registry.reports))
     keys = {
         spec.id: input_key(spec, yp, lens, stamps.get(spec.id, "-"), registry.spec_json(spec) if id(spec) in known else None)
