@@ -44,13 +44,13 @@ from .executor import (
     Result,
     default_jobs,
 )
-from .extract import EXTRACTOR_VERSION, TRUNCATED, Document, Engine, ExtractionError, Progress, extract_file
+from .extract import EXTRACTOR_VERSION, TRUNCATED, Document, Engine, ExtractionError, KeptPages, Progress, extract_file
 from .keywords import count_keywords
 from .lens import DEFAULT_LENS, LENS_DIR, Lens, known_dimensions, load_lens
 from .lexicon import DEFAULT_LEXICON, Lexicon, load_lexicon
 from .records import Analysis, Bundle, Meta, SectionRow
 from .registry import Registry, SpecError, load_registry
-from .results import read_results, results_key, status_note
+from .results import may_hold_table, read_results, results_key, status_note
 from .schema import ReportSpec
 from .sections import section_spans, split_sections
 from .store import DEFAULT_DATA_DIR, Store
@@ -146,9 +146,12 @@ def fingerprint(sha256: str, lexicon: Lexicon, settings: Settings, extra: str = 
     return hashlib.sha256(key.encode()).hexdigest()[:20]
 
 
-def analyse(doc: Document, lexicon: Lexicon, lens: Lens | None = None, source: Path | None = None) -> Analysis:
+def analyse(
+    doc: Document, lexicon: Lexicon, lens: Lens | None = None, source: Path | None = None, kept: KeptPages | None = None
+) -> Analysis:
     """Sections, words, keyword counts, (with a lens) the annotated comparison cells, and the
-    benchmark-result tables (re-reading only the table pages of `source`, when given)."""
+    benchmark-result tables (re-reading only the table pages of `source`, when given; `kept`:
+    the pages extraction kept open for that)."""
     segments = split_sections(doc)
     rule = word_rule(doc.text)
     kw = count_keywords(segments, lexicon, rule)
@@ -162,7 +165,7 @@ def analyse(doc: Document, lexicon: Lexicon, lens: Lens | None = None, source: P
         sections=sections,
         counts=tuple(kw.counts),
         kwic=tuple(kw.kwic),
-        results=read_results(doc, source),
+        results=read_results(doc, source, kept=kept),
         annotation=annotation,
     )
 
@@ -220,9 +223,15 @@ def compute(task: Task, progress: Progress | None = None) -> Computed:
             if task.data is not None:
                 path = Path(tmp) / f"source{Path(task.source).suffix[:16]}"
                 path.write_bytes(task.data)
-            if doc is None:
-                doc = extract_file(path, engine=settings.engine, max_pages=settings.max_pages, progress=progress)
-            result = analyse(doc, task.lexicon, task.lens, path)
+            # Freshly extracted with pdfium, the pages that may hold a table stay open for the results stage.
+            kept = KeptPages(may_hold_table) if doc is None and settings.engine == "pdfium" else None
+            try:
+                if doc is None:
+                    doc = extract_file(path, engine=settings.engine, max_pages=settings.max_pages, progress=progress, keep=kept)
+                result = analyse(doc, task.lexicon, task.lens, path, kept)
+            finally:
+                if kept is not None:
+                    kept.close()
     except ExtractionError as exc:
         return Computed(error=str(exc))
     fresh = task.text is None
