@@ -480,10 +480,12 @@ class SpecCache:
 
     def _put(self, key: str, entry: _Entry, st: os.stat_result) -> None:
         if st.st_mtime_ns >= self.started_ns - RACY_NS:
-            self.entries.pop(key, None)  # too fresh to trust its stamp: read it again next time
+            # Too fresh to trust its stamp: read it again next time. (A new file, e.g. the report
+            # just added, changes nothing in the cache: 10,000 entries are not rewritten for it.)
+            self.changed |= self.entries.pop(key, None) is not None
         else:
             self.entries[key] = entry
-        self.changed = True
+            self.changed = True
 
     def save(self, scanned: Path | None = None) -> None:
         """Write the cache if anything changed; entries of `scanned` (a whole folder) not seen are dropped."""
