@@ -325,7 +325,8 @@ def test_one_report_from_a_fresh_cli_process_starts_no_worker_server(tmp_path):
         "from multiprocessing import forkserver\n"
         "from ingest.cli import main\n"
         "if __name__ == '__main__':\n"
-        f"    code = main([{str(reports / 'r0.yaml')!r}, '--reports-dir', {str(reports)!r}, '--data-dir', {str(tmp_path / 'd')!r}])\n"
+        f"    args = [{str(reports / 'r0.yaml')!r}, '--reports-dir', {str(reports)!r}, '--data-dir', {str(tmp_path / 'd')!r}]\n"
+        "    code = main(args)\n"
         "    assert code == 0, code\n"
         "    assert forkserver._forkserver._forkserver_pid is None, 'a worker server was started'\n"
     )
