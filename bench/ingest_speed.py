@@ -41,7 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ingest.executor import Job, Limits, run_jobs, stop_forkserver, warm_up  # noqa: E402
+from ingest.executor import Job, Limits, fork_here, run_jobs, stop_forkserver, warm_up  # noqa: E402
 from ingest.pipeline import Settings, run  # noqa: E402
 from ingest.store import Store  # noqa: E402
 
@@ -103,12 +103,15 @@ def time_pdftotext(pdfs: list[Path], out: Path) -> tuple[float, float]:
 def cold_run(reports: Path, data: Path, jobs: int, root: Path) -> tuple[float, float, float]:
     """(wall, driver cpu, worker cpu) of a cold in-process run.
 
-    The worker server is started before the clock, as in a long-lived process (the dashboard)
-    where it already runs; `python -m ingest` is timed with its start. The server is stopped (and
-    reaped) inside the timed window, so the CPU column includes its start-up, its jobs and theirs.
+    When this process forks its workers from the worker server (it has threads, e.g. once pyarrow
+    is loaded), the server is started before the clock, as in a long-lived process (the
+    dashboard) where it already runs; `python -m ingest` is timed with its start. The server is
+    stopped (and reaped) inside the timed window, so the CPU column includes its start-up, its
+    jobs and theirs. A light single-threaded process forks its workers itself (no server).
     """
-    warm_up()
-    list(run_jobs([Job(0, _noop, 0)], Limits()))  # returns once the server has preloaded and forked
+    if not fork_here(Limits()):
+        warm_up()
+        list(run_jobs([Job(0, _noop, 0)], Limits()))  # returns once the server has preloaded and forked
     clock = Clock()
     res = run(reports_dir=reports, settings=Settings(data_dir=data, offline=True, jobs=jobs, source_roots=(root,)))
     stop_forkserver()
@@ -142,12 +145,12 @@ def startup_cpu(jobs: int = 20) -> dict[str, float]:
     """CPU of starting the worker server (it preloads the pipeline and warms its caches) and of one job's processes."""
     clock = Clock()
     warm_up()
-    list(run_jobs([Job(0, _noop, 0)], Limits()))
+    list(run_jobs([Job(0, _noop, 0)], Limits(), start="forkserver"))
     stop_forkserver()
     _, _, server = clock.stop()
     clock = Clock()
     warm_up()
-    list(run_jobs([Job(i, _noop, i) for i in range(jobs + 1)], Limits()))
+    list(run_jobs([Job(i, _noop, i) for i in range(jobs + 1)], Limits(), start="forkserver"))
     stop_forkserver()
     _, own, kids = clock.stop()
     per_job = (own + kids - server) / jobs  # the same server start, plus `jobs` more jobs

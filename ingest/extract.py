@@ -25,11 +25,12 @@ from __future__ import annotations
 
 import bisect
 import codecs
+import contextlib
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from .textnorm import dehyphenate, normalize
 
@@ -178,8 +179,11 @@ def extract_file(
     progress: Progress | None = None,
     *,
     limits: ExtractLimits | None = None,
+    keep: KeptPages | None = None,
 ) -> Document:
-    """Extract a local file of any supported kind, within `limits` (size and character caps)."""
+    """Extract a local file of any supported kind, within `limits` (size and character caps).
+
+    `keep`: PDF pages to keep open for a later stage (see `KeptPages`); the caller closes it."""
     limits = limits or DEFAULT_LIMITS
     p = Path(path)
     if not p.is_file():
@@ -193,7 +197,7 @@ def extract_file(
         raise ExtractionError("empty file (0 bytes)")
     kind = sniff_kind(p, head)
     if kind == "pdf":
-        return extract_pdf(p, engine=engine, max_pages=max_pages, progress=progress, limits=limits)
+        return extract_pdf(p, engine=engine, max_pages=max_pages, progress=progress, limits=limits, keep=keep)
     if b"\x00" in head:  # binary (an image, archive, or UTF-16) would be "counted" as garbage words
         raise ExtractionError(f"binary data in a {kind} file (NUL bytes); wrong file, or not saved as UTF-8 text?")
     if kind == "html" and size > limits.max_html_bytes:
@@ -248,8 +252,50 @@ class _Budget:
         return out
 
 
+class KeptPages:
+    """pdfium pages (with their text pages) that the extraction keeps open for a later stage.
+
+    Why: the results stage re-reads a few pages (those that may hold a table) with pdfium for
+    their word boxes; loading a page and its text page again costs about as much as the first
+    time. Extraction offers each page whose raw text passes `wanted` (at most `limit` of them,
+    so memory stays bounded) and keeps the document open; `get` hands a page back, and `close`
+    (always call it) frees them all. A page not kept is simply loaded again by its reader, so
+    what is kept changes the time, never a result.
+    """
+
+    def __init__(self, wanted: Callable[[str], bool], limit: int = 32) -> None:
+        self.wanted, self.limit = wanted, limit
+        self.pages: dict[int, tuple[Any, Any]] = {}  # page number -> (PdfPage, PdfTextPage)
+        self.pdf: Any = None  # the open PdfDocument (kept open while pages are)
+
+    def offer(self, number: int, page: Any, textpage: Any, text: str) -> bool:
+        """Keep this page if it is wanted and there is room; True when kept (do not close it then)."""
+        if len(self.pages) < self.limit and self.wanted(text):
+            self.pages[number] = (page, textpage)
+            return True
+        return False
+
+    def get(self, number: int) -> tuple[Any, Any] | None:
+        return self.pages.get(number)
+
+    def close(self) -> None:
+        for page, textpage in self.pages.values():
+            with contextlib.suppress(Exception):
+                textpage.close()
+                page.close()
+        self.pages.clear()
+        if self.pdf is not None:
+            with contextlib.suppress(Exception):
+                self.pdf.close()
+            self.pdf = None
+
+
 def _pdfium_pages(
-    path: Path, max_pages: int | None, progress: Progress | None = None, budget: _Budget | None = None
+    path: Path,
+    max_pages: int | None,
+    progress: Progress | None = None,
+    budget: _Budget | None = None,
+    keep: KeptPages | None = None,
 ) -> list[str]:
     import pypdfium2 as pdfium
 
@@ -283,15 +329,21 @@ def _pdfium_pages(
                     text = tp.get_text_range()
                 budget.total += len(text)
                 texts.append(text)
-                tp.close()
-                page.close()
+                if keep is None or not keep.offer(i + 1, page, tp, text):
+                    tp.close()
+                    page.close()
             except pdfium.PdfiumError as exc:
                 raise ExtractionError(f"PDF page {i + 1} of {n} cannot be read ({exc}); the file may be damaged") from exc
             if progress:
                 progress(i + 1, n)
+        if keep is not None and keep.pages:
+            keep.pdf, pdf = pdf, None  # the kept pages need their document: `keep.close()` closes it
         return texts
     finally:
-        pdf.close()
+        if pdf is not None:  # (not handed to `keep`: an error, or no page kept)
+            if keep is not None:
+                keep.close()  # pages before their document
+            pdf.close()
 
 
 def _pdfplumber_pages(path: Path, max_pages: int | None) -> list[str]:
@@ -341,12 +393,15 @@ def extract_pdf(
     progress: Progress | None = None,
     *,
     limits: ExtractLimits | None = None,
+    keep: KeptPages | None = None,
 ) -> Document:
-    """Per-page text of a PDF: normalised (NFKC, ligatures, hidden characters) and de-hyphenated at line ends."""
+    """Per-page text of a PDF: normalised (NFKC, ligatures, hidden characters) and de-hyphenated at line ends.
+
+    `keep` (pdfium only) keeps some pages open for a later stage; the caller closes it."""
     p = Path(path)
     budget = _Budget(limits or DEFAULT_LIMITS)
     if engine == "pdfium":
-        raw = _pdfium_pages(p, max_pages, progress, budget)
+        raw = _pdfium_pages(p, max_pages, progress, budget, keep)
     else:
         raw = _cap_pages(_pdfplumber_pages(p, max_pages), budget)
     if not raw:

@@ -19,8 +19,6 @@ import contextlib
 import dataclasses
 import datetime as dt
 import hashlib
-import importlib
-import sys
 import tempfile
 import threading
 import time
@@ -46,17 +44,18 @@ from .executor import (
     Result,
     default_jobs,
 )
-from .extract import EXTRACTOR_VERSION, TRUNCATED, Document, Engine, ExtractionError, Progress, extract_file
+from .extract import EXTRACTOR_VERSION, TRUNCATED, Document, Engine, ExtractionError, KeptPages, Progress, extract_file
 from .keywords import count_keywords
 from .lens import DEFAULT_LENS, LENS_DIR, Lens, known_dimensions, load_lens
 from .lexicon import DEFAULT_LEXICON, Lexicon, load_lexicon
 from .records import Analysis, Bundle, Meta, SectionRow
 from .registry import Registry, SpecError, load_registry
-from .results import read_results, results_key, status_note
+from .results import may_hold_table, read_results, results_key, status_note
 from .schema import ReportSpec
 from .sections import section_spans, split_sections
 from .store import DEFAULT_DATA_DIR, Store
 from .textnorm import word_rule
+from .warm import warm_caches
 
 #: Bump when counting/sectioning changes, so stored bundles are recomputed.
 PIPELINE_VERSION = 3
@@ -147,9 +146,12 @@ def fingerprint(sha256: str, lexicon: Lexicon, settings: Settings, extra: str = 
     return hashlib.sha256(key.encode()).hexdigest()[:20]
 
 
-def analyse(doc: Document, lexicon: Lexicon, lens: Lens | None = None, source: Path | None = None) -> Analysis:
+def analyse(
+    doc: Document, lexicon: Lexicon, lens: Lens | None = None, source: Path | None = None, kept: KeptPages | None = None
+) -> Analysis:
     """Sections, words, keyword counts, (with a lens) the annotated comparison cells, and the
-    benchmark-result tables (re-reading only the table pages of `source`, when given)."""
+    benchmark-result tables (re-reading only the table pages of `source`, when given; `kept`:
+    the pages extraction kept open for that)."""
     segments = split_sections(doc)
     rule = word_rule(doc.text)
     kw = count_keywords(segments, lexicon, rule)
@@ -163,7 +165,7 @@ def analyse(doc: Document, lexicon: Lexicon, lens: Lens | None = None, source: P
         sections=sections,
         counts=tuple(kw.counts),
         kwic=tuple(kw.kwic),
-        results=read_results(doc, source),
+        results=read_results(doc, source, kept=kept),
         annotation=annotation,
     )
 
@@ -221,9 +223,15 @@ def compute(task: Task, progress: Progress | None = None) -> Computed:
             if task.data is not None:
                 path = Path(tmp) / f"source{Path(task.source).suffix[:16]}"
                 path.write_bytes(task.data)
-            if doc is None:
-                doc = extract_file(path, engine=settings.engine, max_pages=settings.max_pages, progress=progress)
-            result = analyse(doc, task.lexicon, task.lens, path)
+            # Freshly extracted with pdfium, the pages that may hold a table stay open for the results stage.
+            kept = KeptPages(may_hold_table) if doc is None and settings.engine == "pdfium" else None
+            try:
+                if doc is None:
+                    doc = extract_file(path, engine=settings.engine, max_pages=settings.max_pages, progress=progress, keep=kept)
+                result = analyse(doc, task.lexicon, task.lens, path, kept)
+            finally:
+                if kept is not None:
+                    kept.close()
     except ExtractionError as exc:
         return Computed(error=str(exc))
     fresh = task.text is None
@@ -350,11 +358,17 @@ def finish(p: Planned, result: Result, store: Store) -> Outcome:
     return out
 
 
-def make_executor(settings: Settings, on_progress: Callable[[object, int, int], None] | None = None) -> Executor:
-    """Local worker processes (`jobs` at a time), or a Dask cluster when `settings.executor` is set."""
+def make_executor(
+    settings: Settings,
+    on_progress: Callable[[object, int, int], None] | None = None,
+    on_start: Callable[[object], None] | None = None,
+) -> Executor:
+    """Local worker processes (`jobs` at a time), or a Dask cluster when `settings.executor` is set.
+
+    `on_start(key)` is called in the driver right after each job is handed out (see `run_jobs`)."""
     if settings.executor:
-        return DaskExecutor(settings.executor, settings.limits())
-    return LocalExecutor(settings.limits(), settings.jobs, on_progress)
+        return DaskExecutor(settings.executor, settings.limits(), on_start=on_start)
+    return LocalExecutor(settings.limits(), settings.jobs, on_progress, on_start)
 
 
 def ingest_report(
@@ -402,24 +416,6 @@ def _size_hint(spec: ReportSpec, yaml_path: Path) -> int:
         return 0
 
 
-def _import_in_background(module: str) -> None:
-    """Import `module` on a thread while the workers run.
-
-    Why: rebuilding the tables needs pandas and pyarrow (about 0.7 s of CPU to import); imported
-    after the workers, that time sits in the run's serial tail. The driver mostly waits on its
-    workers' pipes, so the import overlaps their work. A failed import is left for the real
-    `import` after the run to report. Not a daemon thread: the interpreter never exits mid-import.
-    """
-    if module in sys.modules:
-        return
-
-    def load() -> None:
-        with contextlib.suppress(Exception):
-            importlib.import_module(module)
-
-    threading.Thread(target=load, name=f"import {module}").start()
-
-
 def _ingest_all(
     items: list[tuple[ReportSpec, Path]],
     store: Store,
@@ -428,19 +424,37 @@ def _ingest_all(
     lens: Lens | None,
     progress: Callable | None,
     page_progress: Progress | None,
+    meanwhile: Callable[[], None] | None = None,
 ) -> list[Outcome]:
-    """Plan each report in the driver, run the work on the executor, finish in the driver; keep input order."""
+    """Plan each report in the driver, run the work on the executor, finish in the driver; keep input order.
+
+    `meanwhile()` is the driver's own work for after the run (e.g. importing the table builder):
+    it is called once the last job has been handed out, so it overlaps the jobs still running
+    (and no job is forked from a driver that has since loaded more, see `executor.fork_here`).
+    """
     outcomes: list[Outcome | None] = [None] * len(items)
     planned: dict[int, Planned] = {}
     ready: deque[int] = deque()  # reports finished without a worker (cached, no source, fetch failed)
     on_progress = (lambda _key, done, total: page_progress(done, total)) if page_progress else None
-    executor = make_executor(settings, on_progress)
     ship = settings.executor is not None
     order = list(range(len(items)))
     if ship or (settings.jobs or default_jobs()) > 1:
         # Largest sources first, so the run does not end with one big report on one worker
         # while the others idle (outcomes still keep the order of the reports).
         order.sort(key=lambda i: -_size_hint(*items[i]))
+    started = 0
+
+    def on_start(key: object) -> None:
+        nonlocal started
+        started += 1
+        if started == 1 and len(order) > 1 and executor.forks_here():
+            # Jobs are forked from this process: compile the cues here, once, while the first
+            # job runs, so every later job inherits them (the first compiles its own).
+            warm_caches(lexicon, lens)
+        if key == order[-1] and meanwhile is not None:
+            meanwhile()  # the last report's job is out: nothing more is forked in this run
+
+    executor = make_executor(settings, on_progress, on_start)
 
     def jobs() -> Iterator[Job]:
         for i in order:
@@ -450,10 +464,10 @@ def _ingest_all(
                 outcomes[i] = _record(store, step)
                 ready.append(i)
             else:
-                if not planned:  # work to do, so the tables will be rebuilt after it
-                    _import_in_background("ingest.tables")
                 planned[i] = step
                 yield Job(i, compute, step.task)
+        if started and meanwhile is not None:  # (the last report needed no job: the driver is free now)
+            meanwhile()
 
     def finished() -> Iterator[int]:
         for i, result in executor.imap_unordered(jobs()):
@@ -471,6 +485,67 @@ def _ingest_all(
     finally:
         executor.close()
     return [o for o in outcomes if o is not None]
+
+
+class _TablesPrep:
+    """What the table update needs besides the bundles — the whole folder's registry, the tables
+    key, the table builder's modules — worked out once, while the last jobs run."""
+
+    #: Reports written in this run above which the early scan of stamps is not worth refreshing.
+    REFRESH_MAX = 256
+
+    def __init__(self, store: Store, registry: Registry, files: object, reports_dir: str | Path, dims: set[str], cache: Path,
+                 key_extra: str, lexicon: Lexicon) -> None:  # fmt: skip
+        self.store = store
+        self.args = (registry, files, reports_dir, dims, cache, key_extra, lexicon)
+        self.full: Registry | None = None
+        self.key = ""
+        self._scan: threading.Thread | None = None
+        self._stamps: dict[str, str] | None = None
+
+    def __call__(self) -> None:
+        """Everything, the table builder's import included (a job ran, so the tables change).
+
+        The store's change stamps (a stat of every bundle and status: 20,000 system calls at
+        10,000 reports, which release the GIL) are scanned on a thread meanwhile. A thread is
+        fine here: no job is forked after this (see `_ingest_all`).
+        """
+        if self._scan is None:
+            self._scan = threading.Thread(target=self._scan_stamps, name="scan stamps", daemon=True)
+            self._scan.start()
+        self.load()
+        from . import tables  # noqa: F401  (pyarrow: about 0.3 s of CPU, overlapping the jobs)
+
+    def _scan_stamps(self) -> None:
+        with contextlib.suppress(Exception):  # (the table update then scans them itself)
+            self._stamps = self.store.bundle_stamps()
+
+    def stamps(self, written: Iterable[str]) -> dict[str, str] | None:
+        """The early scan with the reports written since (`written`) stamped again; None when
+        there was no early scan, or when so many were written that a new full scan is as cheap."""
+        if self._scan is None:
+            return None
+        self._scan.join()
+        written = set(written)
+        if self._stamps is None or len(written) > self.REFRESH_MAX:
+            return None
+        out = {rid: m for rid, m in self._stamps.items() if rid not in written}
+        out.update(self.store.stamps_of(written))
+        return out
+
+    def load(self) -> None:
+        """The registry and the tables key only (a run where nothing changed may not need more)."""
+        if self.full is not None:
+            return
+        registry, files, reports_dir, dims, cache, key_extra, lexicon = self.args
+        # Tables always cover the whole reports folder, not just the files named on the command line.
+        full = registry if files is None else load_registry(reports_dir, known_dimensions=dims, cache=cache)
+        for spec in registry.reports:
+            if spec.id not in full.paths:  # (not full.get: a scan per report is O(N²) at 10,000 reports)
+                full.reports.append(spec)
+                full.paths[spec.id] = registry.paths[spec.id]
+        self.key = tables_key(full, lexicon, key_extra)
+        self.full = full
 
 
 def run(
@@ -508,21 +583,19 @@ def run(
         msg = "; ".join(str(e) for e in errs)
         result.outcomes.append(Outcome(Path(file).stem, "failed", msg, file=file))
     items = [(spec, registry.paths[spec.id]) for spec in registry.reports]
-    result.outcomes.extend(_ingest_all(items, store, lexicon, settings, lens, progress, page_progress))
-    # Tables always cover the whole reports folder, not just the files named on the command line.
-    full = registry if files is None else load_registry(reports_dir, known_dimensions=dims, cache=cache)
-    for spec in registry.reports:
-        if spec.id not in full.paths:  # (not full.get: a scan per report is O(N²) at 10,000 reports)
-            full.reports.append(spec)
-            full.paths[spec.id] = registry.paths[spec.id]
+    prep = _TablesPrep(store, registry, files, reports_dir, dims, cache, lens_key(lens), lexicon)
+    result.outcomes.extend(_ingest_all(items, store, lexicon, settings, lens, progress, page_progress, prep))
+    prep.load()  # (done already, unless no report needed a job)
+    assert prep.full is not None
     changed = any(o.status in ("ok", "failed") for o in result.outcomes)
-    key = tables_key(full, lexicon, lens_key(lens))
-    if changed or store.tables_key() != key:
-        from .tables import rebuild_tables  # pandas is imported only when tables are rebuilt
+    # Every outcome wrote its status (and maybe its bundle) after the early scan of the stamps.
+    stamps = prep.stamps(o.report_id for o in result.outcomes)
+    if changed or store.tables_key() != prep.key:
+        from .tables import rebuild_tables  # pyarrow is imported only when tables are rebuilt
 
         with store.lock():
-            rebuild_tables(store, full, lens)
-            store.set_tables_key(key)
+            rebuild_tables(store, prep.full, lens, stamps=stamps)
+            store.set_tables_key(prep.key)
     return result
 
 
@@ -536,7 +609,7 @@ def tables_key(registry: Registry, lexicon: Lexicon, extra: str = "") -> str:
     # The validated specs, not the file bytes: the same for the tables, and no read of 10,000 files.
     for spec in sorted(registry.reports, key=lambda s: s.id):
         h.update(f"|{spec.id}|{registry.paths.get(spec.id)}|".encode())
-        h.update(spec.model_dump_json(by_alias=True).encode())
+        h.update(registry.spec_json(spec).encode())
     for err in registry.errors:
         h.update(str(err).encode())
     return h.hexdigest()

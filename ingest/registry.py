@@ -79,9 +79,19 @@ class Registry:
     reports: list[ReportSpec] = field(default_factory=list)
     paths: dict[str, Path] = field(default_factory=dict)
     errors: list[SpecError] = field(default_factory=list)
+    #: Each spec's JSON, made once: the tables key and every report's input key hash it (10,000
+    #: dumps cost about 0.1 s). Keyed by the spec object itself (kept alive here), not its id.
+    _json: dict[int, tuple[ReportSpec, str]] = field(default_factory=dict, compare=False, repr=False)
 
     def get(self, report_id: str) -> ReportSpec | None:
         return next((r for r in self.reports if r.id == report_id), None)
+
+    def spec_json(self, spec: ReportSpec) -> str:
+        """`spec.model_dump_json(by_alias=True)`, computed once per spec object."""
+        hit = self._json.get(id(spec))
+        if hit is None or hit[0] is not spec:
+            hit = self._json[id(spec)] = (spec, spec.model_dump_json(by_alias=True))
+        return hit[1]
 
 
 #: libyaml's C parser when PyYAML has it (about 10x faster than the pure-Python one); same safe constructor.
@@ -470,10 +480,12 @@ class SpecCache:
 
     def _put(self, key: str, entry: _Entry, st: os.stat_result) -> None:
         if st.st_mtime_ns >= self.started_ns - RACY_NS:
-            self.entries.pop(key, None)  # too fresh to trust its stamp: read it again next time
+            # Too fresh to trust its stamp: read it again next time. (A new file, e.g. the report
+            # just added, changes nothing in the cache: 10,000 entries are not rewritten for it.)
+            self.changed |= self.entries.pop(key, None) is not None
         else:
             self.entries[key] = entry
-        self.changed = True
+            self.changed = True
 
     def save(self, scanned: Path | None = None) -> None:
         """Write the cache if anything changed; entries of `scanned` (a whole folder) not seen are dropped."""

@@ -20,7 +20,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from .benchmarks import Catalogue, load_catalogue
-from .extract import Document
+from .extract import Document, KeptPages
 from .records import Results, ResultTable
 from .results_read import Table, cell_flag, clean, interpret, is_own, names_benchmark, score_of, validate
 from .tables_pdf import CAPTION, FIGURE_CAPTION, Grid, GridRow, build_grid, find_regions, page_rules, page_words
@@ -102,8 +102,19 @@ def image_only_pages(doc: Document, cat: Catalogue, tables_on: set[int]) -> list
     return notes
 
 
-def pdf_tables(path: Path, doc: Document, cat: Catalogue) -> tuple[list[Table], list[str]]:
-    """Result tables of the candidate pages of a PDF; never raises for one bad table."""
+def may_hold_table(text: str) -> bool:
+    """A cheap test on a page's raw text (as extraction reads it): might `candidate_pages` pick it?
+
+    Extraction keeps the pages that pass open for this stage (see `extract.KeptPages`); a page
+    that fails it and is a candidate after all is just loaded again, so this is about time only.
+    """
+    return ("able" in text or "ABLE" in text) and any(CAPTION.match(line) for line in text.splitlines())
+
+
+def pdf_tables(path: Path, doc: Document, cat: Catalogue, kept: KeptPages | None = None) -> tuple[list[Table], list[str]]:
+    """Result tables of the candidate pages of a PDF; never raises for one bad table.
+
+    `kept`: pages the extraction kept open (used instead of loading them again)."""
     import pypdfium2 as pdfium
 
     tables: list[Table] = []
@@ -111,15 +122,23 @@ def pdf_tables(path: Path, doc: Document, cat: Catalogue) -> tuple[list[Table], 
     pages = candidate_pages(doc, cat=cat)
     if not pages:
         return tables, notes
-    pdf = pdfium.PdfDocument(str(path))
+    pdf = None
     try:
         for num in pages:
             try:
-                page = pdf[num - 1]
-                words = page_words(page)
+                have = kept.get(num) if kept is not None else None
+                if have is not None:
+                    page, tp = have
+                    words = page_words(page, tp)
+                else:
+                    if pdf is None:
+                        pdf = pdfium.PdfDocument(str(path))
+                    page, tp = pdf[num - 1], None
+                    words = page_words(page)
                 rules = page_rules(page)
                 regions = find_regions(words, page.get_width(), rules)
-                page.close()
+                if have is None:
+                    page.close()
             except Exception as exc:
                 notes.append(f"page {num}: tables not read ({type(exc).__name__}: {exc})")
                 continue
@@ -140,7 +159,8 @@ def pdf_tables(path: Path, doc: Document, cat: Catalogue) -> tuple[list[Table], 
                 except Exception as exc:
                     notes.append(f"{reg.label} on page {num} skipped ({type(exc).__name__}: {exc})")
     finally:
-        pdf.close()
+        if pdf is not None:
+            pdf.close()
     return tables, notes
 
 
@@ -351,10 +371,13 @@ def html_tables(text: str, cat: Catalogue, own: list[str] | None = None) -> tupl
 # --------------------------------------------------------------------------- the stage
 
 
-def read_results(doc: Document, source: str | Path | None, catalogue: Catalogue | None = None) -> Results:
+def read_results(
+    doc: Document, source: str | Path | None, catalogue: Catalogue | None = None, kept: KeptPages | None = None
+) -> Results:
     """The results part of a report's bundle: the tables read, notes, and the stage's seconds.
 
-    Never raises: a source that cannot be re-read gives a note instead of tables.
+    Never raises: a source that cannot be re-read gives a note instead of tables. `kept`: PDF
+    pages the extraction kept open (see `extract.KeptPages`).
     """
     t0 = time.perf_counter()
     cat = catalogue or load_catalogue()
@@ -363,7 +386,7 @@ def read_results(doc: Document, source: str | Path | None, catalogue: Catalogue 
     try:
         p = Path(source) if source else None
         if doc.kind == "pdf" and p is not None:
-            tables, notes = pdf_tables(p, doc, cat)
+            tables, notes = pdf_tables(p, doc, cat, kept)
             notes += image_only_pages(doc, cat, {t.page for t in tables})
         elif doc.kind in ("markdown", "html") and p is not None:
             raw = p.read_bytes()[: 20 * 1024 * 1024].decode("utf-8", errors="replace")

@@ -232,20 +232,29 @@ class RebuildStats:
     repaired: list[str] = field(default_factory=list)
 
 
-def input_key(spec: ReportSpec, yaml_path: str | None, lens: Lens, stamp: str) -> str:
-    """Hash of what a report's rows depend on; bundle and status by `stamp` (size+mtime, no read)."""
+def input_key(spec: ReportSpec, yaml_path: str | None, lens: Lens, stamp: str, spec_json: str | None = None) -> str:
+    """Hash of what a report's rows depend on; bundle and status by `stamp` (size+mtime, no read).
+
+    `spec_json` is the spec's JSON when the caller has it already (see `Registry.spec_json`)."""
     h = hashlib.sha256(f"{TABLES_VERSION}|{lens.fingerprint}|{yaml_path}|{stamp}|".encode())
-    h.update(spec.model_dump_json(by_alias=True).encode())
+    h.update((spec_json if spec_json is not None else spec.model_dump_json(by_alias=True)).encode())
     return h.hexdigest()[:24]
 
 
-def rebuild_tables(store: Store, registry: Registry, lens: Lens | None = None, buckets: int = DEFAULT_BUCKETS) -> RebuildStats:
+def rebuild_tables(
+    store: Store,
+    registry: Registry,
+    lens: Lens | None = None,
+    buckets: int = DEFAULT_BUCKETS,
+    stamps: dict[str, str] | None = None,
+) -> RebuildStats:
     """Bring every table up to date with bundles + specs and publish them as one new generation.
 
     Only reports whose inputs changed (and parts that fail their checksum) are rebuilt; the
     others' parts are kept by reference. `comparison` has a row per report × lens dimension even
     without a source (curated cells, else "not assessed"); `evidence` holds the ranked
-    candidate sentences of measured reports.
+    candidate sentences of measured reports. `stamps` is `store.bundle_stamps()` when the
+    caller took it already (see pipeline.run: it is scanned while the reports are read).
     """
     lens = lens or load_lens()
     view = _specs_in_view(store, registry)
@@ -253,8 +262,12 @@ def rebuild_tables(store: Store, registry: Registry, lens: Lens | None = None, b
     damaged = set(store.check()) if old else set()
     stats = RebuildStats(repaired=sorted(damaged))
     order = [spec.id for spec, _ in view]
-    stamps = store.bundle_stamps()
-    keys = {spec.id: input_key(spec, yp, lens, stamps.get(spec.id, "-")) for spec, yp in view}
+    stamps = store.bundle_stamps() if stamps is None else stamps
+    known = set(map(id, registry.reports))
+    keys = {
+        spec.id: input_key(spec, yp, lens, stamps.get(spec.id, "-"), registry.spec_json(spec) if id(spec) in known else None)
+        for spec, yp in view
+    }
     prev_inputs = old.inputs if old else {}
     changed = {rid for rid, k in keys.items() if prev_inputs.get(rid) != k}
     removed = set(prev_inputs) - set(keys)

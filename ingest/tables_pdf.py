@@ -137,14 +137,16 @@ def is_value(text: str) -> bool:
 # --------------------------------------------------------------------------- words
 
 
-def page_words(page) -> list[Word]:  # type: ignore[no-untyped-def]
-    """Words with boxes (top-down coordinates) from pdfium's text page; one pdfium call per word."""
+def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-def]
+    """Words with boxes (top-down coordinates) from pdfium's text page; one pdfium call per word.
+
+    `textpage`: the page's text page when the caller has it open already (it stays open)."""
     import pypdfium2.raw as pdfium_c
 
     from .textnorm import normalize
 
     height = page.get_height()
-    tp = page.get_textpage()
+    tp = page.get_textpage() if textpage is None else textpage
     try:
         raw = tp.raw
         text = tp.get_text_range()
@@ -206,7 +208,8 @@ def page_words(page) -> list[Word]:  # type: ignore[no-untyped-def]
                 out[n_before].spaced = True
         return out
     finally:
-        tp.close()
+        if textpage is None:
+            tp.close()
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -230,8 +230,8 @@ def test_parallel_runs_start_the_largest_sources_first_and_keep_report_order(tmp
     started: list[str] = []
     real = pipeline.make_executor
 
-    def recording(settings, on_progress=None):
-        ex = real(settings, on_progress)
+    def recording(settings, on_progress=None, on_start=None):
+        ex = real(settings, on_progress, on_start)
         inner = ex.imap_unordered
         ex.imap_unordered = lambda jobs: inner((started.append(j.arg.report_id), j)[1] for j in jobs)
         return ex
@@ -266,3 +266,72 @@ def test_workers_use_the_drivers_package_even_from_another_checkouts_folder(tmp_
     script.write_text(code)
     proc = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+def test_a_light_single_threaded_driver_forks_jobs_itself_with_the_same_limits(tmp_path):
+    """A fresh `python -m ingest` forks its jobs itself (no worker server to start), and the
+    limits still hold there: time (the job's own children killed too), memory, crashes."""
+    pidfile = tmp_path / "grandchild.pid"
+    code = (
+        f"import sys; sys.path.insert(0, {str(REPO)!r})\n"
+        "from multiprocessing import forkserver\n"
+        "from ingest.executor import Done, Failure, Limits, fork_here, run_isolated\n"
+        "from tests.executor_jobs import _allocate, _segfault, _sleep, _sleep_with_grandchild\n"
+        "if __name__ == '__main__':\n"
+        "    assert fork_here(Limits()), 'a fresh interpreter should fork its jobs itself'\n"
+        "    ok = run_isolated(_allocate, 16, Limits(memory_mb=512))\n"
+        "    assert isinstance(ok, Done) and ok.value == 16 << 20 and ok.peak_mb is not None, ok\n"
+        "    big = run_isolated(_allocate, 2048, Limits(memory_mb=512))\n"
+        "    assert isinstance(big, Failure) and big.kind == 'memory', big\n"
+        f"    slow = run_isolated(_sleep_with_grandchild, {str(pidfile)!r}, Limits(timeout=1.5))\n"
+        "    assert isinstance(slow, Failure) and slow.kind == 'timeout', slow\n"
+        "    crash = run_isolated(_segfault, None, Limits())\n"
+        "    assert isinstance(crash, Failure) and 'SIGSEGV' in crash.message, crash\n"
+        "    assert forkserver._forkserver._forkserver_pid is None, 'a worker server was started'\n"
+    )
+    script = tmp_path / "driver.py"
+    script.write_text(code)
+    proc = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    pid = int(pidfile.read_text())
+    deadline = time.monotonic() + 5
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(pid), "the job's own child process survived the timeout"
+
+
+def test_a_threaded_or_large_driver_does_not_fork_jobs_itself():
+    """Forking copies one thread only (another's locks stay locked in the child), and the worker's
+    memory limit counts the address space it inherits: such a driver uses the worker server."""
+    import threading
+
+    from ingest.executor import fork_here
+
+    stop = threading.Event()
+    t = threading.Thread(target=stop.wait)
+    t.start()
+    try:
+        assert not fork_here(Limits(memory_mb=1 << 20))
+    finally:
+        stop.set()
+        t.join()
+    assert not fork_here(Limits(memory_mb=64))  # this interpreter alone is larger than 16 MB
+
+
+def test_one_report_from_a_fresh_cli_process_starts_no_worker_server(tmp_path):
+    reports = _reports(tmp_path, n=1)
+    code = (
+        f"import sys; sys.path.insert(0, {str(REPO)!r})\n"
+        "from multiprocessing import forkserver\n"
+        "from ingest.cli import main\n"
+        "if __name__ == '__main__':\n"
+        f"    args = [{str(reports / 'r0.yaml')!r}, '--reports-dir', {str(reports)!r}, '--data-dir', {str(tmp_path / 'd')!r}]\n"
+        "    code = main(args)\n"
+        "    assert code == 0, code\n"
+        "    assert forkserver._forkserver._forkserver_pid is None, 'a worker server was started'\n"
+    )
+    script = tmp_path / "driver.py"
+    script.write_text(code)
+    proc = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert Store(tmp_path / "d").load_bundle("r0") is not None

@@ -128,3 +128,27 @@ def test_results_eval_floor_on_the_shared_gold(corpus):
     assert t["found"] / t["tables"] >= 0.95
     assert r["own"][0] == r["own"][1]
     assert r["mapped"][0] / r["mapped"][1] >= 0.95
+
+
+def test_pages_kept_open_by_extraction_give_the_same_results_as_reloading_them(corpus):
+    """The results stage reuses the pdfium pages extraction kept open (no second load): the
+    tables, cells and notes are those of re-opening the PDF, on every corpus PDF that has tables."""
+    import dataclasses
+
+    from ingest.benchmarks import load_catalogue
+    from ingest.extract import KeptPages, extract_file
+    from ingest.results import candidate_pages, may_hold_table, read_results
+
+    cat = load_catalogue()
+    reused = 0
+    for pdf in sorted((corpus / "pdf").glob("*.pdf")):
+        kept = KeptPages(may_hold_table)
+        try:
+            doc = extract_file(pdf, keep=kept)
+            with_kept = read_results(doc, pdf, cat, kept=kept)
+            reused += sum(1 for n in candidate_pages(doc, cat=cat) if kept.get(n) is not None)
+        finally:
+            kept.close()
+        again = read_results(extract_file(pdf), pdf, cat)
+        assert dataclasses.replace(with_kept, seconds=0.0) == dataclasses.replace(again, seconds=0.0), pdf.name
+    assert reused > 0  # the pages were in fact reused, not loaded again
