@@ -20,7 +20,6 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pandas as pd
-
 import yaml
 
 from ingest.lens import DEFAULT_LENS
