@@ -4,7 +4,8 @@ Everything about the columns comes from the active lens (dimensions, labels, kin
 the default columns, `summary_columns`), so a second lens shows its own columns without code. The
 matrix is HTML: the model column is pinned, each cell is a chip per category (colour = category,
 or a light-to-dark shade for a level), marked ✎ curated, ⚙ automatic, ⚠ disagreement; hovering a
-chip shows the full wording and the quote; clicking the model opens its card, a chip its evidence.
+cell shows the full wording and the quote; clicking the model opens its card, a chip its evidence.
+Filters and the column chooser open from buttons (popovers), so their widgets cost nothing until used.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from views import data, nav
 #: Filter key (also the URL query parameter) -> reports column.
 META_FILTERS: dict[str, str] = {"org": "organization", "doc": "doc_type"}
 CURATED_MARK, AUTO_MARK, DISAGREE_MARK = "✎", "⚙", "⚠"
-PAGE_ROWS = 50
+PAGE_ROWS = 25  # a filter change redraws the page's rows: fewer rows, a faster re-render
 #: Category colours (soft, distinguishable, readable with dark text); a level uses LEVEL_SHADES.
 PALETTE = ("#cfe3ff", "#ffe0b3", "#d4f0d0", "#f6d0e8", "#e3d9ff", "#fff3b0", "#cdeff0", "#ffd6d1", "#e8e0cf", "#dfe7c4")
 LEVEL_SHADES = ("#f2f2f2", "#dbe8f7", "#a9c8ec", "#5f98d6", "#2a66b0", "#143e73")
@@ -168,8 +169,9 @@ def cell_html(c: dict, dim: Dimension, lens: Lens, rid: str) -> str:
     return f"<td{title}>{''.join(out)}</td>"
 
 
-def matrix_html(rows: pd.DataFrame, dims: list[Dimension], lens: Lens) -> str:
-    """The pinned-model-column matrix of the given rows (already filtered and paged)."""
+def matrix_html(rows: pd.DataFrame, dims: list[Dimension], lens: Lens, css: bool = True) -> str:
+    """The pinned-model-column matrix of the given rows (already filtered and paged); `css=False`
+    leaves out the style sheet (the page draws it once, in an element a rerun does not replace)."""
     head = '<th class="model">Model</th>' + "".join(f"<th>{html.escape(d.label)}</th>" for d in dims)
     body = []
     for r in rows.to_dict("records"):
@@ -180,7 +182,7 @@ def matrix_html(rows: pd.DataFrame, dims: list[Dimension], lens: Lens) -> str:
         cells = "".join(cell_html(r.get(d.id) or {}, d, lens, rid) for d in dims)
         body.append(f"<tr>{model}{cells}</tr>")
     table = f'<table class="frl"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
-    return f'{CSS}<div class="frl-wrap">{table}</div>'
+    return f'{CSS if css else ""}<div class="frl-wrap">{table}</div>'
 
 
 # A shared object (st.cache_resource), not a copy: st.cache_data would unpickle the whole table of
@@ -195,7 +197,7 @@ def _wide(key: data.Stamp, dims: tuple[str, ...]) -> pd.DataFrame:
 def _matrix(key: data.Stamp, lens_id: str, dims: tuple[str, ...], ids: tuple[str, ...]) -> str:
     lens = data.lens()
     wide = _wide(key, tuple(d.id for d in lens.dimensions)).set_index("report_id", drop=False)
-    return matrix_html(wide.loc[list(ids)], [lens.dimension(d) for d in dims], lens)
+    return matrix_html(wide.loc[list(ids)], [lens.dimension(d) for d in dims], lens, css=False)
 
 
 def render() -> None:
@@ -229,6 +231,7 @@ def render() -> None:
         "quote; click a chip for the evidence, or a model for its card."
     )
     part = _paged(shown)
+    st.html(CSS)  # unchanged between reruns, so a filter change does not re-insert a style sheet
     st.html(_matrix(key, lens.id, tuple(cols or lens.summary_ids), tuple(part["report_id"])))
     n_dis = int(shown["disagree"].sum())
     if n_dis:
