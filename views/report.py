@@ -88,8 +88,8 @@ def render() -> None:
         message("error" if s["status"] == "failed" else "info", f"Last run: {s['status']} — {s['message']}")
     st.subheader("Figures")
     for src, frame in _figures(key, rid):
-        st.html(htmltable.table(frame.rename(columns={"words": "Words"}), num=tuple(frame.columns),
-                                caption=f"{src} (whole document)"))  # fmt: skip
+        frame = frame.rename(columns={"words": "Words"})
+        st.html(htmltable.table(frame, num=tuple(frame.columns), caption=f"{src} (whole document)"))
     st.subheader("Comparison table row")
     # Filtered reads (views/data.py): this report's rows only, never the whole comparison/evidence/sections.
     cells = data.read("comparison", report_ids=[rid])
