@@ -11,8 +11,9 @@ cloned under new ids and the tables rebuilt by the real table builders: tests/ap
   element is visible. The browser has visited the app before (its JavaScript is cached, as for a
   returning user); a visit with a fresh browser profile, which also downloads the app's
   JavaScript and warms the server, is printed beside it.
-* filter re-render: on Compare, picking an organization (until the "N of M reports" line shows
-  the new count); on Keywords, changing the section scope (until the rerun has finished).
+* filter re-render: on Compare, picking an organization in the Filters popover (until the "N of M
+  reports" line shows the new count; opening the popover is not timed); on Keywords, changing the
+  section scope (until the rerun has finished).
 
 Targets (issue 11): first render <= 2.0 s for every page and filter re-render <= 300 ms at 500
 reports. The machine may be shared, so numbers are noisy: the median of --repeat runs is printed,
@@ -44,7 +45,7 @@ PAGES: dict[str, tuple[str, str]] = {
     "Evidence": ("/evidence?report=r00&dim={dim}", "table.frl-q"),
     "Report": ("/report?report=r02", "table.frl-q"),
     "Benchmarks": ("/benchmarks", '[data-chart="bench_coverage"]'),
-    "Review": ("/review?rid=r00", '[data-testid="stDataFrame"]'),
+    "Review": ("/review?rid=r00", "table.frl-q"),
     "Add report": ("/add", '[data-testid="stForm"]'),
 }
 #: Records every change of the script state with its time, so a rerun can be timed without races.
@@ -82,6 +83,15 @@ def first_render(browser, url: str, selector: str, ctx=None) -> float:  # type: 
             ctx.close()
 
 
+def open_filters(page):  # type: ignore[no-untyped-def]
+    """Compare's Organization filter, opening the Filters popover first (its widgets are drawn only when open)."""
+    box = page.locator('[data-testid="stMultiSelect"]').filter(has_text="Organization")
+    if not box.count():
+        page.locator('[data-testid="stPopover"]').filter(has_text="Filters").locator("button").first.click()
+    box.wait_for(timeout=60_000)
+    return box
+
+
 def compare_filter(browser, server: str, n: int, repeat: int) -> list[float]:  # type: ignore[no-untyped-def]
     ctx = browser.new_context(viewport={"width": 1440, "height": 1000})
     page = ctx.new_page()
@@ -90,8 +100,8 @@ def compare_filter(browser, server: str, n: int, repeat: int) -> list[float]:  #
         page.goto(f"{server}/compare")
         page.wait_for_selector("table.frl", timeout=120_000)
         page.wait_for_selector(IDLE, timeout=120_000)
-        box = page.locator('[data-testid="stMultiSelect"]').filter(has_text="Organization")
         for i in range(repeat):
+            box = open_filters(page)
             box.locator("input").click()
             # The multiselect's first option is "Select all", which would keep every report.
             option = page.get_by_role("option").filter(has_not_text="Select all").nth(i % 3)
@@ -105,7 +115,6 @@ def compare_filter(browser, server: str, n: int, repeat: int) -> list[float]:  #
             page.goto(f"{server}/compare")  # back to all reports
             page.wait_for_selector(IDLE, timeout=120_000)
             page.wait_for_selector("table.frl", timeout=120_000)
-            box = page.locator('[data-testid="stMultiSelect"]').filter(has_text="Organization")
     finally:
         ctx.close()
     return out

@@ -16,8 +16,10 @@ Every report of the corpus:
 from __future__ import annotations
 
 import shutil
+from html.parser import HTMLParser
 from pathlib import Path
 
+import pandas as pd
 import yaml
 
 from ingest.lens import DEFAULT_LENS
@@ -121,4 +123,46 @@ def copy_store(src: Path, dst: Path) -> Path:
     return dst
 
 
-__all__ = ["QUOTE", "build_store", "copy_store", "scale_store", "write_corpus"]
+class _Tables(HTMLParser):
+    """Cells of every <table> as text (what a reader sees; tags such as links are dropped)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: list[dict] = []
+        self.cell: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag == "table":
+            self.tables.append({"caption": "", "head": [], "rows": []})
+        elif tag == "tr" and self.tables:
+            self.tables[-1]["rows"].append([])
+        elif tag in ("th", "td", "caption"):
+            self.cell = []
+
+    def handle_data(self, data: str) -> None:
+        if self.cell is not None:
+            self.cell.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("th", "td", "caption") and self.cell is not None and self.tables:
+            text, t = "".join(self.cell), self.tables[-1]
+            if tag == "caption":
+                t["caption"] = text
+            else:
+                (t["head"] if tag == "th" else t["rows"][-1]).append(text)
+            self.cell = None
+
+
+def html_tables(body: str) -> list[pd.DataFrame]:
+    """The tables of an HTML block (views/htmltable.py) as frames of strings; `.attrs["caption"]` holds the caption."""
+    p = _Tables()
+    p.feed(body)
+    out = []
+    for t in p.tables:
+        df = pd.DataFrame([r for r in t["rows"] if r], columns=t["head"])
+        df.attrs["caption"] = t["caption"]
+        out.append(df)
+    return out
+
+
+__all__ = ["QUOTE", "build_store", "copy_store", "html_tables", "scale_store", "write_corpus"]

@@ -18,7 +18,7 @@ from streamlit.testing.v1 import AppTest
 
 from ingest.lens import load_lens
 from ingest.store import Store
-from tests.app_fixtures import QUOTE, build_store, copy_store
+from tests.app_fixtures import QUOTE, build_store, copy_store, html_tables
 from views import compare, evidence, figures
 from views.add_report import spec_from_fields, spec_from_yaml, write_report
 from views.plain import escape_md
@@ -375,11 +375,21 @@ def test_report_page_shows_card_parts(store_env: Path) -> None:
     assert at.header[0].value == "Model 02"
     subheaders = [s.value for s in at.subheader]
     assert subheaders[:2] == ["Figures", "Comparison table row"]
-    frames = [d.value for d in at.dataframe]
+    frames = html_tables(html_of(at))
     assert any("TF-IDF" in f.columns for f in frames)
     assert any({"body", "references"} <= set(f.get("Section", [])) for f in frames)
+    figures = [f for f in frames if f.attrs["caption"].endswith("(whole document)")]
+    assert figures and all("Words" in f.columns for f in figures)
     assert "page_label" not in html_of(at)
     assert [b.proto.label for b in at.get("download_button")] == ["Report card (Markdown)"]
+
+
+def test_report_and_review_pages_draw_no_dataframe_grid(store_env: Path) -> None:
+    """Their tables are plain HTML: st.dataframe loads the canvas data grid (most of a second per page)."""
+    for page, params in (("report", {"report": "r02"}), ("review", {"rid": "r00"}), ("evidence", {"dim": ALGO, "report": "r00"})):
+        at = run_app(page, **params)
+        assert not at.dataframe, page
+        assert html_tables(html_of(at)), page
 
 
 def test_see_the_page_renders_only_the_reports_own_source(store_env: Path, tmp_path: Path) -> None:

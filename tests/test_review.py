@@ -21,6 +21,7 @@ from ingest.lens import load_lens
 from ingest.registry import SpecFileError, load_report
 from ingest.store import Store
 from tests import review_fixtures as rf
+from tests.app_fixtures import html_tables
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 DAY = dt.date(2026, 11, 30)
@@ -246,6 +247,11 @@ def review_page(**state: str) -> AppTest:
     return at
 
 
+def tables(at: AppTest) -> list[pd.DataFrame]:
+    """The page's HTML tables (views/htmltable.py) as frames of the text a reader sees."""
+    return html_tables("\n".join(el.proto.body for el in at.get("html")))
+
+
 def texts(at: AppTest) -> list[str]:
     """The plain-text elements of the page (views.plain.message shows messages as st.text)."""
     return [t.value for t in at.text]
@@ -260,11 +266,17 @@ def test_review_page_shows_cells_with_evidence_checklist_and_agreement(env: tupl
     assert at.title[0].value == "Review"
     texts = "\n".join(t.value for t in at.text)
     assert "automatic: GRPO" in texts
-    values = [d.value for d in at.dataframe]
-    assert any("We adopt GRPO as our RL algorithm for agentic training." in set(v.get("quote", [])) for v in values)
-    assert any("indicator" in v.columns and "fired" in v.columns for v in values)  # a level's checklist
+    assert not at.dataframe  # plain HTML tables (the data grid costs most of a second in the browser)
+    values = tables(at)
+    evidence = [v for v in values if v.attrs["caption"].startswith("Ranked evidence sentences")]
+    assert any("We adopt GRPO as our RL algorithm for agentic training." in set(v["Quote"]) for v in evidence)
+    assert all(list(v.columns[:2]) == ["Category", "Rank"] and "Page" in v.columns for v in evidence)
+    checklists = [v for v in values if v.attrs["caption"] == "Indicator checklist behind the level"]
+    assert checklists and all({"Indicator", "Found"} <= set(v.columns) for v in checklists)
+    assert all(set(v["Found"]) <= {"yes", "no"} for v in checklists)
     agreement = values[-1]
-    assert list(agreement["dimension"]) == LENS.ids
+    assert list(agreement["Dimension"]) == [d.label for d in LENS.dimensions]
+    assert list(agreement.columns[1:]) == ["Reports", "Automatic", "Curated", "Both", "Agree", "Disagree", "Agreement"]
     assert at.button(key="save_rl_algorithm") is not None
 
 
@@ -303,9 +315,9 @@ def test_pick_another_category_flags_a_disagreement_shown_on_evidence(env: tuple
     ev.switch_page("views/evidence.py").run()
     assert not ev.exception
     assert "Automatic reading beside the curated value" in [s.value for s in ev.subheader]
-    beside = next(d.value for d in ev.dataframe if "curated_value" in d.value.columns)
-    assert beside.iloc[0]["curated_value"] == "token/segment" and beside.iloc[0]["auto_value"] == "trajectory/outcome"
-    assert "trajectory level" in beside.iloc[0]["quote"]
+    beside = next(t for t in tables(ev) if "Curated value" in t.columns)
+    assert beside.iloc[0]["Curated value"] == "token/segment" and beside.iloc[0]["Automatic value"] == "trajectory/outcome"
+    assert "trajectory level" in beside.iloc[0]["Quote"] and beside.iloc[0]["Report"] != "alpha"  # the model, not the id
 
 
 def test_written_value_with_markdown_is_stored_verbatim_and_shown_as_text(env: tuple[Path, Path]) -> None:

@@ -4,7 +4,8 @@ Everything about the columns comes from the active lens (dimensions, labels, kin
 the default columns, `summary_columns`), so a second lens shows its own columns without code. The
 matrix is HTML: the model column is pinned, each cell is a chip per category (colour = category,
 or a light-to-dark shade for a level), marked ✎ curated, ⚙ automatic, ⚠ disagreement; hovering a
-chip shows the full wording and the quote; clicking the model opens its card, a chip its evidence.
+cell shows the full wording and the quote; clicking the model opens its card, a chip its evidence.
+Filters and the column chooser open from buttons (popovers), so their widgets cost nothing until used.
 """
 
 from __future__ import annotations
@@ -22,30 +23,30 @@ from views import data, nav
 #: Filter key (also the URL query parameter) -> reports column.
 META_FILTERS: dict[str, str] = {"org": "organization", "doc": "doc_type"}
 CURATED_MARK, AUTO_MARK, DISAGREE_MARK = "✎", "⚙", "⚠"
-PAGE_ROWS = 50
+PAGE_ROWS = 25  # a filter change redraws the page's rows: fewer rows, a faster re-render
 #: Category colours (soft, distinguishable, readable with dark text); a level uses LEVEL_SHADES.
 PALETTE = ("#cfe3ff", "#ffe0b3", "#d4f0d0", "#f6d0e8", "#e3d9ff", "#fff3b0", "#cdeff0", "#ffd6d1", "#e8e0cf", "#dfe7c4")
 LEVEL_SHADES = ("#f2f2f2", "#dbe8f7", "#a9c8ec", "#5f98d6", "#2a66b0", "#143e73")
-CSS = """
-<style>
-.frl-wrap{max-height:72vh;overflow:auto;border:1px solid #e6e6e6;border-radius:6px}
-table.frl{border-collapse:separate;border-spacing:0;width:100%;table-layout:fixed;font-size:13px}
-table.frl th{position:sticky;top:0;background:#fafafa;z-index:2;text-align:left;padding:6px;border-bottom:1px solid #ddd;
-  font-weight:600;overflow-wrap:anywhere}
-table.frl td{padding:5px 6px;border-bottom:1px solid #eee;vertical-align:top;overflow-wrap:break-word}
-table.frl th.model,table.frl td.model{position:sticky;left:0;background:#fff;z-index:1;width:190px}
-table.frl th.model{z-index:3;background:#fafafa}
-table.frl td.model a{font-weight:600;text-decoration:none}
-table.frl .meta{color:#666;font-size:11px}
-.chip{display:inline-block;border-radius:10px;padding:1px 7px;margin:1px 2px 1px 0;color:#1a1a1a;font-size:12px;
-  line-height:18px;white-space:nowrap;max-width:100%;overflow:hidden;text-overflow:ellipsis;text-decoration:none}
-.chip.dark{color:#fff}
-.chip.none{background:#eeeeee;color:#555}
-.chip.na{background:#fff;color:#888;border:1px dashed #bbb}
-.chip .mk{margin-left:3px;font-size:11px}
-.chip.dis{outline:2px solid #d9730d}
-</style>
-"""
+CSS = (
+    "<style>"
+    ".frl-wrap{max-height:72vh;overflow:auto;border:1px solid #e6e6e6;border-radius:6px}"
+    "table.frl{border-collapse:separate;border-spacing:0;width:100%;table-layout:fixed;font-size:13px}"
+    "table.frl th{position:sticky;top:0;background:#fafafa;z-index:2;text-align:left;padding:6px;"
+    "border-bottom:1px solid #ddd;font-weight:600;overflow-wrap:anywhere}"
+    "table.frl td{padding:5px 6px;border-bottom:1px solid #eee;vertical-align:top;overflow-wrap:break-word}"
+    "table.frl th.model,table.frl td.model{position:sticky;left:0;background:#fff;z-index:1;width:190px}"
+    "table.frl th.model{z-index:3;background:#fafafa}"
+    "table.frl td.model a{font-weight:600;text-decoration:none}"
+    "table.frl .meta{color:#666;font-size:11px}"
+    ".chip{display:inline-block;border-radius:10px;padding:1px 7px;margin:1px 2px 1px 0;color:#1a1a1a;"
+    "font-size:12px;line-height:18px;white-space:nowrap;max-width:100%;overflow:hidden;text-overflow:ellipsis;"
+    "text-decoration:none;background:#e0e0e0}"
+    ".chip.k{color:#fff}.chip.none{background:#eee;color:#555}.chip.na{background:#fff;color:#888;border:1px dashed #bbb}"
+    ".chip.dis{outline:2px solid #d9730d}.chip i{font-style:normal;margin-left:3px;font-size:11px}"
+    + "".join(f".chip.c{i}{{background:{c}}}" for i, c in enumerate(PALETTE))
+    + "".join(f".chip.l{i}{{background:{c}}}" for i, c in enumerate(LEVEL_SHADES))
+    + "</style>"
+)
 
 
 def split_values(v: object) -> list[str]:
@@ -115,15 +116,16 @@ def filter_rows(wide: pd.DataFrame, chosen: dict[str, list[str]], query: str = "
     return wide[mask]
 
 
-def chip_colour(dim: Dimension, lens: Lens, value: str) -> tuple[str, bool]:
-    """(background, dark?) of a category chip: its place among the lens's categories, or its level."""
+def chip_class(dim: Dimension, lens: Lens, value: str) -> str:
+    """The colour class of a category chip: `c<i>` by its place among the lens's categories (no class:
+    a value the lens does not know), or `l<i> [k]` by its level (k: white text on a dark shade)."""
     if dim.kind == "level":
         levels = dim.values
         i = levels.index(value) if value in levels else 0
-        shade = LEVEL_SHADES[min(len(LEVEL_SHADES) - 1, round(i * (len(LEVEL_SHADES) - 1) / max(1, len(levels) - 1)))]
-        return shade, i * 2 > len(levels)
+        shade = min(len(LEVEL_SHADES) - 1, round(i * (len(LEVEL_SHADES) - 1) / max(1, len(levels) - 1)))
+        return f"l{shade} k" if i * 2 > len(levels) else f"l{shade}"
     names = lens.allowed_values(dim.id)
-    return (PALETTE[names.index(value) % len(PALETTE)] if value in names else "#e0e0e0"), False
+    return f"c{names.index(value) % len(PALETTE)}" if value in names else ""
 
 
 def hover(c: dict, dim: Dimension) -> str:
@@ -149,32 +151,27 @@ def chip_label(dim: Dimension, lens: Lens, value: str) -> str:
 
 
 def cell_html(c: dict, dim: Dimension, lens: Lens, rid: str) -> str:
-    """Chips of one cell, each a link to the Evidence page of this report and dimension."""
-    href = "evidence?" + urlencode({"report": rid, "dim": dim.id})
-    title = html.escape(hover(c, dim), quote=True) if c else ""
+    """A table cell: chips, each a link to the Evidence page of this report and dimension; the full
+    wording and quote are the cell's tooltip (once per cell, not per chip: the markup stays small)."""
+    href = html.escape("evidence?" + urlencode({"report": rid, "dim": dim.id}))
+    title = f' title="{html.escape(hover(c, dim), quote=True)}"' if c else ""
     values = split_values(c.get("value")) if c else []
-    mk = marks(c) if c else ""
     if not values or values == [NOT_ASSESSED]:
-        return f'<a class="chip na" href="{href}" target="_self" title="{title}">{NOT_ASSESSED}</a>'
+        return f'<td{title}><a class="chip na" href="{href}" target="_self">{NOT_ASSESSED}</a></td>'
+    mk = marks(c)
+    mark = f"<i>{mk}</i>" if mk else ""
+    dis = " dis" if c.get("disagree") is True else ""
     out = []
     for v in values:
-        if v == NOT_ASSESSED:
-            cls, style = "chip na", ""
-        elif v == NOT_DISCLOSED:
-            cls, style = "chip none", ""
-        else:
-            bg, dark = chip_colour(dim, lens, v)
-            cls, style = "chip dark" if dark else "chip", f' style="background:{bg}"'
-        if c.get("disagree") is True:
-            cls += " dis"
-        mark = f'<span class="mk">{mk}</span>' if mk else ""
+        cls = "na" if v == NOT_ASSESSED else "none" if v == NOT_DISCLOSED else chip_class(dim, lens, v)
         label = html.escape(chip_label(dim, lens, v))
-        out.append(f'<a class="{cls}"{style} href="{href}" target="_self" title="{title}">{label}{mark}</a>')
-    return "".join(out)
+        out.append(f'<a class="chip {cls}{dis}" href="{href}" target="_self">{label}{mark}</a>')
+    return f"<td{title}>{''.join(out)}</td>"
 
 
-def matrix_html(rows: pd.DataFrame, dims: list[Dimension], lens: Lens) -> str:
-    """The pinned-model-column matrix of the given rows (already filtered and paged)."""
+def matrix_html(rows: pd.DataFrame, dims: list[Dimension], lens: Lens, css: bool = True) -> str:
+    """The pinned-model-column matrix of the given rows (already filtered and paged); `css=False`
+    leaves out the style sheet (the page draws it once, in an element a rerun does not replace)."""
     head = '<th class="model">Model</th>' + "".join(f"<th>{html.escape(d.label)}</th>" for d in dims)
     body = []
     for r in rows.to_dict("records"):
@@ -182,10 +179,10 @@ def matrix_html(rows: pd.DataFrame, dims: list[Dimension], lens: Lens) -> str:
         meta = " · ".join(html.escape(v) for v in (r["organization"], r["doc_type"], r["params"]) if isinstance(v, str) and v)
         model = (f'<td class="model"><a href="report?{urlencode({"report": rid})}" target="_self">'
                  f'{html.escape(str(r["model"]))}</a><div class="meta">{meta}</div></td>')  # fmt: skip
-        cells = "".join(f"<td>{cell_html(r.get(d.id) or {}, d, lens, rid)}</td>" for d in dims)
+        cells = "".join(cell_html(r.get(d.id) or {}, d, lens, rid) for d in dims)
         body.append(f"<tr>{model}{cells}</tr>")
     table = f'<table class="frl"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
-    return f'{CSS}<div class="frl-wrap">{table}</div>'
+    return f'{CSS if css else ""}<div class="frl-wrap">{table}</div>'
 
 
 # A shared object (st.cache_resource), not a copy: st.cache_data would unpickle the whole table of
@@ -200,7 +197,7 @@ def _wide(key: data.Stamp, dims: tuple[str, ...]) -> pd.DataFrame:
 def _matrix(key: data.Stamp, lens_id: str, dims: tuple[str, ...], ids: tuple[str, ...]) -> str:
     lens = data.lens()
     wide = _wide(key, tuple(d.id for d in lens.dimensions)).set_index("report_id", drop=False)
-    return matrix_html(wide.loc[list(ids)], [lens.dimension(d) for d in dims], lens)
+    return matrix_html(wide.loc[list(ids)], [lens.dimension(d) for d in dims], lens, css=False)
 
 
 def render() -> None:
@@ -214,30 +211,63 @@ def render() -> None:
     wide = _wide(key, all_dims)
     labels = {d.id: d.label for d in lens.dimensions}
     chosen: dict[str, list[str]] = {}
-    with st.sidebar:
-        st.header("Filters")
+    filters = {"org": "Organization", "doc": "Doc type", **{d: labels[d] for d in lens.summary_ids}}
+    # Filters and the column chooser sit in popovers: a closed popover's widgets are not drawn, and
+    # seven multiselects and a text box drawn up front cost about half a second of first render.
+    on = [label for k, label in {"q": "search", **filters}.items() if _current(k)]
+    c1, c2, c3 = st.columns([1, 1, 4], vertical_alignment="center")
+    with c1.popover(f"Filters ({len(on)} on)" if on else "Filters", width="stretch"):
         query = st.text_input("Search", key="q", bind="query-params", placeholder="model, wording, quote…")
-        for k, label in {"org": "Organization", "doc": "Doc type", **{d: labels[d] for d in lens.summary_ids}}.items():
+        for k, label in filters.items():
             chosen[k] = st.multiselect(label, options(wide, k), key=k, bind="query-params")
-    cols = nav.select("Columns", list(all_dims), "cols", labels.get, widget="multiselect", default=lens.summary_ids,
-                      help="Which dimensions of the lens to show (the URL keeps the choice).")  # fmt: skip
+    with c2.popover("Columns", width="stretch"):
+        cols = nav.select("Columns", list(all_dims), "cols", labels.get, widget="multiselect", default=lens.summary_ids,
+                          help="Which dimensions of the lens to show (the URL keeps the choice).")  # fmt: skip
     shown = filter_rows(wide, chosen, query)
-    st.caption(
-        f"{len(shown)} of {len(wide)} reports · {CURATED_MARK} curated (hand-checked) · {AUTO_MARK} automatic · "
-        f"{DISAGREE_MARK} the automatic reading disagrees · “not disclosed” is a finding; “not assessed” means "
-        "nobody has looked yet. Hover a chip for the wording and the quote; click it for the evidence, or a model "
-        "for its card."
+    c3.caption(
+        f"{len(shown)} of {len(wide)} reports" + (f" (filtered by {', '.join(on)})" if on else "") + f" · {CURATED_MARK} "
+        f"curated (hand-checked) · {AUTO_MARK} automatic · {DISAGREE_MARK} the automatic reading disagrees · “not "
+        "disclosed” is a finding; “not assessed” means nobody has looked yet. Hover a cell for the wording and the "
+        "quote; click a chip for the evidence, or a model for its card."
     )
-    pages = max(1, -(-len(shown) // PAGE_ROWS))
-    page = 1
-    if pages > 1:
-        page = int(st.number_input(f"Page (of {pages}, {PAGE_ROWS} reports each)", 1, pages, 1, key="page"))
-    part = shown.iloc[(page - 1) * PAGE_ROWS : page * PAGE_ROWS]
+    part = _paged(shown)
+    st.html(CSS)  # unchanged between reruns, so a filter change does not re-insert a style sheet
     st.html(_matrix(key, lens.id, tuple(cols or lens.summary_ids), tuple(part["report_id"])))
     n_dis = int(shown["disagree"].sum())
     if n_dis:
         st.warning(f"{n_dis} report(s) where the automatic reading disagrees with the curated value ({DISAGREE_MARK}).")
     _downloads(tbl, shown["report_id"].tolist(), lens)
+
+
+def _current(key: str) -> bool:
+    """Whether a filter (or the search) is set: its widget's state, else the URL's (before the widget ran)."""
+    v = st.session_state[key] if key in st.session_state else st.query_params.get_all(key)
+    return bool(v.strip() if isinstance(v, str) else v)
+
+
+def _turn(step: int) -> None:
+    st.session_state["page"] = st.session_state.get("page", 1) + step
+
+
+def _paged(shown: pd.DataFrame) -> pd.DataFrame:
+    """The rows of the current page (PAGE_ROWS a page) with Previous/Next buttons when there are more.
+
+    Buttons rather than a number box: the page already draws buttons, and every other kind of
+    widget adds its own code to a first render. A changed filter starts again at the first page.
+    """
+    pages = max(1, -(-len(shown) // PAGE_ROWS))
+    ids = tuple(shown["report_id"])
+    if st.session_state.get("page_of") != hash(ids):
+        st.session_state["page_of"], st.session_state["page"] = hash(ids), 1
+    page = min(max(1, int(st.session_state.get("page", 1))), pages)
+    st.session_state["page"] = page
+    if pages > 1:
+        a, b, c = st.columns([1, 1, 4], vertical_alignment="center")
+        a.button("← Previous", key="prev", on_click=_turn, args=(-1,), disabled=page == 1, width="stretch")
+        b.button("Next →", key="next", on_click=_turn, args=(1,), disabled=page == pages, width="stretch")
+        lo, hi = (page - 1) * PAGE_ROWS + 1, min(page * PAGE_ROWS, len(shown))
+        c.caption(f"Page {page} of {pages}: reports {lo}–{hi} of {len(shown)}")
+    return shown.iloc[(page - 1) * PAGE_ROWS : page * PAGE_ROWS]
 
 
 def _downloads(tbl: dict[str, pd.DataFrame], ids: list[str], lens: Lens) -> None:

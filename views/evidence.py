@@ -42,14 +42,6 @@ def dimension_rows(comparison: pd.DataFrame, evidence: pd.DataFrame, report: str
     return cells, ev
 
 
-def see_link(rid: str, row: dict, quote: object) -> str:
-    """The "see the page" link of a quote (ids and the quote text only; the page resolves the file)."""
-    page = row.get("page_no", row.get("page"))
-    if not isinstance(quote, str) or not quote or pd.isna(page):
-        return ""
-    return htmltable.link("source", "see the page", report=rid, p=int(page), q=quote[:400])
-
-
 def people_cells(cells: pd.DataFrame, models: dict[str, str]) -> pd.DataFrame:
     """Table cells with reader-facing columns: Report, Value, Origin, Study's wording, Quote, Page, Section, Notes."""
     rows = []
@@ -60,7 +52,7 @@ def people_cells(cells: pd.DataFrame, models: dict[str, str]) -> pd.DataFrame:
             "Report": models.get(rid, rid), "Value": c.get("value"), "Origin": c.get("origin") or "none",
             "Automatic reading (disagrees)": auto, "Study's wording": c.get("detail"), "Quote": c.get("quote"),
             "Page": htmltable.page_of(c), "Section": c.get("section"), "Notes": c.get("notes"),
-            "": see_link(rid, c, c.get("quote")),
+            "": htmltable.see_link(rid, c, c.get("quote")),
         })  # fmt: skip
     df = pd.DataFrame(rows)
     keep = [c for c in df.columns if c == "" or df[c].map(lambda v: not blank(v) and str(v) != "").any()]
@@ -72,7 +64,7 @@ def people_evidence(ev: pd.DataFrame, models: dict[str, str]) -> pd.DataFrame:
     rows = [{
         "Report": models.get(e["report_id"], e["report_id"]), "Category": e.get("category"), "Rank": e.get("rank"),
         "Cue score": e.get("score"), "Quote": e.get("quote"), "Page": htmltable.page_of(e), "Section": e.get("section"),
-        "": see_link(e["report_id"], e, e.get("quote")),
+        "": htmltable.see_link(e["report_id"], e, e.get("quote")),
     } for e in ev.to_dict("records")]  # fmt: skip
     df = pd.DataFrame(rows)
     if len(df) and df["Cue score"].nunique(dropna=False) <= 1:
@@ -131,7 +123,7 @@ def render() -> None:
                 "Report": shown["report_id"].map(lambda r: models.get(r, r)), "Page": shown["page"].astype(str),
                 "Section": shown["section"],
                 "Line": shown["left"].str.strip().radd("…") + " [" + shown["match"] + "] " + shown["right"].str.strip() + "…",
-                "": [see_link(r["report_id"], r, r["match"]) for r in shown.to_dict("records")],
+                "": [htmltable.see_link(r["report_id"], r, r["match"]) for r in shown.to_dict("records")],
             })  # fmt: skip
             st.html(htmltable.table(view, wide=("Line",), raw=("",)))
 

@@ -14,6 +14,7 @@ from ingest.store import Store
 from views import data, htmltable, nav
 from views.evidence import people_cells
 from views.plain import escape_md, message
+from views.review import checklist_view
 
 META: dict[str, str] = {
     "organization": "Organization", "country": "Country", "released": "Released", "doc_type": "Document type",
@@ -62,7 +63,7 @@ def _checklists(rows: pd.DataFrame, evidence: pd.DataFrame | None, labels: dict[
             ev = evidence[mine & (evidence["rank"] == 1)]
             items["quote"] = items["indicator"].map(dict(zip(ev["category"], ev["quote"], strict=False)))
         with st.expander(f"Checklist behind {labels.get(r.dimension, r.dimension)}: {r.value}"):
-            st.dataframe(items, hide_index=True, width="stretch")
+            st.html(htmltable.table(checklist_view(items)))
 
 
 def render() -> None:
@@ -87,8 +88,8 @@ def render() -> None:
         message("error" if s["status"] == "failed" else "info", f"Last run: {s['status']} — {s['message']}")
     st.subheader("Figures")
     for src, frame in _figures(key, rid):
-        st.caption(f"{src} (whole document)")
-        st.dataframe(frame, hide_index=True)
+        frame = frame.rename(columns={"words": "Words"})
+        st.html(htmltable.table(frame, num=tuple(frame.columns), caption=f"{src} (whole document)"))
     st.subheader("Comparison table row")
     # Filtered reads (views/data.py): this report's rows only, never the whole comparison/evidence/sections.
     cells = data.read("comparison", report_ids=[rid])
@@ -102,14 +103,13 @@ def render() -> None:
     st.subheader("Sections")
     if len(secs):
         cols = {"section": "Section", "heading": "Heading", "start_page": "From page", "end_page": "To page", "words": "Words"}
-        st.dataframe(secs[[c for c in cols if c in secs]].rename(columns=cols), hide_index=True)
+        st.html(htmltable.table(secs[[c for c in cols if c in secs]].rename(columns=cols), wide=("Heading",)))
     else:
         st.caption("Not measured: no sections (only reported figures are stored for this report).")
     st.subheader("Distinctive terms (TF-IDF against the other reports)")
     top = _top_terms(key, rid)
     if len(top):
-        st.dataframe(top.rename(columns={"term": "Term", "group": "Group", "count": "Count", "tfidf": "TF-IDF"}),
-                     hide_index=True)  # fmt: skip
+        st.html(htmltable.table(top.rename(columns={"term": "Term", "group": "Group", "count": "Count", "tfidf": "TF-IDF"})))
     else:
         st.caption("Not measured: no terms.")
     st.download_button("Report card (Markdown)", lambda: report_card(Store(data.data_dir()), rid, data.lens()),

@@ -21,7 +21,7 @@ from ingest.fetch import FetchSettings
 from ingest.lens import NOT_ASSESSED, Lens
 from ingest.registry import SpecFileError, load_report
 from ingest.schema import ID_PATTERN, CuratedCell, ReportSpec, Source
-from views import data, nav
+from views import data, htmltable, nav
 from views.plain import escape_md, message
 
 ACTIONS = {"accept": "accept the automatic value", "category": "pick a category", "write": "write a value"}
@@ -82,6 +82,39 @@ def decide(lens: Lens, path: Path, row: dict, ev: pd.DataFrame, action: str, pic
     return _rebuild(path)
 
 
+def evidence_view(ev: pd.DataFrame, report_id: str) -> pd.DataFrame:
+    """`review.ranked_evidence` rows in readers' words; the cue score only where it varies."""
+    out = pd.DataFrame({
+        "Category": ev["category"], "Rank": ev["rank"], "Cue score": ev.get("score"), "Quote": ev["quote"],
+        "Page": [htmltable.page_of(e) for e in ev.to_dict("records")], "Section": ev.get("section"),
+        "": [htmltable.see_link(report_id, e, e.get("quote")) for e in ev.to_dict("records")],
+    })  # fmt: skip
+    if len(out) and out["Cue score"].nunique(dropna=False) <= 1:
+        out = out.drop(columns="Cue score")
+    return out
+
+
+def checklist_view(items: pd.DataFrame) -> pd.DataFrame:
+    """A level's indicator checklist in readers' words: Indicator, Found (yes/no), Page, and Quote if known."""
+    cols = {"indicator": "Indicator", "fired": "Found", "page_label": "Page", "quote": "Quote"}
+    return items[[c for c in cols if c in items.columns]].rename(columns=cols)
+
+
+def beside_view(rows: pd.DataFrame, models: dict[str, str]) -> pd.DataFrame:
+    """`review.auto_beside_curated` rows in readers' words (model names, no ids)."""
+    cols = {"curated_value": "Curated value", "auto_value": "Automatic value", "category": "Category", "rank": "Rank",
+            "quote": "Quote", "page_label": "Page", "section": "Section"}  # fmt: skip
+    out = rows[list(cols)].rename(columns=cols)
+    out.insert(0, "Report", [models.get(r, r) for r in rows["report_id"]])
+    return out
+
+
+def agreement_view(agree: pd.DataFrame) -> pd.DataFrame:
+    """`review.agreement` in readers' words: the dimension's label, not its id."""
+    out = agree.drop(columns="dimension").rename(columns={"label": "Dimension"})
+    return out.rename(columns={c: c.capitalize() for c in out.columns if c != "Dimension"})
+
+
 def _cell_controls(lens: Lens, path: Path, row: dict, ev: pd.DataFrame) -> None:
     dim = lens.dimension(str(row["dimension"]))
     d = dim.id
@@ -130,13 +163,13 @@ def _cell(lens: Lens, row: dict, ev: pd.DataFrame, cur: CuratedCell | None, path
             lines.append("the automatic reading disagrees with the curated value")
         st.text("\n".join(lines))
         if len(ev):
-            st.caption("Ranked evidence sentences (best first within each category)")
-            st.dataframe(ev, hide_index=True, width="stretch", key=f"ev_{dim.id}")
+            st.html(htmltable.table(evidence_view(ev, str(row.get("report_id") or "")), raw=("",),
+                                    caption="Ranked evidence sentences (best first within each category)"))  # fmt: skip
         elif isinstance(row.get("auto_value"), str):
             st.caption("No candidate sentence matched a cue: the automatic value is “not disclosed”.")
         if dim.kind == "level" and isinstance(row.get("indicators"), str):
-            st.caption("Indicator checklist behind the level")
-            st.dataframe(pd.DataFrame(comparison.parse_checklist(row["indicators"])), hide_index=True, key=f"ck_{dim.id}")
+            items = checklist_view(pd.DataFrame(comparison.parse_checklist(row["indicators"])))
+            st.html(htmltable.table(items, caption="Indicator checklist behind the level"))
         if path is not None:
             _cell_controls(lens, path, row, ev)
 
@@ -193,7 +226,8 @@ def show_auto_beside_curated(
     n = rows["report_id"].nunique()
     st.subheader("Automatic reading beside the curated value")
     st.caption(f"{n} report(s) where the automatic value disagrees with the curated one, with the sentences behind it.")
-    st.dataframe(rows, hide_index=True, width="stretch")
+    reports = data.tables()[0]["reports"]
+    st.html(htmltable.table(beside_view(rows, dict(zip(reports["report_id"], reports["model"], strict=False)))))
 
 
 def _go_next(comparison_df: pd.DataFrame, ids: list[str]) -> None:
@@ -246,7 +280,7 @@ def render() -> None:
     by_dim = {r["dimension"]: r for r in rows}
     evidence = data.read("evidence", report_ids=[rid])  # this report's sentences only
     for dim in lens.dimensions:
-        row = by_dim.get(dim.id) or {"dimension": dim.id, "value": NOT_ASSESSED, "origin": "none"}
+        row = by_dim.get(dim.id) or {"report_id": rid, "dimension": dim.id, "value": NOT_ASSESSED, "origin": "none"}
         ev = review.ranked_evidence(evidence, lens, rid, dim.id)
         cur = spec.curated.get(dim.id) if spec else None
         _cell(lens, row, ev, cur, path if writable else None)
@@ -254,8 +288,8 @@ def render() -> None:
         _source(spec, path)
     st.subheader("Agreement: automatic vs curated, all reports")
     st.caption("Per dimension: reports with an automatic cell, with a curated one, with both, and how many of "
-               "those agree; agreement = agree / both (empty when no report has both).")  # fmt: skip
-    st.dataframe(review.agreement(cmp_, lens), hide_index=True, width="stretch", key="agreement")
+               "those agree; Agreement = Agree / Both (empty when no report has both).")  # fmt: skip
+    st.html(htmltable.table(agreement_view(review.agreement(cmp_, lens))))
 
 
 if __name__ == "__main__":
