@@ -300,10 +300,8 @@ def test_nothing_measured_is_said_in_a_sentence(store_env: Path) -> None:
 
 def test_keywords_shows_measured_beside_reported_with_differences(store_env: Path) -> None:
     at = run_app("keywords")
-    table = re.search(r'<table class="frl-q">.*?</table>', html_of(at), re.S).group(0)  # type: ignore[union-attr]
-    head = re.findall(r"<th>([^<]*)</th>", table)
-    rows = [re.findall(r"<td[^>]*>([^<]*)</td>", r) for r in re.findall(r"<tr>(<td.*?)</tr>", table)]
-    sbs = pd.DataFrame(rows, columns=head)
+    block = next(el.proto.body for el in at.get("html") if "frl-q" in el.proto.body and "differs" in el.proto.body)
+    sbs = html_tables(block)[0]
     assert set(sbs["model"]) == {"Model 00"}
     assert (sbs["differs"] == "⚠").tolist() == (sbs["measured"] != sbs["reported"]).tolist()
 

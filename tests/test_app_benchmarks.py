@@ -24,6 +24,7 @@ from ingest.benchmarks import load_catalogue
 from ingest.lens import NOT_ASSESSED, load_lens
 from ingest.pipeline import Settings, run
 from ingest.store import Store
+from tests.app_fixtures import html_tables as fixture_tables
 from tests.bench_fixtures import build
 from tests.test_app import _decode
 from views import benchmark_figures as bf
@@ -77,20 +78,9 @@ def chart(at: AppTest, prefix: str) -> dict:
 
 
 def html_tables(at: AppTest, marker: str = "") -> list[pd.DataFrame]:
-    """The HTML tables of the page (inside the block marked `marker`, if given), as frames of text."""
-    out = []
-    for el in at.get("html"):
-        body = el.proto.body
-        if marker and marker not in body:
-            continue
-        for t in re.findall(r'<table class="frl-q">.*?</table>', body, re.S):
-            head = [html.unescape(h) for h in re.findall(r"<th>(.*?)</th>", t)]
-            rows = [
-                [html.unescape(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", r, re.S)]
-                for r in re.findall(r"<tr>(<td.*?)</tr>", t, re.S)
-            ]
-            out.append(pd.DataFrame(rows, columns=head))
-    return out
+    """The quote-style HTML tables of the page (inside the block marked `marker`, if given), as frames of text."""
+    bodies = [el.proto.body for el in at.get("html") if "frl-q" in el.proto.body and (not marker or marker in el.proto.body)]
+    return [t for b in bodies for t in fixture_tables(b)]
 
 
 def table(at: AppTest) -> pd.DataFrame:
