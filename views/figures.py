@@ -152,6 +152,25 @@ def heatmap(matrix: pd.DataFrame, terms: list[str], metric: Metric = "density") 
     return fig
 
 
+def section_hits(
+    counts: pd.DataFrame, report_ids: list[str], terms: list[str], group: str, scope: Scope = "all"
+) -> tuple[list[str], dict[tuple[str, str], int]] | None:
+    """The sections of the scope and the measured hits per (term, section), summed over the reports;
+    None when nothing is measured. Shared by the plotly and the plain section bars."""
+    sections = [s for s in SECTION_COLOURS if scope == "all" or s in SCOPES[scope]]
+    c = counts
+    if not c.empty:
+        c = c[(c["group"] == group) & c["report_id"].isin(report_ids) & c["term"].isin(terms) & c["section"].isin(sections)]
+    if c.empty or int(c["count"].sum()) == 0:
+        return None
+    return sections, {k: int(v) for k, v in c.groupby(["term", "section"])["count"].sum().items()}
+
+
+def scatter_rows(matrix: pd.DataFrame, term: str) -> pd.DataFrame:
+    """The rows of one term that have a word count: the points of the length scatter."""
+    return matrix[(matrix["term"] == term) & matrix["words"].notna()] if not matrix.empty else matrix
+
+
 def section_bars(
     counts: pd.DataFrame, report_ids: list[str], terms: list[str], group: str, scope: Scope = "all"
 ) -> go.Figure | None:
@@ -159,17 +178,15 @@ def section_bars(
 
     None when nothing is measured: the page says so in a sentence instead of drawing empty axes.
     """
-    sections = [s for s in ("body", "appendix", "references") if scope == "all" or s in SCOPES[scope]]
-    c = counts
-    if not c.empty:
-        c = c[(c["group"] == group) & c["report_id"].isin(report_ids) & c["term"].isin(terms) & c["section"].isin(sections)]
-    if c.empty or int(c["count"].sum()) == 0:
+    hits = section_hits(counts, report_ids, terms, group, scope)
+    if hits is None:
         return None
+    sections, sums = hits
     fig = go.Figure()
     for section in sections:
-        s = c[c["section"] == section].groupby("term")["count"].sum().reindex(terms, fill_value=0)
         fig.add_bar(
-            name=section, x=terms, y=[int(v) for v in s.to_numpy()], customdata=[target("", t, section) for t in terms],
+            name=section, x=terms, y=[sums.get((t, section), 0) for t in terms],
+            customdata=[target("", t, section) for t in terms],
             marker_color=SECTION_COLOURS[section], hovertemplate="%{x} in " + section + ": %{y}<extra></extra>",
         )  # fmt: skip
     fig.update_layout(
@@ -190,7 +207,7 @@ SCATTER_LABELS = 60
 def length_scatter(matrix: pd.DataFrame, term: str) -> go.Figure | None:
     """Document length vs density of one term; one labelled point per report, measured and reported apart
     (names on hover only above SCATTER_LABELS points)."""
-    m = matrix[(matrix["term"] == term) & matrix["words"].notna()] if not matrix.empty else matrix
+    m = scatter_rows(matrix, term)
     if m.empty:
         return None
     mode = "markers+text" if len(m) <= SCATTER_LABELS else "markers"

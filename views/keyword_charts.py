@@ -11,9 +11,7 @@ from urllib.parse import urlencode
 import pandas as pd
 
 from views import htmlchart as hc
-from views.figures import FIGURE_COLOURS, SCOPES, SECTION_COLOURS, Metric, Scope, cjk_note
-
-SECTIONS = ("body", "appendix", "references")
+from views.figures import FIGURE_COLOURS, SECTION_COLOURS, Metric, Scope, cjk_note, scatter_rows, section_hits
 
 
 def evidence_href(report: str = "", term: str = "", section: str = "") -> str:
@@ -54,13 +52,10 @@ def heatmap(matrix: pd.DataFrame, terms: list[str], metric: Metric = "density") 
 def section_bars(counts: pd.DataFrame, report_ids: list[str], terms: list[str], group: str, scope: Scope = "all") -> str | None:
     """Per term, measured hits in each section of the scope, stacked; a segment opens Evidence for the
     term in that section. None when nothing is measured (the page says so in a sentence)."""
-    sections = [s for s in SECTIONS if scope == "all" or s in SCOPES[scope]]
-    c = counts
-    if not c.empty:
-        c = c[(c["group"] == group) & c["report_id"].isin(report_ids) & c["term"].isin(terms) & c["section"].isin(sections)]
-    if c.empty or int(c["count"].sum()) == 0:
+    hits = section_hits(counts, report_ids, terms, group, scope)
+    if hits is None:
         return None
-    sums = c.groupby(["term", "section"])["count"].sum().to_dict()
+    sections, sums = hits
     rows = []
     for t in terms:
         segs = [hc.Segment(float(sums.get((t, s), 0)), s, f"“{t}” in {s}: {int(sums.get((t, s), 0)):,}; click for the lines",
@@ -73,7 +68,7 @@ def section_bars(counts: pd.DataFrame, report_ids: list[str], terms: list[str], 
 def length_scatter(matrix: pd.DataFrame, term: str, labels_up_to: int = 60) -> str | None:
     """Document length vs density of one term, one point per report (measured and reported apart);
     names written beside points up to `labels_up_to` points, on hover beyond."""
-    m = matrix[(matrix["term"] == term) & matrix["words"].notna()] if not matrix.empty else matrix
+    m = scatter_rows(matrix, term)
     if m.empty:
         return None
     pts = [

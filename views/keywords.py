@@ -32,15 +32,19 @@ SIDE_BY_SIDE_ROWS = 40
 # cached one is never changed.
 
 
-@st.cache_resource(show_spinner=False, max_entries=32)
-def _heatmap(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, prefer: str, metric: str, rq: str):  # type: ignore[no-untyped-def]
-    """The heatmap of at most HEATMAP_ROWS reports (alphabetical; `rq` narrows by name), and how many matched."""
-    m = _matrix(key, group, terms, scope, prefer)
+def _heatmap_rows(m: pd.DataFrame, rq: str) -> tuple[pd.DataFrame, int]:
+    """The rows of the first HEATMAP_ROWS reports (alphabetical) whose name contains `rq`, and how many matched."""
     if rq:
         m = m[m["model"].astype(str).str.casefold().str.contains(rq.casefold(), regex=False)]
     models = list(dict.fromkeys(m["model"]))
-    shown = m[m["model"].isin(models[:HEATMAP_ROWS])]
-    return figures.heatmap(shown, list(terms), metric), len(models)  # type: ignore[arg-type]
+    return m[m["model"].isin(models[:HEATMAP_ROWS])], len(models)
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _heatmap(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, prefer: str, metric: str, rq: str):  # type: ignore[no-untyped-def]
+    """The heatmap of at most HEATMAP_ROWS reports (alphabetical; `rq` narrows by name), and how many matched."""
+    shown, n = _heatmap_rows(_matrix(key, group, terms, scope, prefer), rq)
+    return figures.heatmap(shown, list(terms), metric), n  # type: ignore[arg-type]
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -48,12 +52,8 @@ def _heatmap_html(
     key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, prefer: str, metric: str, rq: str
 ) -> tuple[str, int]:
     """The HTML heatmap of at most HEATMAP_ROWS reports (as `_heatmap`), and how many matched."""
-    m = _matrix(key, group, terms, scope, prefer)
-    if rq:
-        m = m[m["model"].astype(str).str.casefold().str.contains(rq.casefold(), regex=False)]
-    models = list(dict.fromkeys(m["model"]))
-    shown = m[m["model"].isin(models[:HEATMAP_ROWS])]
-    return keyword_charts.heatmap(shown, list(terms), metric), len(models)  # type: ignore[arg-type]
+    shown, n = _heatmap_rows(_matrix(key, group, terms, scope, prefer), rq)
+    return keyword_charts.heatmap(shown, list(terms), metric), n  # type: ignore[arg-type]
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
