@@ -174,7 +174,9 @@ def narrow(
     limit = int(os.environ.get("FRL_PICKER_LIMIT") or PICKER_LIMIT) if limit is None else limit
     if len(opts) <= limit:
         return opts
-    text = where.text_input(f"Search {len(opts) - keep:,} {noun}", key=f"{key}_find", placeholder="part of the name")
+    text = where.text_input(
+        f"Search {len(opts) - keep:,} {noun}", key=f"{key}_find", placeholder="part of the name", max_chars=200
+    )
     q = str(text or "").strip().casefold()
     head, rest = opts[:keep], opts[keep:]
     hits = [o for o in rest if q in str(format_func(o)).casefold()] if q else rest
