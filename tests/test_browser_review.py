@@ -54,6 +54,7 @@ def test_browser_review_a_cell_reload_see_it_curated_and_yaml_round_tripped(
             expect(page.get_by_role("heading", name="Review")).to_be_visible(timeout=30_000)
             expect(page.get_by_text("automatic: GRPO").first).to_be_visible(timeout=30_000)
 
+            page.locator(".st-key-decide_rl_algorithm button").first.click()  # the decision controls' popover
             note = page.locator(".st-key-note_rl_algorithm input")
             note.fill("checked in the browser")
             note.press("Enter")

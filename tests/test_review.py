@@ -358,7 +358,7 @@ def test_read_only_dashboard_shows_cells_without_write_controls(env: tuple[Path,
     assert any("Read-only" in t for t in texts(at))
 
 
-def test_source_expander_attaches_a_url_and_keeps_the_file(env: tuple[Path, Path]) -> None:
+def test_source_popover_attaches_a_url_and_keeps_the_file(env: tuple[Path, Path]) -> None:
     reports, _ = env
     at = review_page(rid="alpha")
     at.text_input(key="src_url").set_value("https://example.org/alpha.pdf")

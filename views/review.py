@@ -171,12 +171,15 @@ def _cell(lens: Lens, row: dict, ev: pd.DataFrame, cur: CuratedCell | None, path
             items = checklist_view(pd.DataFrame(comparison.parse_checklist(row["indicators"])))
             st.html(htmltable.table(items, caption="Indicator checklist behind the level"))
         if path is not None:
-            _cell_controls(lens, path, row, ev)
+            # In a popover: its widgets are drawn only when opened, so a page of several cells does
+            # not pay for a radio, text boxes and a button per cell on every first render.
+            with st.popover("Decide…", key=f"decide_{dim.id}"):
+                _cell_controls(lens, path, row, ev)
 
 
 def _source(spec: ReportSpec | None, path: Path) -> None:
     """Attach or replace the source of an existing report, keeping everything else in its file."""
-    with st.expander("Source: attach or replace a file or URL"):
+    with st.popover("Source: attach or replace a file or URL", key="source_pop"):  # drawn only when opened
         src = spec.source if spec else None
         st.text(f"url:  {src.url if src and src.url else '—'}\npath: {src.path if src and src.path else '—'}")
         up = st.file_uploader("File (PDF, Markdown or HTML; stored as reports/sources/<id>.<ext>)",
