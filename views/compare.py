@@ -207,6 +207,15 @@ def render() -> None:
     tbl, key = data.tables()
     if data.no_data_notice(tbl):
         return
+    _matrix_and_filters()
+
+
+@st.fragment
+def _matrix_and_filters() -> None:
+    """Filters, the matrix and the exports: a fragment, so a filter change reruns only this part
+    (not the navigation and the page around it) and the browser redraws only its elements."""
+    lens = data.lens()
+    tbl, key = data.tables()
     all_dims = tuple(d.id for d in lens.dimensions)
     wide = _wide(key, all_dims)
     labels = {d.id: d.label for d in lens.dimensions}
