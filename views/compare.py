@@ -204,7 +204,7 @@ def render() -> None:
     """Draw the page."""
     lens = data.lens()
     st.title(f"Compare: {lens.label}")
-    tbl, key = data.tables()
+    tbl, _ = data.tables()
     if data.no_data_notice(tbl):
         return
     _matrix_and_filters()
