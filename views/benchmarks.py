@@ -71,8 +71,12 @@ def _coverage_matrix(key: data.Stamp) -> pd.DataFrame:
 
 
 def _models(key: data.Stamp) -> dict[str, str]:
-    reports = data.tables()[0]["reports"]
-    return dict(zip(reports["report_id"], reports["model"], strict=False))
+    return data.names()[0]
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _level_of(key: data.Stamp, dim_id: str) -> dict[str, str]:
+    return scores.level_of(data.tables()[0]["comparison"], dim_id)
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
@@ -149,7 +153,7 @@ def render() -> None:
     if data.no_data_notice(tbl):
         return
     reports, results = tbl["reports"], tbl["results"]
-    models = dict(zip(reports["report_id"], reports["model"], strict=False))
+    models = _models(key)
     cat = catalogue()
     rr = scores.report_results(reports, results)
     message("info", provenance_sentence(rr, models))
@@ -275,10 +279,10 @@ def _claims_section(
         )  # fmt: skip
     else:
         st.html(bc.claims_scatter(shown, levels, dim.label, _here(), note))
-    lv = scores.level_of(tbl["comparison"], dim_id)
+    lv = _level_of(key, dim_id)
     scored = set(frame["report_id"])
-    silent = [r for r in reports["report_id"] if r not in scored]
-    models = dict(zip(reports["report_id"], reports["model"], strict=False))
+    silent = [r for r in reports["report_id"].tolist() if r not in scored]
+    models = _models(key)
     st.caption("One point per report and benchmark: the highest own-model score (percent benchmarks only; "
                f"cells flagged {scores.FLAG_MARK} for review are left out); click a point for its table.")  # fmt: skip
     if silent:

@@ -99,9 +99,7 @@ def render() -> None:
     tbl, _ = data.tables()
     if data.no_data_notice(tbl):
         return
-    reports = tbl["reports"]
-    models = dict(zip(reports["report_id"], reports["model"], strict=False))
-    order = sorted(models, key=lambda r: str(models[r]).casefold())
+    models, order = data.names()
     labels = data.dim_labels()
     terms = sorted({t.name for g in data.lexicon().groups for t in g.terms}, key=str.casefold)
     c1, c2, c3, c4 = st.columns(4)

@@ -79,8 +79,7 @@ def render() -> None:
     if data.no_data_notice(tbl):
         return
     reports = tbl["reports"]
-    models = dict(zip(reports["report_id"], reports["model"], strict=False))
-    order = sorted(models, key=lambda r: str(models[r]).casefold())
+    models, order = data.names()
     rid = nav.select("Report", nav.narrow(order, "report", lambda r: str(models.get(r, r))), "report", lambda r: models.get(r, r))
     row = reports[reports["report_id"] == rid].iloc[0]
     st.header(escape_md(str(row["model"])))
