@@ -79,19 +79,25 @@ def _level_of(key: data.Stamp, dim_id: str) -> dict[str, str]:
     return scores.level_of(data.tables()[0]["comparison"], dim_id)
 
 
-@st.cache_resource(show_spinner=False, max_entries=4)
-def _coverage(key: data.Stamp) -> object:
-    return bf.coverage_heatmap(_coverage_matrix(key), _models(key))
+def _named_coverage(key: data.Stamp, rq: str) -> pd.DataFrame:
+    """The coverage matrix's rows of reports whose name contains `rq` (all when empty)."""
+    m, names = _coverage_matrix(key), _models(key)
+    return m[[rq.casefold() in str(names.get(r, r)).casefold() for r in m.index]] if rq else m
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _coverage(key: data.Stamp, rq: str = "") -> object:
+    """The plotly coverage heatmap: the first COVERAGE_ROWS reports by name whose name contains `rq`."""
+    m, names = _named_coverage(key, rq), _models(key)
+    order = sorted(m.index, key=lambda r: str(names.get(r, r)).casefold())[:COVERAGE_ROWS]
+    return bf.coverage_heatmap(m.loc[order], names)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _coverage_html(key: data.Stamp, rq: str = "") -> tuple[str, int]:
     """The plain coverage table (first COVERAGE_ROWS reports by name whose name contains `rq`) and how
     many reports with results matched."""
-    m, names = _coverage_matrix(key), _models(key)
-    if rq:
-        m = m[[rq.casefold() in str(names.get(r, r)).casefold() for r in m.index]]
-    return bc.coverage_table(m, names, COVERAGE_ROWS)
+    return bc.coverage_table(_named_coverage(key, rq), _models(key), COVERAGE_ROWS)
 
 
 def _name_box(n_reports: int, limit: int) -> str:
@@ -166,15 +172,15 @@ def render() -> None:
     has_box = len(reports) > limit or bool(rq)
 
     st.subheader("Coverage")
+    cov, n = _coverage_html(key, rq)
+    if n > COVERAGE_ROWS:
+        st.caption(f"The first {COVERAGE_ROWS} of {n} reports with results, by name; the CSV has them all.")
     if interactive:
-        st.plotly_chart(_coverage(key), key="bench_coverage", width="stretch")
+        st.plotly_chart(_coverage(key, rq), key="bench_coverage", width="stretch")
     else:
-        cov, n = _coverage_html(key, rq)
-        if n > COVERAGE_ROWS:
-            st.caption(f"The first {COVERAGE_ROWS} of {n} reports with results, by name; the CSV has them all.")
         st.html(cov)
-        st.download_button("Coverage (CSV)", lambda: _coverage_matrix(key).to_csv(), file_name="coverage.csv",
-                           mime="text/csv", key="dl_bench_coverage", on_click="ignore")  # fmt: skip
+    st.download_button("Coverage (CSV)", lambda: _coverage_matrix(key).to_csv(), file_name="coverage.csv",
+                       mime="text/csv", key="dl_bench_coverage", on_click="ignore")  # fmt: skip
 
     _scores_section(key, cat, interactive)
     _table_section(results, tbl["result_notes"], models)
@@ -197,9 +203,11 @@ def _scores_section(key: data.Stamp, cat: Catalogue, interactive: bool) -> None:
                              f"in {n_reports.get(bench, 0)} report(s)."))  # fmt: skip
     own = _own(key, bench)
     if interactive:
+        if len(own) > BAR_ROWS:
+            st.caption(f"The {BAR_ROWS} highest of {len(own)} own-model scores; the CSV below has them all.")
         st.plotly_chart(
-            bf.score_bars(own, entry.name if entry else bench), key=BARS_KEY, on_select=lambda: _on_click(BARS_KEY),
-            selection_mode="points", width="stretch",
+            bf.score_bars(own.head(BAR_ROWS), entry.name if entry else bench), key=BARS_KEY,
+            on_select=lambda: _on_click(BARS_KEY), selection_mode="points", width="stretch",
         )  # fmt: skip
     else:
         if len(own) > BAR_ROWS:
