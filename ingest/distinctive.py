@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -20,25 +22,52 @@ def tfidf(tf: np.ndarray) -> np.ndarray:
     return np.divide(w, norm, out=np.zeros_like(w), where=norm > 0)
 
 
+@dataclass(frozen=True, slots=True)
+class TermWeights:
+    """Every report's whole-document counts and TF-IDF weights over the lexicon's terms (one row per
+    report): computed once for a store, so a report's distinctive terms are a row lookup."""
+
+    reports: pd.Index
+    terms: pd.MultiIndex  # (group, term)
+    counts: np.ndarray
+    weights: np.ndarray
+
+
+def term_weights(counts: pd.DataFrame) -> TermWeights | None:
+    """TF-IDF of every report's whole-document ("all" section) counts; None when there are none."""
+    if counts.empty:
+        return None
+    allc = counts[counts["section"] == "all"]
+    if allc.empty:
+        return None
+    mat = allc.pivot_table(index="report_id", columns=["group", "term"], values="count", aggfunc="sum", fill_value=0)
+    raw = mat.to_numpy(dtype=float)
+    return TermWeights(mat.index, mat.columns, raw, tfidf(raw))
+
+
+def top_terms(weights: TermWeights | None, report_id: str, k: int = 10) -> pd.DataFrame:
+    """One report's `k` most distinctive terms (TF-IDF, then count); empty when it has no counts."""
+    if weights is None or report_id not in weights.reports:
+        return pd.DataFrame(columns=COLUMNS)
+    i = weights.reports.get_loc(report_id)
+    out = pd.DataFrame(
+        {
+            "term": [t for _, t in weights.terms],
+            "group": [g for g, _ in weights.terms],
+            "count": weights.counts[i].astype(int),
+            "tfidf": weights.weights[i].round(3),
+        }
+    )
+    return out[out["count"] > 0].sort_values(["tfidf", "count"], ascending=False).head(k).reset_index(drop=True)[COLUMNS]
+
+
 def distinctive_terms(counts: pd.DataFrame, report_id: str, k: int = 10) -> pd.DataFrame:
     """Top terms of one report by TF-IDF against the other reports (whole-document counts).
 
     Why TF-IDF: a raw count ranks "tool" first everywhere; weighting by how few other reports
-    use a term surfaces what is particular to this one.
+    use a term surfaces what is particular to this one. (A page showing many reports computes
+    `term_weights` once and calls `top_terms` per report.)
     """
     if counts.empty or not (counts["report_id"] == report_id).any():
         return pd.DataFrame(columns=COLUMNS)
-    allc = counts[counts["section"] == "all"]
-    mat = allc.pivot_table(index="report_id", columns=["group", "term"], values="count", aggfunc="sum", fill_value=0)
-    weights = tfidf(mat.to_numpy(dtype=float))
-    row = weights[list(mat.index).index(report_id)]
-    raw = mat.loc[report_id].to_numpy()
-    out = pd.DataFrame(
-        {
-            "term": [t for _, t in mat.columns],
-            "group": [g for g, _ in mat.columns],
-            "count": raw.astype(int),
-            "tfidf": row.round(3),
-        }
-    )
-    return out[out["count"] > 0].sort_values(["tfidf", "count"], ascending=False).head(k).reset_index(drop=True)[COLUMNS]
+    return top_terms(term_weights(counts), report_id, k)

@@ -66,8 +66,11 @@ def score_bars(scores: pd.DataFrame, title: str, base: Sequence[tuple[str, str]]
     return hc.bars(f"{title}: each report's own-model scores (click a bar for its table)", out, colours, key="bench_bars")
 
 
-def claims_scatter(frame: pd.DataFrame, levels: list[str], level_label: str, base: Sequence[tuple[str, str]]) -> str:
-    """Disclosure level (ordered, from the lens) against own scores, coloured by benchmark."""
+def claims_scatter(
+    frame: pd.DataFrame, levels: list[str], level_label: str, base: Sequence[tuple[str, str]], note: str = ""
+) -> str:
+    """Disclosure level (ordered, from the lens) against own scores, coloured by benchmark. The caller
+    narrows the rows to a few hundred (views.figures.first_points) and says so in `note`."""
     colours = palette(sorted(frame["benchmark_id"].astype(str).unique())) if len(frame) else {}
     pts = [
         hc.Point(str(r.level), float(r.score), str(r.benchmark_id), "",
@@ -77,12 +80,12 @@ def claims_scatter(frame: pd.DataFrame, levels: list[str], level_label: str, bas
     ]  # fmt: skip
     title = "Claims vs disclosure" + ("" if len(frame) else ": no own-model score in these categories")
     return hc.scatter(title, pts, colours, level_label, "own-model score (best setting)", categories=levels,
-                      labels=False, key="bench_claims")  # fmt: skip
+                      labels=False, key="bench_claims", note=note)  # fmt: skip
 
 
-def density_scatter(frame: pd.DataFrame, term: str) -> str:
+def density_scatter(frame: pd.DataFrame, term: str, note: str = "") -> str:
     """Benchmark coverage in the claims categories against the density of one lexicon term; a point
-    opens the report's card."""
+    opens the report's card. The caller narrows the rows (one per report) and says so in `note`."""
     colours = {f"{k} density": c for k, c in FIGURE_COLOURS.items()}
     pts = [
         hc.Point(float(r.coverage), float(r.density), f"{r.figures} density", "",
@@ -93,5 +96,5 @@ def density_scatter(frame: pd.DataFrame, term: str) -> str:
     return hc.scatter(
         f"Benchmark coverage vs density of “{term}”", pts, colours, "distinct benchmarks in the claims categories",
         "per 1,000 words (whole document)" + cjk_note(frame), diamonds=("reported density",), labels=False,
-        key="bench_density",
+        key="bench_density", note=note,
     )  # fmt: skip

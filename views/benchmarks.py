@@ -14,7 +14,7 @@ from ingest.lens import NOT_ASSESSED
 from ingest.stats import STATS_GROUP
 from views import benchmark_charts as bc
 from views import benchmark_figures as bf
-from views import data, htmltable
+from views import data, figures, htmltable
 from views.plain import escape_md, message, redact
 
 BARS_KEY = "bench_bars"
@@ -71,18 +71,48 @@ def _coverage_matrix(key: data.Stamp) -> pd.DataFrame:
 
 
 def _models(key: data.Stamp) -> dict[str, str]:
-    reports = data.tables()[0]["reports"]
-    return dict(zip(reports["report_id"], reports["model"], strict=False))
+    return data.names()[0]
 
 
-@st.cache_resource(show_spinner=False, max_entries=4)
-def _coverage(key: data.Stamp) -> object:
-    return bf.coverage_heatmap(_coverage_matrix(key), _models(key))
+@st.cache_data(show_spinner=False, max_entries=16)
+def _level_of(key: data.Stamp, dim_id: str) -> dict[str, str]:
+    return scores.level_of(data.tables()[0]["comparison"], dim_id)
 
 
-@st.cache_data(show_spinner=False, max_entries=4)
-def _coverage_html(key: data.Stamp) -> tuple[str, int]:
-    return bc.coverage_table(_coverage_matrix(key), _models(key), COVERAGE_ROWS)
+def _named_coverage(key: data.Stamp, rq: str) -> pd.DataFrame:
+    """The coverage matrix's rows of reports whose name contains `rq` (all when empty)."""
+    m, names = _coverage_matrix(key), _models(key)
+    return m[[rq.casefold() in str(names.get(r, r)).casefold() for r in m.index]] if rq else m
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _coverage(key: data.Stamp, rq: str = "") -> object:
+    """The plotly coverage heatmap: the first COVERAGE_ROWS reports by name whose name contains `rq`."""
+    m, names = _named_coverage(key, rq), _models(key)
+    order = sorted(m.index, key=lambda r: str(names.get(r, r)).casefold())[:COVERAGE_ROWS]
+    return bf.coverage_heatmap(m.loc[order], names)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _coverage_html(key: data.Stamp, rq: str = "") -> tuple[str, int]:
+    """The plain coverage table (first COVERAGE_ROWS reports by name whose name contains `rq`) and how
+    many reports with results matched."""
+    return bc.coverage_table(_named_coverage(key, rq), _models(key), COVERAGE_ROWS)
+
+
+def _name_box(n_reports: int, limit: int) -> str:
+    """The sidebar's "Reports whose name contains" box, which narrows the coverage table and both
+    scatters; drawn only when there are more reports than a scatter draws points (or a link set it),
+    since every widget adds to a page's first render."""
+    if n_reports <= limit and not st.query_params.get("rq") and not st.session_state.get("rq"):
+        return ""
+    return str(st.text_input("Reports whose name contains", key="rq", bind="query-params", max_chars=200) or "").strip()
+
+
+def _narrowing(has_box: bool, extra: str = "") -> str:
+    """How the sentence under a capped scatter tells the reader to narrow its points."""
+    ways = (["use “Reports whose name contains” in the sidebar"] if has_box else []) + ([extra] if extra else [])
+    return "narrow them: " + " or ".join(ways) if ways else "the others are not drawn"
 
 
 def _here() -> list[tuple[str, str]]:
@@ -129,7 +159,7 @@ def render() -> None:
     if data.no_data_notice(tbl):
         return
     reports, results = tbl["reports"], tbl["results"]
-    models = dict(zip(reports["report_id"], reports["model"], strict=False))
+    models = _models(key)
     cat = catalogue()
     rr = scores.report_results(reports, results)
     message("info", provenance_sentence(rr, models))
@@ -137,21 +167,24 @@ def render() -> None:
         interactive = st.toggle("Interactive charts", key="interactive", bind="query-params",
                                 help="Plotly charts with zoom and pan; slower to draw (the plain charts link "
                                      "every bar and point to its table as well).")  # fmt: skip
+        limit = figures.scatter_points()
+        rq = _name_box(len(reports), limit)
+    has_box = len(reports) > limit or bool(rq)
 
     st.subheader("Coverage")
+    cov, n = _coverage_html(key, rq)
+    if n > COVERAGE_ROWS:
+        st.caption(f"The first {COVERAGE_ROWS} of {n} reports with results, by name; the CSV has them all.")
     if interactive:
-        st.plotly_chart(_coverage(key), key="bench_coverage", width="stretch")
+        st.plotly_chart(_coverage(key, rq), key="bench_coverage", width="stretch")
     else:
-        cov, n = _coverage_html(key)
-        if n > COVERAGE_ROWS:
-            st.caption(f"The first {COVERAGE_ROWS} of {n} reports with results, by name; the CSV has them all.")
         st.html(cov)
-        st.download_button("Coverage (CSV)", lambda: _coverage_matrix(key).to_csv(), file_name="coverage.csv",
-                           mime="text/csv", key="dl_bench_coverage", on_click="ignore")  # fmt: skip
+    st.download_button("Coverage (CSV)", lambda: _coverage_matrix(key).to_csv(), file_name="coverage.csv",
+                       mime="text/csv", key="dl_bench_coverage", on_click="ignore")  # fmt: skip
 
     _scores_section(key, cat, interactive)
     _table_section(results, tbl["result_notes"], models)
-    _claims_section(key, tbl, cat, interactive)
+    _claims_section(key, tbl, cat, interactive, (rq, limit, has_box))
 
 
 def _scores_section(key: data.Stamp, cat: Catalogue, interactive: bool) -> None:
@@ -170,9 +203,11 @@ def _scores_section(key: data.Stamp, cat: Catalogue, interactive: bool) -> None:
                              f"in {n_reports.get(bench, 0)} report(s)."))  # fmt: skip
     own = _own(key, bench)
     if interactive:
+        if len(own) > BAR_ROWS:
+            st.caption(f"The {BAR_ROWS} highest of {len(own)} own-model scores; the CSV below has them all.")
         st.plotly_chart(
-            bf.score_bars(own, entry.name if entry else bench), key=BARS_KEY, on_select=lambda: _on_click(BARS_KEY),
-            selection_mode="points", width="stretch",
+            bf.score_bars(own.head(BAR_ROWS), entry.name if entry else bench), key=BARS_KEY,
+            on_select=lambda: _on_click(BARS_KEY), selection_mode="points", width="stretch",
         )  # fmt: skip
     else:
         if len(own) > BAR_ROWS:
@@ -220,7 +255,12 @@ def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str,
                 st.text(redact(n))
 
 
-def _claims_section(key: data.Stamp, tbl: dict[str, pd.DataFrame], cat: Catalogue, interactive: bool) -> None:
+def _claims_section(
+    key: data.Stamp, tbl: dict[str, pd.DataFrame], cat: Catalogue, interactive: bool, narrow: tuple[str, int, bool]
+) -> None:
+    """Claims vs disclosure and coverage vs density: each scatter draws at most `limit` points (the
+    first by report name among those whose name contains `rq`) and says how many in a sentence."""
+    rq, limit, has_box = narrow
     st.subheader("Claims vs disclosure")
     level_dims = [d for d in data.dimensions() if d.kind == "level"]
     if not level_dims:
@@ -236,16 +276,21 @@ def _claims_section(key: data.Stamp, tbl: dict[str, pd.DataFrame], cat: Catalogu
     levels = [NOT_ASSESSED, *dim.values]  # a level dimension's values are its levels, lowest first
     reports = tbl["reports"]
     frame = _claims(key, dim_id, tuple(dim.values), tuple(picked))
+    shown, n = figures.first_points(frame, rq, limit, column="report")
+    note = figures.points_note(len(shown), n, _narrowing(has_box, "pick fewer benchmark categories"))
     if interactive:
+        if note:
+            st.caption(note)
         st.plotly_chart(
-            bf.claims_scatter(frame, levels, dim.label), key=CLAIMS_KEY, on_select=lambda: _on_click(CLAIMS_KEY),
+            bf.claims_scatter(shown, levels, dim.label), key=CLAIMS_KEY, on_select=lambda: _on_click(CLAIMS_KEY),
             selection_mode="points", width="stretch",
         )  # fmt: skip
     else:
-        st.html(bc.claims_scatter(frame, levels, dim.label, _here()))
-    lv = scores.level_of(tbl["comparison"], dim_id)
-    silent = [r for r in reports["report_id"] if r not in set(frame["report_id"])]
-    models = dict(zip(reports["report_id"], reports["model"], strict=False))
+        st.html(bc.claims_scatter(shown, levels, dim.label, _here(), note))
+    lv = _level_of(key, dim_id)
+    scored = set(frame["report_id"])
+    silent = [r for r in reports["report_id"].tolist() if r not in scored]
+    models = _models(key)
     st.caption("One point per report and benchmark: the highest own-model score (percent benchmarks only; "
                f"cells flagged {scores.FLAG_MARK} for review are left out); click a point for its table.")  # fmt: skip
     if silent:
@@ -254,10 +299,14 @@ def _claims_section(key: data.Stamp, tbl: dict[str, pd.DataFrame], cat: Catalogu
     terms = [t.name for t in data.lexicon().group(STATS_GROUP).terms]
     term = st.selectbox("Keyword for the density", terms, key="term", bind="query-params")
     dens = _density(key, tuple(picked), term)
+    shown, n = figures.first_points(dens, rq, limit, column="report")
+    note = figures.points_note(len(shown), n, _narrowing(has_box))
     if interactive:
-        st.plotly_chart(bf.density_scatter(dens, term), key="bench_density", width="stretch")
+        if note:
+            st.caption(note)
+        st.plotly_chart(bf.density_scatter(shown, term), key="bench_density", width="stretch")
     else:
-        st.html(bc.density_scatter(dens, term))
+        st.html(bc.density_scatter(shown, term, note))
     if len(dens) and not dens["has_results"].any():
         st.caption("No report here has benchmark results yet: every point sits at zero coverage.")
 

@@ -17,6 +17,10 @@ from views.review import show_auto_beside_curated
 
 ALL = "*"
 KWIC_LIMIT = 500
+#: Table cells and candidate sentences drawn for "all reports" (10,000 reports hold 10,000 cells and
+#: 30,000 sentences per dimension: 18 MB of HTML, seconds to build and to draw); the first by report
+#: name, and a sentence says how many there are and how to see the others.
+ROW_LIMIT = 200
 KWIC_COLUMNS = data.KWIC_COLUMNS
 
 
@@ -40,6 +44,23 @@ def dimension_rows(comparison: pd.DataFrame, evidence: pd.DataFrame, report: str
         cells = cells[cells["report_id"] == report] if not cells.empty else cells
         ev = ev[ev["report_id"] == report] if not ev.empty else ev
     return cells, ev
+
+
+def first_by_report(rows: pd.DataFrame, models: dict[str, str], limit: int = ROW_LIMIT) -> tuple[pd.DataFrame, int]:
+    """The first `limit` rows in report-name order (a report's own rows keep their order), and how many
+    rows there were."""
+    if len(rows) <= 1:
+        return rows, len(rows)
+    names = pd.Series([str(models.get(r, r)).casefold() for r in rows["report_id"].unique()], index=rows["report_id"].unique())
+    order = rows["report_id"].map(names)
+    return rows.assign(_name=order.to_numpy()).sort_values("_name", kind="stable").drop(columns="_name").head(limit), len(rows)
+
+
+def _more(shown: int, total: int, what: str) -> str:
+    """The sentence under a table cut at ROW_LIMIT rows ("" when every row is shown)."""
+    if total <= shown:
+        return ""
+    return f"{total:,} {what}; the first {shown:,} by report name are shown. Pick one report above to see its own."
 
 
 def people_cells(cells: pd.DataFrame, models: dict[str, str]) -> pd.DataFrame:
@@ -78,9 +99,7 @@ def render() -> None:
     tbl, _ = data.tables()
     if data.no_data_notice(tbl):
         return
-    reports = tbl["reports"]
-    models = dict(zip(reports["report_id"], reports["model"], strict=False))
-    order = sorted(models, key=lambda r: str(models[r]).casefold())
+    models, order = data.names()
     labels = data.dim_labels()
     terms = sorted({t.name for g in data.lexicon().groups for t in g.terms}, key=str.casefold)
     c1, c2, c3, c4 = st.columns(4)
@@ -98,14 +117,18 @@ def render() -> None:
     if dim:
         # Filtered reads (views/data.py): only this dimension's (and report's) evidence is loaded.
         cells, ev = dimension_rows(tbl["comparison"], data.evidence_rows(None if report == ALL else report, dim), report, dim)
+        cells, n_cells = first_by_report(cells, models)
         st.subheader(escape_md(f"{labels.get(dim, dim)}: table cells"))
         st.caption("Origin: curated = hand-checked (from the report file), auto = found by the pipeline, "
-                   "none = not assessed.")  # fmt: skip
+                   "none = not assessed. " + _more(len(cells), n_cells, "table cells"))  # fmt: skip
         st.html(htmltable.table(people_cells(cells, models), raw=("",)))
         st.subheader("Candidate evidence sentences")
         if ev.empty:
             st.caption("No automatic evidence stored for this selection.")
         else:
+            ev, n_ev = first_by_report(ev, models)
+            if n_ev > len(ev):
+                st.caption(_more(len(ev), n_ev, "candidate sentences"))
             st.html(htmltable.table(people_evidence(ev, models), raw=("",)))
         show_auto_beside_curated(tbl["comparison"], lambda d: data.evidence_rows(None if report == ALL else report, d),
                                  report, dim)  # fmt: skip

@@ -6,6 +6,8 @@ Every clickable mark carries `customdata` so a click can open the Evidence page.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable
 from typing import Literal
 
 import pandas as pd
@@ -28,6 +30,34 @@ SCOPES: dict[str, tuple[str, ...]] = {
 MATRIX_COLUMNS = ["report_id", "model", "term", "count", "words", "density", "figures", "unit"]
 
 
+def isin(values: pd.Series, wanted: Iterable[object]) -> pd.Series:
+    """`values.isin(wanted)`, computed by Arrow for string columns: pandas walks Arrow-backed strings
+    as Python objects (about 7× slower; 0.1 s per 300,000 rows, which a 10,000-report store reaches)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    wanted = list(wanted)
+    if pd.api.types.is_string_dtype(values.dtype) and all(isinstance(w, str) for w in wanted):
+        try:
+            hit = pc.is_in(pa.array(values.array), value_set=pa.array(wanted, pa.string()))
+            return pd.Series(hit.to_numpy(zero_copy_only=False).astype(bool), index=values.index)
+        except (pa.ArrowException, TypeError, ValueError):
+            pass  # an object column holding non-strings: pandas decides
+    return values.isin(wanted)
+
+
+def densities(count: pd.Series, words: pd.Series) -> list[float | None]:
+    """`ingest.keywords.density` of each row (the project's one density), computed once per distinct
+    (count, words) pair: a report's terms share its word count, so most rows repeat a pair."""
+    memo: dict[tuple[object, object], float | None] = {}
+    out = []
+    for pair in zip(count.tolist(), words.tolist(), strict=True):
+        if pair not in memo:
+            memo[pair] = density(*pair)  # type: ignore[arg-type]
+        out.append(memo[pair])
+    return out
+
+
 def keyword_matrix(
     reports: pd.DataFrame,
     counts: pd.DataFrame,
@@ -41,36 +71,51 @@ def keyword_matrix(
 
     Measured counts come from the `counts` table; the study's reported figures (whole-document)
     fill in for the `all` scope when a report has no measurement, or replace measurement when
-    `prefer="reported"`. The `figures` column says which one each row is.
+    `prefer="reported"`. The `figures` column says which one each row is. A one-section scope takes
+    the density stored with each count (ingest computed it with `ingest.keywords.density`); a scope
+    that adds sections up, and the study's figures, compute it from the sums.
     """
-    models = dict(zip(reports["report_id"], reports["model"], strict=False)) if not reports.empty else {}
+    sections = SCOPES[scope]
     parts = []
     if not counts.empty:
-        c = counts[(counts["group"] == group) & counts["section"].isin(SCOPES[scope]) & counts["term"].isin(terms)]
+        c = counts[(counts["group"] == group) & isin(counts["section"], sections) & isin(counts["term"], terms)]
         if len(c):
-            g = c.groupby(["report_id", "term"], as_index=False)[["count", "words"]].sum()
-            g["figures"] = "measured"
-            parts.append(g)
+            if len(sections) == 1 and "density" in c.columns:  # one row per report and term: nothing to add up
+                g = c[["report_id", "term", "count", "words", "density"]].drop_duplicates(["report_id", "term"])
+            else:
+                g = c.groupby(["report_id", "term"], as_index=False, sort=False)[["count", "words"]].sum()
+            parts.append(g.assign(figures="measured"))
     if scope == "all" and not reported.empty:
-        r = reported[reported["term"].isin(terms)][["report_id", "term", "count", "words"]].dropna(subset=["count"])
+        r = reported[isin(reported["term"], terms)][["report_id", "term", "count", "words"]].dropna(subset=["count"])
         if len(r):
-            r = r.assign(figures="reported")
-            parts.append(r)
+            parts.append(r.assign(figures="reported"))
     if not parts:
         return pd.DataFrame(columns=MATRIX_COLUMNS)
     df = pd.concat(parts, ignore_index=True)
-    df["rank"] = (df["figures"] != prefer).astype(int)
-    df = df.sort_values("rank").drop_duplicates(["report_id", "term"]).drop(columns="rank")
-    df = df[df["report_id"].isin(models)] if models else df
+    if len(parts) > 1:
+        df["rank"] = (df["figures"] != prefer).astype(int)
+        df = df.sort_values("rank", kind="stable").drop_duplicates(["report_id", "term"]).drop(columns="rank")
+    if not reports.empty:
+        cols = ["report_id", "model", *(["word_rule"] if "word_rule" in reports.columns else [])]
+        df = df.merge(reports[cols].drop_duplicates("report_id"), on="report_id", how="inner")
+    else:
+        df["model"] = None
+    if "word_rule" not in df.columns:
+        df["word_rule"] = None
     df["count"] = df["count"].astype(int)
     df["words"] = pd.to_numeric(df["words"], errors="coerce")
-    df["density"] = [density(c, w) for c, w in zip(df["count"], df["words"], strict=True)]
+    if "density" not in df.columns:
+        df["density"] = None
+    todo = df["density"].isna() | (df["figures"] != "measured")
+    if todo.any():
+        found = densities(df.loc[todo, "count"], df.loc[todo, "words"])
+        df["density"] = df["density"].astype(float)
+        df.loc[todo, "density"] = [float("nan") if d is None else d for d in found]
     df["density"] = df["density"].astype(float)
-    df["model"] = df["report_id"].map(models)
-    rules = dict(zip(reports["report_id"], reports["word_rule"], strict=False)) if "word_rule" in reports else {}
-    pairs = zip(df["report_id"], df["figures"], strict=True)
-    df["unit"] = [density_unit(rules.get(r) if f == "measured" else None) for r, f in pairs]
-    df = df[MATRIX_COLUMNS].sort_values(["model", "term"], key=lambda s: s.astype(str).str.casefold())
+    rules = df["word_rule"].where(df["figures"] == "measured")
+    units = {r: density_unit(r) for r in rules.dropna().unique()}
+    df["unit"] = rules.map(units).fillna(density_unit(None)).astype(str)
+    df = df[MATRIX_COLUMNS].sort_values(["model", "term"], key=lambda s: s.astype(str).str.casefold(), kind="stable")
     return df.reset_index(drop=True)
 
 
@@ -160,10 +205,47 @@ def section_hits(
     sections = [s for s in SECTION_COLOURS if scope == "all" or s in SCOPES[scope]]
     c = counts
     if not c.empty:
-        c = c[(c["group"] == group) & c["report_id"].isin(report_ids) & c["term"].isin(terms) & c["section"].isin(sections)]
+        c = c[(c["group"] == group) & isin(c["term"], terms) & isin(c["section"], sections)]
+        c = c[isin(c["report_id"], report_ids)]
     if c.empty or int(c["count"].sum()) == 0:
         return None
     return sections, {k: int(v) for k, v in c.groupby(["term", "section"])["count"].sum().items()}
+
+
+#: The most points a scatter draws (plain or plotly; $FRL_CHART_POINTS overrides it). One mark per
+#: report took the browser more than 10 s at 10,000 reports; beyond the cap the first points by report
+#: name are drawn and the page says how many, and how to narrow them, in a sentence (as the heatmap's rows).
+SCATTER_POINTS = 300
+
+
+def scatter_points() -> int:
+    """The point cap in force: $FRL_CHART_POINTS when it is a positive number, else SCATTER_POINTS."""
+    raw = os.environ.get("FRL_CHART_POINTS", "")
+    return int(raw) if raw.isdigit() and int(raw) > 0 else SCATTER_POINTS
+
+
+def named(frame: pd.DataFrame, rq: str, column: str = "model") -> pd.DataFrame:
+    """The rows whose name (`column`) contains `rq`, case-insensitively (all rows when `rq` is empty),
+    sorted by that name case-insensitively (stable, so rows of one name keep their order)."""
+    if frame.empty:
+        return frame
+    if rq:
+        frame = frame[frame[column].astype(str).str.casefold().str.contains(rq.casefold(), regex=False)]
+    return frame.sort_values(column, key=lambda s: s.astype(str).str.casefold(), kind="stable")
+
+
+def first_points(frame: pd.DataFrame, rq: str, limit: int, column: str = "model") -> tuple[pd.DataFrame, int]:
+    """A scatter's points: the first `limit` rows by name among those whose name contains `rq`, and how
+    many rows matched (so the page can say "the first 300 of 10,005")."""
+    m = named(frame, rq, column)
+    return m.head(limit), len(m)
+
+
+def points_note(shown: int, matched: int, narrow: str) -> str:
+    """The sentence under a capped scatter ("" when every point is drawn): how many and how to narrow."""
+    if matched <= shown:
+        return ""
+    return f"Showing the first {shown:,} of {matched:,} points (reports in name order); {narrow}."
 
 
 def scatter_rows(matrix: pd.DataFrame, term: str) -> pd.DataFrame:

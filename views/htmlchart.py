@@ -19,6 +19,7 @@ from dataclasses import dataclass
 CSS = """<style>
 .frl-c{font-size:13px;line-height:1.3;margin:0 0 6px 0}
 .frl-c .t{font-weight:600;margin:0 0 4px 0}
+.frl-c .nt{color:#444;margin:0 0 4px 0}
 .frl-c .lg{display:flex;gap:14px;flex-wrap:wrap;margin:2px 0 4px 0;color:#444}
 .frl-c .lg i{display:inline-block;width:10px;height:10px;margin-right:4px;vertical-align:-1px}
 table.frl-h{border-collapse:collapse;font-size:12px}
@@ -74,12 +75,13 @@ def _mark(href: str, tip: str, style: str, cls: str = "", body: str = "") -> str
     return f'<span{c} title="{_e(tip)}" style="{style}">{body}</span>'
 
 
-def _frame(title: str, body: str, legend: Sequence[tuple[str, str]] = (), key: str = "") -> str:
+def _frame(title: str, body: str, legend: Sequence[tuple[str, str]] = (), key: str = "", note: str = "") -> str:
     lg = ""
     if legend:
         lg = '<div class="lg">' + "".join(f'<span><i style="background:{c}"></i>{_e(n)}</span>' for n, c in legend) + "</div>"
     k = f' data-chart="{_e(key)}"' if key else ""
-    return f'{CSS}<div class="frl-c"{k}><div class="t">{_e(title)}</div>{lg}{body}</div>'
+    nt = f'<div class="nt">{_e(note)}</div>' if note else ""
+    return f'{CSS}<div class="frl-c"{k}><div class="t">{_e(title)}</div>{nt}{lg}{body}</div>'
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +160,11 @@ class Point:
     href: str = ""
 
 
+#: The most marks a scatter draws, whatever its caller passes (each is an element the browser lays out:
+#: 10,000 of them took more than 10 s); pages narrow their points well below this (views.figures).
+MAX_POINTS = 1000
+
+
 def nice_ticks(lo: float, hi: float, n: int = 5) -> list[float]:
     """Round tick values covering [lo, hi] (1, 2, 5 × 10^k steps)."""
     if not (math.isfinite(lo) and math.isfinite(hi)):
@@ -189,11 +196,18 @@ def scatter(
     diamonds: Sequence[str] = (),
     labels: bool = True,
     key: str = "",
+    note: str = "",
+    limit: int = MAX_POINTS,
 ) -> str:
     """Points on linear axes (or x categories, evenly spaced); labels written beside points when `labels`.
-    With no point, only the title is drawn (a sentence, not empty axes)."""
+    With no point, only the title is drawn (a sentence, not empty axes). `note` is a plain sentence under
+    the title (callers say there how many points they drew and how to narrow them). At most `limit`
+    points are drawn, whatever the caller passes: the first ones, and the note says so."""
+    if len(points) > limit:
+        note = (note + " " if note else "") + f"Only the first {limit:,} of {len(points):,} points are drawn."
+        points = points[:limit]
     if not points:
-        return _frame(title, "", key=key)
+        return _frame(title, "", key=key, note=note)
     ys = [p.y for p in points if math.isfinite(p.y)]
     yt = nice_ticks(min([0.0, *ys]), max([0.0, *ys]))
     y0, y1 = yt[0], yt[-1] if yt[-1] > yt[0] else yt[0] + 1
@@ -233,7 +247,7 @@ def scatter(
             parts.append(f'<span class="n" style="{pos}">{_e(p.label)}</span>')
     plot = f'<div class="p">{"".join(parts)}</div><div class="xa">{_e(x_title)}</div><div class="ya">{_e(y_title)}</div>'
     legend = [(n, c) for n, c in colours.items() if any(p.series == n for p in points)]
-    return _frame(title, f'<div class="frl-s">{plot}</div>', legend, key)
+    return _frame(title, f'<div class="frl-s">{plot}</div>', legend, key, note)
 
 
-__all__ = ["CSS", "HeatCell", "Point", "Segment", "bars", "blues", "heat_table", "nice_ticks", "scatter"]
+__all__ = ["CSS", "MAX_POINTS", "HeatCell", "Point", "Segment", "bars", "blues", "heat_table", "nice_ticks", "scatter"]

@@ -65,9 +65,10 @@ def section_bars(counts: pd.DataFrame, report_ids: list[str], terms: list[str], 
     return hc.bars("Measured hits by section (click a bar for the lines)", rows, colours, key="kw_bars")
 
 
-def length_scatter(matrix: pd.DataFrame, term: str, labels_up_to: int = 60) -> str | None:
+def length_scatter(matrix: pd.DataFrame, term: str, labels_up_to: int = 60, note: str = "") -> str | None:
     """Document length vs density of one term, one point per report (measured and reported apart);
-    names written beside points up to `labels_up_to` points, on hover beyond."""
+    names written beside points up to `labels_up_to` points, on hover beyond. The caller narrows the
+    rows to a few hundred (views.figures.first_points) and says so in `note`."""
     m = scatter_rows(matrix, term)
     if m.empty:
         return None
@@ -77,9 +78,9 @@ def length_scatter(matrix: pd.DataFrame, term: str, labels_up_to: int = 60) -> s
                  evidence_href(r.report_id, term))
         for r in m.itertuples(index=False)
     ]  # fmt: skip
-    note = cjk_note(m)
+    unit = cjk_note(m)
     return hc.scatter(
         f"Document length vs density of “{term}” (click a point for its lines)", pts, FIGURE_COLOURS,
-        "words" + note, "per 1,000 words" + note, diamonds=("reported",), labels=len(pts) <= labels_up_to,
-        key="kw_scatter",
+        "words" + unit, "per 1,000 words" + unit, diamonds=("reported",), labels=len(pts) <= labels_up_to,
+        key="kw_scatter", note=note,
     )  # fmt: skip

@@ -18,10 +18,19 @@ SCOPE_LABELS: dict[str, str] = {
 
 
 # Shared (st.cache_resource), not unpickled on every rerun; callers filter it and never change it.
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _group_counts(key: data.Stamp, group: str) -> pd.DataFrame:
+    """The counts of one lexicon group (1/8 of the table): a scope or figures change filters these rows,
+    not the whole counts table (2.8 million rows at 10,000 reports)."""
+    counts = data.tables()[0]["counts"]
+    return counts[counts["group"] == group].reset_index(drop=True) if not counts.empty else counts
+
+
 @st.cache_resource(show_spinner=False, max_entries=16)
 def _matrix(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, prefer: str) -> pd.DataFrame:
     tbl, _ = data.tables()
-    return figures.keyword_matrix(tbl["reports"], tbl["counts"], tbl["reported"], list(terms), group, scope, prefer)  # type: ignore[arg-type]
+    counts = _group_counts(key, group)
+    return figures.keyword_matrix(tbl["reports"], counts, tbl["reported"], list(terms), group, scope, prefer)  # type: ignore[arg-type]
 
 
 HEATMAP_ROWS = 30
@@ -36,8 +45,8 @@ def _heatmap_rows(m: pd.DataFrame, rq: str) -> tuple[pd.DataFrame, int]:
     """The rows of the first HEATMAP_ROWS reports (alphabetical) whose name contains `rq`, and how many matched."""
     if rq:
         m = m[m["model"].astype(str).str.casefold().str.contains(rq.casefold(), regex=False)]
-    models = list(dict.fromkeys(m["model"]))
-    return m[m["model"].isin(models[:HEATMAP_ROWS])], len(models)
+    models = m["model"].unique()  # in the matrix's (name) order
+    return m[figures.isin(m["model"], [str(x) for x in models[:HEATMAP_ROWS]])], len(models)
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
@@ -59,23 +68,40 @@ def _heatmap_html(
 @st.cache_data(show_spinner=False, max_entries=32)
 def _bars_html(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str) -> str | None:
     tbl, _ = data.tables()
-    return keyword_charts.section_bars(tbl["counts"], tbl["reports"]["report_id"].tolist(), list(terms), group, scope)  # type: ignore[arg-type]
+    return keyword_charts.section_bars(_group_counts(key, group), tbl["reports"]["report_id"].tolist(), list(terms), group, scope)  # type: ignore[arg-type]
+
+
+#: How the sentence under a capped scatter tells the reader to narrow its points.
+NARROW_BY_NAME = "narrow them with “Reports whose name contains” in the sidebar"
+
+
+def _scatter_points(
+    key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, prefer: str, term: str, rq: str, limit: int
+) -> tuple[pd.DataFrame, str]:
+    """The length scatter's rows (the first `limit` by name among those whose name contains `rq`) and
+    the sentence saying how many of how many are drawn ("" when all are)."""
+    rows, n = figures.first_points(figures.scatter_rows(_matrix(key, group, terms, scope, prefer), term), rq, limit)
+    return rows, figures.points_note(len(rows), n, NARROW_BY_NAME)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def _scatter_html(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, prefer: str, term: str) -> str | None:
-    return keyword_charts.length_scatter(_matrix(key, group, terms, scope, prefer), term)
+def _scatter_html(
+    key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, prefer: str, term: str, rq: str, limit: int
+) -> tuple[str | None, str]:
+    rows, note = _scatter_points(key, group, terms, scope, prefer, term, rq, limit)
+    return keyword_charts.length_scatter(rows, term, note=note), note
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
 def _bars(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str):  # type: ignore[no-untyped-def]
     tbl, _ = data.tables()
-    return figures.section_bars(tbl["counts"], tbl["reports"]["report_id"].tolist(), list(terms), group, scope)  # type: ignore[arg-type]
+    return figures.section_bars(_group_counts(key, group), tbl["reports"]["report_id"].tolist(), list(terms), group, scope)  # type: ignore[arg-type]
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
-def _scatter(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, prefer: str, term: str):  # type: ignore[no-untyped-def]
-    return figures.length_scatter(_matrix(key, group, terms, scope, prefer), term)
+def _scatter(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, prefer: str, term: str, rq: str, limit: int):  # type: ignore[no-untyped-def]
+    rows, note = _scatter_points(key, group, terms, scope, prefer, term, rq, limit)
+    return figures.length_scatter(rows, term), note
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -118,7 +144,7 @@ def render() -> None:
         message("info", f"No {SCOPE_LABELS[scope]} figures for “{group.label}”: nothing is measured for these terms"
                 + (" (the study's reported figures cover the whole document only)." if scope != "all" else "."))  # fmt: skip
     else:
-        mixed = set(matrix["figures"])
+        mixed = {str(f) for f in matrix["figures"].unique()}
         if interactive:
             fig, n_models = _heatmap(key, gid, terms, scope, prefer, metric, rq.strip())
         else:
@@ -153,14 +179,17 @@ def render() -> None:
             st.html(fig)
     with c2:
         term = nav.select("Term for the scatter", list(terms), "scatter")
-        fig = (_scatter if interactive else _scatter_html)(key, gid, terms, scope, prefer, term)
+        fig, note = (_scatter if interactive else _scatter_html)(key, gid, terms, scope, prefer, term, rq.strip(),
+                                                                 figures.scatter_points())  # fmt: skip
         if fig is None:
             st.info(f"No figures for “{term}” with a word count in this scope, so there is nothing to plot.")
         elif interactive:
+            if note:
+                st.caption(note)
             pts = st.plotly_chart(fig, key="kw_scatter", on_select="rerun", selection_mode="points", width="stretch")
             _open_evidence(pts)
         else:
-            st.html(fig)
+            st.html(fig)  # the note is the chart's second line
     st.subheader("Measured vs study-reported (whole document)")
     sbs = _side_by_side(key, gid, terms)
     if sbs.empty:
