@@ -11,6 +11,7 @@ Filters and the column chooser open from buttons (popovers), so their widgets co
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 from urllib.parse import urlencode
 
 import pandas as pd
@@ -279,28 +280,32 @@ def _paged(shown: pd.DataFrame) -> pd.DataFrame:
     return shown.iloc[(page - 1) * PAGE_ROWS : page * PAGE_ROWS]
 
 
-def _downloads(tbl: dict[str, pd.DataFrame], ids: list[str], lens: Lens) -> None:
-    """Exports of the shown reports (the lens's columns, curated/automatic marks kept), generated only when clicked."""
-    reports = tbl["reports"][tbl["reports"]["report_id"].isin(ids)]
+def _downloads(tbl: Mapping[str, pd.DataFrame], ids: list[str], lens: Lens) -> None:
+    """Exports of the shown reports (the lens's columns, curated/automatic marks kept), generated only
+    when clicked: nothing is filtered on a rerun (at 10,000 reports that costs 0.1–0.2 s)."""
+
+    def shown(name: str) -> pd.DataFrame:
+        t = tbl[name]
+        return t[t["report_id"].isin(ids)] if not t.empty else t
+
     cmp_ = tbl["comparison"]
     st.subheader("Export")
     c1, c2, c3, c4 = st.columns(4)
     c1.download_button(
-        "Summary (Markdown)", lambda: export.to_markdown(study_tables.summary_frame(reports, cmp_, lens, marks=True)),
+        "Summary (Markdown)", lambda: export.to_markdown(study_tables.summary_frame(shown("reports"), cmp_, lens, marks=True)),
         file_name="summary.md", mime="text/markdown", key="dl_summary_md", on_click="ignore",
     )  # fmt: skip
     c2.download_button(
         "Statistics (Markdown)",
-        lambda: export.to_markdown(stats.stats_frame(reports, tbl["reported"], tbl["counts"])),
+        lambda: export.to_markdown(stats.stats_frame(shown("reports"), tbl["reported"], tbl["counts"])),
         file_name="stats.md", mime="text/markdown", key="dl_stats_md", on_click="ignore",
     )  # fmt: skip
     c3.download_button(
-        "Tiers (Markdown)", lambda: export.to_markdown(study_tables.tiers_frame(reports, cmp_, lens)),
+        "Tiers (Markdown)", lambda: export.to_markdown(study_tables.tiers_frame(shown("reports"), cmp_, lens)),
         file_name="tiers.md", mime="text/markdown", key="dl_tiers_md", on_click="ignore",
     )  # fmt: skip
     c4.download_button(
-        "Comparison (CSV)",
-        lambda: study_tables.comparison_frame(cmp_[cmp_["report_id"].isin(ids)] if not cmp_.empty else cmp_).to_csv(index=False),
+        "Comparison (CSV)", lambda: study_tables.comparison_frame(shown("comparison")).to_csv(index=False),
         file_name="comparison.csv", mime="text/csv", key="dl_comparison_csv", on_click="ignore",
     )  # fmt: skip
 

@@ -26,6 +26,7 @@ from views.plain import escape_md, message
 
 ACTIONS = {"accept": "accept the automatic value", "category": "pick a category", "write": "write a value"}
 MSG = "review_msg"
+BESIDE_ROWS = 200  # rows of the disagreement table drawn for all reports (a page, not the whole store)
 
 
 def report_file(report_id: str) -> Path | None:
@@ -228,9 +229,25 @@ def show_auto_beside_curated(
         return
     n = rows["report_id"].nunique()
     st.subheader("Automatic reading beside the curated value")
-    st.caption(f"{n} report(s) where the automatic value disagrees with the curated one, with the sentences behind it.")
+    more = f" Showing the first {BESIDE_ROWS} rows; pick one report to see all of its." if len(rows) > BESIDE_ROWS else ""
+    st.caption(f"{n} report(s) where the automatic value disagrees with the curated one, with the sentences behind it.{more}")
+    rows = rows.head(BESIDE_ROWS)
     reports = data.tables()[0]["reports"]
     st.html(htmltable.table(beside_view(rows, dict(zip(reports["report_id"], reports["model"], strict=False)))))
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _agreement_html(key: data.Stamp, lens_id: str) -> str:
+    """The agreement table, once per store generation and lens (it reads every cell: ~0.3 s at 10,000 reports)."""
+    tbl, _ = data.tables()
+    return htmltable.table(agreement_view(review.agreement(tbl["comparison"], data.lens())))
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _pending_reports(key: data.Stamp) -> frozenset[str]:
+    """Reports with at least one automatic cell not yet curated, once per store generation."""
+    cmp_ = data.tables()[0]["comparison"]
+    return frozenset(cmp_.loc[cmp_["origin"] == "auto", "report_id"]) if not cmp_.empty else frozenset()
 
 
 def _go_next(comparison_df: pd.DataFrame, ids: list[str]) -> None:
@@ -244,7 +261,7 @@ def _go_next(comparison_df: pd.DataFrame, ids: list[str]) -> None:
 def render() -> None:
     """Draw the page."""
     st.title("Review")
-    tbl, _ = data.tables()
+    tbl, key = data.tables()
     if data.no_data_notice(tbl):
         return
     lens = data.lens()  # the active lens (FRL_LENS, else the one the stored table holds)
@@ -263,7 +280,7 @@ def render() -> None:
         return
     pending = review.unreviewed(cmp_, rid)
     # Same count as `review.unreviewed` per report, in one pass (one filter per report costs ~1 s at 500).
-    pending_ids = set(cmp_.loc[cmp_["origin"] == "auto", "report_id"]) if not cmp_.empty else set()
+    pending_ids = _pending_reports(key)
     n_reports = sum(1 for r in ids if r in pending_ids)
     st.caption(f"{len(pending)} automatic cell(s) of this report still unreviewed; {n_reports} report(s) in all.")
     path = report_file(rid)
@@ -292,7 +309,7 @@ def render() -> None:
     st.subheader("Agreement: automatic vs curated, all reports")
     st.caption("Per dimension: reports with an automatic cell, with a curated one, with both, and how many of "
                "those agree; Agreement = Agree / Both (empty when no report has both).")  # fmt: skip
-    st.html(htmltable.table(agreement_view(review.agreement(cmp_, lens))))
+    st.html(_agreement_html(key, lens.id))
 
 
 if __name__ == "__main__":
