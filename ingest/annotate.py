@@ -58,16 +58,104 @@ WINDOW = 70
 _FLAGS = re.IGNORECASE
 
 
+#: Letters that `re.IGNORECASE` equates with "i" although `str.casefold` does not (checked over all
+#: of Unicode by tests/test_annotate.py); `fold` maps them first.
+_RE_FOLD = str.maketrans({"\u0130": "i", "\u0131": "i"})
+
+
+def fold(text: str) -> str:
+    """`text` case-folded the way `re.IGNORECASE` compares letters: a plain string that every match
+    of a pattern contains (`literal_gate`, folded alike) is in `fold(text)` whenever the pattern
+    matches `text`."""
+    return text.casefold() if text.isascii() else text.translate(_RE_FOLD).casefold()
+
+
+class _Folded(dict):
+    """Folded text of each sentence text, computed once per document and shared by every dimension."""
+
+    def __missing__(self, text: str) -> str:
+        low = self[text] = fold(text)
+        return low
+
+
+class CueSet:
+    """Patterns matched one by one, each only where it can match.
+
+    Why: one alternation of many case-insensitive cues costs the regex engine a try of every cue at
+    every character of every sentence. Here each pattern is searched only in sentences whose folded
+    text contains one of the plain strings every match of it contains (`_required`; a pattern with
+    none is always searched), so a sentence costs a few substring tests plus the searches of the
+    few cues that can match. The answer is the same as searching every pattern.
+    """
+
+    def __init__(self, patterns: list[str]) -> None:
+        self.patterns = list(patterns)
+        self.rxs = _rx(self.patterns)
+        self.free: tuple[int, ...] = ()  # patterns without a required string: always searched
+        by_lit: dict[str, list[int]] = {}
+        free = []
+        for i, p in enumerate(self.patterns):
+            req = _literals(p)
+            if req is None:
+                free.append(i)
+            else:
+                for lit in sorted(req):
+                    by_lit.setdefault(lit, []).append(i)
+        self.free = tuple(free)
+        self.lits: tuple[tuple[str, tuple[int, ...]], ...] = tuple((k, tuple(v)) for k, v in by_lit.items())
+
+    def __bool__(self) -> bool:
+        return bool(self.patterns)
+
+    def may(self, folded: str) -> bool:
+        """Whether some pattern may match the text whose `fold` is `folded` (never False when one does)."""
+        return bool(self.free) or any(lit in folded for lit, _ in self.lits)
+
+    def candidates(self, folded: str) -> list[int]:
+        """Indices, in order, of the patterns that may match (a superset of those that do)."""
+        present = [ii for lit, ii in self.lits if lit in folded]
+        if not self.free:
+            if not present:
+                return []
+            if len(present) == 1:
+                return list(present[0])
+        return sorted(set(self.free).union(*present))
+
+    def search(self, text: str, folded: str) -> bool:
+        """Whether one of the patterns matches `text` (`folded` = `fold(text)`)."""
+        tried: set[int] = set()
+        for i in self.free:
+            if self.rxs[i].search(text):
+                return True
+        for lit, ii in self.lits:
+            if lit in folded:
+                for i in ii:
+                    if i not in tried:
+                        if self.rxs[i].search(text):
+                            return True
+                        tried.add(i)
+        return False
+
+
+def _cueset(patterns: list[str]) -> CueSet | None:
+    return CueSet(patterns) if patterns else None
+
+
+def _matches(cs: CueSet | None, text: str, folded: str) -> bool:
+    return cs is not None and cs.search(text, folded)
+
+
 @dataclass
 class _Compiled:
-    """A dimension's cues compiled once: per category the cue list (to report which cues matched)
-    and one alternation of them all (to skip, in one search, the many sentences no cue matches)."""
+    """A dimension's cues compiled once: per category the cue list (to report which cues matched),
+    and every cue of the dimension in one `CueSet` (so a sentence is searched only for the cues
+    whose required strings it contains)."""
 
     cues: dict[str, list[re.Pattern[str]]]
-    gate: dict[str, re.Pattern[str] | None]
-    any_cue: re.Pattern[str] | None
-    context: re.Pattern[str] | None
-    negation: re.Pattern[str] | None
+    cats: CueSet  # every category's cues, in category order
+    cat_of: tuple[str, ...]  # category of each pattern of `cats`
+    context: CueSet | None
+    negation: CueSet | None
     used_before: re.Pattern[str] | None = None
     used_after: re.Pattern[str] | None = None
     contrast_before: re.Pattern[str] | None = None
@@ -76,10 +164,7 @@ class _Compiled:
     exclude: dict[str, re.Pattern[str] | None] = field(default_factory=dict)
     summary: dict[str, re.Pattern[str] | None] = field(default_factory=dict)
     generic: frozenset[str] = frozenset()
-    introduces: list[re.Pattern[str]] = field(default_factory=list)
-    lit: dict[str, frozenset[str] | None] = field(default_factory=dict)
-    lit_any: frozenset[str] | None = None
-    lit_context: frozenset[str] | None = None
+    introduces: list[tuple[frozenset[str] | None, re.Pattern[str]]] = field(default_factory=list)
 
 
 _CACHE: dict[tuple[str, str], _Compiled] = {}
@@ -94,6 +179,7 @@ def alternation(patterns: list[str]) -> re.Pattern[str] | None:
 
     `alternation(ps).search(t)` is truthy exactly when `any(re.search(p, t) for p in ps)` is, since
     each pattern is wrapped in its own group; scoped flags such as `(?-i:Lean)` stay scoped.
+    Used for the short phrase lists read around a method name; sentence-wide cue lists are `CueSet`s.
     """
     if not patterns:
         return None
@@ -118,7 +204,7 @@ def _hit(rx: re.Pattern[str] | None, text: str) -> bool:
 
 
 def _required(seq: object) -> frozenset[str] | None:
-    """Strings of which every match of the parsed regex `seq` contains one (casefolded), or None."""
+    """Strings of which every match of the parsed regex `seq` contains one (folded), or None."""
     from re import _constants as c  # type: ignore[attr-defined]
 
     best: frozenset[str] | None = None
@@ -131,7 +217,7 @@ def _required(seq: object) -> frozenset[str] | None:
     run = ""
     for op, av in seq:  # type: ignore[attr-defined]
         if op is c.LITERAL:
-            run += chr(av).casefold()
+            run += fold(chr(av))
             continue
         better(frozenset([run]) if run else None)
         run = ""
@@ -146,18 +232,22 @@ def _required(seq: object) -> frozenset[str] | None:
     return best
 
 
-def literal_gate(patterns: list[str]) -> frozenset[str] | None:
-    """Plain strings one of which (casefolded) a sentence must contain to match any of `patterns`.
+def _literals(pattern: str) -> frozenset[str] | None:
+    from re import _parser  # type: ignore[attr-defined]
 
-    A fast, exact prefilter: `s in text.casefold()` is far cheaper than a regex search, and a
+    return _required(_parser.parse(pattern, _FLAGS))
+
+
+def literal_gate(patterns: list[str]) -> frozenset[str] | None:
+    """Plain strings one of which (folded, see `fold`) a sentence must contain to match any of `patterns`.
+
+    A fast, exact prefilter: `s in fold(text)` is far cheaper than a regex search, and a
     sentence without any of the strings cannot match, so results are unchanged. None when some
     pattern has no required literal (then every sentence is searched).
     """
-    from re import _parser  # type: ignore[attr-defined]
-
     out: set[str] = set()
     for p in patterns:
-        req = _required(_parser.parse(p, _FLAGS))
+        req = _literals(p)
         if req is None:
             return None
         out |= req
@@ -173,10 +263,10 @@ def _compiled(lens: Lens, dim: Dimension) -> _Compiled:
     if key not in _CACHE:
         _CACHE[key] = _Compiled(
             cues={c.name: _rx(c.cues) for c in dim.categories},
-            gate={c.name: alternation(c.cues) for c in dim.categories},
-            any_cue=alternation([q for c in dim.categories for q in c.cues]),
-            context=alternation(dim.context),
-            negation=alternation(dim.negation),
+            cats=CueSet([q for c in dim.categories for q in c.cues]),
+            cat_of=tuple(c.name for c in dim.categories for _ in c.cues),
+            context=_cueset(dim.context),
+            negation=_cueset(dim.negation),
             used_before=alternation(dim.used_before),
             used_after=alternation(dim.used_after),
             contrast_before=alternation(dim.contrast_before),
@@ -185,10 +275,7 @@ def _compiled(lens: Lens, dim: Dimension) -> _Compiled:
             exclude={c.name: alternation(c.exclude) for c in dim.categories if c.generic},
             summary={c.name: alternation(c.summary_headings) for c in dim.categories if c.generic},
             generic=frozenset(c.name for c in dim.categories if c.generic),
-            introduces=_rx(dim.introduces),
-            lit={c.name: literal_gate(c.cues) for c in dim.categories},
-            lit_any=literal_gate([q for c in dim.categories for q in c.cues]),
-            lit_context=literal_gate(dim.context) if dim.context else None,
+            introduces=[(literal_gate([p]), rx) for p, rx in zip(dim.introduces, _rx(dim.introduces), strict=True)],
         )
     return _CACHE[key]
 
@@ -232,37 +319,41 @@ class Hit:
     score: float = 0.0
 
 
-def _supporters(sents: list[Sentence], dim: Dimension, comp: _Compiled) -> dict[str, list[Hit]]:
+def _supporters(sents: list[Sentence], dim: Dimension, comp: _Compiled, low: _Folded | None = None) -> dict[str, list[Hit]]:
     out: dict[str, list[Hit]] = {c.name: [] for c in dim.categories}
+    low = _Folded() if low is None else low
     seen: dict[str, list[tuple[str, list[str]]]] = {}  # a repeated sentence is read once
     for s in sents:
         t = s.text
         if t not in seen:
-            seen[t] = _category_cues(t, comp)
+            seen[t] = _category_cues(t, low[t], comp)
         for name, found in seen[t]:
             out[name].append(Hit(s, found))
     return out
 
 
-def _category_cues(t: str, comp: _Compiled) -> list[tuple[str, list[str]]]:
-    """(category, cues matched) for one sentence's text."""
-    low = t.casefold()
-    # Cheapest tests first: plain-string prefilters, then one search for any cue of the
-    # dimension and the context; only then the cues category by category.
-    if not _may(comp.lit_any, low) or (comp.context is not None and not _may(comp.lit_context, low)):
+def _category_cues(t: str, low: str, comp: _Compiled) -> list[tuple[str, list[str]]]:
+    """(category, cues matched) for one sentence's text `t` (`low` = `fold(t)`).
+
+    A sentence supports a category when one of its cues matches, the context matches and no
+    negation does. Cheapest tests first: the context's plain strings, then the cues whose plain
+    strings the sentence contains; the context and negation patterns only for a sentence a cue matched.
+    """
+    if comp.context is not None and not comp.context.may(low):
         return []
-    if comp.context is not None and not comp.context.search(t):
+    found: dict[str, set[str]] = {}
+    rxs, cat_of = comp.cats.rxs, comp.cat_of
+    for i in comp.cats.candidates(low):
+        m = rxs[i].search(t)
+        if m:
+            found.setdefault(cat_of[i], set()).add(m.group(0).lower())
+    if not found:
         return []
-    if not _hit(comp.any_cue, t) or _hit(comp.negation, t):
+    if comp.context is not None and not comp.context.search(t, low):
         return []
-    out = []
-    for name, rxs in comp.cues.items():
-        if not _may(comp.lit[name], low) or not _hit(comp.gate[name], t):
-            continue
-        found = sorted({m.group(0).lower() for r in rxs for m in [r.search(t)] if m})
-        if found:
-            out.append((name, found))
-    return out
+    if _matches(comp.negation, t, low):
+        return []
+    return [(name, sorted(found[name])) for name in comp.cues if name in found]
 
 
 def _clause_left(text: str, start: int) -> str:
@@ -277,7 +368,7 @@ def _clause_right(text: str, end: int) -> str:
     return right[: m.start()] if m else right
 
 
-def introduced_methods(sents: list[Sentence], comp: _Compiled) -> dict[str, re.Pattern[str]]:
+def introduced_methods(sents: list[Sentence], comp: _Compiled, low: _Folded | None = None) -> dict[str, re.Pattern[str]]:
     """Methods the report names itself that no category knows: name -> a whole-word, case-sensitive cue.
 
     A name is taken from the dimension's `introduces` patterns (e.g. an acronym defined next to
@@ -286,58 +377,72 @@ def introduced_methods(sents: list[Sentence], comp: _Compiled) -> dict[str, re.P
     out: dict[str, re.Pattern[str]] = {}
     if not comp.introduces:
         return out
+    low = _Folded() if low is None else low
     for s in sents:
-        for rx in comp.introduces:
+        for gate, rx in comp.introduces:
+            if not _may(gate, low[s.text]):
+                continue
             for m in rx.finditer(s.text):
                 name = " ".join(m.group("name").split()).strip(" .,;:")
-                if len(name) < 2 or name in out or _hit(comp.any_cue, name):
+                if len(name) < 2 or name in out or comp.cats.search(name, fold(name)):
                     continue
                 out[name] = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w]|\+)")
     return out
 
 
 def algorithm_roles(
-    sents: list[Sentence], dim: Dimension, comp: _Compiled, extra: dict[str, re.Pattern[str]] | None = None
+    sents: list[Sentence],
+    dim: Dimension,
+    comp: _Compiled,
+    extra: dict[str, re.Pattern[str]] | None = None,
+    low: _Folded | None = None,
 ) -> dict[str, list[Hit]]:
     """Every sentence naming a method, with its role: use, contrast or plain mention.
 
     `extra` adds methods the report introduces itself (see `introduced_methods`), each with one cue.
     """
-    cues_by = {**comp.cues, **{n: [rx] for n, rx in (extra or {}).items()}}
-    gates = {**comp.gate, **(extra or {})}
-    lits = {**comp.lit, **{n: frozenset([n.casefold()]) for n in extra or {}}}
-    out: dict[str, list[Hit]] = {name: [] for name in cues_by}
+    extra = extra or {}
+    names = [*comp.cues, *(n for n in extra if n not in comp.cues)]
+    own = [(n, fold(n), rx) for n, rx in extra.items()]  # (a name equal to a category's replaces its cues)
+    low = _Folded() if low is None else low
+    out: dict[str, list[Hit]] = {name: [] for name in names}
     seen: dict[str, list[tuple[str, list[str], str]]] = {}  # a repeated sentence is read once
     for s in sents:
         t = s.text
         if t not in seen:
-            seen[t] = _roles_of(t, comp, cues_by, gates, lits, extra is None)
+            seen[t] = _roles_of(t, low[t], comp, names, own)
         for name, cues, role in seen[t]:
             out[name].append(Hit(s, cues, role))
     return out
 
 
 def _roles_of(
-    t: str,
-    comp: _Compiled,
-    cues_by: dict[str, list[re.Pattern[str]]],
-    gates: dict[str, re.Pattern[str] | None],
-    lits: dict[str, frozenset[str] | None],
-    prefilter: bool,
+    t: str, low: str, comp: _Compiled, names: list[str], own: list[tuple[str, str, re.Pattern[str]]]
 ) -> list[tuple[str, list[str], str]]:
-    """(method, cues matched, role) for every method one sentence's text names."""
-    low = t.casefold()
-    if prefilter and not _may(comp.lit_any, low):
+    """(method, cues matched, role) for every method one sentence's text `t` names (`low` = `fold(t)`);
+    only the cues whose plain strings the sentence contains are searched."""
+    by_name: dict[str, list[re.Pattern[str]]] = {}
+    replaced = {n for n, _, _ in own}
+    rxs, cat_of = comp.cats.rxs, comp.cat_of
+    for i in comp.cats.candidates(low):
+        if cat_of[i] not in replaced:
+            by_name.setdefault(cat_of[i], []).append(rxs[i])
+    for n, needle, rx in own:
+        if needle in low:
+            by_name[n] = [rx]
+    if not by_name:
         return []
-    negated = _hit(comp.negation, t)
+    negated: bool | None = None  # searched once a name is found
     found = []
-    for name, rxs in cues_by.items():
-        if not _may(lits[name], low) or not _hit(gates[name], t):
+    for name in names:
+        if name not in by_name:
             continue
         roles, cues = [], set()
-        for r in rxs:
+        for r in by_name[name]:
             for m in r.finditer(t):
                 cues.add(m.group(0).lower())
+                if negated is None:
+                    negated = _matches(comp.negation, t, low)
                 left, right = _clause_left(t, m.start()), _clause_right(t, m.end())
                 if negated or _hit(comp.contrast_before, left) or _hit(comp.contrast_after, right):
                     roles.append("contrast")
@@ -406,8 +511,10 @@ def _evidence_rows(dim_id: str, ranked: dict[str, list[Hit]]) -> list[EvidenceRo
     return rows
 
 
-def _categorical(dim: Dimension, sents: list[Sentence], sim: _Similarity | None, lens: Lens) -> tuple[Cell, list[EvidenceRow]]:
-    sup = _supporters(sents, dim, _compiled(lens, dim))
+def _categorical(
+    dim: Dimension, sents: list[Sentence], sim: _Similarity | None, lens: Lens, low: _Folded | None = None
+) -> tuple[Cell, list[EvidenceRow]]:
+    sup = _supporters(sents, dim, _compiled(lens, dim), low)
     ranked = {c: _rank(h, sim, (dim.id, c)) for c, h in sup.items() if h}
     support = {c: len(h) for c, h in ranked.items()}
     chosen = [c.name for c in dim.categories if support.get(c.name, 0) >= dim.min_sentences]
@@ -467,10 +574,16 @@ def decide_algorithms(roles: dict[str, list[Hit]]) -> tuple[list[str], list[str]
 
 
 def _algorithm(
-    dim: Dimension, sents: list[Sentence], sim: _Similarity | None, lens: Lens, skip: set[int] = frozenset()
+    dim: Dimension,
+    sents: list[Sentence],
+    sim: _Similarity | None,
+    lens: Lens,
+    skip: set[int] = frozenset(),
+    low: _Folded | None = None,
 ) -> tuple[Cell, Cell, list[EvidenceRow]]:
     comp = _compiled(lens, dim)
-    roles = algorithm_roles(sents, dim, comp, introduced_methods(sents, comp))
+    low = _Folded() if low is None else low
+    roles = algorithm_roles(sents, dim, comp, introduced_methods(sents, comp, low), low)
     for hits in roles.values():  # under a skipped heading a name is at most mentioned
         for h in hits:
             if h.sentence.index in skip and h.role == "use":
@@ -500,10 +613,9 @@ def _algorithm(
 
 @dataclass
 class _LevelRx:
-    require: re.Pattern[str] | None
-    exclude: re.Pattern[str] | None
-    indicators: list[tuple[str, list[tuple[frozenset[str] | None, re.Pattern[str]]], re.Pattern[str] | None, int]]
-    lit_require: frozenset[str] | None = None
+    require: CueSet | None
+    exclude: CueSet | None
+    indicators: list[tuple[str, list[CueSet], CueSet | None, int]]  # name, all_of groups, exclude, window
 
 
 _LEVEL_CACHE: dict[tuple[str, str], _LevelRx] = {}
@@ -513,13 +625,9 @@ def _level_rx(lens: Lens, dim: Dimension) -> _LevelRx:
     key = (lens.fingerprint, dim.id)
     if key not in _LEVEL_CACHE:
         _LEVEL_CACHE[key] = _LevelRx(
-            alternation(dim.require),
-            alternation(dim.exclude),
-            [
-                (i.name, [(literal_gate(g), alternation(g)) for g in i.all_of], alternation(i.exclude), i.window)  # type: ignore[misc]
-                for i in dim.indicators
-            ],
-            literal_gate(dim.require) if dim.require else None,
+            _cueset(dim.require),
+            _cueset(dim.exclude),
+            [(i.name, [CueSet(g) for g in i.all_of], _cueset(i.exclude), i.window) for i in dim.indicators],
         )
     return _LEVEL_CACHE[key]
 
@@ -529,23 +637,23 @@ def level_for(dim: Dimension, n: int) -> str:
     return max((lv for lv in dim.levels if lv.min_indicators <= n), key=lambda lv: lv.min_indicators).name
 
 
-def _level(dim: Dimension, sents: list[Sentence], lens: Lens) -> tuple[Cell, list[EvidenceRow]]:
+def _level(dim: Dimension, sents: list[Sentence], lens: Lens, low: _Folded | None = None) -> tuple[Cell, list[EvidenceRow]]:
     """Count the indicators that fire; keep the whole checklist (FMTI-style: each yes/no with its quote)."""
     rx = _level_rx(lens, dim)
+    low = _Folded() if low is None else low
     pooled: dict[str, bool] = {}  # a repeated sentence (or window of sentences) is tested once
 
     def admitted(text: str) -> bool:
         if text not in pooled:
-            pooled[text] = (
-                rx.require is None or (_may(rx.lit_require, text.casefold()) and rx.require.search(text) is not None)
-            ) and not _hit(rx.exclude, text)
+            f = low[text]
+            pooled[text] = (rx.require is None or rx.require.search(text, f)) and not out_of_scope(text)
         return pooled[text]
 
     excluded: dict[str, bool] = {}
 
     def out_of_scope(text: str) -> bool:
         if text not in excluded:
-            excluded[text] = _hit(rx.exclude, text)
+            excluded[text] = _matches(rx.exclude, text, low[text])
         return excluded[text]
 
     pool = [(i, s) for i, s in enumerate(sents) if admitted(s.text)]
@@ -559,8 +667,10 @@ def _level(dim: Dimension, sents: list[Sentence], lens: Lens) -> tuple[Cell, lis
                 before = [p for p in sents[max(0, i - window + 1) : i] if p.heading == s.heading and not out_of_scope(p.text)]
                 text = " ".join([*(p.text for p in before), text])
             if text not in tested:
-                low = text.casefold()
-                tested[text] = all(_may(lit, low) and g.search(text) for lit, g in groups) and not _hit(ex, text)
+                f = fold(text) if window > 1 else low[text]
+                tested[text] = (
+                    all(g.may(f) for g in groups) and all(g.search(text, f) for g in groups) and not _matches(ex, text, f)
+                )
             if tested[text]:
                 hits.append(Hit(s, [], "indicator", 1.0))
         if len(hits) >= dim.min_sentences:
@@ -620,19 +730,20 @@ def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues") -> An
     sim = _Similarity(sents, lens) if ranking == "tfidf" else None
     skip = _skipped(sents, lens)
     kept = [s for s in sents if s.index not in skip]
+    low = _Folded()  # each sentence folded once for all dimensions
     cells: dict[str, Cell] = {}
     evidence: list[EvidenceRow] = []
     for dim in lens.dimensions:
         if dim.kind in ("multi", "single"):
-            cells[dim.id], rows = _categorical(dim, kept, sim, lens)
+            cells[dim.id], rows = _categorical(dim, kept, sim, lens, low)
         elif dim.kind == "algorithm":
-            cell, mcell, rows = _algorithm(dim, sents, sim, lens, skip)
+            cell, mcell, rows = _algorithm(dim, sents, sim, lens, skip, low)
             cells[dim.id] = cell
             for other in lens.dimensions:
                 if other.kind == "mentioned" and other.source == dim.id:
                     cells[other.id] = mcell
         elif dim.kind == "level":
-            cells[dim.id], rows = _level(dim, kept, lens)
+            cells[dim.id], rows = _level(dim, kept, lens, low)
         else:
             continue
         evidence += rows

@@ -36,6 +36,16 @@ _ABBREV = re.compile(
     r"|\bRefs?|\bNo|\bNos|\bVol|\bpp|\bCh|\bDr|\bMr|\bMs|\bProf|\bInc|\bLtd|\bJr|\bSt|\bal|\bviz|\bresp"
     r"|(?<![\w.])[A-Z])$"
 )
+#: The literal abbreviations of `_ABBREV` (each after a word boundary), by their last character, for
+#: `_abbreviation`, which answers as `_ABBREV.search` does without a regex search per full stop.
+_ABBREVS = (
+    "et al", "e.g", "i.e", "etc", "cf", "vs", "w.r.t", "approx", "resp", "Fig", "Figs", "Eq", "Eqs", "Sec", "Secs", "Tab",
+    "Tabs", "App", "Appx", "Ref", "Refs", "No", "Nos", "Vol", "pp", "Ch", "Dr", "Mr", "Ms", "Prof", "Inc", "Ltd", "Jr", "St",
+    "al", "viz",
+)  # fmt: skip
+_ABBREV_BY_LAST: dict[str, tuple[str, ...]] = {}
+for _a in _ABBREVS:
+    _ABBREV_BY_LAST[_a[-1]] = (*_ABBREV_BY_LAST.get(_a[-1], ()), _a)
 _BOUNDARY = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s+[\"'“‘(\[A-Z0-9•])|[。！？]+")
 _CJK = re.compile("[\u3400-\u9fff]")
 _BULLET = re.compile(r"^\s*([•●▪◦·\-–*]|\(?\d{1,2}[.)]|\([a-z]\))\s+")
@@ -64,19 +74,24 @@ def quote_on_page(quote: str, page_text: str) -> bool:
     return bool(q) and q in fold(page_text)
 
 
+#: Every byte but the ASCII letters: deleting them from an ASCII line leaves its letters.
+_NOT_LETTERS = bytes(b for b in range(256) if not chr(b).isalpha() or b > 127)
+
+
 def _is_prose(line: str) -> bool:
     """A line of running text, not an equation, a table row, a tick label or a short heading."""
     s = line.strip()
-    if not s or _LEADER.search(s):  # a table-of-contents line ("5.3 Reward Model . . . . 29")
+    # A table-of-contents line ("5.3 Reward Model . . . . 29"); a leader has at least four dots.
+    if not s or (s.count(".") >= 4 and _LEADER.search(s)):
         return False
-    words = _WORD.findall(s)
+    words = len(_WORD.findall(s))
     if not words:
         return False
-    letters = sum(map(str.isalpha, s))
-    if letters / max(1, len(s.replace(" ", ""))) < 0.55:
+    ascii_ = s.isascii()
+    letters = len(s.encode("ascii").translate(None, _NOT_LETTERS)) if ascii_ else sum(map(str.isalpha, s))
+    if letters / max(1, len(s) - s.count(" ")) < 0.55:
         return False
-    cjk = len(_CJK.findall(s))
-    return len(words) >= 4 or cjk >= 6 or (len(words) >= 2 and s[-1] in ".!?:;,")
+    return words >= 4 or (words >= 2 and s[-1] in ".!?:;,") or (not ascii_ and len(_CJK.findall(s)) >= 6)
 
 
 def heading_of(line: str) -> str | None:
@@ -106,14 +121,40 @@ def prose_blocks(text: str, heading: str = "") -> list[tuple[str, str]]:
     return [(h, " ".join(b)) for h, b in blocks if b]
 
 
+_BRACKET = re.compile(r"[()\[\]]")
+
+
 def _depth_step(text: str, pos: int, end: int, depth: int) -> int:
-    """Bracket nesting depth (parentheses and square brackets) after reading text[pos:end] from `depth`."""
-    for ch in text[pos:end]:
-        if ch in "([":
+    """Bracket nesting depth (parentheses and square brackets) after reading text[pos:end] from `depth`
+    (only the brackets are visited)."""
+    for m in _BRACKET.finditer(text, pos, end):
+        if m.group() in "([":
             depth += 1
-        elif ch in ")]" and depth > 0:
+        elif depth > 0:
             depth -= 1
     return depth
+
+
+def _is_word_char(ch: str) -> bool:
+    """`\\w` of a str pattern: a letter, digit or other numeric character, or "_"."""
+    return ch.isalnum() or ch == "_"
+
+
+def _abbreviation(block: str, lo: int, stop: int) -> bool:
+    """Whether `_ABBREV.search(block, lo, stop)` matches: an abbreviation (after a word boundary) or
+    a single capital (not after a word character or ".") ends at `stop` and starts at `lo` or later."""
+    if stop <= lo:
+        return False
+    last = block[stop - 1]
+    if last == "\n":  # `$` may also match before a final line break: ask the regex itself
+        return _ABBREV.search(block, lo, stop) is not None
+    if "A" <= last <= "Z" and (stop - 1 == 0 or not (_is_word_char(block[stop - 2]) or block[stop - 2] == ".")):
+        return True
+    for a in _ABBREV_BY_LAST.get(last, ()):
+        p = stop - len(a)
+        if p >= lo and block.startswith(a, p) and (p == 0 or not _is_word_char(block[p - 1])):
+            return True
+    return False
 
 
 #: Characters before a full stop in which an abbreviation must lie (the longest is "approx"); the
@@ -133,7 +174,7 @@ def split_sentences(block: str) -> list[str]:
     for m in _BOUNDARY.finditer(block):
         end = m.end()
         stop = m.start()
-        if block[stop] == "." and _ABBREV.search(block, max(start, stop - _ABBREV_REACH), stop):
+        if block[stop] == "." and _abbreviation(block, max(start, stop - _ABBREV_REACH), stop):
             continue
         if block[stop] in ".!?":
             depth, scanned = _depth_step(block, scanned, stop, depth), stop

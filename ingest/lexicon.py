@@ -113,13 +113,77 @@ class Lexicon(_Strict):
     @cached_property
     def compiled(self) -> list[CompiledTerm]:
         return [
-            CompiledTerm(g.id, t.name, t.rule, t.compile(), tuple(t.forms) if t.rule != "regex" else (), t.case_sensitive)
+            CompiledTerm(
+                g.id,
+                t.name,
+                t.rule,
+                rx := t.compile(),
+                tuple(t.forms) if t.rule != "regex" else (),
+                t.case_sensitive,
+                match_starts(rx) if t.rule == "regex" else None,
+            )
             for g in self.groups
             for t in g.terms
         ]
 
 
 _BOUNDARY = re.compile(r"[0-9A-Za-z_\u00c0-\u024f]")
+#: Characters `re.IGNORECASE` equates with an ASCII letter (Kelvin sign, dotted İ, dotless ı, long ſ):
+#: where one occurs, a lower-cased text is not a faithful map of case-insensitive matches.
+_ASCII_LOOKALIKES = ("\u212a", "\u0130", "\u0131", "\u017f")
+
+
+def match_starts(rx: re.Pattern[str]) -> tuple[str, ...] | None:
+    """Plain ASCII strings one of which every match of `rx` starts with (lower case when `rx`
+    ignores case), or None when the pattern does not say (a class, a repeat or a scoped flag first,
+    or a match that may be empty).
+
+    Why: `finditer` of a pattern that starts with a word ("keep|retain …", "best", "LLM") tries a
+    match at every character of a section; trying only where one of these strings stands finds
+    the same matches (see `CompiledTerm.spans`)."""
+    from re import _constants as c  # type: ignore[attr-defined]
+    from re import _parser  # type: ignore[attr-defined]
+
+    def first(seq: list) -> set[str] | None:  # type: ignore[type-arg]
+        i = 0
+        while i < len(seq) and seq[i][0] in (c.AT, c.ASSERT, c.ASSERT_NOT):  # zero-width: skipped
+            i += 1
+        if i == len(seq):
+            return None
+        op, av = seq[i]
+        if op is c.LITERAL:
+            run = ""
+            while i < len(seq) and seq[i][0] is c.LITERAL:
+                run += chr(seq[i][1])
+                i += 1
+            return {run}
+        if op is c.SUBPATTERN:
+            if av[1] or av[2]:  # scoped flags change how the literal compares
+                return None
+            return first(list(av[-1]))
+        if op is c.BRANCH:
+            out: set[str] = set()
+            for alt in av[1]:
+                got = first(list(alt))
+                if got is None:
+                    return None
+                out |= got
+            return out
+        return None
+
+    try:
+        parsed = _parser.parse(rx.pattern, rx.flags)
+        if parsed.getwidth()[0] == 0:
+            return None
+        got = first(list(parsed))
+    except Exception:  # an unusual pattern: search it the plain way
+        return None
+    if not got or not all(x.isascii() for x in got):
+        return None
+    if rx.flags & re.IGNORECASE:
+        got = {x.lower() for x in got}
+    # A string that starts with another of the set adds no place to try ("keeping" after "keep").
+    return tuple(sorted(x for x in got if not any(y != x and x.startswith(y) for y in got)))
 
 
 @dataclass(frozen=True)
@@ -133,12 +197,13 @@ class CompiledTerm:
     regex: re.Pattern[str]
     forms: tuple[str, ...] = ()
     case_sensitive: bool = False
+    starts: tuple[str, ...] | None = None  # `regex` rule: strings every match starts with (`match_starts`)
 
     def spans(self, text: str, lowered: str | None = None) -> list[tuple[int, int]]:
         """Non-overlapping (start, end) of every match, leftmost first, longest form first —
         exactly what `self.regex.finditer(text)` returns. `lowered` is `text.lower()` if known."""
         if not self.forms:
-            return [m.span() for m in self.regex.finditer(text) if m.end() > m.start()]
+            return self._regex_spans(text, lowered)
         hay = text
         if not self.case_sensitive:
             hay = lowered if lowered is not None else text.lower()
@@ -161,6 +226,36 @@ class CompiledTerm:
             if start >= pos:
                 out.append((start, start - neg_len))
                 pos = start - neg_len
+        return out
+
+    def _regex_spans(self, text: str, lowered: str | None) -> list[tuple[int, int]]:
+        """The pattern's non-empty matches. With `starts`, a match is tried only where one of those
+        strings stands (in the text, or in its lower-case form when the pattern ignores case and
+        lower-casing keeps every position and every case-insensitive match): the leftmost match
+        from a position starts at one of these places, so the matches are those of `finditer`."""
+        if self.starts is None:
+            return [m.span() for m in self.regex.finditer(text) if m.end() > m.start()]
+        hay = text
+        if self.regex.flags & re.IGNORECASE:
+            hay = lowered if lowered is not None else text.lower()
+            if len(hay) != len(text) or any(ch in text for ch in _ASCII_LOOKALIKES):
+                return [m.span() for m in self.regex.finditer(text) if m.end() > m.start()]
+        at: set[int] = set()
+        for s in self.starts:
+            i = hay.find(s)
+            while i >= 0:
+                at.add(i)
+                i = hay.find(s, i + 1)
+        out: list[tuple[int, int]] = []
+        pos = 0
+        match = self.regex.match
+        for i in sorted(at):
+            if i < pos:
+                continue
+            m = match(text, i)
+            if m is not None:  # (never empty: `match_starts` requires a non-empty match)
+                out.append(m.span())
+                pos = m.end()
         return out
 
 

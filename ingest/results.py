@@ -76,7 +76,7 @@ def candidate_pages(doc: Document, min_numbers: int = 6, cat: Catalogue | None =
     benchmark name — cheap tests on the cached text, so only these pages are re-read from the PDF."""
     out = []
     for p in doc.pages:
-        if not any(CAPTION.match(line) for line in p.text.splitlines()):
+        if not _may_caption(p.text, False) or not any(CAPTION.match(line) for line in p.text.splitlines()):
             continue
         nums = [t for t in p.text.split() if _NUM_TOKEN.match(t)]
         # Scores are printed with decimals or percent signs; page, section and year numbers are not.
@@ -90,7 +90,7 @@ def image_only_pages(doc: Document, cat: Catalogue, tables_on: set[int]) -> list
     """Notes for pages with a table/figure caption naming a benchmark but (almost) no numbers."""
     notes = []
     for p in doc.pages:
-        if p.number in tables_on:
+        if p.number in tables_on or not _may_caption(p.text, True):
             continue
         lines = p.text.splitlines()
         caps = [ln for ln in lines if CAPTION.match(ln) or FIGURE_CAPTION.match(ln)]
@@ -100,6 +100,12 @@ def image_only_pages(doc: Document, cat: Catalogue, tables_on: set[int]) -> list
         if body_numbers < 5:
             notes.append(f"scores shown only as images on page {p.label or p.number}")
     return notes
+
+
+def _may_caption(text: str, figures: bool) -> bool:
+    """Whether a page may hold a `CAPTION` line (or, with `figures`, a `FIGURE_CAPTION` line): each
+    starts with "Tab"/"TAB" (or "Fig"/"FIG"), so a page without them is not read line by line."""
+    return "Tab" in text or "TAB" in text or (figures and ("Fig" in text or "FIG" in text))
 
 
 def may_hold_table(text: str) -> bool:

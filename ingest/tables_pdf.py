@@ -73,23 +73,26 @@ class Seg:
 
 @dataclass
 class Line:
+    """Words on one baseline. Its extent, baseline and size are read many times while regions are
+    walked, so each is computed once (read only once `words` is complete)."""
+
     words: list[Word]
     segs: list[Seg] = field(default_factory=list)
     index: int = -1  # position among the page's lines
 
-    @property
+    @cached_property
     def top(self) -> float:
         return min(w.top for w in self.words)
 
-    @property
+    @cached_property
     def bottom(self) -> float:
         return max(w.bottom for w in self.words)
 
-    @property
+    @cached_property
     def base(self) -> float:
         return statistics.median(w.base for w in self.words)
 
-    @property
+    @cached_property
     def size(self) -> float:
         return max(statistics.median(w.size for w in self.words), 1.0)
 
@@ -137,6 +140,34 @@ def is_value(text: str) -> bool:
 # --------------------------------------------------------------------------- words
 
 
+_NONSPACE = re.compile(r"\S+")
+
+
+@lru_cache(maxsize=1)
+def _text_calls() -> tuple:  # type: ignore[type-arg]
+    """pdfium's per-word text calls (count rects, get rect, char origin, is generated) as plain C calls.
+
+    Why: pypdfium2's bindings convert every argument through the declared argument types, which
+    costs about as much as pdfium's own work for these small calls, and a table page makes four of
+    them per word. The plain functions (same library, same symbols; all four return an int) take the
+    exact C types `page_words` passes. Falls back to the declared bindings if the library object
+    is not where this version of pypdfium2 keeps it.
+    """
+    import pypdfium2.raw as pdfium_c
+
+    names = ("FPDFText_CountRects", "FPDFText_GetRect", "FPDFText_GetCharOrigin", "FPDFText_IsGenerated")
+    try:
+        from pypdfium2_raw.bindings import _libs  # type: ignore[import-untyped]
+
+        lib = _libs["pdfium"]
+        plain = tuple(lib[name] for name in names)  # `lib[name]`: a new function object, no argtypes
+        if all(f.argtypes is None and f.restype is ctypes.c_int for f in plain):
+            return (*plain, True)
+    except Exception:  # any surprise: the declared bindings below
+        pass
+    return (*(getattr(pdfium_c, name) for name in names), False)
+
+
 def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-def]
     """Words with boxes (top-down coordinates) from pdfium's text page; one pdfium call per word.
 
@@ -157,34 +188,31 @@ def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-de
         ro, rox = ctypes.byref(oy), ctypes.byref(ox)
         cl, ct, cr, cb = (ctypes.c_double() for _ in range(4))
         rl, rt, rr, rb = (ctypes.byref(x) for x in (cl, ct, cr, cb))
-        count_rects, get_rect = pdfium_c.FPDFText_CountRects, pdfium_c.FPDFText_GetRect
-        get_origin, get_size, generated = (
-            pdfium_c.FPDFText_GetCharOrigin,
-            pdfium_c.FPDFText_GetFontSize,
-            pdfium_c.FPDFText_IsGenerated,
-        )
+        count_rects, get_rect, get_origin, generated, plain = _text_calls()
+        h = ctypes.c_void_p(ctypes.cast(raw, ctypes.c_void_p).value) if plain else raw  # (plain calls: a bare pointer)
+        get_size = pdfium_c.FPDFText_GetFontSize
         out: list[Word] = []
         prev_end = -1
         last = (None, 0.0, 0.0)  # (baseline, box height, font size): the font size is asked once per run
-        for m in re.finditer(r"\S+", text):
+        for m in _NONSPACE.finditer(text):
             start, cnt = m.start(), m.end() - m.start()
             # One space character the PDF itself contains (not one pdfium generated at a gap) joins
             # two words of one cell, however wide the font sets it.
-            spaced = prev_end >= 0 and text[prev_end:start] == " " and not generated(raw, prev_end)
+            spaced = prev_end >= 0 and text[prev_end:start] == " " and not generated(h, prev_end)
             prev_end = m.end()
             n_before = len(out)
-            k = count_rects(raw, start, cnt)
+            k = count_rects(h, start, cnt)
             if k <= 0:
                 continue
             if k == 1:
-                get_rect(raw, 0, rl, rt, rr, rb)
+                get_rect(h, 0, rl, rt, rr, rb)
                 rects = [(cl.value, cb.value, cr.value, ct.value)]
             else:
                 rects = []
                 for j in range(k):
-                    get_rect(raw, j, rl, rt, rr, rb)
+                    get_rect(h, j, rl, rt, rr, rb)
                     rects.append((cl.value, cb.value, cr.value, ct.value))
-            get_origin(raw, start, rox, ro)
+            get_origin(h, start, rox, ro)
             base = height - oy.value
             h0 = rects[0][3] - rects[0][1]
             if last[0] is not None and abs(last[0] - base) < 0.5 and abs(last[1] - h0) <= 0.15 * max(h0, 1.0):
@@ -240,19 +268,40 @@ def _split_by_chars(raw, start: int, text: str, height: float) -> list[tuple[str
     return [(p[0], (p[1], p[3], p[2], p[5]), height - p[4]) for p in parts]
 
 
-def page_rules(page) -> list[tuple[float, float, float]]:  # type: ignore[no-untyped-def]
-    """Drawn horizontal rules as (y, x0, x1), top-down; thin filled rectangles count too."""
+def page_rules(page, max_depth: int = 3) -> list[tuple[float, float, float]]:  # type: ignore[no-untyped-def]
+    """Drawn horizontal rules as (y, x0, x1), top-down; thin filled rectangles count too.
+
+    Walks the page objects (and Form XObjects to `max_depth`) with pdfium's own calls, in the order
+    and with the errors of pypdfium2's `page.get_objects(filter=(PATH,), max_depth=3)`, without
+    building a Python object for each of a page's thousands of glyph runs and paths."""
     import pypdfium2.raw as pdfium_c
+    from pypdfium2 import PdfiumError
 
     height = page.get_height()
-    out = []
-    for obj in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_PATH,), max_depth=3):
-        try:
-            x0, b, x1, t = obj.get_bounds()
-        except Exception:  # a malformed path object is just not a rule
-            continue
-        if t - b <= 2.0 and x1 - x0 >= 15:
-            out.append((height - (t + b) / 2, x0, x1))
+    out: list[tuple[float, float, float]] = []
+    get_type, get_bounds = pdfium_c.FPDFPageObj_GetType, pdfium_c.FPDFPageObj_GetBounds
+    path, form, unknown = pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_FORM, pdfium_c.FPDF_PAGEOBJ_UNKNOWN
+    fl, fb, fr, ft = (ctypes.c_float() for _ in range(4))
+
+    def walk(parent, count, get, level: int) -> None:  # type: ignore[no-untyped-def]
+        n = count(parent)
+        if n < 0:
+            raise PdfiumError("Failed to get number of pageobjects.")
+        for i in range(n):
+            obj = get(parent, i)
+            if not obj:
+                raise PdfiumError("Failed to get pageobject.")
+            kind = get_type(obj)
+            if kind == unknown:
+                raise PdfiumError("Failed to determine pageobject type, did you pass in a valid FPDF_PAGEOBJECT handle?")
+            if kind == path and get_bounds(obj, fl, fb, fr, ft):  # (bounds not found: not a rule)
+                x0, b, x1, t = fl.value, fb.value, fr.value, ft.value
+                if t - b <= 2.0 and x1 - x0 >= 15:
+                    out.append((height - (t + b) / 2, x0, x1))
+            if kind == form and level < max_depth - 1:
+                walk(obj, pdfium_c.FPDFFormObj_CountObjects, pdfium_c.FPDFFormObj_GetObject, level + 1)
+
+    walk(page.raw, pdfium_c.FPDFPage_CountObjects, pdfium_c.FPDFPage_GetObject, 0)
     return out
 
 
@@ -290,13 +339,21 @@ def page_cell_gap(lines: list[Line]) -> float:
 
 def split_segments(words: list[Word], gap_em: float = CELL_GAP_EM) -> list[Seg]:
     segs: list[Seg] = []
-    for w in sorted(words, key=lambda w: w.x0):
-        gap = w.x0 - segs[-1].x1 if segs else 0.0
-        if segs and (gap < gap_em * max(w.size, 1) or (w.spaced and gap < 0.75 * max(w.size, 1))):
-            segs[-1].words.append(w)
-        else:
-            segs.append(Seg([w]))
+    last: list[Word] = []  # words of the last segment
+    for w in sorted(words, key=_x0):
+        if last:
+            gap = w.x0 - last[-1].x1
+            size = max(w.size, 1)
+            if gap < gap_em * size or (w.spaced and gap < 0.75 * size):
+                last.append(w)
+                continue
+        last = [w]
+        segs.append(Seg(last))
     return segs
+
+
+def _x0(w: Word) -> float:
+    return w.x0
 
 
 # --------------------------------------------------------------------------- table regions

@@ -424,3 +424,39 @@ def test_we_introduce_name_an_optimization_method_is_an_introduced_method(lens) 
     assert cells["rl_algorithm"].value == ("TokenFix",)
     cells = run(lens, "We present DeepModel-V9, a strong mixture-of-experts language model trained with GRPO.")
     assert cells["rl_algorithm"].value == ("GRPO",)
+
+
+def test_fold_compares_letters_as_regex_ignorecase_does() -> None:
+    """`fold` must map every pair of characters `re.IGNORECASE` equates to the same string, or a
+    literal prefilter could drop a sentence a cue matches (plain `casefold` misses dotless ı and İ)."""
+    import _sre
+    import sys
+    from re import _casefix  # type: ignore[attr-defined]
+
+    from ingest.annotate import fold
+
+    for c in range(sys.maxunicode + 1):
+        if 0xD800 <= c <= 0xDFFF:
+            continue
+        assert fold(chr(c)) == fold(chr(_sre.unicode_tolower(c))), hex(c)
+    for lo, others in _casefix._EXTRA_CASES.items():
+        assert all(fold(chr(o)) == fold(chr(lo)) for o in others), hex(lo)
+
+
+def test_cueset_answers_as_searching_every_pattern(lens) -> None:
+    """The per-cue prefilter is exact: `CueSet.search` and `candidates` agree with a plain search of
+    every pattern, on every cue list of the lens, also on text with dotless ı / İ."""
+    import re
+
+    from ingest.annotate import CueSet, fold
+
+    texts = [*_sample_texts(), "We use a rule-based reward (algorıthm İİ) for GRPO.", "REWARD MODEL ſcores"]
+    for dim in lens.dimensions:
+        lists = [c.cues for c in dim.categories] + [g for i in dim.indicators for g in i.all_of]
+        lists += [x for x in (dim.context, dim.negation, dim.require, dim.exclude) if x]
+        for cues in lists:
+            cs = CueSet(cues)
+            for t in texts:
+                hits = [i for i, q in enumerate(cues) if re.search(q, t, re.I)]
+                assert cs.search(t, fold(t)) == bool(hits), (cues, t)
+                assert set(hits) <= set(cs.candidates(fold(t))), (cues, t)

@@ -100,3 +100,18 @@ def test_chinese_full_stops_end_sentences_without_a_following_space() -> None:
 def test_table_of_contents_lines_are_not_evidence() -> None:
     text = "5.3.4 DeepSeek-V3 as a Generative Reward Model . . . . . . . . . . . . 31\nWe use a reward model for general prompts."
     assert split(text) == ["We use a reward model for general prompts."]
+
+
+def test_abbreviation_check_answers_as_the_abbreviation_regex() -> None:
+    """`_abbreviation` replaces a regex search per full stop; it must agree with `_ABBREV` everywhere
+    (word boundaries before the window, a single capital, a final line break)."""
+    import random
+
+    from ingest.evidence import _ABBREV, _abbreviation
+
+    rnd = random.Random(3)
+    pieces = [*"eEtalgicfvsxwrpoFigqScTbAhNRdDMjJLnVzPI._ (1\n", "\u00e9", "\u00b2", "et al", "e.g", "Fig", "No", "w.r.t"]
+    for _ in range(50_000):
+        b = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 10)))
+        lo, stop = rnd.randint(0, len(b)), rnd.randint(0, len(b))
+        assert _abbreviation(b, lo, stop) == (_ABBREV.search(b, lo, stop) is not None), (b, lo, stop)

@@ -174,3 +174,31 @@ def test_kwic_lines_are_capped_per_term_and_section_but_counts_stay_exact():
     row = next(r for r in res.counts if r["term"] == "reward" and r["section"] == "body")
     assert row["count"] == n
     assert sum(1 for k in res.kwic if k["term"] == "reward") == MAX_KWIC_PER_SECTION
+
+
+def test_regex_terms_tried_only_at_their_start_words_find_what_finditer_finds():
+    """`regex` terms whose matches start with a word are tried only where it stands; the spans must
+    still be exactly `finditer`'s, also next to characters that ignore-case equates with ASCII
+    letters (Kelvin sign, İ, ı, ſ), where the lower-cased text is not used."""
+    import _sre
+    import random
+    import sys
+
+    from ingest.lexicon import _ASCII_LOOKALIKES
+
+    lexicon = load_lexicon(DEFAULT_LEXICON)
+    terms = [ct for ct in lexicon.compiled if ct.rule == "regex"]
+    assert any(ct.starts for ct in terms)
+    rng = random.Random(11)
+    words = ["keep", "Keep", "KEEP", "kept", "retain", "the", "previous", "thinking", "Reasoning", "best", "of", "N"]
+    words += ["8", "best-of-16", "LLM", "as", "a", "judge", "Dr.", "Dr", "GRPO", "\u017f", "\u212a", "\u0130", "\u0131"]
+    for _ in range(2000):
+        text = "".join(rng.choice(words) + rng.choice(["", " ", "-", ".", "  ", "\n"]) for _ in range(rng.randint(0, 30)))
+        for ct in terms:
+            want = [m.span() for m in ct.regex.finditer(text)]
+            assert ct.spans(text) == want and ct.spans(text, text.lower()) == want, (ct.term, text)
+    # the guard lists every non-ASCII character that lower-cases to or ignore-case-matches ASCII
+    for c in range(0x80, sys.maxunicode + 1):
+        ch = chr(c)
+        if not 0xD800 <= c <= 0xDFFF and (_sre.unicode_tolower(c) < 128 or len(ch.lower()) != 1 or ch.lower().isascii()):
+            assert ch in _ASCII_LOOKALIKES, hex(c)

@@ -86,6 +86,14 @@ def test_dehyphenation_of_30000_letter_words_is_linear(joiner: str) -> None:
     assert_linear(lambda n: dehyphenate(pages[n]))
 
 
+@pytest.mark.parametrize("unit", ["1-\nab ", "ab-\nCd ", "a-\nb-\nc-\n", "x/" * 500 + "ab-\ncd ", "-\na"])
+def test_line_end_hyphen_sites_that_are_no_match_are_linear(unit: str) -> None:
+    """The line-end hyphen repair looks for "-" + line break sites first: sites without a letter
+    before them, or whose word holds other characters, must not make it rescan the page."""
+    pages = {n: [unit * (n // len(unit))] for n in (SMALL, BIG)}
+    assert_linear(lambda n: dehyphenate(pages[n]))
+
+
 def test_many_soft_hyphens_in_one_token_are_linear_and_all_decided() -> None:
     pages = {n: [normalize("ag" + "en\ufffe" * (n // 3) + "tic")] for n in (SMALL, BIG)}
     assert SOFT_BREAK not in dehyphenate(pages[SMALL])[0]
