@@ -49,7 +49,7 @@ from .keywords import count_keywords
 from .lens import DEFAULT_LENS, LENS_DIR, Lens, known_dimensions, load_lens
 from .lexicon import DEFAULT_LEXICON, Lexicon, load_lexicon
 from .records import Analysis, Bundle, Meta, SectionRow
-from .registry import Registry, SpecError, load_registry
+from .registry import Registry, Roster, SpecError, load_registry, load_roster
 from .results import may_hold_table, read_results, results_key, status_note
 from .schema import ReportSpec
 from .sections import section_spans, split_sections
@@ -527,7 +527,7 @@ class _TablesPrep:
                  key_extra: str, lexicon: Lexicon) -> None:  # fmt: skip
         self.store = store
         self.args = (registry, files, reports_dir, dims, cache, key_extra, lexicon)
-        self.full: Registry | None = None
+        self.full: Roster | None = None
         self.key = ""
         self._scan: threading.Thread | None = None
         self._stamps: dict[str, str] | None = None
@@ -567,12 +567,12 @@ class _TablesPrep:
         if self.full is not None:
             return
         registry, files, reports_dir, dims, cache, key_extra, lexicon = self.args
-        # Tables always cover the whole reports folder, not just the files named on the command line.
-        full = registry if files is None else load_registry(reports_dir, known_dimensions=dims, cache=cache)
+        # Tables always cover the whole reports folder, not just the files named on the command line;
+        # the folder's specs are made only for the reports whose rows are rebuilt (see `Roster`).
+        full = Roster.of(registry) if files is None else load_roster(reports_dir, known_dimensions=dims, cache=cache)
         for spec in registry.reports:
-            if spec.id not in full.paths:  # (not full.get: a scan per report is O(N²) at 10,000 reports)
-                full.reports.append(spec)
-                full.paths[spec.id] = registry.paths[spec.id]
+            if spec.id not in full.paths:  # (a named file outside the folder)
+                full.add(spec, registry.paths[spec.id], registry.spec_json(spec))
         self.key = tables_key(full, lexicon, key_extra)
         self.full = full
 
@@ -631,17 +631,18 @@ def run(
     return result
 
 
-def tables_key(registry: Registry, lexicon: Lexicon, extra: str = "") -> str:
+def tables_key(registry: Registry | Roster, lexicon: Lexicon, extra: str = "") -> str:
     """Hash of what the tables depend on besides the bundles: every YAML in view, lexicon, version.
 
     When no report was (re)computed and this key is unchanged, the stored tables are current and
     a re-run skips rebuilding them — this is what makes a warm re-run nearly free.
     """
     h = hashlib.sha256(f"{PIPELINE_VERSION}|{lexicon.fingerprint}|{extra}".encode())
-    # The validated specs, not the file bytes: the same for the tables, and no read of 10,000 files.
-    for spec in sorted(registry.reports, key=lambda s: s.id):
-        h.update(f"|{spec.id}|{registry.paths.get(spec.id)}|".encode())
-        h.update(registry.spec_json(spec).encode())
-    for err in registry.errors:
+    # The validated specs' JSON, not the file bytes: the same for the tables, and no read of 10,000 files.
+    roster = registry if isinstance(registry, Roster) else Roster.of(registry)
+    for rid in sorted(roster.ids):
+        h.update(f"|{rid}|{roster.paths[rid]}|".encode())
+        h.update(roster.spec_json(rid).encode())
+    for err in roster.errors:
         h.update(str(err).encode())
     return h.hexdigest()

@@ -28,7 +28,7 @@ import pyarrow.parquet as pq
 from .comparison import COMPARISON_COLUMNS, EVIDENCE_COLUMNS, comparison_rows, evidence_rows
 from .lens import Lens, load_lens
 from .records import Annotation, Bundle, Results
-from .registry import Registry
+from .registry import Registry, Roster
 from .results import RESULT_COLUMNS, RESULT_NOTE_COLUMNS, result_note_rows, result_rows
 from .schema import ReportSpec
 from .store import (
@@ -85,10 +85,12 @@ KWIC_COLUMNS = ["report_id", "group", "term", "section", "page", "page_label", "
 REPORTED_COLUMNS = ["report_id", "term", "count", "words", "density", "scope", "note", "from"]
 
 
-def _specs_in_view(store: Store, registry: Registry) -> list[tuple[ReportSpec, str | None]]:
-    """Loaded specs, plus last good specs of reports whose YAML exists but fails to load."""
-    out = [(s, str(registry.paths.get(s.id, ""))) for s in registry.reports]
-    have = {s.id for s in registry.reports}
+def _specs_in_view(store: Store, roster: Roster) -> tuple[list[tuple[str, str | None]], dict[str, ReportSpec]]:
+    """(report id, YAML path) of the loaded reports, plus those of reports whose YAML exists but
+    fails to load, with their last good specs (from their bundles: the second value)."""
+    out: list[tuple[str, str | None]] = [(rid, roster.paths[rid]) for rid in roster.ids]
+    have = set(roster.paths)
+    last_good: dict[str, ReportSpec] = {}
     for rid in store.bundle_ids():
         if rid in have:
             continue
@@ -98,10 +100,11 @@ def _specs_in_view(store: Store, registry: Registry) -> list[tuple[ReportSpec, s
         yp = b.meta.yaml_path
         if yp and Path(yp).exists() and b.meta.spec:
             try:
-                out.append((ReportSpec.model_validate(b.meta.spec), yp))
+                last_good[rid] = ReportSpec.model_validate(b.meta.spec)
             except ValueError:
                 continue
-    return out
+            out.append((rid, yp))
+    return out, last_good
 
 
 @dataclass(frozen=True)
@@ -232,18 +235,22 @@ class RebuildStats:
     repaired: list[str] = field(default_factory=list)
 
 
-def input_key(spec: ReportSpec, yaml_path: str | None, lens: Lens, stamp: str, spec_json: str | None = None) -> str:
+def input_key(spec: ReportSpec | None, yaml_path: str | None, lens: Lens, stamp: str, spec_json: str | None = None) -> str:
     """Hash of what a report's rows depend on; bundle and status by `stamp` (size+mtime, no read).
 
-    `spec_json` is the spec's JSON when the caller has it already (see `Registry.spec_json`)."""
+    `spec_json` is the spec's JSON when the caller has it already (see `Roster.spec_json`); then
+    `spec` may be None (its object is not needed)."""
     h = hashlib.sha256(f"{TABLES_VERSION}|{lens.fingerprint}|{yaml_path}|{stamp}|".encode())
-    h.update((spec_json if spec_json is not None else spec.model_dump_json(by_alias=True)).encode())
+    if spec_json is None:
+        assert spec is not None
+        spec_json = spec.model_dump_json(by_alias=True)
+    h.update(spec_json.encode())
     return h.hexdigest()[:24]
 
 
 def rebuild_tables(
     store: Store,
-    registry: Registry,
+    registry: Registry | Roster,
     lens: Lens | None = None,
     buckets: int = DEFAULT_BUCKETS,
     stamps: dict[str, str] | None = None,
@@ -255,18 +262,19 @@ def rebuild_tables(
     without a source (curated cells, else "not assessed"); `evidence` holds the ranked
     candidate sentences of measured reports. `stamps` is `store.bundle_stamps()` when the
     caller took it already (see pipeline.run: it is scanned while the reports are read).
+    A `Roster` (see ingest/registry.py) makes only the specs of the reports whose rows are built.
     """
     lens = lens or load_lens()
-    view = _specs_in_view(store, registry)
+    roster = registry if isinstance(registry, Roster) else Roster.of(registry)
+    view, last_good = _specs_in_view(store, roster)
     old = store.manifest_or_none()
     damaged = set(store.check()) if old else set()
     stats = RebuildStats(repaired=sorted(damaged))
-    order = [spec.id for spec, _ in view]
+    order = [rid for rid, _ in view]
     stamps = store.bundle_stamps() if stamps is None else stamps
-    known = set(map(id, registry.reports))
     keys = {
-        spec.id: input_key(spec, yp, lens, stamps.get(spec.id, "-"), registry.spec_json(spec) if id(spec) in known else None)
-        for spec, yp in view
+        rid: input_key(last_good.get(rid), yp, lens, stamps.get(rid, "-"), None if rid in last_good else roster.spec_json(rid))
+        for rid, yp in view
     }
     prev_inputs = old.inputs if old else {}
     changed = {rid for rid, k in keys.items() if prev_inputs.get(rid) != k}
@@ -295,7 +303,7 @@ def rebuild_tables(
     for nb, scratch in plan.values():
         if scratch:
             need |= {rid for rid in keys if where(nb)[rid] in scratch}
-    by_id = {spec.id: (spec, yp) for spec, yp in view}
+    by_id = dict(view)
     m = Manifest(order=order, inputs=keys)
     entries: dict[str, tuple[TableEntry, TableEntry | None, set[int]]] = {}
     for td in TABLE_DEFS:
@@ -330,8 +338,8 @@ def rebuild_tables(
         for rid in ids:
             if rid not in need or rid not in by_id:
                 continue
-            spec, yp = by_id[rid]
-            inp = ReportInput(spec, yp, store.load_bundle(rid), store.load_status(rid), lens)
+            spec = last_good[rid] if rid in last_good else roster.spec(rid)
+            inp = ReportInput(spec, by_id[rid], store.load_bundle(rid), store.load_status(rid), lens)
             stats.bundles_read += 1
             for td in TABLE_DEFS:
                 got = td.rows(inp)

@@ -134,7 +134,7 @@ def test_loading_some_files_keeps_the_others_cached(folder: Path, tmp_path: Path
         lambda raw: b"garbage\n{",
         lambda raw: raw[: len(raw) // 2],  # truncated
         lambda raw: raw.replace(b'"R1"', b'"RX"'),  # body altered: checksum mismatch
-        lambda raw: raw.replace(b"frl-registry-cache 1 ", b"frl-registry-cache 0 "),  # older format
+        lambda raw: raw.replace(b"frl-registry-cache %d " % registry.CACHE_FORMAT, b"frl-registry-cache 1 "),  # older format
     ],
     ids=["empty", "garbage", "truncated", "altered", "old-format"],
 )
