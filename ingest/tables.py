@@ -16,7 +16,7 @@ disappears from the tables.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -89,11 +89,8 @@ def _specs_in_view(store: Store, roster: Roster) -> tuple[list[tuple[str, str | 
     """(report id, YAML path) of the loaded reports, plus those of reports whose YAML exists but
     fails to load, with their last good specs (from their bundles: the second value)."""
     out: list[tuple[str, str | None]] = [(rid, roster.paths[rid]) for rid in roster.ids]
-    have = set(roster.paths)
     last_good: dict[str, ReportSpec] = {}
-    for rid in store.bundle_ids():
-        if rid in have:
-            continue
+    for rid in store.bundle_ids(besides=roster.paths):
         b = store.load_bundle(rid)
         if b is None:
             continue
@@ -282,12 +279,14 @@ def rebuild_tables(
     stats.changed, stats.removed = sorted(changed), sorted(removed)
     dirty = changed | removed
 
-    bucket_maps: dict[int, dict[str, int]] = {}
+    # Buckets are looked up for the reports that matter only (a hash each: 10,000 cost 0.05 s).
+    bucket_memo: dict[tuple[str, int], int] = {}
 
-    def where(nb: int) -> dict[str, int]:
-        if nb not in bucket_maps:
-            bucket_maps[nb] = {rid: bucket_of(rid, nb) for rid in [*order, *removed]}
-        return bucket_maps[nb]
+    def where(rid: str, nb: int) -> int:
+        b = bucket_memo.get((rid, nb))
+        if b is None:
+            b = bucket_memo[rid, nb] = bucket_of(rid, nb)
+        return b
 
     # Per table: its bucket count, and which buckets must be rebuilt from scratch (no usable old part).
     plan: dict[str, tuple[int, set[int]]] = {}
@@ -302,7 +301,7 @@ def rebuild_tables(
     need: set[str] = set(changed)
     for nb, scratch in plan.values():
         if scratch:
-            need |= {rid for rid in keys if where(nb)[rid] in scratch}
+            need |= {rid for rid in keys if where(rid, nb) in scratch}
     by_id = dict(view)
     m = Manifest(order=order, inputs=keys)
     entries: dict[str, tuple[TableEntry, TableEntry | None, set[int]]] = {}
@@ -310,7 +309,7 @@ def rebuild_tables(
         nb, scratch = plan[td.name]
         prev = old.tables.get(td.name) if old else None
         entry = TableEntry(columns=list(td.columns), dtypes=dict(td.dtypes), buckets=nb, cluster=td.cluster_by or "")
-        touched = scratch | {where(nb)[rid] for rid in dirty}
+        touched = scratch | {where(rid, nb) for rid in dirty}
         if prev is not None and prev.cluster != entry.cluster:
             touched |= set(prev.parts)  # re-sort every part from its old rows (no bundle is read)
         if prev is not None and not scratch >= set(range(nb)):
@@ -319,7 +318,7 @@ def rebuild_tables(
 
     def build(td: TableDef, b: int, ids: list[str], rows: dict[str, list[dict]]) -> None:
         entry, prev, _ = entries[td.name]
-        part = _rebuild_part(store, td, b, prev, b in plan[td.name][1], dirty, ids, rows)
+        part = _rebuild_part(store, td, b, prev, b in plan[td.name][1], dirty, ids, rows, prev_inputs)
         if part is not None:
             entry.parts[b] = part
             stats.parts_written += 1
@@ -328,9 +327,12 @@ def rebuild_tables(
     # 10,000 reports never has every KWIC row in memory); summary rows are kept for the end.
     summary_rows: dict[str, dict[str, list[dict]]] = {td.name: {} for td in TABLE_DEFS if not td.per_report}
     per_defs = [td for td in TABLE_DEFS if td.per_report]
+    # Each bucket's reports whose rows are built or dropped, in registry order (the others' rows
+    # are kept from the old part as they are).
     members: dict[int, list[str]] = {}
     for rid in [*order, *sorted(removed)]:
-        members.setdefault(where(buckets)[rid], []).append(rid)
+        if rid in need or rid in dirty:
+            members.setdefault(where(rid, buckets), []).append(rid)
     touched_any = set().union(*(entries[td.name][2] for td in per_defs)) if per_defs else set()
     for b in sorted(set(members) | touched_any):
         ids = members.get(b, [])
@@ -368,15 +370,18 @@ def _rebuild_part(
     dirty: set[str],
     ids: list[str],
     rows: dict[str, list[dict]],
+    held: Container[str] | None = None,
 ) -> Part | None:
     """One part: the old part minus dirty reports plus their new rows (or all rows, from scratch).
 
-    `ids` are the reports this part may hold, in registry order.
+    `ids` are the reports of this part whose rows are rebuilt or dropped (from scratch: all the
+    reports it holds), in registry order; `held`, the reports of the old generation (a report new
+    to the store has no rows to drop from the old part, so it is not filtered then).
     """
     pieces: list[pa.Table] = []
     if not scratch and prev is not None and bucket in prev.parts:
         old_tb = pq.ParquetFile(store.tables_dir / prev.parts[bucket].file).read().replace_schema_metadata(None)
-        drop = [rid for rid in ids if rid in dirty]
+        drop = [rid for rid in ids if rid in dirty and (held is None or rid in held)]
         if drop and old_tb.num_rows:
             old_tb = old_tb.filter(pc.invert(pc.is_in(old_tb["report_id"], value_set=string_array(drop))))
         if old_tb.num_rows:
