@@ -684,7 +684,11 @@ def string_array(values: Sequence[str]) -> pa.Array:
     import pyarrow as pa
 
     data = [v.encode() for v in values]
-    offsets = array("q", [0, *itertools.accumulate(len(b) for b in data)])
+    ends = [0, *itertools.accumulate(len(b) for b in data)]
+    # 32-bit offsets make a string array as it is (a cast would import pyarrow.compute).
+    if ends[-1] < 2**31 and array("i").itemsize == 4:
+        return pa.StringArray.from_buffers(len(data), pa.py_buffer(array("i", ends)), pa.py_buffer(b"".join(data)))
+    offsets = array("q", ends)
     return pa.LargeStringArray.from_buffers(len(data), pa.py_buffer(offsets), pa.py_buffer(b"".join(data))).cast(pa.string())
 
 

@@ -177,3 +177,23 @@ def test_status_is_rewritten_when_the_outcome_changes(setup) -> None:  # noqa: F
     assert {o.report_id: o.status for o in res.outcomes}["alpha"] == "cached"
     status = Store(settings.data_dir).read_table("status").set_index("report_id")
     assert status.loc["alpha", "status"] == "cached" and status.loc["beta", "status"] == "ok"
+
+
+def test_adding_one_report_imports_neither_pandas_nor_pyarrow_compute(setup) -> None:  # noqa: F811
+    """Start-up of `python -m ingest reports/new.yaml`: pandas costs 0.5 s of CPU, pyarrow.compute's
+    Python wrappers 0.045 s; the table update needs neither (Arrow's kernels are called directly)."""
+    import subprocess
+
+    reports, settings = setup
+    # A report that joins alpha's parts (as a new report does in a large store, where every part exists).
+    rid = next(r for r in (f"gamma{i}" for i in range(10_000)) if bucket_of(r, 64) == bucket_of("alpha", 64))
+    add_report(reports, rid)
+    args = [str(reports / f"{rid}.yaml"), "--reports-dir", str(reports), "--data-dir", str(settings.data_dir), "--quiet"]
+    code = (
+        "import sys; from ingest import cli; "
+        f"rc = cli.main({args!r}); "
+        "print(rc, 'pandas' in sys.modules, 'pyarrow.compute' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO)
+    assert out.stdout.split() == ["0", "False", "False"], out.stderr
+    assert rid in set(Store(settings.data_dir).read_table("kwic")["report_id"])
