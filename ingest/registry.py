@@ -365,7 +365,7 @@ class Roster:
         """The roster of an already loaded registry (every spec made)."""
         out = cls(errors=list(registry.errors))
         for spec in registry.reports:
-            out.add(spec, registry.paths[spec.id], registry.spec_json(spec))
+            out.add(spec, registry.paths.get(spec.id, ""), registry.spec_json(spec))
         return out
 
     def add(self, spec: ReportSpec, path: str | Path, spec_json: str | None = None) -> None:
