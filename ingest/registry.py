@@ -537,6 +537,19 @@ def _stem(path: str) -> str:
     return name[:-5] if name.endswith(".yaml") and len(name) > 5 else Path(name).stem
 
 
+def _extra(text: str) -> tuple[tuple[str, ...], tuple[tuple[str, str, str], ...]]:
+    """The `[curated keys, errors]` field of a line; ValueError when it is not that."""
+    got = json.loads(text)
+    if not (isinstance(got, list) and len(got) == 2 and all(isinstance(x, list) for x in got)):
+        raise ValueError("not [curated, errors]")
+    curated, errors = got
+    if not all(isinstance(c, str) for c in curated):
+        raise ValueError("curated keys are not text")
+    if not all(isinstance(e, list) and len(e) == 3 and all(isinstance(x, str) for x in e) for e in errors):
+        raise ValueError("errors are not [field, message, hint]")
+    return tuple(curated), tuple((f, m, h) for f, m, h in errors)
+
+
 def _parse_line(line: str) -> tuple[str, _Entry] | None:
     """(path, entry) of one stored line; None when it is not a well-formed entry. Made for speed
     (10,000 lines in a run): JSON is decoded only where a value needs it."""
@@ -546,23 +559,16 @@ def _parse_line(line: str) -> tuple[str, _Entry] | None:
     k, stamp_text, rid, extra, spec_json = parts
     try:
         key = k[1:-1] if len(k) > 1 and k[0] == k[-1] == '"' and "\\" not in k else json.loads(k)
-        stamp = tuple(int(x) for x in stamp_text.split(" "))
-        curated, errors = ([], []) if extra == _NO_EXTRA else json.loads(extra)
+        stamp = tuple(map(int, stamp_text.split(" ")))
+        curated, errors = ((), ()) if extra == _NO_EXTRA else _extra(extra)
     except (ValueError, TypeError):
         return None
-    ok = (
-        isinstance(key, str)
-        and len(stamp) == 4
-        and isinstance(curated, list)
-        and all(isinstance(c, str) for c in curated)
-        and isinstance(errors, list)
-        and all(isinstance(e, list) and len(e) == 3 and all(isinstance(x, str) for x in e) for e in errors)
-        # a spec (whose id is its file's name, as the schema demands) or errors, never both
-        and (bool(errors) if not spec_json else not errors and _ID.match(rid) is not None and rid == _stem(key))
-    )
-    if not ok:
+    if not isinstance(key, str) or len(stamp) != 4:
         return None
-    entry = _Entry(stamp, rid, tuple(curated), spec_json or None, tuple(map(tuple, errors)), line)  # type: ignore[arg-type]
+    # a spec (whose id is its file's name, as the schema demands) or errors, never both
+    if not (not errors and _ID.match(rid) is not None and rid == _stem(key) if spec_json else errors):
+        return None
+    entry = _Entry(stamp, rid, curated, spec_json or None, errors, line)  # type: ignore[arg-type]
     return key, entry
 
 
