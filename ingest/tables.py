@@ -384,7 +384,9 @@ def _rebuild_part(
     """
     pieces: list[pa.Table] = []
     if not scratch and prev is not None and bucket in prev.parts:
-        old_tb = pq.ParquetFile(store.tables_dir / prev.parts[bucket].file).read().replace_schema_metadata(None)
+        # One thread: a part is small, and Arrow's pool costs more CPU than it saves wall time here.
+        old_file = pq.ParquetFile(store.tables_dir / prev.parts[bucket].file)
+        old_tb = old_file.read(use_threads=False).replace_schema_metadata(None)
         drop = [rid for rid in ids if rid in dirty and (held is None or rid in held)]
         if drop and old_tb.num_rows:
             held_rows = call_function("is_in", [old_tb["report_id"]], SetLookupOptions(string_array(drop)))
