@@ -101,10 +101,11 @@ def _specs_in_view(store: Store, roster: Roster) -> tuple[list[tuple[str, str | 
         yp = b.meta.yaml_path
         if yp and Path(yp).exists() and b.meta.spec:
             try:
-                last_good[rid] = ReportSpec.model_validate(b.meta.spec)
+                spec = ReportSpec.model_validate(b.meta.spec)
             except ValueError:
                 continue
-            out.append((rid, yp))
+            last_good[spec.id] = spec
+            out.append((spec.id, yp))
     return out, last_good
 
 
