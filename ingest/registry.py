@@ -403,6 +403,10 @@ class Roster:
 
     def registry(self) -> Registry:
         """Every spec made (in one validation pass), as a `Registry`."""
+        with _no_gc():  # 10,000 new objects would trigger full collections of the caller's whole heap
+            return self._registry()
+
+    def _registry(self) -> Registry:
         pending = [rid for rid in self.ids if rid not in self._specs]
         reg = Registry(errors=list(self.errors))
         for rid, spec in zip(pending, _validated_many([self._json[rid] for rid in pending], pending), strict=True):
