@@ -18,6 +18,7 @@ URLs may not reach internal addresses unless `--allow-private-hosts` / $FRL_ALLO
 from __future__ import annotations
 
 import argparse
+import gc
 import math
 import sys
 from collections.abc import Sequence
@@ -34,6 +35,18 @@ if TYPE_CHECKING:  # the pipeline, pydantic and the extractors are imported by t
 
 DEFAULT_REPORTS_DIR = Path(__file__).resolve().parent.parent / "reports"
 COMMANDS = ("run", "check", "export")
+#: Set by `python -m ingest` (ingest/__main__.py), which starts with the garbage collector paused.
+GC_PAUSED = False
+
+
+def imports_done() -> None:
+    """Resume the garbage collector paused by `python -m ingest`, with every object so far frozen
+    (modules, classes, functions: never garbage, so no collection needs to walk them again)."""
+    global GC_PAUSED
+    if GC_PAUSED:
+        GC_PAUSED = False
+        gc.freeze()
+        gc.enable()
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -232,6 +245,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from .fetch import FetchSettings
     from .pipeline import Settings, run
 
+    imports_done()
     try:
         private = args.allow_private_hosts or confine.env_flag(confine.PRIVATE_HOSTS_ENV)
     except ValueError as exc:
@@ -274,6 +288,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     from .lens import LENS_DIR, known_dimensions
     from .registry import load_registry
 
+    imports_done()
     reg = load_registry(args.reports_dir, files=args.files or None, known_dimensions=known_dimensions(LENS_DIR))
     roots = confine.normalise_roots((args.reports_dir, *source_roots(args)))
     bad = 0
@@ -316,6 +331,7 @@ def _source_problem(spec: ReportSpec, yaml_path: Path, roots: tuple[Path, ...]) 
 def cmd_export(args: argparse.Namespace) -> int:
     from . import export
 
+    imports_done()
     store = Store(args.data_dir)
     if not store.has_results():
         print(f"error: no results in {store.results_dir}; run `python -m ingest` first", file=sys.stderr)
@@ -339,8 +355,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv.pop(0) if argv and argv[0] in COMMANDS else "run"
-    args = build_parser(command)[command].parse_args(argv)
     try:
+        args = build_parser(command)[command].parse_args(argv)
         return _run_command(command, args)
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -350,6 +366,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if code is None:
             raise
         return code
+    finally:
+        imports_done()  # (a command that failed before its imports were done)
 
 
 def _run_command(command: str, args: argparse.Namespace) -> int:

@@ -49,7 +49,7 @@ from .keywords import count_keywords
 from .lens import DEFAULT_LENS, LENS_DIR, Lens, known_dimensions, load_lens
 from .lexicon import DEFAULT_LEXICON, Lexicon, load_lexicon
 from .records import Analysis, Bundle, Meta, SectionRow
-from .registry import Registry, SpecError, load_registry
+from .registry import Registry, Roster, SpecError, load_registry, load_roster
 from .results import may_hold_table, read_results, results_key, status_note
 from .schema import ReportSpec
 from .sections import section_spans, split_sections
@@ -252,12 +252,35 @@ class Planned:
     plan_seconds: float
 
 
-def _record(store: Store, out: Outcome) -> Outcome:
-    """Write the report's status (best effort: a full disk must not turn a result into a crash)."""
+def _record(store: Store, out: Outcome, written: set[str] | None = None) -> Outcome:
+    """Write the report's status, unless the stored one still tells the truth (best effort: a full
+    disk must not turn a result into a crash). `written` collects the reports whose status was written.
+
+    Why not always: the tables are rebuilt for every report whose status file changed, so a re-run
+    over 10,000 unchanged reports that rewrote each status (only its time is new) rebuilt them all.
+    """
+    if out.status != "ok" and _still_true(store.load_status(out.report_id), out):
+        return out
     status = {**vars(out), "finished_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")}
     with contextlib.suppress(OSError):
         store.save_status(out.report_id, status)
+        if written is not None:
+            written.add(out.report_id)
     return out
+
+
+def _still_true(old: dict | None, out: Outcome) -> bool:
+    """Does the stored status `old` already describe this outcome (one where no worker wrote a result)?
+
+    A `cached` outcome leaves the status of the run that computed the stored bundle (`ok`, or an
+    earlier `cached`) as it is; any other outcome must match the stored status and message. A
+    status of another YAML file or outcome (e.g. `failed` before, `cached` now) is rewritten.
+    """
+    if not isinstance(old, dict) or old.get("report_id") != out.report_id or old.get("file") != out.file:
+        return False
+    if out.status == "cached":
+        return old.get("status") in ("ok", "cached")
+    return old.get("status") == out.status and old.get("message") == out.message
 
 
 def plan(
@@ -268,11 +291,12 @@ def plan(
     settings: Settings,
     lens: Lens | None = None,
     ship_source: bool = False,
+    written: set[str] | None = None,
 ) -> Outcome | Planned:
     """Driver side, before the work: a final `Outcome` (no source, unchanged, fetch failed) or a `Planned` task.
 
     `ship_source` puts the source's bytes into the task, for workers that do not share this
-    machine's files (a Dask cluster).
+    machine's files (a Dask cluster). `written` collects the report when its bundle is written here.
     """
     t0 = time.perf_counter()
     out = Outcome(spec.id, "ok", file=str(yaml_path))
@@ -284,6 +308,8 @@ def plan(
             old = store.load_bundle(spec.id)
             if old is None or old.meta != snapshot:
                 store.save_bundle(spec.id, Bundle(snapshot))
+                if written is not None:
+                    written.add(spec.id)
             return out
         fetched = fetch.locate(
             spec.source,
@@ -425,8 +451,11 @@ def _ingest_all(
     progress: Callable | None,
     page_progress: Progress | None,
     meanwhile: Callable[[], None] | None = None,
+    written: set[str] | None = None,
 ) -> list[Outcome]:
     """Plan each report in the driver, run the work on the executor, finish in the driver; keep input order.
+
+    `written` collects the reports whose bundle or status file was written (what the tables must take in).
 
     `meanwhile()` is the driver's own work for after the run (e.g. importing the table builder):
     it is called once the last job has been handed out, so it overlaps the jobs still running
@@ -459,9 +488,9 @@ def _ingest_all(
     def jobs() -> Iterator[Job]:
         for i in order:
             spec, path = items[i]
-            step = plan(spec, path, store, lexicon, settings, lens, ship_source=ship)
+            step = plan(spec, path, store, lexicon, settings, lens, ship_source=ship, written=written)
             if isinstance(step, Outcome):
-                outcomes[i] = _record(store, step)
+                outcomes[i] = _record(store, step, written)
                 ready.append(i)
             else:
                 planned[i] = step
@@ -473,7 +502,7 @@ def _ingest_all(
         for i, result in executor.imap_unordered(jobs()):
             while ready:
                 yield ready.popleft()
-            outcomes[i] = _record(store, finish(planned.pop(i), result, store))
+            outcomes[i] = _record(store, finish(planned.pop(i), result, store), written)
             yield i
         while ready:
             yield ready.popleft()
@@ -498,7 +527,7 @@ class _TablesPrep:
                  key_extra: str, lexicon: Lexicon) -> None:  # fmt: skip
         self.store = store
         self.args = (registry, files, reports_dir, dims, cache, key_extra, lexicon)
-        self.full: Registry | None = None
+        self.full: Roster | None = None
         self.key = ""
         self._scan: threading.Thread | None = None
         self._stamps: dict[str, str] | None = None
@@ -538,12 +567,12 @@ class _TablesPrep:
         if self.full is not None:
             return
         registry, files, reports_dir, dims, cache, key_extra, lexicon = self.args
-        # Tables always cover the whole reports folder, not just the files named on the command line.
-        full = registry if files is None else load_registry(reports_dir, known_dimensions=dims, cache=cache)
+        # Tables always cover the whole reports folder, not just the files named on the command line;
+        # the folder's specs are made only for the reports whose rows are rebuilt (see `Roster`).
+        full = Roster.of(registry) if files is None else load_roster(reports_dir, known_dimensions=dims, cache=cache)
         for spec in registry.reports:
-            if spec.id not in full.paths:  # (not full.get: a scan per report is O(N²) at 10,000 reports)
-                full.reports.append(spec)
-                full.paths[spec.id] = registry.paths[spec.id]
+            if spec.id not in full.paths:  # (a named file outside the folder)
+                full.add(spec, registry.paths[spec.id], registry.spec_json(spec))
         self.key = tables_key(full, lexicon, key_extra)
         self.full = full
 
@@ -584,11 +613,14 @@ def run(
         result.outcomes.append(Outcome(Path(file).stem, "failed", msg, file=file))
     items = [(spec, registry.paths[spec.id]) for spec in registry.reports]
     prep = _TablesPrep(store, registry, files, reports_dir, dims, cache, lens_key(lens), lexicon)
-    result.outcomes.extend(_ingest_all(items, store, lexicon, settings, lens, progress, page_progress, prep))
+    written: set[str] = set()
+    result.outcomes.extend(_ingest_all(items, store, lexicon, settings, lens, progress, page_progress, prep, written))
     prep.load()  # (done already, unless no report needed a job)
     assert prep.full is not None
-    changed = any(o.status in ("ok", "failed") for o in result.outcomes)
-    # Every outcome wrote its status (and maybe its bundle) after the early scan of the stamps.
+    # The tables take in written bundles and statuses; an unchanged re-run wrote none (see `_record`),
+    # and then only a change of the YAML files, lexicon or lens (the tables key) rebuilds them.
+    changed = bool(written) or any(o.status == "ok" for o in result.outcomes)
+    # Outcomes wrote their status (and maybe their bundle) after the early scan of the stamps.
     stamps = prep.stamps(o.report_id for o in result.outcomes)
     if changed or store.tables_key() != prep.key:
         from .tables import rebuild_tables  # pyarrow is imported only when tables are rebuilt
@@ -599,17 +631,18 @@ def run(
     return result
 
 
-def tables_key(registry: Registry, lexicon: Lexicon, extra: str = "") -> str:
+def tables_key(registry: Registry | Roster, lexicon: Lexicon, extra: str = "") -> str:
     """Hash of what the tables depend on besides the bundles: every YAML in view, lexicon, version.
 
     When no report was (re)computed and this key is unchanged, the stored tables are current and
     a re-run skips rebuilding them — this is what makes a warm re-run nearly free.
     """
     h = hashlib.sha256(f"{PIPELINE_VERSION}|{lexicon.fingerprint}|{extra}".encode())
-    # The validated specs, not the file bytes: the same for the tables, and no read of 10,000 files.
-    for spec in sorted(registry.reports, key=lambda s: s.id):
-        h.update(f"|{spec.id}|{registry.paths.get(spec.id)}|".encode())
-        h.update(registry.spec_json(spec).encode())
-    for err in registry.errors:
+    # The validated specs' JSON, not the file bytes: the same for the tables, and no read of 10,000 files.
+    roster = registry if isinstance(registry, Roster) else Roster.of(registry)
+    for rid in sorted(roster.ids):
+        h.update(f"|{rid}|{roster.paths[rid]}|".encode())
+        h.update(roster.spec_json(rid).encode())
+    for err in roster.errors:
         h.update(str(err).encode())
     return h.hexdigest()

@@ -12,6 +12,7 @@ import gc
 import hashlib
 import json
 import os
+import re
 import stat
 import tempfile
 import time
@@ -281,8 +282,12 @@ def _read_report(p: Path) -> ReportSpec:
 
 def _check_dimensions(spec: ReportSpec, name: str, known_dimensions: set[str] | None) -> None:
     """`curated:` keys must be dimensions of a lens (checked on every load: the lenses may change)."""
+    _check_curated(spec.curated, name, known_dimensions)
+
+
+def _check_curated(keys: Iterable[str], name: str, known_dimensions: set[str] | None) -> None:
     if known_dimensions is not None:
-        unknown = sorted(set(spec.curated) - known_dimensions)
+        unknown = sorted(set(keys) - known_dimensions)
         if unknown:
             raise SpecFileError(
                 [
@@ -298,12 +303,26 @@ def report_files(reports_dir: str | Path) -> list[Path]:
     Sorted by name (what sorting the paths gives in one folder; comparing 10,000 Path objects is slow).
     """
     d = Path(reports_dir)
+    return [d / n for n in _report_names(d)]
+
+
+def _report_names(d: Path) -> list[str]:
     try:
         with os.scandir(d) as it:
-            names = sorted(e.name for e in it if e.name.endswith(".yaml") and not e.name.startswith(SKIP_PREFIX))
+            return sorted(e.name for e in it if e.name.endswith(".yaml") and not e.name.startswith(SKIP_PREFIX))
     except (FileNotFoundError, NotADirectoryError):
         return []
-    return [d / n for n in names]
+
+
+def _report_paths(reports_dir: str | Path) -> list[str]:
+    """`report_files` as strings (`str(d / name)` exactly), without making 10,000 Path objects."""
+    d = Path(reports_dir)
+    base = str(d)
+    names = _report_names(d)
+    if base == ".":
+        return names
+    sep = "" if base.endswith(os.sep) else os.sep
+    return [base + sep + n for n in names]
 
 
 def load_registry(
@@ -318,50 +337,255 @@ def load_registry(
     spec or its errors — keyed by path, size, mtime, ctime and inode, so an unchanged folder of
     10,000 files loads without parsing one (see `SpecCache`). Results are the same with or without it.
     """
-    reg = Registry()
-    paths = [Path(f) for f in files] if files is not None else report_files(reports_dir or "reports")
+    return load_roster(reports_dir, files, known_dimensions, cache).registry()
+
+
+@dataclass
+class Roster:
+    """The reports of a folder as the table update needs them: ids in order, YAML paths (as
+    strings) and each spec's JSON, which the tables key and every report's input key hash.
+
+    A spec *object* is made — validated by the schema — only when asked for (`spec`), so
+    `python -m ingest reports/new.yaml` at 10,000 reports validates the specs of the reports whose
+    rows it rebuilds, not all 10,000 (a warm load used to spend most of its time there). The
+    checks that decide which reports are in — each file's own errors (cached), the `curated:` keys
+    against the lenses (on every load) and duplicate ids — are made for every file, as in
+    `load_registry`, which is this with every spec made (`registry()`).
+    """
+
+    ids: list[str] = field(default_factory=list)
+    paths: dict[str, str] = field(default_factory=dict)
+    errors: list[SpecError] = field(default_factory=list)
+    known_dimensions: set[str] | None = None
+    _json: dict[str, str] = field(default_factory=dict, repr=False)
+    _specs: dict[str, ReportSpec] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def of(cls, registry: Registry) -> Roster:
+        """The roster of an already loaded registry (every spec made)."""
+        out = cls(errors=list(registry.errors))
+        for spec in registry.reports:
+            out.add(spec, registry.paths.get(spec.id, ""), registry.spec_json(spec))
+        return out
+
+    def add(self, spec: ReportSpec, path: str | Path, spec_json: str | None = None) -> None:
+        self.ids.append(spec.id)
+        self.paths[spec.id] = str(path)
+        self._specs[spec.id] = spec
+        if spec_json is not None:
+            self._json[spec.id] = spec_json
+
+    def spec_json(self, report_id: str) -> str:
+        """`spec.model_dump_json(by_alias=True)` of the report (from the cache when it came from there)."""
+        js = self._json.get(report_id)
+        if js is None:
+            js = self._json[report_id] = self._specs[report_id].model_dump_json(by_alias=True)
+        return js
+
+    def spec(self, report_id: str) -> ReportSpec:
+        """The report's validated spec (made on first use; raises SpecFileError in the one case the
+        cached JSON fails the schema — an altered cache — and the file itself no longer loads)."""
+        spec = self._specs.get(report_id)
+        if spec is None:
+            spec = self._specs[report_id] = self._made(report_id, _validated(self._json[report_id], report_id))
+        return spec
+
+    def _made(self, report_id: str, spec: ReportSpec | None) -> ReportSpec:
+        """`spec` when it is valid here, else the report read from its file again (not trusting the cache)."""
+        path = self.paths[report_id]
+        if spec is not None:
+            try:
+                _check_dimensions(spec, path, self.known_dimensions)
+                return spec
+            except SpecFileError:
+                pass
+        return load_report(path, self.known_dimensions)
+
+    def registry(self) -> Registry:
+        """Every spec made (in one validation pass), as a `Registry`."""
+        with _no_gc():  # 10,000 new objects would trigger full collections of the caller's whole heap
+            return self._registry()
+
+    def _registry(self) -> Registry:
+        pending = [rid for rid in self.ids if rid not in self._specs]
+        reg = Registry(errors=list(self.errors))
+        for rid, spec in zip(pending, _validated_many([self._json[rid] for rid in pending], pending), strict=True):
+            try:
+                self._specs[rid] = self._made(rid, spec)
+            except SpecFileError as exc:  # (an altered cache, and the file no longer loads either)
+                reg.errors.extend(exc.errors)
+        folders: dict[str, Path] = {}
+        for rid in self.ids:
+            spec = self._specs.get(rid)
+            if spec is None:
+                continue
+            reg.reports.append(spec)
+            reg.paths[rid] = _as_path(self.paths[rid], folders)
+            if rid in self._json:
+                reg._json[id(spec)] = (spec, self._json[rid])
+        return reg
+
+
+def _as_path(path: str, folders: dict[str, Path]) -> Path:
+    """`Path(path)`, joined to its folder's Path made once (parsing 10,000 whole paths is slow)."""
+    head, _, name = path.rpartition(os.sep)
+    if not head or not name:
+        return Path(path)
+    folder = folders.get(head)
+    if folder is None:
+        folder = folders[head] = Path(head)
+    return folder / name
+
+
+@functools.cache
+def _specs_adapter() -> TypeAdapter:
+    return TypeAdapter(list[ReportSpec])
+
+
+def _validated(spec_json: str, report_id: str) -> ReportSpec | None:
+    """A cached spec, validated by the schema; None when it fails (or is another report's)."""
+    try:
+        spec = ReportSpec.model_validate_json(spec_json)
+    except ValidationError:
+        return None
+    return spec if spec.id == report_id else None
+
+
+def _validated_many(jsons: list[str], ids: list[str]) -> list[ReportSpec | None]:
+    """`_validated` of many specs in one pass from JSON (one at a time only when some spec fails)."""
+    if not jsons:
+        return []
+    try:
+        specs = _specs_adapter().validate_json("[" + ",".join(jsons) + "]")
+    except ValidationError:
+        return [_validated(js, rid) for js, rid in zip(jsons, ids, strict=True)]
+    return [s if s.id == rid else None for s, rid in zip(specs, ids, strict=True)]
+
+
+def load_roster(
+    reports_dir: str | Path | None = None,
+    files: Iterable[str | Path] | None = None,
+    known_dimensions: set[str] | None = None,
+    cache: str | Path | None = None,
+) -> Roster:
+    """`load_registry` without making the specs of cached files (see `Roster`); same arguments."""
+    paths = [str(Path(f)) for f in files] if files is not None else _report_paths(reports_dir or "reports")
     store, cached = None, {}
     if cache is not None and len(paths) > CACHE_MIN_FILES:
         with _no_gc():  # 10,000 new objects would trigger full collections: half the time of a warm load
             store = SpecCache.open(cache)
             cached = store.lookup(paths)
+    roster = Roster(known_dimensions=known_dimensions)
     for i, path in enumerate(paths):
+        hit = cached.get(i)
+        spec = None
         try:
-            hit = cached.get(i)
-            if isinstance(hit, list):
-                raise SpecFileError(hit)
-            spec = hit if hit is not None else store.load(path) if store is not None else _read_report(path)
-            _check_dimensions(spec, str(path), known_dimensions)
+            if hit is None:
+                spec = store.load(Path(path)) if store is not None else _read_report(Path(path))
+                _check_dimensions(spec, path, known_dimensions)
+                rid = spec.id
+            elif hit.errors:
+                raise SpecFileError([SpecError(path, f, m, h) for f, m, h in hit.errors])
+            else:
+                _check_curated(hit.curated, path, known_dimensions)
+                rid = hit.report_id
         except SpecFileError as exc:
-            reg.errors.extend(exc.errors)
+            roster.errors.extend(exc.errors)
             continue
-        if spec.id in reg.paths:
-            reg.errors.append(SpecError(str(path), "id", f"duplicate id {spec.id!r} (also in {reg.paths[spec.id]})"))
+        if rid in roster.paths:
+            roster.errors.append(SpecError(path, "id", f"duplicate id {rid!r} (also in {roster.paths[rid]})"))
             continue
-        reg.reports.append(spec)
-        reg.paths[spec.id] = path
+        roster.ids.append(rid)
+        roster.paths[rid] = path
+        if spec is not None:
+            roster._specs[rid] = spec
+        js = hit.spec_json if hit is not None else store.spec_json(path) if store is not None else None
+        if js is not None:
+            roster._json[rid] = js
     if store is not None:
         folder = Path(reports_dir or "reports") if files is None else None
         store.save(scanned=folder)
-    return reg
+    return roster
 
 
 # ------------------------------------------------------------------------------------ spec cache
 #: Bump when the cache file's layout changes (the code that reads reports is hashed in as well).
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 _CACHE_MAGIC = "frl-registry-cache"
 #: A file modified this close to the moment it was read may change again within the same mtime tick
 #: (same size, same stamp); its outcome is not cached until it is older (git's "racy clean" problem).
 RACY_NS = 2_000_000_000
 #: Entries kept at most; past this, entries not seen by the current load are dropped.
 CACHE_MAX_ENTRIES = 200_000
-
-
-#: One cached file: size, mtime_ns, ctime_ns, inode, then its spec or its errors as (field, message, hint).
-_Entry = tuple[int, int, int, int, ReportSpec | None, list[tuple[str, str, str]]]
 #: A load of this many files or fewer (e.g. `python -m ingest reports/new.yaml`) parses them directly:
 #: cheaper than reading a cache of 10,000 entries.
 CACHE_MIN_FILES = 64
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    """One cached file: its stamp, then its report's id, `curated:` keys and spec JSON, or its errors."""
+
+    stamp: tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode
+    report_id: str
+    curated: tuple[str, ...]
+    spec_json: str | None  # `spec.model_dump_json(by_alias=True)` of the validated spec
+    errors: tuple[tuple[str, str, str], ...]  # (field, message, hint); the file name is filled in on use
+    line: str = ""  # the entry as stored (written back unchanged)
+
+    def to_line(self, key: str) -> str:
+        """`"path"<TAB>size mtime ctime inode<TAB>id<TAB>[curated, errors]<TAB>spec JSON` (JSON escapes
+        every tab and newline inside the path and the spec; an id has none)."""
+        if self.line:
+            return self.line
+        extra = json.dumps([list(self.curated), [list(e) for e in self.errors]], separators=(",", ":"))
+        stamp = " ".join(map(str, self.stamp))
+        return "\t".join((json.dumps(key), stamp, self.report_id, extra, self.spec_json or ""))
+
+
+_ID = re.compile(schema.ID_PATTERN)
+_NO_EXTRA = "[[],[]]"
+
+
+def _stem(path: str) -> str:
+    """`Path(path).stem`, quicker for the usual `….yaml`."""
+    name = path.rpartition(os.sep)[2]
+    return name[:-5] if name.endswith(".yaml") and len(name) > 5 else Path(name).stem
+
+
+def _extra(text: str) -> tuple[tuple[str, ...], tuple[tuple[str, str, str], ...]]:
+    """The `[curated keys, errors]` field of a line; ValueError when it is not that."""
+    got = json.loads(text)
+    if not (isinstance(got, list) and len(got) == 2 and all(isinstance(x, list) for x in got)):
+        raise ValueError("not [curated, errors]")
+    curated, errors = got
+    if not all(isinstance(c, str) for c in curated):
+        raise ValueError("curated keys are not text")
+    if not all(isinstance(e, list) and len(e) == 3 and all(isinstance(x, str) for x in e) for e in errors):
+        raise ValueError("errors are not [field, message, hint]")
+    return tuple(curated), tuple((f, m, h) for f, m, h in errors)
+
+
+def _parse_line(line: str) -> tuple[str, _Entry] | None:
+    """(path, entry) of one stored line; None when it is not a well-formed entry. Made for speed
+    (10,000 lines in a run): JSON is decoded only where a value needs it."""
+    parts = line.split("\t", 4)
+    if len(parts) != 5:
+        return None
+    k, stamp_text, rid, extra, spec_json = parts
+    try:
+        key = k[1:-1] if len(k) > 1 and k[0] == k[-1] == '"' and "\\" not in k else json.loads(k)
+        stamp = tuple(map(int, stamp_text.split(" ")))
+        curated, errors = ((), ()) if extra == _NO_EXTRA else _extra(extra)
+    except (ValueError, TypeError):
+        return None
+    if not isinstance(key, str) or len(stamp) != 4:
+        return None
+    # a spec (whose id is its file's name, as the schema demands) or errors, never both
+    if not (not errors and _ID.match(rid) is not None and rid == _stem(key) if spec_json else errors):
+        return None
+    entry = _Entry(stamp, rid, curated, spec_json or None, errors, line)  # type: ignore[arg-type]
+    return key, entry
 
 
 @contextmanager
@@ -380,16 +604,6 @@ def _stamp(st: os.stat_result) -> tuple[int, int, int, int]:
     return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
 
-@functools.cache
-def _adapter() -> TypeAdapter:
-    return TypeAdapter(dict[str, _Entry])
-
-
-@functools.cache
-def _entry_adapter() -> TypeAdapter:
-    return TypeAdapter(_Entry)
-
-
 def _code_key() -> str:
     """What a cached outcome depends on besides the file: this module, the schema, the limits, pydantic."""
     import pydantic
@@ -403,13 +617,16 @@ def _code_key() -> str:
 class SpecCache:
     """The outcome of loading each report file, so an unchanged file is never parsed twice.
 
-    One JSON file, `{absolute path: [size, mtime_ns, ctime_ns, inode, spec or null, errors]}`
-    (errors as `[field, message, hint]`; the file name is filled in on use).
+    One text file: a header line, then one line per file, `[absolute path, size, mtime_ns,
+    ctime_ns, inode, id, curated keys, errors]` as JSON, a tab, and the validated spec as
+    `model_dump_json` (empty when the file has errors, given as `[field, message, hint]`; the
+    file name is filled in on use). The spec stays text until a caller needs the object: a
+    `Roster` hashes it as it is, and validates it by the schema when it makes the spec.
 
     Never trusted blindly: the file carries a format, a hash of the code that reads reports and a
     SHA-256 of its body — anything amiss (corrupt, truncated, older format, other code) and the
-    whole cache is ignored and rebuilt — and every entry is validated by the schema again when the
-    cache is read (all in one pass from JSON; an entry that fails is dropped and its file read
+    whole cache is ignored and rebuilt — a malformed line is dropped (its file read again), and
+    every spec is validated by the schema when it is made (one that fails is read from its file
     again). An entry is used only when its file's size, mtime, ctime and inode are unchanged.
     Errors are kept too, so a broken file reports the same error on every run. Written
     atomically, and only when an entry changed.
@@ -421,6 +638,7 @@ class SpecCache:
         self.seen: set[str] = set()
         self.changed = False
         self.started_ns = time.time_ns()
+        self._fresh: dict[str, str] = {}  # spec JSON of files parsed by this load, by path as given
 
     @classmethod
     def open(cls, path: str | Path) -> SpecCache:
@@ -434,18 +652,20 @@ class SpecCache:
                 raise ValueError("another format or another version of the code")
             if hashlib.sha256(body).hexdigest() != digest:
                 raise ValueError("checksum mismatch")
+            text = body.decode("utf-8")
         except (OSError, ValueError, UnicodeDecodeError):
             return cls(path, {})
-        try:
-            return cls(path, _adapter().validate_json(body))
-        except ValidationError:  # some entry is invalid: keep the others
-            return cls(path, _salvage(body))
+        entries: dict[str, _Entry] = {}
+        for line in text.split("\n") if text else ():
+            got = _parse_line(line)
+            if got is not None:
+                entries[got[0]] = got[1]
+        return cls(path, entries)
 
-    def lookup(self, paths: list[Path]) -> dict[int, ReportSpec | list[SpecError]]:
-        """Outcomes of the unchanged files among `paths`, by position."""
-        out: dict[int, ReportSpec | list[SpecError]] = {}
-        for i, path in enumerate(paths):
-            name = str(path)
+    def lookup(self, paths: list[str]) -> dict[int, _Entry]:
+        """Entries of the unchanged files among `paths`, by position."""
+        out: dict[int, _Entry] = {}
+        for i, name in enumerate(paths):
             key = os.path.abspath(name)
             self.seen.add(key)
             entry = self.entries.get(key)
@@ -455,9 +675,13 @@ class SpecCache:
                 st = os.stat(name)
             except OSError:
                 continue
-            if stat.S_ISREG(st.st_mode) and entry[:4] == _stamp(st) and (entry[4] is not None or entry[5]):
-                out[i] = entry[4] if entry[4] is not None else [SpecError(name, f, m, h) for f, m, h in entry[5]]
+            if stat.S_ISREG(st.st_mode) and entry.stamp == _stamp(st):
+                out[i] = entry
         return out
+
+    def spec_json(self, path: str) -> str | None:
+        """The spec JSON of a file this load parsed (None when it did not)."""
+        return self._fresh.get(path)
 
     def load(self, path: Path) -> ReportSpec:
         """Parse the report at `path` and cache the outcome; raises SpecFileError."""
@@ -473,9 +697,11 @@ class SpecCache:
             spec = _read_report(path)
         except SpecFileError as exc:
             if all(e.file == str(path) for e in exc.errors):  # (an error naming another file is not this file's)
-                self._put(key, (*_stamp(st), None, [(e.field, e.message, e.hint) for e in exc.errors]), st)
+                errors = tuple((e.field, e.message, e.hint) for e in exc.errors)
+                self._put(key, _Entry(_stamp(st), "", (), None, errors), st)
             raise
-        self._put(key, (*_stamp(st), spec, []), st)
+        js = self._fresh[str(path)] = spec.model_dump_json(by_alias=True)
+        self._put(key, _Entry(_stamp(st), spec.id, tuple(spec.curated), js, ()), st)
         return spec
 
     def _put(self, key: str, entry: _Entry, st: os.stat_result) -> None:
@@ -500,24 +726,11 @@ class SpecCache:
             self.changed = True
         if not self.changed:
             return
-        body = _adapter().dump_json(self.entries, by_alias=True)
+        body = "\n".join(e.to_line(k) for k, e in self.entries.items()).encode()
         head = f"{_CACHE_MAGIC} {CACHE_FORMAT} {_code_key()} {hashlib.sha256(body).hexdigest()}\n".encode()
         with suppress(OSError):  # a read-only data folder: work uncached
             _atomic_write(self.path, head + body)
         self.changed = False
-
-
-def _salvage(body: bytes) -> dict[str, _Entry]:
-    """The entries of a cache body that still validate one by one (none if it is not a JSON mapping)."""
-    try:
-        raw = json.loads(body)
-    except ValueError:
-        return {}
-    out: dict[str, _Entry] = {}
-    for k, v in raw.items() if isinstance(raw, dict) else ():
-        with suppress(ValidationError):
-            out[k] = _entry_adapter().validate_python(v)
-    return out
 
 
 def _atomic_write(path: Path, data: bytes) -> None:

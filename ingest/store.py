@@ -34,7 +34,7 @@ import json
 import os
 import tempfile
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -262,12 +262,15 @@ class Store:
     def save_bundle(self, report_id: str, bundle: Bundle) -> None:
         atomic_write_bytes(self._bundle_path(report_id), gzip.compress(dumps(bundle.to_json()), compresslevel=3))
 
-    def bundle_ids(self) -> list[str]:
+    def bundle_ids(self, besides: Container[str] = ()) -> list[str]:
+        """Ids of the stored bundles, sorted; `besides`: ids to leave out (sorting 10,000 names
+        to keep a few costs more than listing them)."""
         try:
-            with os.scandir(self.bundle_dir) as it:  # (Path.glob makes a Path per file: slow at 10,000)
-                return sorted(e.name[: -len(".json.gz")] for e in it if e.name.endswith(".json.gz"))
+            names = os.listdir(self.bundle_dir)  # (Path.glob makes a Path per file: slow at 10,000)
         except OSError:
             return []
+        cut = len(".json.gz")
+        return sorted(rid for n in names if n.endswith(".json.gz") and (rid := n[:-cut]) not in besides)
 
     def bundle_stamps(self) -> dict[str, str]:
         """Cheap change marker per report: size and mtime of its bundle and status files (one
@@ -465,12 +468,21 @@ class Store:
 
     def _collect(self, keep: set[str]) -> None:
         """Delete part files named by neither the current generation nor the one before."""
-        if not self.tables_dir.exists():
+        self._collect_in(str(self.tables_dir), "", keep)
+
+    def _collect_in(self, folder: str, rel: str, keep: set[str]) -> None:
+        """`_collect` in `folder` (`rel`: its path below tables/, "" or ending in "/") and below it."""
+        try:
+            entries = list(os.scandir(folder))  # (Path.rglob: a Path per part, slow with thousands)
+        except OSError:
             return
-        for p in self.tables_dir.rglob("*"):
-            if p.is_file() and p.relative_to(self.tables_dir).as_posix() not in keep:
-                with suppress(OSError):
-                    p.unlink()
+        for e in entries:
+            name = rel + e.name
+            with suppress(OSError):
+                if e.is_dir(follow_symlinks=False):
+                    self._collect_in(e.path, name + "/", keep)
+                elif e.is_file() and name not in keep:
+                    os.unlink(e.path)
 
     def write_tables(self, frames: dict[str, pd.DataFrame], buckets: dict[str, int] | None = None) -> None:
         """Publish whole tables as a new generation (tables not named keep their current parts).
@@ -672,7 +684,11 @@ def string_array(values: Sequence[str]) -> pa.Array:
     import pyarrow as pa
 
     data = [v.encode() for v in values]
-    offsets = array("q", [0, *itertools.accumulate(len(b) for b in data)])
+    ends = [0, *itertools.accumulate(len(b) for b in data)]
+    # 32-bit offsets make a string array as it is (a cast would import pyarrow.compute).
+    if ends[-1] < 2**31 and array("i").itemsize == 4:
+        return pa.StringArray.from_buffers(len(data), pa.py_buffer(array("i", ends)), pa.py_buffer(b"".join(data)))
+    offsets = array("q", ends)
     return pa.LargeStringArray.from_buffers(len(data), pa.py_buffer(offsets), pa.py_buffer(b"".join(data))).cast(pa.string())
 
 

@@ -134,7 +134,7 @@ def test_loading_some_files_keeps_the_others_cached(folder: Path, tmp_path: Path
         lambda raw: b"garbage\n{",
         lambda raw: raw[: len(raw) // 2],  # truncated
         lambda raw: raw.replace(b'"R1"', b'"RX"'),  # body altered: checksum mismatch
-        lambda raw: raw.replace(b"frl-registry-cache 1 ", b"frl-registry-cache 0 "),  # older format
+        lambda raw: raw.replace(b"frl-registry-cache %d " % registry.CACHE_FORMAT, b"frl-registry-cache 1 "),  # older format
     ],
     ids=["empty", "garbage", "truncated", "altered", "old-format"],
 )
@@ -206,3 +206,52 @@ def test_a_load_of_a_few_files_parses_them_without_the_cache(folder: Path, tmp_p
     cache = tmp_path / "registry.json"
     reg = load_registry(folder, files=[folder / "r1.yaml"], cache=cache)
     assert [r.id for r in reg.reports] == ["r1"] and not cache.exists()
+
+
+# ------------------------------------------------------------------------------------ roster
+def test_roster_makes_only_the_specs_asked_for_and_hashes_like_the_registry(folder: Path, tmp_path: Path) -> None:
+    """A warm roster (the table update's view of the folder) validates no spec until one is used;
+    the tables key it gives is the registry's, cold or warm."""
+    from ingest.lexicon import load_lexicon
+    from ingest.pipeline import tables_key
+
+    cache = tmp_path / "registry.json"
+    plain = load_registry(folder)
+    load_registry(folder, cache=cache)
+    roster = registry.load_roster(folder, cache=cache)
+    assert roster.ids == ["r0", "r1", "r2"] and roster._specs == {}
+    assert roster.errors == plain.errors
+    lex = load_lexicon()
+    assert tables_key(roster, lex) == tables_key(plain, lex) == tables_key(load_registry(folder, cache=cache), lex)
+    assert roster.spec("r1") == plain.get("r1") and set(roster._specs) == {"r1"}
+    assert roster.paths["r1"] == str(plain.paths["r1"])
+
+
+def test_roster_checks_every_file_without_making_its_spec(folder: Path, tmp_path: Path) -> None:
+    """What decides which reports are in is checked for all: errors, `curated:` keys, duplicate ids."""
+    p = write_report(folder, "cur", "curated:\n  reward_source:\n    value: not disclosed\n")
+    _age(p)
+    cache = tmp_path / "registry.json"
+    load_registry(folder, cache=cache)
+    roster = registry.load_roster(folder, cache=cache, known_dimensions={"rl_algorithm"})
+    assert "cur" not in roster.paths and any(e.field == "curated.reward_source" for e in roster.errors)
+    assert any(e.field == "sorce" for e in roster.errors)
+    a = folder / "r0.yaml"
+    twice = registry.load_roster(files=[a, a], cache=cache)
+    assert twice.ids == ["r0"] and "duplicate id" in str(twice.errors[0])
+
+
+def test_roster_does_not_take_an_altered_spec_on_trust(folder: Path, tmp_path: Path) -> None:
+    """A cache with a valid checksum whose spec was altered: the roster reads the file when it makes
+    the spec; a line whose id is not its file's name is dropped (its file is read again)."""
+    import hashlib
+
+    cache = tmp_path / "registry.json"
+    plain = load_registry(folder, cache=cache)
+    head, _, body = cache.read_bytes().partition(b"\n")
+    body = body.replace(b'"id":"r1"', b'"id":"../../etc"').replace(b"\tr2\t", b"\t..\t")
+    magic, fmt, key, _ = head.decode().split(" ")
+    cache.write_bytes(f"{magic} {fmt} {key} {hashlib.sha256(body).hexdigest()}\n".encode() + body)
+    roster = registry.load_roster(folder, cache=cache)
+    assert roster.ids == ["r0", "r1", "r2"]
+    assert roster.spec("r1") == plain.get("r1") and roster.spec("r2") == plain.get("r2")
