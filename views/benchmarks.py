@@ -103,10 +103,14 @@ def _coverage_html(key: data.Stamp, rq: str = "") -> tuple[str, int]:
 def _name_box(n_reports: int, limit: int) -> str:
     """The sidebar's "Reports whose name contains" box, which narrows the coverage table and both
     scatters; drawn only when there are more reports than a scatter draws points (or a link set it),
-    since every widget adds to a page's first render."""
-    if n_reports <= limit and not st.query_params.get("rq") and not st.session_state.get("rq"):
+    and inside a popover, since every widget (a text box about 0.25 s) adds to a page's first render
+    while a closed popover's widgets are not drawn."""
+    cur = st.session_state.get("rq") if "rq" in st.session_state else st.query_params.get("rq")
+    if n_reports <= limit and not cur:
         return ""
-    return str(st.text_input("Reports whose name contains", key="rq", bind="query-params", max_chars=200) or "").strip()
+    label = f"Reports whose name contains: {escape_md(str(cur)[:40])}" if cur else "Reports whose name contains…"
+    with st.popover(label, width="stretch", key="rq_pop"):  # the label shows typed text: Markdown escaped
+        return str(st.text_input("Reports whose name contains", key="rq", bind="query-params", max_chars=200) or "").strip()
 
 
 def _narrowing(has_box: bool, extra: str = "") -> str:
