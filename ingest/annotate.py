@@ -147,11 +147,10 @@ def _matches(cs: CueSet | None, text: str, folded: str) -> bool:
 
 @dataclass
 class _Compiled:
-    """A dimension's cues compiled once: per category the cue list (to report which cues matched),
-    and every cue of the dimension in one `CueSet` (so a sentence is searched only for the cues
-    whose required strings it contains)."""
+    """A dimension's cues compiled once: every cue of the dimension in one `CueSet` (so a sentence is
+    searched only for the cues whose required strings it contains), each with its category."""
 
-    cues: dict[str, list[re.Pattern[str]]]
+    names: tuple[str, ...]  # the categories, in lens order
     cats: CueSet  # every category's cues, in category order
     cat_of: tuple[str, ...]  # category of each pattern of `cats`
     context: CueSet | None
@@ -262,7 +261,7 @@ def _compiled(lens: Lens, dim: Dimension) -> _Compiled:
     key = (lens.fingerprint, dim.id)
     if key not in _CACHE:
         _CACHE[key] = _Compiled(
-            cues={c.name: _rx(c.cues) for c in dim.categories},
+            names=tuple(c.name for c in dim.categories),
             cats=CueSet([q for c in dim.categories for q in c.cues]),
             cat_of=tuple(c.name for c in dim.categories for _ in c.cues),
             context=_cueset(dim.context),
@@ -353,7 +352,7 @@ def _category_cues(t: str, low: str, comp: _Compiled) -> list[tuple[str, list[st
         return []
     if _matches(comp.negation, t, low):
         return []
-    return [(name, sorted(found[name])) for name in comp.cues if name in found]
+    return [(name, sorted(found[name])) for name in comp.names if name in found]
 
 
 def _clause_left(text: str, start: int) -> str:
@@ -402,7 +401,7 @@ def algorithm_roles(
     `extra` adds methods the report introduces itself (see `introduced_methods`), each with one cue.
     """
     extra = extra or {}
-    names = [*comp.cues, *(n for n in extra if n not in comp.cues)]
+    names = [*comp.names, *(n for n in extra if n not in comp.names)]
     own = [(n, fold(n), rx) for n, rx in extra.items()]  # (a name equal to a category's replaces its cues)
     low = _Folded() if low is None else low
     out: dict[str, list[Hit]] = {name: [] for name in names}

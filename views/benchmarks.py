@@ -14,7 +14,7 @@ from ingest.lens import NOT_ASSESSED
 from ingest.stats import STATS_GROUP
 from views import benchmark_charts as bc
 from views import benchmark_figures as bf
-from views import data, figures, htmltable
+from views import data, figures, htmltable, nav
 from views.plain import escape_md, message, redact
 
 BARS_KEY = "bench_bars"
@@ -105,10 +105,11 @@ def _name_box(n_reports: int, limit: int) -> str:
     scatters; drawn only when there are more reports than a scatter draws points (or a link set it),
     and inside a popover, since every widget (a text box about 0.25 s) adds to a page's first render
     while a closed popover's widgets are not drawn."""
-    cur = st.session_state.get("rq") if "rq" in st.session_state else st.query_params.get("rq")
-    if n_reports <= limit and not cur:
+    on = nav.is_set("rq")
+    if n_reports <= limit and not on:
         return ""
-    label = f"Reports whose name contains: {escape_md(str(cur)[:40])}" if cur else "Reports whose name contains…"
+    typed = escape_md(str(nav.current("rq")).strip()[:40]) if on else ""
+    label = f"Reports whose name contains: {typed}" if on else "Reports whose name contains…"
     with st.popover(label, width="stretch", key="rq_pop"):  # the label shows typed text: Markdown escaped
         return str(st.text_input("Reports whose name contains", key="rq", bind="query-params", max_chars=200) or "").strip()
 
@@ -206,16 +207,14 @@ def _scores_section(key: data.Stamp, cat: Catalogue, interactive: bool) -> None:
         st.caption(escape_md(f"{entry.name}: {cat.categories.get(entry.category, entry.category)}, own-model scores "
                              f"in {n_reports.get(bench, 0)} report(s)."))  # fmt: skip
     own = _own(key, bench)
+    if len(own) > BAR_ROWS:
+        st.caption(f"The {BAR_ROWS} highest of {len(own)} own-model scores; the CSV below has them all.")
     if interactive:
-        if len(own) > BAR_ROWS:
-            st.caption(f"The {BAR_ROWS} highest of {len(own)} own-model scores; the CSV below has them all.")
         st.plotly_chart(
             bf.score_bars(own.head(BAR_ROWS), entry.name if entry else bench), key=BARS_KEY,
             on_select=lambda: _on_click(BARS_KEY), selection_mode="points", width="stretch",
         )  # fmt: skip
     else:
-        if len(own) > BAR_ROWS:
-            st.caption(f"The {BAR_ROWS} highest of {len(own)} own-model scores; the CSV below has them all.")
         st.html(bc.score_bars(own, entry.name if entry else bench, _here(), BAR_ROWS))
     st.caption(
         "Only the reports' own models (★ in tables); a report with several own rows (sizes, modes, metrics, "

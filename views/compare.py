@@ -224,7 +224,7 @@ def _matrix_and_filters() -> None:
     filters = {"org": "Organization", "doc": "Doc type", **{d: labels[d] for d in lens.summary_ids}}
     # Filters and the column chooser sit in popovers: a closed popover's widgets are not drawn, and
     # seven multiselects and a text box drawn up front cost about half a second of first render.
-    on = [label for k, label in {"q": "search", **filters}.items() if _current(k)]
+    on = [label for k, label in {"q": "search", **filters}.items() if nav.is_set(k)]
     c1, c2, c3 = st.columns([1, 1, 4], vertical_alignment="center")
     with c1.popover(f"Filters ({len(on)} on)" if on else "Filters", width="stretch"):
         query = st.text_input("Search", key="q", bind="query-params", placeholder="model, wording, quote…")
@@ -247,12 +247,6 @@ def _matrix_and_filters() -> None:
     if n_dis:
         st.warning(f"{n_dis} report(s) where the automatic reading disagrees with the curated value ({DISAGREE_MARK}).")
     _downloads(tbl, shown["report_id"].tolist(), lens)
-
-
-def _current(key: str) -> bool:
-    """Whether a filter (or the search) is set: its widget's state, else the URL's (before the widget ran)."""
-    v = st.session_state[key] if key in st.session_state else st.query_params.get_all(key)
-    return bool(v.strip() if isinstance(v, str) else v)
 
 
 def _turn(step: int) -> None:

@@ -44,7 +44,7 @@ SIDE_BY_SIDE_ROWS = 40
 def _heatmap_rows(m: pd.DataFrame, rq: str) -> tuple[pd.DataFrame, int]:
     """The rows of the first HEATMAP_ROWS reports (alphabetical) whose name contains `rq`, and how many matched."""
     if rq:
-        m = m[m["model"].astype(str).str.casefold().str.contains(rq.casefold(), regex=False)]
+        m = figures.named(m, rq)  # (the matrix is in name order already; `named` keeps it)
     models = m["model"].unique()  # in the matrix's (name) order
     return m[figures.isin(m["model"], [str(x) for x in models[:HEATMAP_ROWS]])], len(models)
 
@@ -116,12 +116,6 @@ def _open_evidence(event: object) -> None:
         nav.go("evidence", **target)
 
 
-def _set(key: str) -> bool:
-    """Whether an option is set: its widget's state, else the URL's (before the widget ran)."""
-    v = st.session_state[key] if key in st.session_state else st.query_params.get(key)
-    return bool(v.strip() if isinstance(v, str) else v) and v != "false"
-
-
 def render() -> None:
     """Draw the page."""
     st.title("Keywords")
@@ -140,7 +134,7 @@ def render() -> None:
                                "pick 'reported' to prefer them.")  # fmt: skip
         # The name box and the chart switch sit in a popover: a closed popover's widgets are not drawn,
         # and a text box and a toggle add about 0.3 s to a first render. Its label says what is set.
-        on = [w for k, w in (("rq", "name filter"), ("interactive", "interactive charts")) if _set(k)]
+        on = [w for k, w, sw in (("rq", "name filter", False), ("interactive", "interactive charts", True)) if nav.is_set(k, sw)]
         with st.popover(f"More options ({', '.join(on)})" if on else "More options", width="stretch", key="kw_more"):
             rq = st.text_input("Reports whose name contains", key="rq", bind="query-params", max_chars=200)
             interactive = st.toggle("Interactive charts", key="interactive", bind="query-params",

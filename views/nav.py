@@ -91,6 +91,25 @@ def _url(key: str, multi: bool) -> Any:
     return st.query_params.get(key)
 
 
+def current(key: str) -> Any:
+    """A URL-bound widget's value before the widget is drawn (a popover's label is drawn first): its
+    state, else the URL's (one value as text, a repeated parameter as a list)."""
+    if key in st.session_state:
+        return st.session_state[key]
+    vals = st.query_params.get_all(key)
+    return vals[0] if len(vals) == 1 else vals
+
+
+def is_set(key: str, switch: bool = False) -> bool:
+    """Whether that value is set: text that is not blank, a non-empty choice; for a `switch` (a toggle
+    bound to the URL), on (the URL's "false" is off)."""
+    v = current(key)
+    if isinstance(v, str):
+        v = v.strip()
+        return bool(v) and not (switch and v.lower() == "false")
+    return bool(v)
+
+
 def sync_in(key: str, options: Sequence[Any], multi: bool = False) -> None:
     """Before drawing widget `key`: adopt the URL's value when the URL changed since this session wrote it.
 

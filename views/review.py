@@ -232,8 +232,7 @@ def show_auto_beside_curated(
     more = f" Showing the first {BESIDE_ROWS} rows; pick one report to see all of its." if len(rows) > BESIDE_ROWS else ""
     st.caption(f"{n} report(s) where the automatic value disagrees with the curated one, with the sentences behind it.{more}")
     rows = rows.head(BESIDE_ROWS)
-    reports = data.tables()[0]["reports"]
-    st.html(htmltable.table(beside_view(rows, dict(zip(reports["report_id"], reports["model"], strict=False)))))
+    st.html(htmltable.table(beside_view(rows, data.names()[0])))
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
