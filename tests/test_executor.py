@@ -97,6 +97,14 @@ def test_limits_are_validated():
 # --------------------------------------------------------------------------- through the pipeline
 
 
+def _run_driver(tmp_path: Path, code: str) -> None:
+    """Run `code` as a fresh interpreter's main script (a driver of its own) in `tmp_path`; it must exit 0."""
+    script = tmp_path / "driver.py"
+    script.write_text(code)
+    proc = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+
+
 def _reports(tmp_path: Path, n: int = 6) -> Path:
     reports = tmp_path / "reports"
     reports.mkdir()
@@ -262,10 +270,7 @@ def test_workers_use_the_drivers_package_even_from_another_checkouts_folder(tmp_
         "    r = run_isolated(_sleep, 0, Limits())\n"
         "    sys.exit(0 if isinstance(r, Done) else f'{r}')\n"
     )
-    script = tmp_path / "driver.py"
-    script.write_text(code)
-    proc = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr[-2000:]
+    _run_driver(tmp_path, code)
 
 
 def test_a_light_single_threaded_driver_forks_jobs_itself_with_the_same_limits(tmp_path):
@@ -289,10 +294,7 @@ def test_a_light_single_threaded_driver_forks_jobs_itself_with_the_same_limits(t
         "    assert isinstance(crash, Failure) and 'SIGSEGV' in crash.message, crash\n"
         "    assert forkserver._forkserver._forkserver_pid is None, 'a worker server was started'\n"
     )
-    script = tmp_path / "driver.py"
-    script.write_text(code)
-    proc = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr[-2000:]
+    _run_driver(tmp_path, code)
     pid = int(pidfile.read_text())
     deadline = time.monotonic() + 5
     while _alive(pid) and time.monotonic() < deadline:
@@ -330,8 +332,5 @@ def test_one_report_from_a_fresh_cli_process_starts_no_worker_server(tmp_path):
         "    assert code == 0, code\n"
         "    assert forkserver._forkserver._forkserver_pid is None, 'a worker server was started'\n"
     )
-    script = tmp_path / "driver.py"
-    script.write_text(code)
-    proc = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr[-2000:]
+    _run_driver(tmp_path, code)
     assert Store(tmp_path / "d").load_bundle("r0") is not None
