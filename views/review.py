@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 import pandas as pd
 import streamlit as st
@@ -145,8 +146,45 @@ def _cell_controls(lens: Lens, path: Path, row: dict, ev: pd.DataFrame) -> None:
         st.rerun()
 
 
-def _cell(lens: Lens, row: dict, ev: pd.DataFrame, cur: CuratedCell | None, path: Path | None) -> None:
+class Cell(NamedTuple):
+    """One dimension of the shown report, ready to draw: its comparison row, ranked evidence, and
+    the two HTML tables (None when there is nothing to show)."""
+
+    row: dict
+    ev: pd.DataFrame
+    ev_html: str | None
+    checklist_html: str | None
+
+
+def report_cells(lens: Lens, cmp_: pd.DataFrame, evidence: pd.DataFrame, rid: str) -> list[Cell]:
+    """Every dimension of the lens for one report (a dimension without a row is "not assessed")."""
+    rows = cmp_[cmp_["report_id"] == rid].to_dict("records") if not cmp_.empty else []
+    by_dim = {r["dimension"]: r for r in rows}
+    out = []
+    for dim in lens.dimensions:
+        row = by_dim.get(dim.id) or {"report_id": rid, "dimension": dim.id, "value": NOT_ASSESSED, "origin": "none"}
+        ev = review.ranked_evidence(evidence, lens, rid, dim.id)
+        caption = "Ranked evidence sentences (best first within each category)"
+        ev_html = htmltable.table(evidence_view(ev, rid), raw=("",), caption=caption) if len(ev) else None
+        checklist = None
+        if dim.kind == "level" and isinstance(row.get("indicators"), str):
+            items = checklist_view(pd.DataFrame(comparison.parse_checklist(row["indicators"])))
+            checklist = htmltable.table(items, caption="Indicator checklist behind the level")
+        out.append(Cell(row, ev, ev_html, checklist))
+    return out
+
+
+# Shared objects (st.cache_resource): the page only reads them. A decision or a new source makes a
+# new store generation, so a report's cells are never shown stale.
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _report_cells(key: data.Stamp, lens_id: str, rid: str) -> list[Cell]:
+    """`report_cells` once per store generation, lens and report (~0.1 s of pandas work per visit)."""
+    return report_cells(data.lens(), data.tables()[0]["comparison"], data.read("evidence", report_ids=[rid]), rid)
+
+
+def _cell(lens: Lens, cell: Cell, cur: CuratedCell | None, path: Path | None) -> None:
     """One dimension: automatic value, curated value, ranked sentences, checklist, controls."""
+    row, ev = cell.row, cell.ev
     dim = lens.dimension(str(row["dimension"]))
     with st.container(border=True):
         state = "curated" if cur is not None else ("unreviewed" if row.get("auto_value") else "not assessed")
@@ -163,14 +201,12 @@ def _cell(lens: Lens, row: dict, ev: pd.DataFrame, cur: CuratedCell | None, path
         if row.get("disagree") is True:
             lines.append("the automatic reading disagrees with the curated value")
         st.text("\n".join(lines))
-        if len(ev):
-            st.html(htmltable.table(evidence_view(ev, str(row.get("report_id") or "")), raw=("",),
-                                    caption="Ranked evidence sentences (best first within each category)"))  # fmt: skip
+        if cell.ev_html is not None:
+            st.html(cell.ev_html)
         elif isinstance(row.get("auto_value"), str):
             st.caption("No candidate sentence matched a cue: the automatic value is “not disclosed”.")
-        if dim.kind == "level" and isinstance(row.get("indicators"), str):
-            items = checklist_view(pd.DataFrame(comparison.parse_checklist(row["indicators"])))
-            st.html(htmltable.table(items, caption="Indicator checklist behind the level"))
+        if cell.checklist_html is not None:
+            st.html(cell.checklist_html)
         if path is not None:
             # In a popover: its widgets are drawn only when opened, so a page of several cells does
             # not pay for a radio, text boxes and a button per cell on every first render.
@@ -264,8 +300,8 @@ def render() -> None:
     if data.no_data_notice(tbl):
         return
     lens = data.lens()  # the active lens (FRL_LENS, else the one the stored table holds)
-    reports, cmp_ = tbl["reports"], tbl["comparison"]
-    models = dict(zip(reports["report_id"], reports["model"], strict=False))
+    cmp_ = tbl["comparison"]
+    models = data.names()[0]  # id -> model name, in the reports table's order
     ids = list(models)
     c1, c2 = st.columns([3, 1])
     c2.button("Next unreviewed", key="next", on_click=_go_next, args=(cmp_, ids))
@@ -277,7 +313,8 @@ def render() -> None:
     _show_flash()
     if rid is None:
         return
-    pending = review.unreviewed(cmp_, rid)
+    cells = _report_cells(key, lens.id, rid)
+    pending = [c.row["dimension"] for c in cells if c.row.get("origin") == "auto"]  # as review.unreviewed
     # Same count as `review.unreviewed` per report, in one pass (one filter per report costs ~1 s at 500).
     pending_ids = _pending_reports(key)
     n_reports = sum(1 for r in ids if r in pending_ids)
@@ -295,14 +332,9 @@ def render() -> None:
         message("info", "Read-only dashboard (FRL_READ_ONLY): cells are shown, decisions cannot be written.")
     elif path is None:
         message("warning", f"No loadable file {rid}.yaml in the reports folder, so decisions cannot be written.")
-    rows = cmp_[cmp_["report_id"] == rid].to_dict("records") if not cmp_.empty else []
-    by_dim = {r["dimension"]: r for r in rows}
-    evidence = data.read("evidence", report_ids=[rid])  # this report's sentences only
-    for dim in lens.dimensions:
-        row = by_dim.get(dim.id) or {"report_id": rid, "dimension": dim.id, "value": NOT_ASSESSED, "origin": "none"}
-        ev = review.ranked_evidence(evidence, lens, rid, dim.id)
-        cur = spec.curated.get(dim.id) if spec else None
-        _cell(lens, row, ev, cur, path if writable else None)
+    for cell in cells:
+        cur = spec.curated.get(str(cell.row["dimension"])) if spec else None
+        _cell(lens, cell, cur, path if writable else None)
     if writable and path is not None:
         _source(spec, path)
     st.subheader("Agreement: automatic vs curated, all reports")
