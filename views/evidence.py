@@ -6,6 +6,8 @@ Quotes are shown whole and wrapped, columns are named for readers, and every quo
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import pandas as pd
 import streamlit as st
 
@@ -93,10 +95,57 @@ def people_evidence(ev: pd.DataFrame, models: dict[str, str]) -> pd.DataFrame:
     return df
 
 
+class DimensionView(NamedTuple):
+    """A dimension's evidence for one report (or all), ready to draw: the table cells and the ranked
+    candidate sentences as HTML, each with the sentence saying how many rows were cut (or "")."""
+
+    cells_html: str
+    cells_more: str
+    ev_html: str | None  # None: no automatic evidence stored for this selection
+    ev_more: str
+
+
+# Shared objects (st.cache_resource; the page only reads them), once per store generation and choice:
+# a revisit or a rerun (a widget elsewhere on the page) does no pandas work.
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _dimension_view(key: data.Stamp, report: str, dim: str) -> DimensionView:
+    models, _ = data.names()
+    # Filtered reads (views/data.py): only this dimension's (and report's) evidence is loaded.
+    cmp_ = data.tables()[0]["comparison"]
+    cells, ev = dimension_rows(cmp_, data.evidence_rows(None if report == ALL else report, dim), report, dim)
+    cells, n_cells = first_by_report(cells, models)
+    cells_html = htmltable.table(people_cells(cells, models), raw=("",))
+    if ev.empty:
+        return DimensionView(cells_html, _more(len(cells), n_cells, "table cells"), None, "")
+    ev, n_ev = first_by_report(ev, models)
+    ev_html = htmltable.table(people_evidence(ev, models), raw=("",))
+    return DimensionView(
+        cells_html, _more(len(cells), n_cells, "table cells"), ev_html, _more(len(ev), n_ev, "candidate sentences")
+    )
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _kwic_view(key: data.Stamp, report: str, term: str, section: str) -> tuple[int, str | None]:
+    """How many KWIC lines there are and the first KWIC_LIMIT as an HTML table (None: no lines)."""
+    models, _ = data.names()
+    rows = data.kwic_rows(None if report == ALL else report, term, section)  # never the whole KWIC table
+    if rows.empty:
+        return 0, None
+    rows = rows.assign(_m=rows["report_id"].map(lambda r: str(models.get(r, r)).casefold()))
+    shown = rows.sort_values(["_m", "page_no"], kind="stable").head(KWIC_LIMIT)
+    view = pd.DataFrame({
+        "Report": shown["report_id"].map(lambda r: models.get(r, r)), "Page": shown["page"].astype(str),
+        "Section": shown["section"],
+        "Line": shown["left"].str.strip().radd("…") + " [" + shown["match"] + "] " + shown["right"].str.strip() + "…",
+        "": [htmltable.see_link(r["report_id"], r, r["match"]) for r in shown.to_dict("records")],
+    })  # fmt: skip
+    return len(rows), htmltable.table(view, wide=("Line",), raw=("",))
+
+
 def render() -> None:
     """Draw the page."""
     st.title("Evidence")
-    tbl, _ = data.tables()
+    tbl, key = data.tables()
     if data.no_data_notice(tbl):
         return
     models, order = data.names()
@@ -115,40 +164,29 @@ def render() -> None:
         st.info("Pick a dimension or a term (or click a heatmap cell or bar on the Keywords page).")
         return
     if dim:
-        # Filtered reads (views/data.py): only this dimension's (and report's) evidence is loaded.
-        cells, ev = dimension_rows(tbl["comparison"], data.evidence_rows(None if report == ALL else report, dim), report, dim)
-        cells, n_cells = first_by_report(cells, models)
+        view = _dimension_view(key, report, dim)
         st.subheader(escape_md(f"{labels.get(dim, dim)}: table cells"))
         st.caption("Origin: curated = hand-checked (from the report file), auto = found by the pipeline, "
-                   "none = not assessed. " + _more(len(cells), n_cells, "table cells"))  # fmt: skip
-        st.html(htmltable.table(people_cells(cells, models), raw=("",)))
+                   "none = not assessed. " + view.cells_more)  # fmt: skip
+        st.html(view.cells_html)
         st.subheader("Candidate evidence sentences")
-        if ev.empty:
+        if view.ev_html is None:
             st.caption("No automatic evidence stored for this selection.")
         else:
-            ev, n_ev = first_by_report(ev, models)
-            if n_ev > len(ev):
-                st.caption(_more(len(ev), n_ev, "candidate sentences"))
-            st.html(htmltable.table(people_evidence(ev, models), raw=("",)))
+            if view.ev_more:
+                st.caption(view.ev_more)
+            st.html(view.ev_html)
         show_auto_beside_curated(tbl["comparison"], lambda d: data.evidence_rows(None if report == ALL else report, d),
                                  report, dim)  # fmt: skip
     if term:
-        rows = data.kwic_rows(None if report == ALL else report, term, section)  # never the whole KWIC table
+        n, table = _kwic_view(key, report, term, section)
         where = "all reports" if report == ALL else models.get(report, report)
         st.subheader(escape_md(f"“{term}” in {where}" + (f" ({section})" if section else "")))
-        if rows.empty:
+        if table is None:
             st.caption("No keyword-in-context lines stored (the report may be unmeasured: reported figures have no lines).")
         else:
-            st.caption(f"{len(rows)} line(s)" + (f"; showing the first {KWIC_LIMIT}" if len(rows) > KWIC_LIMIT else ""))
-            rows = rows.assign(_m=rows["report_id"].map(lambda r: str(models.get(r, r)).casefold()))
-            shown = rows.sort_values(["_m", "page_no"], kind="stable").head(KWIC_LIMIT)
-            view = pd.DataFrame({
-                "Report": shown["report_id"].map(lambda r: models.get(r, r)), "Page": shown["page"].astype(str),
-                "Section": shown["section"],
-                "Line": shown["left"].str.strip().radd("…") + " [" + shown["match"] + "] " + shown["right"].str.strip() + "…",
-                "": [htmltable.see_link(r["report_id"], r, r["match"]) for r in shown.to_dict("records")],
-            })  # fmt: skip
-            st.html(htmltable.table(view, wide=("Line",), raw=("",)))
+            st.caption(f"{n} line(s)" + (f"; showing the first {KWIC_LIMIT}" if n > KWIC_LIMIT else ""))
+            st.html(table)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import pandas as pd
 import streamlit as st
 
@@ -56,10 +58,12 @@ def _show(v: object) -> str:
     return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
 
 
-def _checklists(rows: pd.DataFrame, evidence: pd.DataFrame | None, labels: dict[str, str]) -> None:
-    """The indicator checklist behind each disclosure level: every indicator yes/no with its quote."""
+def _checklists(rows: pd.DataFrame, evidence: pd.DataFrame | None, labels: dict[str, str]) -> list[tuple[str, str]]:
+    """The indicator checklist behind each disclosure level, as (expander title, HTML table): every
+    indicator yes/no with its quote."""
     if "indicators" not in rows.columns:
-        return
+        return []
+    out = []
     for r in rows[rows["indicators"].notna()].itertuples():
         items = pd.DataFrame(comparison.parse_checklist(r.indicators))
         if items.empty:
@@ -68,8 +72,62 @@ def _checklists(rows: pd.DataFrame, evidence: pd.DataFrame | None, labels: dict[
             mine = (evidence["report_id"] == r.report_id) & (evidence["dimension"] == r.dimension)
             ev = evidence[mine & (evidence["rank"] == 1)]
             items["quote"] = items["indicator"].map(dict(zip(ev["category"], ev["quote"], strict=False)))
-        with st.expander(f"Checklist behind {labels.get(r.dimension, r.dimension)}: {r.value}"):
-            st.html(htmltable.table(checklist_view(items)))
+        title = f"Checklist behind {labels.get(r.dimension, r.dimension)}: {r.value}"
+        out.append((title, htmltable.table(checklist_view(items))))
+    return out
+
+
+class Card(NamedTuple):
+    """One report's card, ready to draw: plain-text header and notices, HTML tables (None: not measured)."""
+
+    model: str
+    meta_html: str
+    status: tuple[str, str] | None  # (message kind, text) of the last run
+    figures: list[str]
+    row_html: str | None
+    checklists: list[tuple[str, str]]
+    sections_html: str | None
+    terms_html: str | None
+
+
+# A shared object (st.cache_resource): Card is defined in a page script, which pickling (st.cache_data)
+# cannot import; the page only reads it.
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _card(key: data.Stamp, lens_id: str, rid: str) -> Card:
+    """The card of one report, once per store generation and lens: every table is read filtered to
+    this report (views/data.py), never whole, and a revisit costs no pandas work."""
+    tbl, _ = data.tables()
+    models, _ = data.names()
+    reports = tbl["reports"]
+    row = reports[reports["report_id"] == rid].iloc[0]
+    meta = [
+        {"Field": label, "Value": _show(row.get(k))} for k, label in META.items() if not blank(row.get(k)) and str(row.get(k))
+    ]
+    status = tbl["status"]
+    last = None
+    if not status.empty and (status["report_id"] == rid).any():
+        s = status[status["report_id"] == rid].iloc[0]
+        last = ("error" if s["status"] == "failed" else "info", f"Last run: {s['status']} — {s['message']}")
+    figures = []
+    for src, frame in _figures(key, rid):
+        frame = frame.rename(columns={"words": "Words"})
+        figures.append(htmltable.table(frame, num=tuple(frame.columns), caption=f"{src} (whole document)"))
+    cells = data.read("comparison", report_ids=[rid])
+    labels = data.dim_labels()
+    row_html, checklists = None, []
+    if len(cells):
+        view = people_cells(cells, models).drop(columns="Report")
+        view.insert(0, "Dimension", [labels.get(d, d) for d in cells["dimension"]])
+        row_html = htmltable.table(view, raw=("",))
+        checklists = _checklists(cells, data.read("evidence", report_ids=[rid]), labels)
+    secs = data.read("sections", report_ids=[rid])
+    cols = {"section": "Section", "heading": "Heading", "start_page": "From page", "end_page": "To page", "words": "Words"}
+    secs = secs[[c for c in cols if c in secs]].rename(columns=cols)
+    sections = htmltable.table(secs, wide=("Heading",)) if len(secs) else None
+    top = _top_terms(key, rid).rename(columns={"term": "Term", "group": "Group", "count": "Count", "tfidf": "TF-IDF"})
+    terms = htmltable.table(top) if len(top) else None
+    return Card(str(row["model"]), htmltable.table(pd.DataFrame(meta), wide=("Value",)), last, figures, row_html,
+                checklists, sections, terms)  # fmt: skip
 
 
 def render() -> None:
@@ -78,43 +136,30 @@ def render() -> None:
     tbl, key = data.tables()
     if data.no_data_notice(tbl):
         return
-    reports = tbl["reports"]
     models, order = data.names()
     rid = nav.select("Report", nav.narrow(order, "report", lambda r: str(models.get(r, r))), "report", lambda r: models.get(r, r))
-    row = reports[reports["report_id"] == rid].iloc[0]
-    st.header(escape_md(str(row["model"])))
-    meta = [
-        {"Field": label, "Value": _show(row.get(k))} for k, label in META.items() if not blank(row.get(k)) and str(row.get(k))
-    ]
-    st.html(htmltable.table(pd.DataFrame(meta), wide=("Value",)))
-    status = tbl["status"]
-    if not status.empty and (status["report_id"] == rid).any():
-        s = status[status["report_id"] == rid].iloc[0]
-        message("error" if s["status"] == "failed" else "info", f"Last run: {s['status']} — {s['message']}")
+    card = _card(key, data.lens().id, rid)
+    st.header(escape_md(card.model))
+    st.html(card.meta_html)
+    if card.status is not None:
+        message(*card.status)
     st.subheader("Figures")
-    for src, frame in _figures(key, rid):
-        frame = frame.rename(columns={"words": "Words"})
-        st.html(htmltable.table(frame, num=tuple(frame.columns), caption=f"{src} (whole document)"))
+    for fig in card.figures:
+        st.html(fig)
     st.subheader("Comparison table row")
-    # Filtered reads (views/data.py): this report's rows only, never the whole comparison/evidence/sections.
-    cells = data.read("comparison", report_ids=[rid])
-    labels = data.dim_labels()
-    if len(cells):
-        view = people_cells(cells, models).drop(columns="Report")
-        view.insert(0, "Dimension", [labels.get(d, d) for d in cells["dimension"]])
-        st.html(htmltable.table(view, raw=("",)))
-        _checklists(cells, data.read("evidence", report_ids=[rid]), labels)
-    secs = data.read("sections", report_ids=[rid])
+    if card.row_html is not None:
+        st.html(card.row_html)
+        for title, table in card.checklists:
+            with st.expander(title):
+                st.html(table)
     st.subheader("Sections")
-    if len(secs):
-        cols = {"section": "Section", "heading": "Heading", "start_page": "From page", "end_page": "To page", "words": "Words"}
-        st.html(htmltable.table(secs[[c for c in cols if c in secs]].rename(columns=cols), wide=("Heading",)))
+    if card.sections_html is not None:
+        st.html(card.sections_html)
     else:
         st.caption("Not measured: no sections (only reported figures are stored for this report).")
     st.subheader("Distinctive terms (TF-IDF against the other reports)")
-    top = _top_terms(key, rid)
-    if len(top):
-        st.html(htmltable.table(top.rename(columns={"term": "Term", "group": "Group", "count": "Count", "tfidf": "TF-IDF"})))
+    if card.terms_html is not None:
+        st.html(card.terms_html)
     else:
         st.caption("Not measured: no terms.")
     st.download_button("Report card (Markdown)", lambda: report_card(Store(data.data_dir()), rid, data.lens()),
