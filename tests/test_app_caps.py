@@ -108,7 +108,7 @@ def test_benchmark_scatters_draw_at_most_the_point_cap_with_a_name_box(
     monkeypatch.setenv("FRL_DATA_DIR", str(data))
     monkeypatch.setenv("FRL_REPORTS_DIR", str(reports))
     at = bench_page(plain=True)
-    assert not at.text_input  # 4 reports, 300 points a chart: no name box
+    assert not at.text_input  # 4 reports, 100 points a chart: no name box
     every = len(_marks(_block(html_of(at), "bench_density")))
     assert every > 1
     monkeypatch.setenv("FRL_CHART_POINTS", "1")

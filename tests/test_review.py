@@ -397,3 +397,22 @@ def test_agreement_export_reads_the_stored_comparison(env: tuple[Path, Path]) ->
     assert ag.loc["rl_algorithm", "agreement"] == 0.5
     md = export.render(ag.reset_index(), "md")
     assert "| rl_algorithm | RL algorithm | 2 | 2 | 2 | 2 | 1 | 1 | 0.5 |" in md
+
+
+def test_review_cells_cached_per_generation_are_rebuilt_after_a_decision(env: tuple[Path, Path]) -> None:
+    """A report's cells are cached per store generation: a decision writes a new generation, so the
+    page's pending count and the cell's state change at once, never showing the cached old ones."""
+    label = LENS.dimension("rl_algorithm").label
+
+    def state(at: AppTest) -> tuple[int, str]:
+        line = next(c.value for c in at.caption if "still unreviewed" in c.value)
+        head = next(m.value for m in at.markdown if m.value.startswith(f"**{label}**"))
+        return int(line.split()[0]), head.rsplit("· ", 1)[-1]
+
+    at = review_page(rid="alpha")
+    before, was = state(at)
+    assert before >= 1 and was == "unreviewed"
+    at.button(key="save_rl_algorithm").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert state(at) == (before - 1, "curated")
+    assert state(review_page(rid="alpha")) == (before - 1, "curated")  # a new session reads the new generation too
