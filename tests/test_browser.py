@@ -256,6 +256,25 @@ def test_shared_url_shows_the_same_view_after_reload(page, server: str) -> None:
     expect(page.get_by_text("2 of 6 reports")).to_be_visible()
 
 
+def test_sidebar_menu_lists_each_page_once_and_opens_it(page, server: str) -> None:  # type: ignore[no-untyped-def]
+    """Streamlit's own menu: "/" (Compare under a hidden alias) lists Compare once, the link-only
+    Source page is not listed, and a menu link opens its page with the page's title."""
+    from playwright.sync_api import expect
+
+    from views.nav import HIDDEN, PAGES
+
+    page.goto(server)
+    settle(page)
+    links = page.locator('[data-testid="stSidebarNavLink"]')
+    expect(links.first).to_be_visible()
+    listed = [t.strip().splitlines()[-1] for t in links.all_inner_texts()]  # (the icon's name comes first)
+    assert listed == [title for n, (_, title, _) in PAGES.items() if n not in HIDDEN]
+    links.filter(has_text="Benchmarks").first.click()
+    page.wait_for_function("() => location.pathname.endsWith('/benchmarks')")
+    settle(page)
+    expect(page.locator("h1").first).to_have_text("Benchmarks")
+
+
 def test_see_the_page_renders_the_pdf_page_with_the_quote(page, server: str) -> None:  # type: ignore[no-untyped-def]
     page.goto(f"{server}/evidence?report=r00&dim=rl_algorithm")
     settle(page)

@@ -43,15 +43,17 @@ _MISSING = object()
 
 
 def page(name: str) -> st.Page:
-    """The `st.Page` of a page name (url_path == name); always addressable as /<name>."""
+    """The `st.Page` of a page name (url_path == name); always addressable as /<name>. Pages in
+    HIDDEN are left out of the menu."""
     file, title, icon = PAGES[name]
-    return st.Page(str(VIEWS / file), title=title, icon=icon, url_path=name)
+    return st.Page(str(VIEWS / file), title=title, icon=icon, url_path=name, visibility="hidden" if name in HIDDEN else "visible")
 
 
 def _home() -> st.Page:
-    """The default page at "/": the first page's script under a reserved path (st.Page needs one)."""
+    """The default page at "/": the first page's script under a reserved path (st.Page needs one),
+    not in the menu, which lists that page once, as /<name>."""
     file, title, icon = PAGES[HOME]
-    return st.Page(str(VIEWS / file), title=title, icon=icon, url_path="home", default=True)
+    return st.Page(str(VIEWS / file), title=title, icon=icon, url_path="home", default=True, visibility="hidden")
 
 
 def names() -> list[str]:
@@ -65,17 +67,6 @@ def pages() -> list[st.Page]:
     """Every page: the home alias first (served at "/"), then each page at /<name> (a read-only
     dashboard has no Add report page)."""
     return [_home(), *(page(n) for n in names())]
-
-
-def sidebar_links() -> None:
-    """The navigation menu (st.navigation runs hidden, so "/" and "/compare" do not list Compare twice)."""
-    with st.sidebar:
-        for name in names():
-            if name in HIDDEN:
-                continue
-            _, title, icon = PAGES[name]
-            st.page_link(page(name), label=title, icon=icon)
-        st.divider()
 
 
 def go(name: str, **params: str) -> None:
