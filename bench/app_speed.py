@@ -17,7 +17,7 @@ to a temporary folder first, so the original is never written.
   renders by up to half a second before 2026-12-01). The browser has visited the app before (its JavaScript is cached, as for a
   returning user); a visit with a fresh browser profile, which also downloads the app's
   JavaScript and warms the server, is printed beside it.
-* filter re-render: on Compare, picking an organization in the Filters popover (until the "N of M
+* filter re-render: on Compare, picking an organization in its filter popover (until the "N of M
   reports" line shows the new count; opening the popover is not timed); on Keywords, changing the
   section scope (until the rerun has finished).
 
@@ -121,10 +121,10 @@ def first_render(browser, url: str, selector: str, ctx=None) -> float:  # type: 
 
 
 def open_filters(page):  # type: ignore[no-untyped-def]
-    """Compare's Organization filter, opening the Filters popover first (its widgets are drawn only when open)."""
+    """Compare's Organization filter, opening its popover first (its widget is drawn only when open)."""
     box = page.locator('[data-testid="stMultiSelect"]').filter(has_text="Organization")
     if not box.count():
-        page.locator('[data-testid="stPopover"]').filter(has_text="Filters").locator("button").first.click()
+        page.locator('[data-testid="stPopover"]').filter(has_text="Organization").locator("button").first.click()
     box.wait_for(timeout=60_000)
     return box
 

@@ -548,3 +548,35 @@ def test_app_reloads_tables_when_store_files_change(built: Path, tmp_path: Path,
 
 def test_section_bars_say_when_nothing_is_measured() -> None:
     assert figures.section_bars(pd.DataFrame(), ["r1"], ["agentic"], "study") is None
+
+
+def _popover_labels(at: AppTest) -> list[str]:
+    """The labels of every popover on the page (AppTest has no accessor for them)."""
+    out: list[str] = []
+
+    def walk(node: object) -> None:
+        from streamlit.proto.Block_pb2 import Block
+
+        proto = getattr(node, "proto", None)
+        if isinstance(proto, Block) and proto.WhichOneof("type") == "popover":
+            out.append(proto.popover.label)
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at._tree)
+    return out
+
+
+def test_compare_filter_bar_has_one_popover_per_facet_saying_what_is_set(store_env: Path) -> None:
+    at = run_app()
+    labels = _popover_labels(at)
+    assert labels[:3] == ["Search", "Organization", "Doc type"] and labels[-1] == "Columns"
+    assert len(labels) == 3 + len(LENS.summary_ids) + 1
+    at.multiselect(key="org").set_value(["Lab B"]).run()
+    at.text_input(key="q").set_value("*grpo* [x](y)").run()
+    labels = _popover_labels(at)
+    assert "Organization (1)" in labels
+    assert any(lb.startswith("Search: ") and "*grpo*" not in lb for lb in labels)  # typed text escaped
+    assert any("filtered by Search, Organization" in c.value for c in at.caption)
+    shared = run_app(org="Lab B")  # from a shared URL: the one value counts as one
+    assert "Organization (1)" in _popover_labels(shared)
