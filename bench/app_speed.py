@@ -14,9 +14,9 @@ to a temporary folder first, so the original is never written.
   script has finished (stApp's `data-test-script-state` is `notRunning`) and the page's main
   element is visible, checked in the page every 10 ms (`DRAWN`; Playwright's own
   `wait_for_selector` polls every 500 ms after its first few tries, which overstated first
-  renders by up to half a second before 2026-12-01). The browser has visited the app before (its JavaScript is cached, as for a
-  returning user); a visit with a fresh browser profile, which also downloads the app's
-  JavaScript and warms the server, is printed beside it.
+  renders by up to half a second before 2026-12-01). The browser has visited the app before
+  (its JavaScript is cached, as for a returning user); a visit with a fresh browser profile,
+  which also downloads the app's JavaScript and warms the server, is printed beside it.
 * filter re-render: on Compare, picking an organization in its filter popover (until the "N of M
   reports" line shows the new count; opening the popover is not timed); on Keywords, changing the
   section scope (until the rerun has finished).

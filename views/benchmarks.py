@@ -108,8 +108,7 @@ def _name_box(n_reports: int, limit: int) -> str:
     on = nav.is_set("rq")
     if n_reports <= limit and not on:
         return ""
-    typed = escape_md(str(nav.current("rq")).strip()[:40]) if on else ""
-    label = f"Reports whose name contains: {typed}" if on else "Reports whose name contains…"
+    label = f"Reports whose name contains: {nav.typed('rq', 40, more='')}" if on else "Reports whose name contains…"
     with st.popover(label, width="stretch", key="rq_pop"):  # the label shows typed text: Markdown escaped
         return str(st.text_input("Reports whose name contains", key="rq", bind="query-params", max_chars=200) or "").strip()
 

@@ -114,14 +114,12 @@ def _dimension_view(key: data.Stamp, report: str, dim: str) -> DimensionView:
     cmp_ = data.tables()[0]["comparison"]
     cells, ev = dimension_rows(cmp_, data.evidence_rows(None if report == ALL else report, dim), report, dim)
     cells, n_cells = first_by_report(cells, models)
-    cells_html = htmltable.table(people_cells(cells, models), raw=("",))
+    cells_html, cells_more = htmltable.table(people_cells(cells, models), raw=("",)), _more(len(cells), n_cells, "table cells")
     if ev.empty:
-        return DimensionView(cells_html, _more(len(cells), n_cells, "table cells"), None, "")
+        return DimensionView(cells_html, cells_more, None, "")
     ev, n_ev = first_by_report(ev, models)
-    ev_html = htmltable.table(people_evidence(ev, models), raw=("",))
-    return DimensionView(
-        cells_html, _more(len(cells), n_cells, "table cells"), ev_html, _more(len(ev), n_ev, "candidate sentences")
-    )
+    return DimensionView(cells_html, cells_more, htmltable.table(people_evidence(ev, models), raw=("",)),
+                         _more(len(ev), n_ev, "candidate sentences"))  # fmt: skip
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)

@@ -21,6 +21,8 @@ from typing import Any
 
 import streamlit as st
 
+from views.plain import escape_md
+
 VIEWS = Path(__file__).resolve().parent
 
 
@@ -99,6 +101,13 @@ def is_set(key: str, switch: bool = False) -> bool:
         v = v.strip()
         return bool(v) and not (switch and v.lower() == "false")
     return bool(v)
+
+
+def typed(key: str, limit: int, more: str = "…") -> str:
+    """A set text value shown in a label (a popover's, drawn before its box): stripped, cut to `limit`
+    characters (`more` marks a cut) and Markdown-escaped, since a label renders Markdown."""
+    text = str(current(key) or "").strip()
+    return escape_md(text[:limit] + (more if len(text) > limit else ""))
 
 
 def sync_in(key: str, options: Sequence[Any], multi: bool = False) -> None:
