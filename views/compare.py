@@ -2,10 +2,11 @@
 
 Everything about the columns comes from the active lens (dimensions, labels, kinds, categories and
 the default columns, `summary_columns`), so a second lens shows its own columns without code. The
-matrix is HTML: the model column is pinned, each cell is a chip per category (colour = category,
-or a light-to-dark shade for a level), marked ✎ curated, ⚙ automatic, ⚠ disagreement; hovering a
-cell shows the full wording and the quote; clicking the model opens its card, a chip its evidence.
-Each filter and the column chooser open from a button (a popover), so their widgets cost nothing until used.
+matrix is HTML (drawn by `views.markup`): the model column is pinned, each cell is a chip per category
+(colour = category, or a light-to-dark shade for a level), marked ✎ curated, ⚙ automatic, ⚠ disagreement;
+hovering a cell shows the full wording and the quote; clicking the model opens its card, a chip its
+evidence. One filter box holds every facet (organization, doc type, the lens's summary dimensions),
+each bound to its own URL parameter; the column chooser opens from a button (a popover).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import streamlit as st
 
 from ingest import export, stats, study_tables
 from ingest.lens import NOT_ASSESSED, NOT_DISCLOSED, Dimension, Lens
-from views import data, nav
+from views import data, markup, nav
 
 #: Filter key (also the URL query parameter) -> reports column.
 META_FILTERS: dict[str, str] = {"org": "organization", "doc": "doc_type"}
@@ -29,7 +30,7 @@ PAGE_ROWS = 25  # a filter change redraws the page's rows: fewer rows, a faster 
 PALETTE = ("#cfe3ff", "#ffe0b3", "#d4f0d0", "#f6d0e8", "#e3d9ff", "#fff3b0", "#cdeff0", "#ffd6d1", "#e8e0cf", "#dfe7c4")
 LEVEL_SHADES = ("#f2f2f2", "#dbe8f7", "#a9c8ec", "#5f98d6", "#2a66b0", "#143e73")
 CSS = (
-    "<style>"
+    ""
     ".frl-wrap{max-height:72vh;overflow:auto;border:1px solid #e6e6e6;border-radius:6px}"
     "table.frl{border-collapse:separate;border-spacing:0;width:100%;table-layout:fixed;font-size:13px}"
     "table.frl th{position:sticky;top:0;background:#fafafa;z-index:2;text-align:left;padding:6px;"
@@ -46,7 +47,6 @@ CSS = (
     ".chip.dis{outline:2px solid #d9730d}.chip i{font-style:normal;margin-left:3px;font-size:11px}"
     + "".join(f".chip.c{i}{{background:{c}}}" for i, c in enumerate(PALETTE))
     + "".join(f".chip.l{i}{{background:{c}}}" for i, c in enumerate(LEVEL_SHADES))
-    + "</style>"
 )
 
 
@@ -183,7 +183,7 @@ def matrix_html(rows: pd.DataFrame, dims: list[Dimension], lens: Lens, css: bool
         cells = "".join(cell_html(r.get(d.id) or {}, d, lens, rid) for d in dims)
         body.append(f"<tr>{model}{cells}</tr>")
     table = f'<table class="frl"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
-    return f'{CSS if css else ""}<div class="frl-wrap">{table}</div>'
+    return f'{f"<style>{CSS}</style>" if css else ""}<div class="frl-wrap">{table}</div>'
 
 
 # A shared object (st.cache_resource), not a copy: st.cache_data would unpickle the whole table of
@@ -222,40 +222,44 @@ def render() -> None:
     tbl, _ = data.tables()
     if data.no_data_notice(tbl):
         return
-    _matrix_and_filters()
+    shown_ids: dict[str, pd.Series] = {}
+    _matrix_and_filters(shown_ids)
+    _downloads(tbl, shown_ids, lens)
 
 
 @st.fragment
-def _matrix_and_filters() -> None:
-    """Filters, the matrix and the exports: a fragment, so a filter change reruns only this part
-    (not the navigation and the page around it) and the browser redraws only its elements."""
+def _matrix_and_filters(shown_ids: dict[str, pd.Series]) -> None:
+    """Filters and the matrix: a fragment, so a filter change reruns only this part (not the
+    navigation and the page around it) and the browser redraws only its elements. It leaves the
+    shown reports' ids in `shown_ids` (the same object on every rerun of the fragment) for the
+    exports, which sit outside it: they are not redrawn on a filter change, and read it when clicked."""
     lens = data.lens()
-    tbl, key = data.tables()
+    _, key = data.tables()
     all_dims = tuple(d.id for d in lens.dimensions)
     wide = _wide(key, all_dims)
     choices = _options(key, all_dims)
     labels = {d.id: d.label for d in lens.dimensions}
-    chosen: dict[str, list[str]] = {}
-    filters = {"org": "Organization", "doc": "Doc type", **{d: labels[d] for d in lens.summary_ids}}
-    facets = {"q": "Search", **filters}
-    on = [label for k, label in facets.items() if nav.is_set(k)]
-    query = ""
-    # A filter bar: one popover per facet, then the column chooser. A closed popover's widgets are not
-    # drawn (seven multiselects and a text box drawn up front cost about half a second of first render),
-    # and an open one's are all redrawn on every pick. One-off A/B at 500 reports: a popover holding the
-    # Organization filter alone re-rendered 0.05-0.08 s faster than the eight-widget one; this bar
-    # 0.02-0.06 s faster in three of four pairs (the fourth +0.01 s). A label says what its facet has set.
-    with st.container(horizontal=True, vertical_alignment="center"):
-        for k, label in facets.items():
-            with st.popover(_facet_label(k, label), key=f"facet_{k}"):
-                if k == "q":
-                    query = st.text_input("Search", key="q", bind="query-params", max_chars=200,
-                                          placeholder="model, wording, quote…")  # fmt: skip
-                else:
-                    chosen[k] = st.multiselect(label, choices.get(k, []), key=k, bind="query-params")
+    facets = {"org": "Organization", "doc": "Doc type", **{d: labels[d] for d in lens.summary_ids}}
+
+    def show(k: str, v: str) -> str:
+        return v if k in META_FILTERS else chip_label(lens.dimension(k), lens, v)
+
+    # One filter box for every facet, a search box and the column chooser. Each widget of the fragment is
+    # redrawn on every filter change, and that redraw is most of a filter's time in the browser: a bar of
+    # one popover per facet took 0.03-0.05 s longer per filter change than this box (one-off A/B in
+    # Chromium at 500 reports); the drawn widgets cost no more first render than the closed popovers.
+    with st.container(horizontal=True, vertical_alignment="bottom"):
+        chosen = nav.facets(
+            "Filter", {k: (label, choices.get(k, [])) for k, label in facets.items()}, "filters", show, width=540,
+            placeholder=", ".join(facets.values()) + "…", help="Type to find a value; within a facet any value "
+            "matches, across facets all must (the URL keeps the choice).",
+        )  # fmt: skip
+        query = st.text_input("Search", key="q", bind="query-params", max_chars=200, width=240,
+                              placeholder="model, wording, quote…")  # fmt: skip
         with st.popover("Columns", key="facet_cols"):
             cols = nav.select("Columns", list(all_dims), "cols", labels.get, widget="multiselect", default=lens.summary_ids,
                               help="Which dimensions of the lens to show (the URL keeps the choice).")  # fmt: skip
+    on = (["Search"] if query.strip() else []) + [label for k, label in facets.items() if chosen.get(k)]
     shown = filter_rows(wide, chosen, query)
     st.caption(
         f"{len(shown)} of {len(wide)} reports" + (f" (filtered by {', '.join(on)})" if on else "") + f" · {CURATED_MARK} "
@@ -264,25 +268,13 @@ def _matrix_and_filters() -> None:
         "quote; click a chip for the evidence, or a model for its card."
     )
     if shown.empty:
-        st.caption("No report matches every filter; clear one (its button above) to see more.")
+        st.caption("No report matches every filter; remove a value from the Filter box or clear the search to see more.")
     part = _paged(shown)
-    st.html(CSS)  # unchanged between reruns, so a filter change does not re-insert a style sheet
-    st.html(_matrix(key, lens.id, tuple(cols or lens.summary_ids), tuple(part["report_id"])))
+    markup.block(_matrix(key, lens.id, tuple(cols or lens.summary_ids), tuple(part["report_id"])), CSS, key="matrix")
     n_dis = int(shown["disagree"].sum())
     if n_dis:
         st.warning(f"{n_dis} report(s) where the automatic reading disagrees with the curated value ({DISAGREE_MARK}).")
-    _downloads(tbl, shown["report_id"].tolist(), lens)
-
-
-def _facet_label(key: str, label: str) -> str:
-    """A facet's popover label: its name, with how many values are chosen (search: the typed text,
-    shortened and Markdown-escaped) when it is set."""
-    if not nav.is_set(key):
-        return label
-    if key == "q":
-        return f"{label}: {nav.typed(key, 20)}"
-    v = nav.current(key)
-    return f"{label} ({1 if isinstance(v, str) else len(v)})"  # (the URL's one value is text, not a list)
+    shown_ids["ids"] = shown["report_id"]
 
 
 def _turn(step: int) -> None:
@@ -312,16 +304,18 @@ def _paged(shown: pd.DataFrame) -> pd.DataFrame:
     return shown.iloc[(page - 1) * PAGE_ROWS : page * PAGE_ROWS]
 
 
-def _downloads(tbl: Mapping[str, pd.DataFrame], ids: list[str], lens: Lens) -> None:
-    """Exports of the shown reports (the lens's columns, curated/automatic marks kept), generated only
-    when clicked: nothing is filtered on a rerun (at 10,000 reports that costs 0.1–0.2 s)."""
+def _downloads(tbl: Mapping[str, pd.DataFrame], shown_ids: Mapping[str, pd.Series], lens: Lens) -> None:
+    """Exports of the reports the filters show (the lens's columns, curated/automatic marks kept),
+    generated only when clicked, from the ids the matrix's fragment last left in `shown_ids`: nothing
+    is filtered on a rerun (at 10,000 reports that costs 0.1–0.2 s)."""
 
     def shown(name: str) -> pd.DataFrame:
         t = tbl[name]
-        return t[t["report_id"].isin(ids)] if not t.empty else t
+        return t[t["report_id"].isin(shown_ids.get("ids", ()))] if not t.empty else t
 
     cmp_ = tbl["comparison"]
     st.subheader("Export")
+    st.caption("The reports the filters above show, in the lens's columns.")
     c1, c2, c3, c4 = st.columns(4)
     c1.download_button(
         "Summary (Markdown)", lambda: export.to_markdown(study_tables.summary_frame(shown("reports"), cmp_, lens, marks=True)),

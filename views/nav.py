@@ -15,7 +15,7 @@ To add a page: one line in `PAGES` (a file in views/ with a `render()`).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -168,6 +168,43 @@ def select(
     else:
         sync_out(key, value, opts[0] if opts else None)
     return value
+
+
+def facets(
+    label: str,
+    choices: Mapping[str, tuple[str, Sequence[str]]],
+    key: str,
+    show: Callable[[str, str], str] = lambda k, v: v,
+    where: Any = st,
+    **kw: Any,
+) -> dict[str, list[str]]:
+    """One multiselect over several facets, each bound to its own URL parameter (`?org=A&doc=blog`).
+
+    `choices` maps a facet's key (its URL parameter) to (its label, its values). The options are
+    (key, value) pairs shown as "<label>: <show(key, value)>", so typing "reward" offers every reward
+    source. One widget instead of one per facet: each widget is redrawn on every filter change, and
+    that redraw is most of a filter's time in the browser. Returns the chosen values of each facet.
+    """
+    known = {k: set(vals) for k, (_, vals) in choices.items()}
+    stale = key not in st.session_state
+    for k in choices:  # as sync_in: a URL changed since this session wrote it (a link, a reload) wins
+        url, seen = _url(k, True), st.session_state.get(_SEEN + k, _MISSING)
+        stale = stale or (url != seen and not (url is None and seen in (_MISSING, None)))
+    if stale:
+        st.session_state[key] = [(k, v) for k in choices for v in (_url(k, True) or []) if v in known[k]]
+    elif any(v not in known.get(k, ()) for k, v in st.session_state[key]):  # a value the store no longer has
+        st.session_state[key] = [(k, v) for k, v in st.session_state[key] if v in known.get(k, ())]
+    options = [(k, v) for k, (_, vals) in choices.items() for v in vals]
+    picked = where.multiselect(
+        label, options, key=key, format_func=lambda t: f"{choices[t[0]][0]}: {show(*t)}", select_all=False, **kw
+    )
+    chosen = {k: [v for kk, v in picked if kk == k] for k in choices}
+    for k, vals in chosen.items():
+        if vals or _url(k, True):
+            sync_out(k, vals, [])
+        else:
+            st.session_state[_SEEN + k] = None
+    return chosen
 
 
 #: A picker offers at most this many reports ($FRL_PICKER_LIMIT overrides it); with more, a search box
