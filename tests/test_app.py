@@ -176,6 +176,24 @@ def test_compare_escapes_text_from_reports(tmp_path: Path) -> None:
     assert "<script>" not in out and "&lt;script&gt;" in out and "<b>v</b>" not in out
 
 
+def test_compare_matrix_uses_only_markup_the_component_keeps(store_env: Path) -> None:
+    """views.markup drops tags and attributes outside its allowlist: the matrix must not need any."""
+    from html.parser import HTMLParser
+
+    from views import markup
+
+    seen: set[tuple[str, str]] = set()
+
+    class Tags(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            seen.update((tag, a) for a, _ in attrs)
+            seen.add((tag, ""))
+
+    Tags().feed(html_of(run_app()))
+    assert {t for t, _ in seen} <= set(markup.TAGS)
+    assert {a for _, a in seen if a} <= set(markup.ATTRS)
+
+
 def test_empty_store_explains_how_to_fill_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FRL_DATA_DIR", str(tmp_path / "nothing"))
     for page in (None, "keywords", "evidence", "report"):

@@ -285,3 +285,47 @@ def test_see_the_page_renders_the_pdf_page_with_the_quote(page, server: str) -> 
     img.wait_for(timeout=30_000)
     assert page.evaluate("(el) => el.naturalWidth", img.element_handle()) > 500
     shot(page, "browser_source_page")
+
+
+HOSTILE_APP = """import sys
+sys.path.insert(0, {repo!r})
+import streamlit as st
+from views import markup
+
+markup.block(
+    '<div class="ok"><a href="report?report=r1" target="_self">kept</a>'
+    '<a class="bad" href="javascript:window.__owned=1">js link</a>'
+    '<a class="bad2" href=" java&#9;script:window.__owned=5">tab link</a>'
+    '<img src="x" onerror="window.__owned=2"><script>window.__owned=3</script>'
+    '<b onclick="window.__owned=4" style="color:red">bold</b><svg><a href="#">svg</a></svg>'
+    '<iframe src="https://example.org"></iframe></div>',
+    ".ok b{{font-weight:700}}",
+    key="m",
+)
+"""
+
+
+def test_markup_block_drops_scripts_handlers_and_foreign_links(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """views.markup draws the app's own HTML without st.html's sanitiser, so it sanitises it itself:
+    hostile markup (were a builder ever to forget an escape) shows no script, handler or javascript: link."""
+    app = tmp_path / "hostile_app.py"
+    app.write_text(HOSTILE_APP.format(repo=str(REPO)), encoding="utf-8")
+    proc, url = start_app(tmp_path, tmp_path, tmp_path / "streamlit.log", script=app)
+    ctx = browser.new_context()
+    try:
+        pg = ctx.new_page()
+        pg.goto(url)
+        pg.wait_for_selector("div.frl-markup a", timeout=60_000)
+        pg.wait_for_selector(IDLE, timeout=60_000)
+        box = pg.locator("div.frl-markup")
+        assert box.locator("a", has_text="kept").get_attribute("href") == "report?report=r1"
+        assert box.locator("a.bad").get_attribute("href") is None and box.locator("a.bad2").get_attribute("href") is None
+        assert box.locator("img, script, iframe, svg").count() == 0
+        assert box.locator("b").get_attribute("onclick") is None and box.locator("b").get_attribute("style") is None
+        box.locator("b").click()
+        box.locator("a.bad").click()
+        box.locator("a.bad2").click()
+        assert pg.evaluate("window.__owned") is None
+    finally:
+        ctx.close()
+        stop(proc)
