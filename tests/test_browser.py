@@ -287,6 +287,31 @@ def test_see_the_page_renders_the_pdf_page_with_the_quote(page, server: str) -> 
     shot(page, "browser_source_page")
 
 
+def test_compare_exports_follow_a_filter_picked_in_the_box(page, server: str) -> None:  # type: ignore[no-untyped-def]
+    """The exports sit outside the filters' fragment and read its last choice when clicked: after a
+    pick (a fragment rerun, not a page run) the CSV holds only the reports the matrix shows."""
+    import csv
+    import io
+
+    from playwright.sync_api import expect
+
+    page.goto(f"{server}/compare")
+    settle(page)
+    page.locator('[data-testid="stMultiSelect"]').filter(has_text="Filter").locator("input").click()
+    page.get_by_role("option", name="Organization: Lab B").click()
+    expect(page.get_by_text("2 of 6 reports")).to_be_visible()
+    settle(page)
+    assert params(page)["org"] == ["Lab B"]
+    shown = set(page.locator("table.frl td.model a").all_inner_texts())
+    page.keyboard.press("Escape")  # close the box's menu
+    button = page.locator('[data-testid="stDownloadButton"]').filter(has_text="Comparison (CSV)")
+    button.scroll_into_view_if_needed()
+    with page.expect_download() as dl:
+        button.locator("button").click()
+    rows = list(csv.DictReader(io.StringIO(Path(dl.value.path()).read_text(encoding="utf-8"))))
+    assert rows and len({r["report_id"] for r in rows}) == len(shown) == 2
+
+
 HOSTILE_APP = """import sys
 sys.path.insert(0, {repo!r})
 import streamlit as st

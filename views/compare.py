@@ -29,8 +29,7 @@ PAGE_ROWS = 25  # a filter change redraws the page's rows: fewer rows, a faster 
 #: Category colours (soft, distinguishable, readable with dark text); a level uses LEVEL_SHADES.
 PALETTE = ("#cfe3ff", "#ffe0b3", "#d4f0d0", "#f6d0e8", "#e3d9ff", "#fff3b0", "#cdeff0", "#ffd6d1", "#e8e0cf", "#dfe7c4")
 LEVEL_SHADES = ("#f2f2f2", "#dbe8f7", "#a9c8ec", "#5f98d6", "#2a66b0", "#143e73")
-CSS = (
-    ""
+CSS = (  # a bare style sheet (views.markup draws it with the matrix)
     ".frl-wrap{max-height:72vh;overflow:auto;border:1px solid #e6e6e6;border-radius:6px}"
     "table.frl{border-collapse:separate;border-spacing:0;width:100%;table-layout:fixed;font-size:13px}"
     "table.frl th{position:sticky;top:0;background:#fafafa;z-index:2;text-align:left;padding:6px;"
@@ -244,10 +243,10 @@ def _matrix_and_filters(shown_ids: dict[str, pd.Series]) -> None:
     def show(k: str, v: str) -> str:
         return v if k in META_FILTERS else chip_label(lens.dimension(k), lens, v)
 
-    # One filter box for every facet, a search box and the column chooser. Each widget of the fragment is
-    # redrawn on every filter change, and that redraw is most of a filter's time in the browser: a bar of
-    # one popover per facet took 0.03-0.05 s longer per filter change than this box (one-off A/B in
-    # Chromium at 500 reports); the drawn widgets cost no more first render than the closed popovers.
+    # One filter box for every facet, a search box and the column chooser. Each element of the fragment
+    # is redrawn on every filter change, and that redraw is most of a filter's time in the browser: a bar
+    # of one popover per facet took 0.03-0.06 s longer per filter change than this box (one-off A/B in
+    # Chromium at 500 reports, the matrix already drawn by views.markup).
     with st.container(horizontal=True, vertical_alignment="bottom"):
         chosen = nav.facets(
             "Filter", {k: (label, choices.get(k, [])) for k, label in facets.items()}, "filters", show, width=540,

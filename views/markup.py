@@ -31,7 +31,8 @@ function clean(root) {
   for (const el of [...root.querySelectorAll('*')]) {
     if (!TAGS.has(el.localName)) { el.remove(); continue; }
     for (const a of [...el.attributes]) {
-      const v = a.value.replace(/[\u0000-\u0020]/g, '').toLowerCase();  // as a browser reads a URL: "java\tscript:" is javascript:
+      // read as a browser reads a URL (control characters dropped): "java\\tscript:" is javascript:
+      const v = a.value.replace(/[\\u0000-\\u0020]/g, '').toLowerCase();
       if (!ATTRS.has(a.name) || (a.name === 'href' && /^[a-z][a-z0-9+.-]*:/.test(v) && !/^https?:/.test(v))) {
         el.removeAttribute(a.name);
       }
