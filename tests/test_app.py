@@ -572,8 +572,26 @@ def test_section_bars_say_when_nothing_is_measured() -> None:
     assert figures.section_bars(pd.DataFrame(), ["r1"], ["agentic"], "study") is None
 
 
+def _popover_labels(at: AppTest) -> list[str]:
+    """The labels of every popover on the page (AppTest has no accessor for them)."""
+    out: list[str] = []
+
+    def walk(node: object) -> None:
+        from streamlit.proto.Block_pb2 import Block
+
+        proto = getattr(node, "proto", None)
+        if isinstance(proto, Block) and proto.WhichOneof("type") == "popover":
+            out.append(proto.popover.label)
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at._tree)
+    return out
+
+
 def test_compare_filter_box_offers_every_facet_and_says_what_is_set(store_env: Path) -> None:
     at = run_app()
+    assert _popover_labels(at) == ["Filter", "Search", "Columns"]
     shown = list(at.multiselect(key="filters").proto.options)  # the options as the browser shows them
     assert any(o.startswith("Organization: ") for o in shown) and any(o.startswith("Doc type: ") for o in shown)
     for dim in LENS.summary_ids:  # every summary dimension's categories, under the dimension's label
@@ -582,7 +600,10 @@ def test_compare_filter_box_offers_every_facet_and_says_what_is_set(store_env: P
     at.text_input(key="q").set_value("model").run()
     assert qp(at)["org"] == ["Lab B", "Lab A"] and qp(at)["doc"] == ["arxiv"]
     assert any("filtered by Search, Organization, Doc type" in c.value for c in at.caption)
+    assert _popover_labels(at)[:2] == ["Filter (3)", "Search: model"]
     at.multiselect(key="filters").set_value([("doc", "arxiv")]).run()
     assert "org" not in qp(at)  # a facet emptied leaves the URL
     shared = run_app(org="Lab B", doc="no such type")  # a shared URL's unknown value is dropped, not an error
     assert shared.multiselect(key="filters").value == [("org", "Lab B")]
+    shared = run_app(org="Lab B", q="*grpo* [x](y)")
+    assert _popover_labels(shared)[:2] == ["Filter (1)", "Search: \\*grpo\\* \\[x\\]\\(y\\)"]  # typed text escaped

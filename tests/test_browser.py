@@ -297,6 +297,7 @@ def test_compare_exports_follow_a_filter_picked_in_the_box(page, server: str) ->
 
     page.goto(f"{server}/compare")
     settle(page)
+    page.locator('[data-testid="stPopover"]').filter(has_text="Filter").locator("button").first.click()
     page.locator('[data-testid="stMultiSelect"]').filter(has_text="Filter").locator("input").click()
     page.get_by_role("option", name="Organization: Lab B").click()
     expect(page.get_by_text("2 of 6 reports")).to_be_visible()

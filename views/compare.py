@@ -6,7 +6,8 @@ matrix is HTML (drawn by `views.markup`): the model column is pinned, each cell 
 (colour = category, or a light-to-dark shade for a level), marked ✎ curated, ⚙ automatic, ⚠ disagreement;
 hovering a cell shows the full wording and the quote; clicking the model opens its card, a chip its
 evidence. One filter box holds every facet (organization, doc type, the lens's summary dimensions),
-each bound to its own URL parameter; the column chooser opens from a button (a popover).
+each bound to its own URL parameter; it, the search box and the column chooser open from buttons
+(popovers), so their widgets cost a first render nothing.
 """
 
 from __future__ import annotations
@@ -243,18 +244,21 @@ def _matrix_and_filters(shown_ids: dict[str, pd.Series]) -> None:
     def show(k: str, v: str) -> str:
         return v if k in META_FILTERS else chip_label(lens.dimension(k), lens, v)
 
-    # One filter box for every facet, a search box and the column chooser. Each element of the fragment
-    # is redrawn on every filter change, and that redraw is most of a filter's time in the browser: a bar
-    # of one popover per facet took 0.03-0.06 s longer per filter change than this box (one-off A/B in
-    # Chromium at 500 reports, the matrix already drawn by views.markup).
-    with st.container(horizontal=True, vertical_alignment="bottom"):
-        chosen = nav.facets(
-            "Filter", {k: (label, choices.get(k, [])) for k, label in facets.items()}, "filters", show, width=540,
-            placeholder=", ".join(facets.values()) + "…", help="Type to find a value; within a facet any value "
-            "matches, across facets all must (the URL keeps the choice).",
-        )  # fmt: skip
-        query = st.text_input("Search", key="q", bind="query-params", max_chars=200, width=240,
-                              placeholder="model, wording, quote…")  # fmt: skip
+    # A bar of three popovers: the filter box (one multiselect for every facet), the search box and the
+    # column chooser. A closed popover's widgets are not drawn: a text box and a multiselect drawn up front
+    # added about 0.4 s to the first render at 10,000 reports (bench/app_speed.py, 2.29 s). Each element of
+    # the fragment is redrawn on every filter change, and that redraw is most of a filter's time in the
+    # browser: one popover per facet took 0.03-0.06 s longer per filter change than one box for all
+    # (one-off A/B in Chromium at 500 reports, the matrix already drawn by views.markup).
+    chooser = {k: (label, choices.get(k, [])) for k, label in facets.items()}
+    with st.container(horizontal=True, vertical_alignment="center"):
+        with st.popover(_filter_label(chooser), key="facet_filter"):
+            chosen = nav.facets("Filter", chooser, "filters", show, width=520, help="Type to find a value; within a "
+                                "facet any value matches, across facets all must (the URL keeps the choice).",
+                                placeholder=", ".join(facets.values()) + "…")  # fmt: skip
+        with st.popover(f"Search: {nav.typed('q', 20)}" if nav.is_set("q") else "Search", key="facet_q"):
+            query = st.text_input("Search", key="q", bind="query-params", max_chars=200, width=320,
+                                  placeholder="model, wording, quote…")  # fmt: skip
         with st.popover("Columns", key="facet_cols"):
             cols = nav.select("Columns", list(all_dims), "cols", labels.get, widget="multiselect", default=lens.summary_ids,
                               help="Which dimensions of the lens to show (the URL keeps the choice).")  # fmt: skip
@@ -267,13 +271,21 @@ def _matrix_and_filters(shown_ids: dict[str, pd.Series]) -> None:
         "quote; click a chip for the evidence, or a model for its card."
     )
     if shown.empty:
-        st.caption("No report matches every filter; remove a value from the Filter box or clear the search to see more.")
+        st.caption("No report matches every filter; remove a value under Filter or clear the search to see more.")
     part = _paged(shown)
     markup.block(_matrix(key, lens.id, tuple(cols or lens.summary_ids), tuple(part["report_id"])), CSS, key="matrix")
     n_dis = int(shown["disagree"].sum())
     if n_dis:
         st.warning(f"{n_dis} report(s) where the automatic reading disagrees with the curated value ({DISAGREE_MARK}).")
     shown_ids["ids"] = shown["report_id"]
+
+
+def _filter_label(chooser: Mapping[str, tuple[str, object]]) -> str:
+    """The filter box's popover label, drawn before the box: how many values are chosen (the box's
+    state, else the URL's values of every facet)."""
+    picked = st.session_state.get("filters")
+    n = len(picked) if picked is not None else sum(len(st.query_params.get_all(k)) for k in chooser)
+    return f"Filter ({n})" if n else "Filter"
 
 
 def _turn(step: int) -> None:
