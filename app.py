@@ -14,7 +14,7 @@ import streamlit as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # `streamlit run` from any folder finds views/
 
-from views import nav
+from views import heap, nav
 
 # A local icon: a material-icon page_icon makes the browser fetch its SVG from fonts.gstatic.com.
 ICON = Path(__file__).resolve().parent / "assets" / "favicon.png"
@@ -24,6 +24,7 @@ _t0, _c0 = time.perf_counter(), time.thread_time()
 # every run: seven page links cost 0.01-0.15 s of browser busy time per first render, one-off A/B).
 nav_ = st.navigation(nav.pages(), position="sidebar")
 nav_.run()
+heap.settle()  # freeze the caches this run built, so the cycle collector stops walking them (views/heap.py)
 if os.environ.get("FRL_TIMING"):  # bench/app_speed.py: server-side script time per run, wall and this thread's CPU
     wall, cpu = time.perf_counter() - _t0, time.thread_time() - _c0
     print(f"FRL_TIMING {nav_.url_path or 'home'} {wall:.3f} {cpu:.3f}", file=sys.stderr, flush=True)

@@ -175,7 +175,10 @@ def matrix_html(rows: pd.DataFrame, dims: list[Dimension], lens: Lens, css: bool
     leaves out the style sheet (the page draws it once, in an element a rerun does not replace)."""
     head = '<th class="model">Model</th>' + "".join(f"<th>{html.escape(d.label)}</th>" for d in dims)
     body = []
-    for r in rows.to_dict("records"):
+    # Only the columns drawn: the wide table's others (every dimension's cells, the search text) made
+    # to_dict 45 ms of a filter change at 10,000 reports (cProfile).
+    keep = [c for c in ("report_id", "model", "organization", "doc_type", "params", *(d.id for d in dims)) if c in rows]
+    for r in rows[keep].to_dict("records"):
         rid = str(r["report_id"])
         meta = " · ".join(html.escape(v) for v in (r["organization"], r["doc_type"], r["params"]) if isinstance(v, str) and v)
         model = (f'<td class="model"><a href="report?{urlencode({"report": rid})}" target="_self">'
@@ -307,11 +310,12 @@ def _paged(shown: pd.DataFrame) -> pd.DataFrame:
     page = min(max(1, int(st.session_state.get("page", 1))), pages)
     st.session_state["page"] = page
     if pages > 1:
-        a, b, c = st.columns([1, 1, 4], vertical_alignment="center")
-        a.button("← Previous", key="prev", on_click=_turn, args=(-1,), disabled=page == 1, width="stretch")
-        b.button("Next →", key="next", on_click=_turn, args=(1,), disabled=page == pages, width="stretch")
-        lo, hi = (page - 1) * PAGE_ROWS + 1, min(page * PAGE_ROWS, len(shown))
-        c.caption(f"Page {page} of {pages}: reports {lo}–{hi} of {len(shown)}")
+        # One horizontal container, not st.columns (a block per column): fewer elements to redraw per filter change.
+        with st.container(horizontal=True, vertical_alignment="center"):
+            st.button("← Previous", key="prev", on_click=_turn, args=(-1,), disabled=page == 1)
+            st.button("Next →", key="next", on_click=_turn, args=(1,), disabled=page == pages)
+            lo, hi = (page - 1) * PAGE_ROWS + 1, min(page * PAGE_ROWS, len(shown))
+            st.caption(f"Page {page} of {pages}: reports {lo}–{hi} of {len(shown)}")
     return shown.iloc[(page - 1) * PAGE_ROWS : page * PAGE_ROWS]
 
 
