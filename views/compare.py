@@ -13,6 +13,7 @@ each bound to its own URL parameter; it, the search box and the column chooser o
 from __future__ import annotations
 
 import html
+from collections import OrderedDict
 from collections.abc import Mapping
 from urllib.parse import urlencode
 
@@ -27,6 +28,12 @@ from views import data, markup, nav
 META_FILTERS: dict[str, str] = {"org": "organization", "doc": "doc_type"}
 CURATED_MARK, AUTO_MARK, DISAGREE_MARK = "✎", "⚙", "⚠"
 PAGE_ROWS = 25  # a filter change redraws the page's rows: fewer rows, a faster re-render
+LEGEND = (
+    f"{CURATED_MARK} curated (hand-checked) · {AUTO_MARK} automatic · {DISAGREE_MARK} the automatic reading disagrees · "
+    "“not disclosed” is a finding; “not assessed” means nobody has looked yet. Hover a cell for the wording and the "
+    "quote; click a chip for the evidence, or a model for its card."
+)
+MATRICES_KEPT = 64  # matrices (a page of rows in some columns) kept per store generation
 #: Category colours (soft, distinguishable, readable with dark text); a level uses LEVEL_SHADES.
 PALETTE = ("#cfe3ff", "#ffe0b3", "#d4f0d0", "#f6d0e8", "#e3d9ff", "#fff3b0", "#cdeff0", "#ffd6d1", "#e8e0cf", "#dfe7c4")
 LEVEL_SHADES = ("#f2f2f2", "#dbe8f7", "#a9c8ec", "#5f98d6", "#2a66b0", "#143e73")
@@ -151,7 +158,13 @@ def chip_label(dim: Dimension, lens: Lens, value: str) -> str:
     return (cat.label or cat.name) if cat is not None else value
 
 
-def cell_html(c: dict, dim: Dimension, lens: Lens, rid: str) -> str:
+def chips(dim: Dimension, lens: Lens) -> dict[str, tuple[str, str]]:
+    """Each category of a dimension -> (its chip's colour class, its escaped label), worked out once
+    per matrix instead of once per chip."""
+    return {v: (chip_class(dim, lens, v), html.escape(chip_label(dim, lens, v))) for v in lens.allowed_values(dim.id)}
+
+
+def cell_html(c: dict, dim: Dimension, lens: Lens, rid: str, known: Mapping[str, tuple[str, str]] | None = None) -> str:
     """A table cell: chips, each a link to the Evidence page of this report and dimension; the full
     wording and quote are the cell's tooltip (once per cell, not per chip: the markup stays small)."""
     href = html.escape("evidence?" + urlencode({"report": rid, "dim": dim.id}))
@@ -164,8 +177,9 @@ def cell_html(c: dict, dim: Dimension, lens: Lens, rid: str) -> str:
     dis = " dis" if c.get("disagree") is True else ""
     out = []
     for v in values:
-        cls = "na" if v == NOT_ASSESSED else "none" if v == NOT_DISCLOSED else chip_class(dim, lens, v)
-        label = html.escape(chip_label(dim, lens, v))
+        hit = known.get(v) if known is not None else None
+        cls, label = hit or (chip_class(dim, lens, v), html.escape(chip_label(dim, lens, v)))
+        cls = "na" if v == NOT_ASSESSED else "none" if v == NOT_DISCLOSED else cls
         out.append(f'<a class="chip {cls}{dis}" href="{href}" target="_self">{label}{mark}</a>')
     return f"<td{title}>{''.join(out)}</td>"
 
@@ -174,6 +188,7 @@ def matrix_html(rows: pd.DataFrame, dims: list[Dimension], lens: Lens, css: bool
     """The pinned-model-column matrix of the given rows (already filtered and paged); `css=False`
     leaves out the style sheet (the page draws it once, in an element a rerun does not replace)."""
     head = '<th class="model">Model</th>' + "".join(f"<th>{html.escape(d.label)}</th>" for d in dims)
+    known = {d.id: chips(d, lens) for d in dims}
     body = []
     # Only the columns drawn: the wide table's others (every dimension's cells, the search text) made
     # to_dict 45 ms of a filter change at 10,000 reports (cProfile).
@@ -183,7 +198,7 @@ def matrix_html(rows: pd.DataFrame, dims: list[Dimension], lens: Lens, css: bool
         meta = " · ".join(html.escape(v) for v in (r["organization"], r["doc_type"], r["params"]) if isinstance(v, str) and v)
         model = (f'<td class="model"><a href="report?{urlencode({"report": rid})}" target="_self">'
                  f'{html.escape(str(r["model"]))}</a><div class="meta">{meta}</div></td>')  # fmt: skip
-        cells = "".join(cell_html(r.get(d.id) or {}, d, lens, rid) for d in dims)
+        cells = "".join(cell_html(r.get(d.id) or {}, d, lens, rid, known[d.id]) for d in dims)
         body.append(f"<tr>{model}{cells}</tr>")
     table = f'<table class="frl"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
     return f'{f"<style>{CSS}</style>" if css else ""}<div class="frl-wrap">{table}</div>'
@@ -211,11 +226,24 @@ def _options(key: data.Stamp, dims: tuple[str, ...]) -> dict[str, list[str]]:
     return {k: options(wide, k) for k in (*META_FILTERS, *dims)}
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _matrices(key: data.Stamp, lens_id: str) -> OrderedDict[tuple[tuple[str, ...], tuple[str, ...]], str]:
+    """The matrices drawn in this generation, by (columns, row ids), the latest MATRICES_KEPT: a dict
+    lookup, where st.cache_data hashed its arguments and copied the markup on every filter change."""
+    return OrderedDict()
+
+
 def _matrix(key: data.Stamp, lens_id: str, dims: tuple[str, ...], ids: tuple[str, ...]) -> str:
-    lens = data.lens()
-    wide = _wide_by_id(key, tuple(d.id for d in lens.dimensions))
-    return matrix_html(wide.loc[list(ids)], [lens.dimension(d) for d in dims], lens, css=False)
+    kept = _matrices(key, lens_id)
+    html_ = kept.get((dims, ids))
+    if html_ is None:
+        lens = data.lens()
+        wide = _wide_by_id(key, tuple(d.id for d in lens.dimensions))
+        html_ = matrix_html(wide.loc[list(ids)], [lens.dimension(d) for d in dims], lens, css=False)
+        kept[(dims, ids)] = html_
+        while len(kept) > MATRICES_KEPT:
+            kept.popitem(last=False)
+    return html_
 
 
 def render() -> None:
@@ -225,6 +253,8 @@ def render() -> None:
     tbl, _ = data.tables()
     if data.no_data_notice(tbl):
         return
+    # The legend does not change with the filters, so it sits outside their fragment (not redrawn).
+    st.caption(LEGEND)
     shown_ids: dict[str, pd.Series] = {}
     _matrix_and_filters(shown_ids)
     _downloads(tbl, shown_ids, lens)
@@ -267,12 +297,7 @@ def _matrix_and_filters(shown_ids: dict[str, pd.Series]) -> None:
                               help="Which dimensions of the lens to show (the URL keeps the choice).")  # fmt: skip
     on = (["Search"] if query.strip() else []) + [label for k, label in facets.items() if chosen.get(k)]
     shown = filter_rows(wide, chosen, query)
-    st.caption(
-        f"{len(shown)} of {len(wide)} reports" + (f" (filtered by {', '.join(on)})" if on else "") + f" · {CURATED_MARK} "
-        f"curated (hand-checked) · {AUTO_MARK} automatic · {DISAGREE_MARK} the automatic reading disagrees · “not "
-        "disclosed” is a finding; “not assessed” means nobody has looked yet. Hover a cell for the wording and the "
-        "quote; click a chip for the evidence, or a model for its card."
-    )
+    st.caption(f"{len(shown)} of {len(wide)} reports" + (f" (filtered by {', '.join(on)})" if on else ""))
     if shown.empty:
         st.caption("No report matches every filter; remove a value under Filter or clear the search to see more.")
     part = _paged(shown)
