@@ -7,7 +7,9 @@ URL parameters carry ids, never display labels (`/report?report=qwen3`, `/eviden
 dim=reward_source`). Streamlit's `bind="query-params"` stores a widget's *displayed* option, so
 every picker whose options are ids shown through a `format_func` goes through `select`/`radio`
 here instead: the URL is read before the widget is drawn and written after it. Widgets whose shown
-value is already the id (category multiselects, free text) may keep `bind="query-params"`.
+value is already the id (category multiselects, free text) may keep `bind="query-params"`. One
+multiselect over several facets (`facets`, Compare's filter box) binds each facet to its own
+parameter (`?org=Lab+B&doc=blog`), read and written the same way.
 
 To add a page: one line in `PAGES` (a file in views/ with a `render()`).
 """
