@@ -1,10 +1,10 @@
 """Markup the app builds itself, drawn by a small component instead of `st.html`, where a redraw is timed.
 
 Why: `st.html` sanitises its markup with DOMPurify and React re-creates it on every rerun. For the
-Compare matrix (25 rows of chips) that cost about 0.07-0.09 s of each filter re-render in the
-browser (one-off A/B in Chromium at 500 reports: a one-line app with the matrix in `st.html` 0.26 s,
-with this component 0.17 s), a third of the 0.3 s budget. This component swaps the markup in only
-when it changed.
+Compare matrix (25 rows of chips) that cost about a third of the 0.3 s budget of a filter change
+(one-off A/B in Chromium: a one-line app re-rendering the 500-report matrix after a multiselect
+pick took 0.26-0.28 s with it in `st.html`, 0.17-0.20 s with this component; medians of 3, two
+rounds). This component swaps the markup in only when it changed.
 
 It is still defence in depth, not trust: the markup is parsed into an inert `<template>` (no script
 runs, nothing loads), and before it is shown every element outside a short allowlist is dropped,
