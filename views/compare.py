@@ -33,6 +33,7 @@ LEGEND = (
     "“not disclosed” is a finding; “not assessed” means nobody has looked yet. Hover a cell for the wording and the "
     "quote; click a chip for the evidence, or a model for its card."
 )
+FILTER_KEY = "filters"  # the filter box's widget key (its state: the chosen (facet, value) pairs)
 MATRICES_KEPT = 64  # matrices (a page of rows in some columns) kept per store generation
 #: Category colours (soft, distinguishable, readable with dark text); a level uses LEVEL_SHADES.
 PALETTE = ("#cfe3ff", "#ffe0b3", "#d4f0d0", "#f6d0e8", "#e3d9ff", "#fff3b0", "#cdeff0", "#ffd6d1", "#e8e0cf", "#dfe7c4")
@@ -286,7 +287,7 @@ def _matrix_and_filters(shown_ids: dict[str, pd.Series]) -> None:
     chooser = {k: (label, choices.get(k, [])) for k, label in facets.items()}
     with st.container(horizontal=True, vertical_alignment="center"):
         with st.popover(_filter_label(chooser), key="facet_filter"):
-            chosen = nav.facets("Filter", chooser, "filters", show, width=520, help="Type to find a value; within a "
+            chosen = nav.facets("Filter", chooser, FILTER_KEY, show, width=520, help="Type to find a value; within a "
                                 "facet any value matches, across facets all must (the URL keeps the choice).",
                                 placeholder=", ".join(facets.values()) + "…")  # fmt: skip
         with st.popover(f"Search: {nav.typed('q', 20)}" if nav.is_set("q") else "Search", key="facet_q"):
@@ -311,7 +312,7 @@ def _matrix_and_filters(shown_ids: dict[str, pd.Series]) -> None:
 def _filter_label(chooser: Mapping[str, tuple[str, object]]) -> str:
     """The filter box's popover label, drawn before the box: how many values are chosen (the box's
     state, else the URL's values of every facet)."""
-    picked = st.session_state.get("filters")
+    picked = st.session_state.get(FILTER_KEY)
     n = len(picked) if picked is not None else sum(len(st.query_params.get_all(k)) for k in chooser)
     return f"Filter ({n})" if n else "Filter"
 

@@ -119,15 +119,21 @@ def sync_in(key: str, options: Sequence[Any], multi: bool = False) -> None:
     an unchanged one means the user is working the widget, whose state then wins.
     """
     url = _url(key, multi)
-    seen = st.session_state.get(_SEEN + key, _MISSING)
     known = {str(o): o for o in options}
-    if url is not None and (url != seen or key not in st.session_state):
+    if url is not None and (_changed(key, url) or key not in st.session_state):
         if multi:
             st.session_state[key] = [known[u] for u in url if u in known]
         elif url in known:
             st.session_state[key] = known[url]
-    elif url is None and seen is not _MISSING and seen is not None and key in st.session_state:
+    elif url is None and _changed(key, url) and key in st.session_state:
         del st.session_state[key]  # the address lost the parameter (a menu link): back to the default
+
+
+def _changed(key: str, url: Any) -> bool:
+    """The URL's value of `key` is not what this session last wrote there (a link, a reload, a
+    hand-edited address); a parameter this session never wrote and that is absent has not changed."""
+    seen = st.session_state.get(_SEEN + key, _MISSING)
+    return url != seen and not (url is None and seen in (_MISSING, None))
 
 
 def sync_out(key: str, value: Any, default: Any = None) -> None:
@@ -188,11 +194,8 @@ def facets(
     that redraw is most of a filter's time in the browser. Returns the chosen values of each facet.
     """
     known = {k: set(vals) for k, (_, vals) in choices.items()}
-    stale = key not in st.session_state
-    for k in choices:  # as sync_in: a URL changed since this session wrote it (a link, a reload) wins
-        url, seen = _url(k, True), st.session_state.get(_SEEN + k, _MISSING)
-        stale = stale or (url != seen and not (url is None and seen in (_MISSING, None)))
-    if stale:
+    # As in sync_in: a URL changed since this session wrote it (a link, a reload) wins.
+    if key not in st.session_state or any(_changed(k, _url(k, True)) for k in choices):
         st.session_state[key] = [(k, v) for k in choices for v in (_url(k, True) or []) if v in known[k]]
     elif any(v not in known.get(k, ()) for k, v in st.session_state[key]):  # a value the store no longer has
         st.session_state[key] = [(k, v) for k, v in st.session_state[key] if v in known.get(k, ())]
@@ -202,10 +205,7 @@ def facets(
     )
     chosen = {k: [v for kk, v in picked if kk == k] for k in choices}
     for k, vals in chosen.items():
-        if vals or _url(k, True):
-            sync_out(k, vals, [])
-        else:
-            st.session_state[_SEEN + k] = None
+        sync_out(k, vals, [])
     return chosen
 
 
