@@ -19,7 +19,7 @@ from streamlit.testing.v1 import AppTest
 from ingest.lens import load_lens
 from ingest.store import Store
 from tests.app_fixtures import QUOTE, build_store, copy_store, html_tables
-from views import compare, evidence, figures
+from views import compare, evidence, figures, matrix
 from views.add_report import spec_from_fields, spec_from_yaml, write_report
 from views.plain import escape_md
 
@@ -104,16 +104,52 @@ def qp(at: AppTest) -> dict[str, list[str]]:
 
 
 def html_of(at: AppTest) -> str:
-    """Every HTML block of the page, joined: st.html (the quote tables) and views.markup blocks (the
-    Compare matrix, drawn by a component whose data carries the markup)."""
-    blocks = [el.proto.body for el in at.get("html")]
-    blocks += [json.loads(el.proto.json).get("html", "") for el in at.get("bidi_component") if el.proto.json]
-    return "\n".join(blocks)
+    """Every HTML block of the page, joined (st.html: the quote tables and the charts)."""
+    return "\n".join(el.proto.body for el in at.get("html"))
+
+
+def matrix_data(at: AppTest) -> dict:
+    """What Compare's matrix component got (views.matrix): its model parsed, the view, the hover texts."""
+    for el in at.get("bidi_component"):
+        d = json.loads(el.proto.json) if el.proto.json else {}
+        if isinstance(d.get("model"), str) and el.proto.id.endswith(matrix.KEY):
+            d["model"] = json.loads(d["model"])
+            return d
+    raise AssertionError("no matrix on the page")
+
+
+def shown_rows(at: AppTest) -> list[list]:
+    """The rows the matrix shows on its page, as its JavaScript picks them: a row is kept when, in
+    every facet with chosen values, it holds one of them (the browser test checks the two agree)."""
+    d = matrix_data(at)
+    m, view = d["model"], d["view"]
+    want = [{f["values"].index(v) for k, v in view["filters"] if k == f["key"] and v in f["values"]} for f in m["facets"]]
+    rows = [r for r in m["rows"] if all(not w or w & set(r[4][i]) for i, w in enumerate(want))]
+    per = m["page_rows"]
+    return rows[(view["page"] - 1) * per : view["page"] * per]
 
 
 def matrix_rows(at: AppTest) -> list[str]:
     """Model names shown in the Compare matrix, in order."""
-    return re.findall(r'<td class="model"><a href="report\?report=[^"]+" target="_self">([^<]+)</a>', html_of(at))
+    return [r[1] for r in shown_rows(at)]
+
+
+def columns_of(at: AppTest) -> list[str]:
+    """The matrix's column labels."""
+    return [c["label"] for c in matrix_data(at)["model"]["columns"]]
+
+
+def pick(at: AppTest, pairs: list[tuple[str, str]], page: int = 1) -> AppTest:
+    """Choose filter values in the matrix as the browser does: its component state, sent with a rerun."""
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    el = next(e for e in at.get("bidi_component") if e.proto.id.endswith(matrix.KEY))
+    seq = matrix_data(at)["view"]["seq"] + 1
+    view = {"view": {"filters": [list(p) for p in pairs], "page": page, "seq": seq}}
+    states = at._tree.get_widget_states()
+    states.widgets.append(WidgetState(id=el.proto.id, json_value=json.dumps(view)))
+    at._tree._runner._run(states)
+    return at
 
 
 # ------------------------------------------------------------------------------------------- Compare
@@ -123,32 +159,37 @@ def test_compare_shows_every_report_with_lens_columns_and_marks(store_env: Path)
     rows = matrix_rows(at)
     assert len(rows) == N
     assert rows == sorted(rows, key=str.casefold)  # case-insensitive: "alpha model" first
-    page = html_of(at)
-    for dim in LENS.summary_ids:
-        assert f"<th>{LABELS[dim]}</th>" in page
-    assert compare.CURATED_MARK + compare.DISAGREE_MARK in page  # r00's curated algorithm, disagreed with
-    assert compare.AUTO_MARK in page
-    assert 'href="report?report=r02"' in page
-    assert any("disagrees" in w.value for w in at.warning)
+    assert columns_of(at) == [LABELS[d] for d in LENS.summary_ids]
+    marks = {c[1] for r in shown_rows(at) for c in r[5]}
+    assert compare.CURATED_MARK + compare.DISAGREE_MARK in marks  # r00's curated algorithm, disagreed with
+    assert compare.AUTO_MARK in marks
+    assert "r02" in [r[0] for r in shown_rows(at)]
+    assert sum(r[3] for r in shown_rows(at)) and "disagrees" in matrix_data(at)["model"]["texts"]["warn"]
+
+
+def test_compare_hover_texts_come_with_the_shown_page(store_env: Path) -> None:
+    """The full wording and quote of each shown cell travel with the run (too long to ship for every report)."""
+    at = run_app()
+    d = matrix_data(at)
+    assert set(d["titles"]) == {r[0] for r in shown_rows(at)}
+    assert any("the study's wording: PPO (as the study words it)" in t for ts in d["titles"].values() for t in ts)
 
 
 def test_compare_column_chooser_is_bound_to_the_url(store_env: Path) -> None:
     extra = next(d.id for d in LENS.dimensions if d.id not in LENS.summary_ids)
     at = run_app(cols=extra)
-    assert f"<th>{LABELS[extra]}</th>" in html_of(at)
-    assert f"<th>{LABELS[LENS.summary_ids[0]]}</th>" not in html_of(at)
+    assert columns_of(at) == [LABELS[extra]]
     assert qp(at)["cols"] == [extra]
 
 
 @pytest.mark.parametrize(("key", "value"), [("org", "Lab B"), ("doc", "blog"), (ALGO, "DAPO"), (MULTI, "rule-based/verifiable")])
 def test_compare_filter_narrows_rows_and_reads_url(store_env: Path, key: str, value: str) -> None:
-    at = run_app()
-    at.multiselect(key="filters").set_value([(key, value)]).run()
+    at = pick(run_app(), [(key, value)])
     rows = matrix_rows(at)
     assert 0 < len(rows) < N
     assert qp(at)[key] == [value]  # each facet keeps its own URL parameter
     shared = run_app(**{key: value})  # the same view from a shared URL
-    assert shared.multiselect(key="filters").value == [(key, value)]
+    assert matrix_data(shared)["view"]["filters"] == [[key, value]]
     assert matrix_rows(shared) == rows
 
 
@@ -156,6 +197,7 @@ def test_compare_search_matches_wording_and_quotes(store_env: Path) -> None:
     at = run_app()
     at.text_input(key="q").set_value("as the study words it").run()
     assert matrix_rows(at) == ["Model 00"]
+    assert matrix_data(at)["searched"] and matrix_data(at)["total"] == N
     at.text_input(key="q").set_value("no such words").run()
     assert matrix_rows(at) == []
 
@@ -166,32 +208,25 @@ def test_compare_exports_are_offered(store_env: Path) -> None:
     assert labels == ["Summary (Markdown)", "Statistics (Markdown)", "Tiers (Markdown)", "Comparison (CSV)"]
 
 
-def test_compare_escapes_text_from_reports(tmp_path: Path) -> None:
+def test_compare_sends_only_its_own_class_names(store_env: Path) -> None:
+    """The matrix is built in the browser with DOM calls from this data: text stays text (the browser
+    test shows it), and a chip's class is one of the short names views.compare makes."""
+    model = matrix_data(run_app())["model"]
+    classes = {cls for c in model["columns"] for cls, _ in c["chips"]}
+    assert all(re.fullmatch(r"[a-z0-9 ]*", c) for c in classes) and "na" in classes
+
+
+def test_compare_keeps_hostile_text_as_plain_strings() -> None:
     reports = pd.DataFrame([{"report_id": "x", "model": "<script>x</script>", "organization": "L", "doc_type": "blog",
                              "params": None, "notes": None}])  # fmt: skip
     cmp_ = pd.DataFrame([{"report_id": "x", "dimension": MULTI, "value": "<b>v</b>", "origin": "auto",
                           "quote": "a \"quote\" <i>", "disagree": False}])  # fmt: skip
     wide = compare.wide_table(reports, cmp_, [MULTI])
-    out = compare.matrix_html(wide, [LENS.dimension(MULTI)], LENS)
-    assert "<script>" not in out and "&lt;script&gt;" in out and "<b>v</b>" not in out
-
-
-def test_compare_matrix_uses_only_markup_the_component_keeps(store_env: Path) -> None:
-    """views.markup drops tags and attributes outside its allowlist: the matrix must not need any."""
-    from html.parser import HTMLParser
-
-    from views import markup
-
-    seen: set[tuple[str, str]] = set()
-
-    class Tags(HTMLParser):
-        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-            seen.update((tag, a) for a, _ in attrs)
-            seen.add((tag, ""))
-
-    Tags().feed(html_of(run_app()))
-    assert {t for t, _ in seen} <= set(markup.TAGS)
-    assert {a for _, a in seen if a} <= set(markup.ATTRS)
+    cols = compare.columns(LENS, [MULTI], wide)
+    facets = [matrix.Facet("org", "Organization", (("L", "L"),))]
+    row = json.loads(matrix.encode_rows(compare.matrix_frame(wide, cols, facets), cols, facets)[0])
+    assert row[1] == "<script>x</script>"  # a string for textContent, not markup
+    assert ("<b>v</b>", "", "<b>v</b>") in cols[0].chips  # an unknown value keeps its own name, uncoloured
 
 
 def test_empty_store_explains_how_to_fill_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -208,11 +243,9 @@ def test_second_lens_shows_its_own_columns_everywhere(tmp_path: Path, monkeypatc
     monkeypatch.setenv("FRL_DATA_DIR", str(data))
     at = run_app()
     assert at.title[0].value == f"Compare: {other.label}"
-    page = html_of(at)
-    for dim in other.summary_ids:
-        assert f"<th>{other.dimension(dim).label}</th>" in page
-    assert not any(f"<th>{lab}</th>" in page for lab in LABELS.values())
-    assert "reports where the automatic reading" not in page
+    assert columns_of(at) == [other.dimension(dim).label for dim in other.summary_ids]
+    assert not set(columns_of(at)) & set(LABELS.values())
+    assert not any(r[3] for r in shown_rows(at))  # no disagreement to warn of
     at = run_app("report", report="r00")
     assert other.dimension(other.summary_ids[0]).label in html_of(at)
     at = run_app("evidence")
@@ -591,19 +624,29 @@ def _popover_labels(at: AppTest) -> list[str]:
 
 def test_compare_filter_box_offers_every_facet_and_says_what_is_set(store_env: Path) -> None:
     at = run_app()
-    assert _popover_labels(at) == ["Filter", "Search", "Columns"]
-    shown = list(at.multiselect(key="filters").proto.options)  # the options as the browser shows them
-    assert any(o.startswith("Organization: ") for o in shown) and any(o.startswith("Doc type: ") for o in shown)
+    assert _popover_labels(at) == ["Search", "Columns"]  # the filter is the matrix's own (views.matrix)
+    facets = {f["label"]: f for f in matrix_data(at)["model"]["facets"]}
+    assert {"Organization", "Doc type"} <= set(facets)
     for dim in LENS.summary_ids:  # every summary dimension's categories, under the dimension's label
-        assert any(o.startswith(f"{LABELS[dim]}: ") for o in shown), dim
-    at.multiselect(key="filters").set_value([("org", "Lab B"), ("org", "Lab A"), ("doc", "arxiv")]).run()
+        assert facets[LABELS[dim]]["values"], dim
+    pick(at, [("org", "Lab B"), ("org", "Lab A"), ("doc", "arxiv")])
     at.text_input(key="q").set_value("model").run()
     assert qp(at)["org"] == ["Lab B", "Lab A"] and qp(at)["doc"] == ["arxiv"]
-    assert any("filtered by Search, Organization, Doc type" in c.value for c in at.caption)
-    assert _popover_labels(at)[:2] == ["Filter (3)", "Search: model"]
-    at.multiselect(key="filters").set_value([("doc", "arxiv")]).run()
+    filters = [["org", "Lab B"], ["org", "Lab A"], ["doc", "arxiv"]]
+    assert matrix_data(at)["view"]["filters"] == filters  # kept, in the order picked, over a search
+    assert _popover_labels(at) == ["Search: model", "Columns"]
+    pick(at, [("doc", "arxiv")])
     assert "org" not in qp(at)  # a facet emptied leaves the URL
     shared = run_app(org="Lab B", doc="no such type")  # a shared URL's unknown value is dropped, not an error
-    assert shared.multiselect(key="filters").value == [("org", "Lab B")]
+    assert matrix_data(shared)["view"]["filters"] == [["org", "Lab B"]]
     shared = run_app(org="Lab B", q="*grpo* [x](y)")
-    assert _popover_labels(shared)[:2] == ["Filter (1)", "Search: \\*grpo\\* \\[x\\]\\(y\\)"]  # typed text escaped
+    assert _popover_labels(shared)[0] == "Search: \\*grpo\\* \\[x\\]\\(y\\)"  # typed text escaped
+
+
+def test_compare_echoes_the_browsers_change_count_and_restarts_paging_on_a_search(store_env: Path) -> None:
+    """The run echoes the browser's change count (so a late answer cannot undo a newer click), and a
+    search sends the first page."""
+    at = pick(run_app(), [("doc", "arxiv")], page=2)
+    assert matrix_data(at)["view"] == {"filters": [["doc", "arxiv"]], "page": 1, "seq": 1}  # one page only: clamped
+    at.text_input(key="q").set_value("model").run()
+    assert matrix_data(at)["view"]["page"] == 1 and matrix_data(at)["view"]["seq"] == 1

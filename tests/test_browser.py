@@ -288,8 +288,8 @@ def test_see_the_page_renders_the_pdf_page_with_the_quote(page, server: str) -> 
 
 
 def test_compare_exports_follow_a_filter_picked_in_the_box(page, server: str) -> None:  # type: ignore[no-untyped-def]
-    """The exports sit outside the filters' fragment and read its last choice when clicked: after a
-    pick (a fragment rerun, not a page run) the CSV holds only the reports the matrix shows."""
+    """The matrix filters in the browser, then sends its choice (a fragment rerun): the URL and the
+    exports follow it, and the CSV holds exactly the reports the matrix shows."""
     import csv
     import io
 
@@ -297,43 +297,44 @@ def test_compare_exports_follow_a_filter_picked_in_the_box(page, server: str) ->
 
     page.goto(f"{server}/compare")
     settle(page)
-    page.locator('[data-testid="stPopover"]').filter(has_text="Filter").locator("button").first.click()
-    page.locator('[data-testid="stMultiSelect"]').filter(has_text="Filter").locator("input").click()
-    page.get_by_role("option", name="Organization: Lab B").click()
-    expect(page.get_by_text("2 of 6 reports")).to_be_visible()
+    page.locator(".frl-bar > button").click()  # the matrix's Filter button
+    page.locator(".frl-panel label").filter(has_text="Organization: Lab B").click()
+    expect(page.locator(".frl-count")).to_have_text("2 of 6 reports (filtered by Organization)")
+    expect(page.locator(".frl-bar > button")).to_have_text("Filter (1)")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('org') === 'Lab B'", timeout=30_000)
     settle(page)
-    assert params(page)["org"] == ["Lab B"]
     shown = set(page.locator("table.frl td.model a").all_inner_texts())
-    page.keyboard.press("Escape")  # close the box's menu
+    page.keyboard.press("Escape")  # close the filter panel
     button = page.locator('[data-testid="stDownloadButton"]').filter(has_text="Comparison (CSV)")
     button.scroll_into_view_if_needed()
     with page.expect_download() as dl:
         button.locator("button").click()
     rows = list(csv.DictReader(io.StringIO(Path(dl.value.path()).read_text(encoding="utf-8"))))
     assert rows and len({r["report_id"] for r in rows}) == len(shown) == 2
+    page.locator(".frl-picked button").click()  # remove the value again: every report, the URL cleared
+    expect(page.locator(".frl-count")).to_have_text("6 of 6 reports")
+    page.wait_for_function("() => !new URLSearchParams(location.search).has('org')", timeout=30_000)
 
 
 HOSTILE_APP = """import sys
 sys.path.insert(0, {repo!r})
-import streamlit as st
-from views import markup
+import pandas as pd
+from views import matrix
 
-markup.block(
-    '<div class="ok"><a href="report?report=r1" target="_self">kept</a>'
-    '<a class="bad" href="javascript:window.__owned=1">js link</a>'
-    '<a class="bad2" href=" java&#9;script:window.__owned=5">tab link</a>'
-    '<img src="x" onerror="window.__owned=2"><script>window.__owned=3</script>'
-    '<b onclick="window.__owned=4" style="color:red">bold</b><svg><a href="#">svg</a></svg>'
-    '<iframe src="https://example.org"></iframe></div>',
-    ".ok b{{font-weight:700}}",
-    key="m",
-)
+bad = "<img src=x onerror=window.__owned={{}}>"
+cols = [matrix.Column("d", bad.format(1), (("v", 'c0" onmouseover="window.__owned=2', bad.format(3)),))]
+facets = [matrix.Facet("org", bad.format(4), (("L", bad.format(5)),))]
+rows = pd.DataFrame({{"report_id": ['x" onclick="window.__owned=6'], "model": [bad.format(7)], "meta": [bad.format(8)],
+                     "disagree": [True], "facet:org": [["L"]], "cell:d": [(["v"], bad.format(9), True)]}})
+texts = matrix.Texts(*(bad.format(10) + " {{n}}" for _ in range(12)))
+model = matrix.model_json(matrix.encode_rows(rows, cols, facets), cols, facets, texts)
+matrix.draw(model, [], 1, 0, 1, False, {{'x" onclick="window.__owned=6': [bad.format(11)]}}, "")
 """
 
 
-def test_markup_block_drops_scripts_handlers_and_foreign_links(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    """views.markup draws the app's own HTML without st.html's sanitiser, so it sanitises it itself:
-    hostile markup (were a builder ever to forget an escape) shows no script, handler or javascript: link."""
+def test_matrix_shows_hostile_text_as_text(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """views.matrix builds the table in the browser with DOM calls: markup in a model name, label,
+    category, facet, hover text or wording shows as text, runs nothing, and an odd class name is dropped."""
     app = tmp_path / "hostile_app.py"
     app.write_text(HOSTILE_APP.format(repo=str(REPO)), encoding="utf-8")
     proc, url = start_app(tmp_path, tmp_path, tmp_path / "streamlit.log", script=app)
@@ -341,16 +342,19 @@ def test_markup_block_drops_scripts_handlers_and_foreign_links(browser, tmp_path
     try:
         pg = ctx.new_page()
         pg.goto(url)
-        pg.wait_for_selector("div.frl-markup a", timeout=60_000)
+        pg.wait_for_selector("table.frl td.model a", timeout=60_000)
         pg.wait_for_selector(IDLE, timeout=60_000)
-        box = pg.locator("div.frl-markup")
-        assert box.locator("a", has_text="kept").get_attribute("href") == "report?report=r1"
-        assert box.locator("a.bad").get_attribute("href") is None and box.locator("a.bad2").get_attribute("href") is None
-        assert box.locator("img, script, iframe, svg").count() == 0
-        assert box.locator("b").get_attribute("onclick") is None and box.locator("b").get_attribute("style") is None
-        box.locator("b").click()
-        box.locator("a.bad").click()
-        box.locator("a.bad2").click()
+        root = pg.locator("table.frl")
+        assert root.locator("td.model a").inner_text() == "<img src=x onerror=window.__owned=7>"
+        assert root.locator("td.model a").get_attribute("href") == "report?report=x%22+onclick%3D%22window.__owned%3D6"
+        chip = root.locator("a.chip")
+        assert chip.get_attribute("class") == "chip dis" and "<img" in chip.inner_text()
+        assert "window.__owned=11" in (root.locator("td").nth(1).get_attribute("title") or "")
+        pg.locator(".frl-bar > button").click()
+        pg.locator(".frl-panel label").first.click()
+        chip.hover()
+        root.locator("td.model a").hover()
+        assert pg.locator(".frl-bar").locator("xpath=..").locator("img, script").count() == 0
         assert pg.evaluate("window.__owned") is None
     finally:
         ctx.close()

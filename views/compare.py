@@ -2,43 +2,52 @@
 
 Everything about the columns comes from the active lens (dimensions, labels, kinds, categories and
 the default columns, `summary_columns`), so a second lens shows its own columns without code. The
-matrix is HTML (drawn by `views.markup`): the model column is pinned, each cell is a chip per category
-(colour = category, or a light-to-dark shade for a level), marked ✎ curated, ⚙ automatic, ⚠ disagreement;
-hovering a cell shows the full wording and the quote; clicking the model opens its card, a chip its
-evidence. One filter box holds every facet (organization, doc type, the lens's summary dimensions),
-each bound to its own URL parameter; it, the search box and the column chooser open from buttons
-(popovers), so their widgets cost a first render nothing.
+matrix (drawn by `views.matrix`, which filters and pages in the browser) pins the model column; each
+cell is a chip per category (colour = category, or a light-to-dark shade for a level), marked ✎
+curated, ⚙ automatic, ⚠ disagreement; hovering a cell shows the full wording and the quote; clicking
+the model opens its card, a chip its evidence. Its filter holds every facet (organization, doc type,
+the lens's summary dimensions), each bound to its own URL parameter. The search box and the column
+chooser are Streamlit widgets in popovers (a rerun sends the matrix the rows they keep).
 """
 
 from __future__ import annotations
 
-import html
 from collections import OrderedDict
-from collections.abc import Mapping
-from urllib.parse import urlencode
+from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
 
 import pandas as pd
 import streamlit as st
 
 from ingest import export, stats, study_tables
 from ingest.lens import NOT_ASSESSED, NOT_DISCLOSED, Dimension, Lens
-from views import data, markup, nav
+from views import data, matrix, nav
+
+T = TypeVar("T")
 
 #: Filter key (also the URL query parameter) -> reports column.
 META_FILTERS: dict[str, str] = {"org": "organization", "doc": "doc_type"}
 CURATED_MARK, AUTO_MARK, DISAGREE_MARK = "✎", "⚙", "⚠"
-PAGE_ROWS = 25  # a filter change redraws the page's rows: fewer rows, a faster re-render
 LEGEND = (
     f"{CURATED_MARK} curated (hand-checked) · {AUTO_MARK} automatic · {DISAGREE_MARK} the automatic reading disagrees · "
     "“not disclosed” is a finding; “not assessed” means nobody has looked yet. Hover a cell for the wording and the "
     "quote; click a chip for the evidence, or a model for its card."
 )
-FILTER_KEY = "filters"  # the filter box's widget key (its state: the chosen (facet, value) pairs)
-MATRICES_KEPT = 64  # matrices (a page of rows in some columns) kept per store generation
+#: The matrix's wording (views.matrix shows it; `{n}` and the like are filled in the browser).
+TEXTS = matrix.Texts(
+    filter="Filter", find="Type to find a value: organization, doc type, a category…", clear="Clear all",
+    count="{n} of {total} reports", by=" (filtered by {what})", search="Search",
+    empty="No report matches every filter; remove a value under Filter or clear the search to see more.",
+    warn=f"{{n}} report(s) where the automatic reading disagrees with the curated value ({DISAGREE_MARK}).",
+    prev="← Previous", next="Next →", page="Page {p} of {pages}: reports {lo}–{hi} of {n}", model="Model",
+)  # fmt: skip
+MODELS_KEPT = 16  # encoded rows and matrix data kept per store generation
+#: Session state: the filter's last choice, page, search and columns, and the browser's change count seen.
+_PAIRS, _PAGE, _QUERY, _SEQ = "_matrix_pairs", "_matrix_page", "_matrix_query", "_matrix_seq"
 #: Category colours (soft, distinguishable, readable with dark text); a level uses LEVEL_SHADES.
 PALETTE = ("#cfe3ff", "#ffe0b3", "#d4f0d0", "#f6d0e8", "#e3d9ff", "#fff3b0", "#cdeff0", "#ffd6d1", "#e8e0cf", "#dfe7c4")
 LEVEL_SHADES = ("#f2f2f2", "#dbe8f7", "#a9c8ec", "#5f98d6", "#2a66b0", "#143e73")
-CSS = (  # a bare style sheet (views.markup draws it with the matrix)
+CSS = (  # a bare style sheet (views.matrix draws it with the matrix)
     ".frl-wrap{max-height:72vh;overflow:auto;border:1px solid #e6e6e6;border-radius:6px}"
     "table.frl{border-collapse:separate;border-spacing:0;width:100%;table-layout:fixed;font-size:13px}"
     "table.frl th{position:sticky;top:0;background:#fafafa;z-index:2;text-align:left;padding:6px;"
@@ -160,49 +169,53 @@ def chip_label(dim: Dimension, lens: Lens, value: str) -> str:
 
 
 def chips(dim: Dimension, lens: Lens) -> dict[str, tuple[str, str]]:
-    """Each category of a dimension -> (its chip's colour class, its escaped label), worked out once
-    per matrix instead of once per chip."""
-    return {v: (chip_class(dim, lens, v), html.escape(chip_label(dim, lens, v))) for v in lens.allowed_values(dim.id)}
+    """Each category of a dimension -> (its chip's colour class, its label)."""
+    return {v: (chip_class(dim, lens, v), chip_label(dim, lens, v)) for v in lens.allowed_values(dim.id)}
 
 
-def cell_html(c: dict, dim: Dimension, lens: Lens, rid: str, known: Mapping[str, tuple[str, str]] | None = None) -> str:
-    """A table cell: chips, each a link to the Evidence page of this report and dimension; the full
-    wording and quote are the cell's tooltip (once per cell, not per chip: the markup stays small)."""
-    href = html.escape("evidence?" + urlencode({"report": rid, "dim": dim.id}))
-    title = f' title="{html.escape(hover(c, dim), quote=True)}"' if c else ""
+def columns(lens: Lens, dims: Sequence[str], wide: pd.DataFrame) -> list[matrix.Column]:
+    """The drawn dimensions with their chips: the lens's categories, then any other value the store
+    holds (shown under its own name, uncoloured), "not assessed" last."""
+    out = []
+    for d in dims:
+        dim = lens.dimension(d)
+        known = chips(dim, lens)
+        seen = {v for vs in wide[f"_{d}"] for v in vs} if f"_{d}" in wide else set()
+        values = [*known, *sorted(seen - set(known) - {NOT_ASSESSED}, key=str.casefold), NOT_ASSESSED]
+        out.append(matrix.Column(d, dim.label, tuple(
+            (v, "na" if v == NOT_ASSESSED else "none" if v == NOT_DISCLOSED else known.get(v, ("", ""))[0],
+             NOT_ASSESSED if v == NOT_ASSESSED else known[v][1] if v in known else v)
+            for v in values)))  # fmt: skip
+    return out
+
+
+def cell_of(c: Mapping[str, object]) -> tuple[list[str], str, bool]:
+    """A cell as the matrix draws it: its categories ("not assessed" when none), marks, whether the
+    automatic reading disagrees (marks and outline only on an assessed cell)."""
     values = split_values(c.get("value")) if c else []
     if not values or values == [NOT_ASSESSED]:
-        return f'<td{title}><a class="chip na" href="{href}" target="_self">{NOT_ASSESSED}</a></td>'
-    mk = marks(c)
-    mark = f"<i>{mk}</i>" if mk else ""
-    dis = " dis" if c.get("disagree") is True else ""
-    out = []
-    for v in values:
-        hit = known.get(v) if known is not None else None
-        cls, label = hit or (chip_class(dim, lens, v), html.escape(chip_label(dim, lens, v)))
-        cls = "na" if v == NOT_ASSESSED else "none" if v == NOT_DISCLOSED else cls
-        out.append(f'<a class="chip {cls}{dis}" href="{href}" target="_self">{label}{mark}</a>')
-    return f"<td{title}>{''.join(out)}</td>"
+        return [NOT_ASSESSED], "", False
+    return values, marks(dict(c)), c.get("disagree") is True
 
 
-def matrix_html(rows: pd.DataFrame, dims: list[Dimension], lens: Lens, css: bool = True) -> str:
-    """The pinned-model-column matrix of the given rows (already filtered and paged); `css=False`
-    leaves out the style sheet (the page draws it once, in an element a rerun does not replace)."""
-    head = '<th class="model">Model</th>' + "".join(f"<th>{html.escape(d.label)}</th>" for d in dims)
-    known = {d.id: chips(d, lens) for d in dims}
-    body = []
-    # Only the columns drawn: the wide table's others (every dimension's cells, the search text) made
-    # to_dict 45 ms of a filter change at 10,000 reports (cProfile).
-    keep = [c for c in ("report_id", "model", "organization", "doc_type", "params", *(d.id for d in dims)) if c in rows]
-    for r in rows[keep].to_dict("records"):
-        rid = str(r["report_id"])
-        meta = " · ".join(html.escape(v) for v in (r["organization"], r["doc_type"], r["params"]) if isinstance(v, str) and v)
-        model = (f'<td class="model"><a href="report?{urlencode({"report": rid})}" target="_self">'
-                 f'{html.escape(str(r["model"]))}</a><div class="meta">{meta}</div></td>')  # fmt: skip
-        cells = "".join(cell_html(r.get(d.id) or {}, d, lens, rid, known[d.id]) for d in dims)
-        body.append(f"<tr>{model}{cells}</tr>")
-    table = f'<table class="frl"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
-    return f'{f"<style>{CSS}</style>" if css else ""}<div class="frl-wrap">{table}</div>'
+def matrix_frame(wide: pd.DataFrame, cols: Sequence[matrix.Column], facets: Sequence[matrix.Facet]) -> pd.DataFrame:
+    """The wide table's rows in the shape `matrix.encode_rows` reads (every report, in the wide table's order)."""
+    m = wide[["organization", "doc_type", "params"]]
+    meta = [" · ".join(v for v in vals if isinstance(v, str) and v) for vals in m.itertuples(index=False)]
+    out = pd.DataFrame({"report_id": wide["report_id"], "model": wide["model"].astype(str), "meta": meta,
+                        "disagree": wide["disagree"]})  # fmt: skip
+    for f in facets:
+        src = wide[META_FILTERS[f.key]] if f.key in META_FILTERS else wide[f"_{f.key}"]
+        out[f"facet:{f.key}"] = [[v] if isinstance(v, str) else list(v) if isinstance(v, list) else [] for v in src]
+    for c in cols:
+        out[f"cell:{c.id}"] = [cell_of(x) for x in wide[c.id]]
+    return out
+
+
+def titles(rows: pd.DataFrame, dims: Sequence[Dimension]) -> dict[str, list[str]]:
+    """The hover text of each drawn cell (the full wording and the quote), by report id: sent for the
+    shown page only, since quotes for every report would make the matrix's data too large to ship."""
+    return {str(r["report_id"]): [hover(r[d.id], d) if r[d.id] else "" for d in dims] for r in rows.to_dict("records")}
 
 
 # A shared object (st.cache_resource), not a copy: st.cache_data would unpickle the whole table of
@@ -214,12 +227,6 @@ def _wide(key: data.Stamp, dims: tuple[str, ...]) -> pd.DataFrame:
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
-def _wide_by_id(key: data.Stamp, dims: tuple[str, ...]) -> pd.DataFrame:
-    """`_wide` indexed by report id, for the matrix's row lookups (shared, read-only)."""
-    return _wide(key, dims).set_index("report_id", drop=False)
-
-
-@st.cache_resource(show_spinner=False, max_entries=4)
 def _options(key: data.Stamp, dims: tuple[str, ...]) -> dict[str, list[str]]:
     """Every filter's choices, once per store generation: walking every cell's categories on each
     filter change was about a tenth of its script time at 500 reports (a profile). Shared, read-only."""
@@ -228,23 +235,30 @@ def _options(key: data.Stamp, dims: tuple[str, ...]) -> dict[str, list[str]]:
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
-def _matrices(key: data.Stamp, lens_id: str) -> OrderedDict[tuple[tuple[str, ...], tuple[str, ...]], str]:
-    """The matrices drawn in this generation, by (columns, row ids), the latest MATRICES_KEPT: a dict
-    lookup, where st.cache_data hashed its arguments and copied the markup on every filter change."""
+def _models(key: data.Stamp, lens_id: str) -> OrderedDict[tuple[object, ...], object]:
+    """This generation's encoded rows (by columns) and matrix data (by columns and search), the latest
+    MODELS_KEPT: encoding 10,000 rows takes a while, picking the ones a search keeps does not."""
     return OrderedDict()
 
 
-def _matrix(key: data.Stamp, lens_id: str, dims: tuple[str, ...], ids: tuple[str, ...]) -> str:
-    kept = _matrices(key, lens_id)
-    html_ = kept.get((dims, ids))
-    if html_ is None:
-        lens = data.lens()
-        wide = _wide_by_id(key, tuple(d.id for d in lens.dimensions))
-        html_ = matrix_html(wide.loc[list(ids)], [lens.dimension(d) for d in dims], lens, css=False)
-        kept[(dims, ids)] = html_
-        while len(kept) > MATRICES_KEPT:
+def _kept(key: data.Stamp, lens_id: str, what: tuple[object, ...], make: Callable[[], T]) -> T:
+    kept = _models(key, lens_id)
+    if what not in kept:
+        kept[what] = make()
+        while len(kept) > MODELS_KEPT:
             kept.popitem(last=False)
-    return html_
+    return kept[what]  # type: ignore[return-value]
+
+
+def _facets(lens: Lens, choices: Mapping[str, list[str]]) -> list[matrix.Facet]:
+    """The filter's facets: organization, doc type and the lens's summary dimensions, with their values."""
+    labels = {"org": "Organization", "doc": "Doc type", **{d: lens.dimension(d).label for d in lens.summary_ids}}
+    return [
+        matrix.Facet(
+            k, label, tuple((v, v if k in META_FILTERS else chip_label(lens.dimension(k), lens, v)) for v in choices.get(k, []))
+        )
+        for k, label in labels.items()
+    ]
 
 
 def render() -> None:
@@ -263,86 +277,50 @@ def render() -> None:
 
 @st.fragment
 def _matrix_and_filters(shown_ids: dict[str, pd.Series]) -> None:
-    """Filters and the matrix: a fragment, so a filter change reruns only this part (not the
-    navigation and the page around it) and the browser redraws only its elements. It leaves the
-    shown reports' ids in `shown_ids` (the same object on every rerun of the fragment) for the
-    exports, which sit outside it: they are not redrawn on a filter change, and read it when clicked."""
+    """The search box, the column chooser and the matrix (which filters and pages in the browser,
+    `views.matrix`): a fragment, so the rerun that follows a choice in the browser (it writes the
+    URL and sends the page's hover texts) reruns only this part. It leaves the shown reports' ids in
+    `shown_ids` (the same object on every rerun of the fragment) for the exports, which sit outside
+    it and read it when clicked."""
     lens = data.lens()
     _, key = data.tables()
     all_dims = tuple(d.id for d in lens.dimensions)
     wide = _wide(key, all_dims)
-    choices = _options(key, all_dims)
     labels = {d.id: d.label for d in lens.dimensions}
-    facets = {"org": "Organization", "doc": "Doc type", **{d: labels[d] for d in lens.summary_ids}}
-
-    def show(k: str, v: str) -> str:
-        return v if k in META_FILTERS else chip_label(lens.dimension(k), lens, v)
-
-    # A bar of three popovers: the filter box (one multiselect for every facet), the search box and the
-    # column chooser. A closed popover's widgets are not drawn: a text box and a multiselect drawn up front
-    # added about 0.4 s to the first render at 10,000 reports (bench/app_speed.py, 2.29 s). Each element of
-    # the fragment is redrawn on every filter change, and that redraw is most of a filter's time in the
-    # browser: one popover per facet took 0.03-0.06 s longer per filter change than one box for all
-    # (one-off A/B in Chromium at 500 reports, the matrix already drawn by views.markup).
-    chooser = {k: (label, choices.get(k, [])) for k, label in facets.items()}
+    # Two popovers: a closed popover's widgets are not drawn, and a text box and a multiselect drawn up
+    # front added about 0.4 s to the first render at 10,000 reports (bench/app_speed.py, 2.29 s).
     with st.container(horizontal=True, vertical_alignment="center"):
-        with st.popover(_filter_label(chooser), key="facet_filter"):
-            chosen = nav.facets("Filter", chooser, FILTER_KEY, show, width=520, help="Type to find a value; within a "
-                                "facet any value matches, across facets all must (the URL keeps the choice).",
-                                placeholder=", ".join(facets.values()) + "…")  # fmt: skip
         with st.popover(f"Search: {nav.typed('q', 20)}" if nav.is_set("q") else "Search", key="facet_q"):
             query = st.text_input("Search", key="q", bind="query-params", max_chars=200, width=320,
                                   placeholder="model, wording, quote…")  # fmt: skip
         with st.popover("Columns", key="facet_cols"):
             cols = nav.select("Columns", list(all_dims), "cols", labels.get, widget="multiselect", default=lens.summary_ids,
                               help="Which dimensions of the lens to show (the URL keeps the choice).")  # fmt: skip
-    on = (["Search"] if query.strip() else []) + [label for k, label in facets.items() if chosen.get(k)]
-    shown = filter_rows(wide, chosen, query)
-    st.caption(f"{len(shown)} of {len(wide)} reports" + (f" (filtered by {', '.join(on)})" if on else ""))
-    if shown.empty:
-        st.caption("No report matches every filter; remove a value under Filter or clear the search to see more.")
-    part = _paged(shown)
-    markup.block(_matrix(key, lens.id, tuple(cols or lens.summary_ids), tuple(part["report_id"])), CSS, key="matrix")
-    n_dis = int(shown["disagree"].sum())
-    if n_dis:
-        st.warning(f"{n_dis} report(s) where the automatic reading disagrees with the curated value ({DISAGREE_MARK}).")
+    dims = tuple(cols or lens.summary_ids)
+    facets = _kept(key, lens.id, ("facets",), lambda: _facets(lens, _options(key, all_dims)))
+    drawn = _kept(key, lens.id, ("columns", dims), lambda: columns(lens, dims, wide))
+    encoded = _kept(key, lens.id, ("rows", dims), lambda: matrix.encode_rows(matrix_frame(wide, drawn, facets), drawn, facets))
+    q = query.strip()
+    base = filter_rows(wide, {}, q) if q else wide
+
+    def model() -> str:
+        rows = encoded if not q else [encoded[i] for i in wide.index.get_indexer(base.index)]
+        return matrix.model_json(rows, drawn, facets, TEXTS)
+
+    data_ = _kept(key, lens.id, ("model", dims, q), model)
+    news = matrix.sent()
+    pairs = nav.facet_choice({f.key: [v for v, _ in f.values] for f in facets}, news.pairs if news else None,
+                             st.session_state.get(_PAIRS))  # fmt: skip
+    shown = filter_rows(base, {f.key: [v for k, v in pairs if k == f.key] for f in facets})
+    pages = max(1, -(-len(shown) // matrix.PAGE_ROWS))
+    # The browser's page; else the first after the rows changed under it (a search, a link), else the last one.
+    same = st.session_state.get(_PAIRS) == pairs and st.session_state.get(_QUERY) == (q, dims)
+    page = min(news.page if news else st.session_state.get(_PAGE, 1) if same else 1, pages)
+    seq = news.seq if news else st.session_state.get(_SEQ, 0)
+    st.session_state.update({_PAIRS: pairs, _PAGE: page, _QUERY: (q, dims), _SEQ: seq})
+    part = shown.iloc[(page - 1) * matrix.PAGE_ROWS : page * matrix.PAGE_ROWS]
+    matrix.draw(data_, pairs, page, seq, len(wide), bool(q), titles(part, [lens.dimension(d) for d in dims]), CSS)
     shown_ids["ids"] = shown["report_id"]
-
-
-def _filter_label(chooser: Mapping[str, tuple[str, object]]) -> str:
-    """The filter box's popover label, drawn before the box: how many values are chosen (the box's
-    state, else the URL's values of every facet)."""
-    picked = st.session_state.get(FILTER_KEY)
-    n = len(picked) if picked is not None else sum(len(st.query_params.get_all(k)) for k in chooser)
-    return f"Filter ({n})" if n else "Filter"
-
-
-def _turn(step: int) -> None:
-    st.session_state["page"] = st.session_state.get("page", 1) + step
-
-
-def _paged(shown: pd.DataFrame) -> pd.DataFrame:
-    """The rows of the current page (PAGE_ROWS a page) with Previous/Next buttons when there are more.
-
-    Buttons rather than a number box: the page already draws buttons, and every other kind of
-    widget adds its own code to a first render. A changed filter starts again at the first page.
-    """
-    pages = max(1, -(-len(shown) // PAGE_ROWS))
-    # Which rows are shown, by their positions in the wide table (an integer array hashes in
-    # microseconds; a tuple of 10,000 Arrow-backed ids took ~4 ms to build on every rerun).
-    rows = hash(shown.index.to_numpy().tobytes())
-    if st.session_state.get("page_of") != rows:
-        st.session_state["page_of"], st.session_state["page"] = rows, 1
-    page = min(max(1, int(st.session_state.get("page", 1))), pages)
-    st.session_state["page"] = page
-    if pages > 1:
-        # One horizontal container, not st.columns (a block per column): fewer elements to redraw per filter change.
-        with st.container(horizontal=True, vertical_alignment="center"):
-            st.button("← Previous", key="prev", on_click=_turn, args=(-1,), disabled=page == 1)
-            st.button("Next →", key="next", on_click=_turn, args=(1,), disabled=page == pages)
-            lo, hi = (page - 1) * PAGE_ROWS + 1, min(page * PAGE_ROWS, len(shown))
-            st.caption(f"Page {page} of {pages}: reports {lo}–{hi} of {len(shown)}")
-    return shown.iloc[(page - 1) * PAGE_ROWS : page * PAGE_ROWS]
 
 
 def _downloads(tbl: Mapping[str, pd.DataFrame], shown_ids: Mapping[str, pd.Series], lens: Lens) -> None:

@@ -7,9 +7,9 @@ URL parameters carry ids, never display labels (`/report?report=qwen3`, `/eviden
 dim=reward_source`). Streamlit's `bind="query-params"` stores a widget's *displayed* option, so
 every picker whose options are ids shown through a `format_func` goes through `select`/`radio`
 here instead: the URL is read before the widget is drawn and written after it. Widgets whose shown
-value is already the id (category multiselects, free text) may keep `bind="query-params"`. One
-multiselect over several facets (`facets`, Compare's filter box) binds each facet to its own
-parameter (`?org=Lab+B&doc=blog`), read and written the same way.
+value is already the id (category multiselects, free text) may keep `bind="query-params"`. A
+filter over several facets drawn in the browser (`facet_choice`, Compare's matrix) binds each facet
+to its own parameter (`?org=Lab+B&doc=blog`), read and written the same way.
 
 To add a page: one line in `PAGES` (a file in views/ with a `render()`).
 """
@@ -178,35 +178,28 @@ def select(
     return value
 
 
-def facets(
-    label: str,
-    choices: Mapping[str, tuple[str, Sequence[str]]],
-    key: str,
-    show: Callable[[str, str], str] = lambda k, v: v,
-    where: Any = st,
-    **kw: Any,
-) -> dict[str, list[str]]:
-    """One multiselect over several facets, each bound to its own URL parameter (`?org=A&doc=blog`).
+def facet_choice(
+    known: Mapping[str, Sequence[str]], sent: Sequence[tuple[str, str]] | None, last: Sequence[tuple[str, str]] | None
+) -> list[tuple[str, str]]:
+    """The (facet, value) pairs of a filter drawn outside Streamlit's widgets (Compare's matrix, which
+    filters in the browser), each facet bound to its own URL parameter (`?org=A&doc=blog`).
 
-    `choices` maps a facet's key (its URL parameter) to (its label, its values). The options are
-    (key, value) pairs shown as "<label>: <show(key, value)>", so typing "reward" offers every reward
-    source. One widget instead of one per facet: each widget is redrawn on every filter change, and
-    that redraw is most of a filter's time in the browser. Returns the chosen values of each facet.
+    What the browser `sent` since the last run wins; else the URL's values when it changed since this
+    session wrote it (a link, a reload) or nothing was chosen before; else the `last` choice (the
+    URL's values in the order they were picked). Values the store does not have are dropped. The
+    choice is written back to the URL.
     """
-    known = {k: set(vals) for k, (_, vals) in choices.items()}
-    # As in sync_in: a URL changed since this session wrote it (a link, a reload) wins.
-    if key not in st.session_state or any(_changed(k, _url(k, True)) for k in choices):
-        st.session_state[key] = [(k, v) for k in choices for v in (_url(k, True) or []) if v in known[k]]
-    elif any(v not in known.get(k, ()) for k, v in st.session_state[key]):  # a value the store no longer has
-        st.session_state[key] = [(k, v) for k, v in st.session_state[key] if v in known.get(k, ())]
-    options = [(k, v) for k, (_, vals) in choices.items() for v in vals]
-    picked = where.multiselect(
-        label, options, key=key, format_func=lambda t: f"{choices[t[0]][0]}: {show(*t)}", select_all=False, **kw
-    )
-    chosen = {k: [v for kk, v in picked if kk == k] for k in choices}
-    for k, vals in chosen.items():
-        sync_out(k, vals, [])
-    return chosen
+    if sent is not None:
+        pairs = list(sent)
+    elif last is not None and not any(_changed(k, _url(k, True)) for k in known):
+        pairs = list(last)
+    else:
+        pairs = [(k, v) for k in known for v in (_url(k, True) or [])]
+    sets = {k: set(vals) for k, vals in known.items()}
+    pairs = list(dict.fromkeys((k, v) for k, v in pairs if v in sets.get(k, ())))
+    for k in known:
+        sync_out(k, [v for kk, v in pairs if kk == k], [])
+    return pairs
 
 
 #: A picker offers at most this many reports ($FRL_PICKER_LIMIT overrides it); with more, a search box
