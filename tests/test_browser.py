@@ -300,6 +300,9 @@ def test_compare_exports_follow_a_filter_picked_in_the_box(page, server: str) ->
     page.locator(".frl-bar > button").click()  # the matrix's Filter button
     page.locator(".frl-panel label").filter(has_text="Organization: Lab B").click()
     expect(page.locator(".frl-count")).to_have_text("2 of 6 reports (filtered by Organization)")
+    # the component's style sheet applies (the script once removed it with the parent's children)
+    assert page.locator(".frl-panel").evaluate("(e) => getComputedStyle(e).position") == "absolute"
+    assert page.locator("table.frl a.chip").first.evaluate("(e) => getComputedStyle(e).borderRadius") == "10px"
     expect(page.locator(".frl-bar > button")).to_have_text("Filter (1)")
     page.wait_for_function("() => new URLSearchParams(location.search).get('org') === 'Lab B'", timeout=30_000)
     settle(page)
@@ -352,6 +355,8 @@ def test_matrix_shows_hostile_text_as_text(browser, tmp_path: Path) -> None:  # 
         assert "window.__owned=11" in (root.locator("td").nth(1).get_attribute("title") or "")
         pg.locator(".frl-bar > button").click()
         pg.locator(".frl-panel label").first.click()
+        pg.keyboard.press("Escape")  # closes the panel
+        assert pg.locator(".frl-panel").is_hidden()
         chip.hover()
         root.locator("td.model a").hover()
         assert pg.locator(".frl-bar").locator("xpath=..").locator("img, script").count() == 0

@@ -16,10 +16,12 @@ function fill(t, vals) { return String(t).replace(/\{(\w+)\}/g, (m, k) => (k in 
 function button(text) { const b = el('button', 'frl-btn', text); b.type = 'button'; return b; }
 
 class Matrix {
-  constructor(root) {
+  constructor(parent) {
+    // Our own box: the parent also holds the <style> Streamlit puts there for this component's CSS.
+    const root = el('div', 'frl-matrix');
+    parent.appendChild(root);
     this.root = root; this.v = null; this.m = null; this.sel = []; this.page = 1;
     this.seq = 0; this.titles = new Map(); this.send = null; this.drawn = null;
-    root.replaceChildren();
     this.bar = el('div', 'frl-bar');
     this.btn = button('Filter');
     this.btn.setAttribute('aria-haspopup', 'true');
@@ -100,19 +102,23 @@ class Matrix {
     this.head.replaceChildren(tr);
     this.list.replaceChildren();
     m.facets.forEach((f) => {
-      this.list.append(el('h4', null, f.label));
+      const group = el('div', 'frl-facet'); group.append(el('h4', null, f.label)); this.list.append(group);
       f.values.forEach((v, i) => {
         const lab = el('label'); const box = el('input'); box.type = 'checkbox';
         box.dataset.k = f.key; box.dataset.v = v;
         lab.dataset.text = (f.label + ': ' + f.shown[i]).toLowerCase();
         lab.append(box, document.createTextNode(' ' + f.label + ': ' + f.shown[i]));
-        this.list.append(lab);
+        group.append(lab);
       });
     });
   }
   narrow() {
     const q = this.find.value.trim().toLowerCase();
-    for (const lab of this.list.querySelectorAll('label')) lab.hidden = !!q && !lab.dataset.text.includes(q);
+    for (const group of this.list.children) {
+      let any = false;
+      for (const lab of group.querySelectorAll('label')) { lab.hidden = !!q && !lab.dataset.text.includes(q); any = any || !lab.hidden; }
+      group.hidden = !any;
+    }
   }
   commit(refilter) {
     if (refilter) this.page = 1;
