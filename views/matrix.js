@@ -181,5 +181,6 @@ export default function (component) {
   if (!ui) { ui = new Matrix(parentElement); parentElement.__frlMatrix = ui; }
   ui.send = setStateValue;
   ui.update(data || {});
-  return () => {};
+  // Streamlit calls the last cleanup when the component leaves the page.
+  return () => document.removeEventListener('mousedown', ui.outside);
 }
