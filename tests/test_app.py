@@ -650,3 +650,13 @@ def test_compare_echoes_the_browsers_change_count_and_restarts_paging_on_a_searc
     assert matrix_data(at)["view"] == {"filters": [["doc", "arxiv"]], "page": 1, "seq": 1}  # one page only: clamped
     at.text_input(key="q").set_value("model").run()
     assert matrix_data(at)["view"]["page"] == 1 and matrix_data(at)["view"]["seq"] == 1
+
+
+def test_compare_reads_a_forged_browser_state_within_bounds(store_env: Path) -> None:
+    """The matrix's state comes from the browser, so it is untrusted: odd shapes, types and sizes are
+    dropped, not errors, and only values the store has are kept."""
+    forged = [["org", "Lab B"], ["org", 7], ["org"], ["doc", "x" * 5_000], "junk", *[["org", f"Lab {i}"] for i in range(5_000)]]
+    at = pick(run_app(), forged, page=10**9)  # type: ignore[arg-type]
+    assert not at.exception
+    view = matrix_data(at)["view"]
+    assert view["filters"] == [["org", "Lab B"]] and view["page"] == 1

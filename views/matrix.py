@@ -30,6 +30,9 @@ import streamlit as st
 KEY = "matrix"
 JS = (Path(__file__).with_suffix(".js")).read_text(encoding="utf-8")
 PAGE_ROWS = 25  # rows a page: a filter change redraws them
+#: At most this many (facet, value) pairs, each string at most MAX_VALUE characters, are read from the
+#: browser (more than any store's facets hold; a forged state cannot make a run walk millions).
+MAX_PAIRS, MAX_VALUE = 2_000, 1_000
 _SEEN = "_matrix_seen"  # session-state key: the browser's state as of the last run
 
 
@@ -127,13 +130,19 @@ def sent() -> View | None:
     across runs, so an unchanged one is not news)."""
     state = st.session_state.get(KEY)
     view = state.get("view") if isinstance(state, Mapping) else None
-    seen = json.dumps(view, sort_keys=True, default=str)
-    if not isinstance(view, Mapping) or st.session_state.get(_SEEN) == seen:
+    if not isinstance(view, Mapping):
+        return None
+    seen = (view.get("seq"), view.get("page"), view.get("filters"))
+    if st.session_state.get(_SEEN) == seen:
         return None
     st.session_state[_SEEN] = seen
     pairs, page, seq = view.get("filters"), view.get("page"), view.get("seq")
-    listed = pairs if isinstance(pairs, list) else []
-    chosen = [(str(p[0]), str(p[1])) for p in listed if isinstance(p, list | tuple) and len(p) == 2]
+    listed = pairs[:MAX_PAIRS] if isinstance(pairs, list) else []  # a browser's state is untrusted input
+    chosen = [
+        (p[0], p[1])
+        for p in listed
+        if isinstance(p, list | tuple) and len(p) == 2 and all(isinstance(x, str) and len(x) <= MAX_VALUE for x in p)
+    ]
     return View(chosen, _count(page, 1), _count(seq, 0))
 
 
