@@ -364,3 +364,38 @@ def test_matrix_shows_hostile_text_as_text(browser, tmp_path: Path) -> None:  # 
     finally:
         ctx.close()
         stop(proc)
+
+
+def test_compare_pages_in_the_browser_and_keeps_quick_picks(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """On 60 reports: Next draws page 2 at once and the rerun brings its cells' hover texts; two picks
+    in quick succession both hold (an answer to the first must not undo the second) and reach the URL."""
+    from playwright.sync_api import expect
+
+    from tests.app_fixtures import scale_store
+
+    data, reports = scale_store(tmp_path, 60)
+    proc, url = start_app(data, reports, tmp_path / "streamlit.log")
+    ctx = browser.new_context(viewport={"width": 1440, "height": 1000})
+    try:
+        pg = ctx.new_page()
+        pg.goto(f"{url}/compare")
+        pg.wait_for_selector("table.frl tbody tr", timeout=60_000)
+        settle(pg)
+        assert pg.locator("table.frl tbody tr").count() == 25
+        first = pg.locator("table.frl td.model a").first.inner_text()
+        pg.locator(".frl-pager button").filter(has_text="Next").click()
+        expect(pg.locator(".frl-pager span")).to_have_text("Page 2 of 3: reports 26–50 of 60")
+        assert pg.locator("table.frl td.model a").first.inner_text() != first
+        pg.wait_for_function("() => [...document.querySelectorAll('table.frl tbody td[title]')].length > 0", timeout=30_000)
+        pg.locator(".frl-bar > button").click()
+        boxes = pg.locator(".frl-panel label").filter(has_text="Organization: ")
+        boxes.nth(0).click()
+        boxes.nth(1).click()  # before the first pick's rerun has answered
+        pg.wait_for_function("() => new URLSearchParams(location.search).getAll('org').length === 2", timeout=30_000)
+        settle(pg)
+        assert pg.locator(".frl-bar > button").inner_text() == "Filter (2)"
+        assert pg.locator(".frl-panel input[type=checkbox]:checked").count() == 2
+        expect(pg.locator(".frl-pager span")).to_be_hidden()  # the picks start again at page 1 (one page left)
+    finally:
+        ctx.close()
+        stop(proc)
