@@ -33,6 +33,7 @@ class Matrix {
     this.panel.append(this.find, this.clear, this.list);
     this.bar.append(this.btn, this.picked, this.panel);
     this.count = el('div', 'frl-count');
+    this.count.setAttribute('aria-live', 'polite');  // a screen reader hears the new count
     this.empty = el('div', 'frl-note info');
     this.wrap = el('div', 'frl-wrap');
     this.table = el('table', 'frl');

@@ -189,22 +189,29 @@ def _component(css: str):  # type: ignore[no-untyped-def]
     return st.components.v2.component(name, js=JS, css=css + "\n" + BAR_CSS, isolate_styles=False)
 
 
+#: The filter bar, panel, count and pager, in the app's theme colours (components get Streamlit's theme as
+#: `--st-*` properties; the fallbacks are the light theme's). One rule a line: Streamlit takes a one-line
+#: style sheet holding "[" or "/" for a file path.
 BAR_CSS = "\n".join(
-    (  # several lines: Streamlit takes a one-line style sheet holding "[" or "/" for a file path
+    (
         ".frl-bar{position:relative;display:flex;flex-wrap:wrap;gap:6px;align-items:center;margin:0 0 6px 0}",
-        ".frl-btn{font:inherit;font-size:14px;padding:4px 12px;border:1px solid #d0d0d8;border-radius:8px;background:#fff;",
-        "cursor:pointer;color:inherit}.frl-btn:hover{border-color:#ff4b4b;color:#ff4b4b}.frl-btn:disabled{opacity:.45;cursor:default}",
-        ".frl-picked button{font:inherit;font-size:12px;border:0;border-radius:10px;padding:2px 8px;background:#eef1f6;",
-        "cursor:pointer;margin:0 2px}",
-        ".frl-panel{position:absolute;top:100%;left:0;z-index:20;width:min(560px,90vw);max-height:60vh;overflow:auto;",
-        "background:#fff;border:1px solid #d0d0d8;border-radius:8px;box-shadow:0 4px 16px rgba(0,0,0,.12);padding:8px}",
-        ".frl-panel input[type=search]{width:100%;box-sizing:border-box;font:inherit;padding:4px 8px;margin-bottom:6px;",
-        "border:1px solid #d0d0d8;border-radius:6px}",
-        ".frl-panel h4{font-size:12px;margin:8px 0 2px 0;color:#555;font-weight:600}",
+        ".frl-btn{font:inherit;font-size:14px;padding:4px 12px;border:1px solid var(--st-border-color,#d0d0d8);"
+        "border-radius:8px;background:var(--st-background-color,#fff);color:inherit;cursor:pointer}",
+        ".frl-btn:hover{border-color:var(--st-primary-color,#ff4b4b);color:var(--st-primary-color,#ff4b4b)}",
+        ".frl-btn:disabled{opacity:.45;cursor:default}",
+        ".frl-picked button{font:inherit;font-size:12px;border:0;border-radius:10px;padding:2px 8px;margin:0 2px;"
+        "color:inherit;background:var(--st-secondary-background-color,#eef1f6);cursor:pointer}",
+        ".frl-panel{position:absolute;top:100%;left:0;z-index:20;width:min(560px,90vw);max-height:60vh;overflow:auto;"
+        "background:var(--st-background-color,#fff);border:1px solid var(--st-border-color,#d0d0d8);border-radius:8px;"
+        "box-shadow:0 4px 16px rgba(0,0,0,.12);padding:8px}",
+        ".frl-panel input[type=search]{width:100%;box-sizing:border-box;font:inherit;padding:4px 8px;margin-bottom:6px;"
+        "border:1px solid var(--st-border-color,#d0d0d8);border-radius:6px;color:inherit;background:inherit}",
+        ".frl-panel h4{font-size:12px;margin:8px 0 2px 0;opacity:.7;font-weight:600}",
         ".frl-panel label{display:block;font-size:13px;padding:1px 0;cursor:pointer}",
-        ".frl-count,.frl-pager span{font-size:14px;color:rgba(49,51,63,.6)}",
+        ".frl-count,.frl-pager span{font-size:14px;opacity:.6}",
         ".frl-pager{display:flex;gap:8px;align-items:center;margin-top:6px}",
         ".frl-note{font-size:14px;padding:8px 12px;border-radius:8px;margin-top:6px}",
-        ".frl-note.warn{background:rgba(255,227,18,.15);color:#926c05}.frl-note.info{color:rgba(49,51,63,.6)}",
+        ".frl-note.warn{background:rgba(255,227,18,.15);color:#926c05}",
+        ".frl-note.info{opacity:.6}",
     )
 )
