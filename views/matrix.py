@@ -26,7 +26,8 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-#: The component's widget key; its one state value, "view", is {"filters": [[facet, value], ...], "page": n}.
+#: The component's widget key; its one state value, "view", is {"filters": [[facet, value], ...], "page": n,
+#: "seq": the browser's count of changes}.
 KEY = "matrix"
 JS = (Path(__file__).with_suffix(".js")).read_text(encoding="utf-8")
 PAGE_ROWS = 25  # rows a page: a filter change redraws them
@@ -160,10 +161,10 @@ def draw(
     titles: Mapping[str, Sequence[str]],
     css: str,
 ) -> None:
-    """Mount the matrix: `model` from model_json, the choice and page this run settled on with the
+    """Mount the matrix: `model` from model_json; the choice and page this run settled on, with the
     browser's change count it has seen (`seq`: the browser adopts them only when it has sent nothing
-    newer), the count of every report, whether a search
-    narrows the rows, and the hover texts of the shown page's cells by report id."""
+    newer); how many reports there are in all; whether a search narrows the rows; and the hover texts
+    of the shown page's cells, by report id."""
     _component(css)(
         data={
             "v": version(model),
@@ -180,11 +181,12 @@ def draw(
 
 
 def _ignore() -> None:
-    """The state is read at the top of the next run (`view_state`); the callback only makes it a state."""
+    """The state is read at the top of the next run (`sent`); the callback only makes "view" a state."""
 
 
 @st.cache_resource(show_spinner=False)
 def _component(css: str):  # type: ignore[no-untyped-def]
+    """One registered component per style sheet and script (a changed script gets a new name)."""
     name = "frl_matrix_" + hashlib.sha1((css + JS).encode()).hexdigest()[:12]
     return st.components.v2.component(name, js=JS, css=css + "\n" + BAR_CSS, isolate_styles=False)
 
