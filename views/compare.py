@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TypeVar
 
 import pandas as pd
@@ -42,8 +43,7 @@ TEXTS = matrix.Texts(
     prev="← Previous", next="Next →", page="Page {p} of {pages}: reports {lo}–{hi} of {n}", model="Model",
 )  # fmt: skip
 MODELS_KEPT = 16  # encoded rows and matrix data kept per store generation
-#: Session state: the filter's last choice, page, search and columns, and the browser's change count seen.
-_PAIRS, _PAGE, _QUERY, _SEQ = "_matrix_pairs", "_matrix_page", "_matrix_query", "_matrix_seq"
+_SETTLED = "_matrix_settled"  # session state: what the last run of the matrix settled on (a Settled)
 #: Category colours (soft, distinguishable, readable with dark text); a level uses LEVEL_SHADES.
 PALETTE = ("#cfe3ff", "#ffe0b3", "#d4f0d0", "#f6d0e8", "#e3d9ff", "#fff3b0", "#cdeff0", "#ffd6d1", "#e8e0cf", "#dfe7c4")
 LEVEL_SHADES = ("#f2f2f2", "#dbe8f7", "#a9c8ec", "#5f98d6", "#2a66b0", "#143e73")
@@ -74,7 +74,7 @@ def split_values(v: object) -> list[str]:
     return [s.strip() for s in str(v).split(";") if s.strip()] if isinstance(v, str) else []
 
 
-def marks(c: dict) -> str:
+def marks(c: Mapping[str, object]) -> str:
     """✎ curated, ⚙ automatic, ⚠ where the automatic reading disagrees."""
     m = CURATED_MARK if c.get("origin") == "curated" else AUTO_MARK if c.get("origin") == "auto" else ""
     return m + (DISAGREE_MARK if c.get("disagree") is True else "")
@@ -197,7 +197,7 @@ def cell_of(c: Mapping[str, object]) -> tuple[list[str], str, bool]:
     values = split_values(c.get("value")) if c else []
     if not values or values == [NOT_ASSESSED]:
         return [NOT_ASSESSED], "", False
-    return values, marks(dict(c)), c.get("disagree") is True
+    return values, marks(c), c.get("disagree") is True
 
 
 def matrix_frame(wide: pd.DataFrame, cols: Sequence[matrix.Column], facets: Sequence[matrix.Facet]) -> pd.DataFrame:
@@ -243,7 +243,19 @@ def _models(key: data.Stamp, lens_id: str) -> OrderedDict[tuple[object, ...], ob
     return OrderedDict()
 
 
+@dataclass(frozen=True)
+class Settled:
+    """What a run of the matrix settled on: the (facet, value) pairs, the page, the search and columns
+    it was for, and the browser's change count it has seen (echoed back to the browser)."""
+
+    pairs: list[tuple[str, str]]
+    page: int
+    query: tuple[str, tuple[str, ...]]
+    seq: int
+
+
 def _kept(key: data.Stamp, lens_id: str, what: tuple[object, ...], make: Callable[[], T]) -> T:
+    """`make()` once per store generation and `what` (kept in `_models`)."""
     kept = _models(key, lens_id)
     if what not in kept:
         kept[what] = make()
@@ -305,23 +317,24 @@ def _matrix_and_filters(shown_ids: dict[str, pd.Series]) -> None:
     q = query.strip()
     base = filter_rows(wide, {}, q) if q else wide
 
-    def model() -> str:
+    def model() -> matrix.Model:
         rows = encoded if not q else [encoded[i] for i in wide.index.get_indexer(base.index)]
         return matrix.model_json(rows, drawn, facets, TEXTS)
 
     data_ = _kept(key, lens.id, ("model", dims, q), model)
     news = matrix.sent()
+    last: Settled | None = st.session_state.get(_SETTLED)
     pairs = nav.facet_choice({f.key: [v for v, _ in f.values] for f in facets}, news.pairs if news else None,
-                             st.session_state.get(_PAIRS))  # fmt: skip
+                             last.pairs if last else None)  # fmt: skip
     shown = filter_rows(base, {f.key: [v for k, v in pairs if k == f.key] for f in facets})
     pages = max(1, -(-len(shown) // matrix.PAGE_ROWS))
     # The browser's page; else the first after the rows changed under it (a search, a link), else the last one.
-    same = st.session_state.get(_PAIRS) == pairs and st.session_state.get(_QUERY) == (q, dims)
-    page = min(news.page if news else st.session_state.get(_PAGE, 1) if same else 1, pages)
-    seq = news.seq if news else st.session_state.get(_SEQ, 0)
-    st.session_state.update({_PAIRS: pairs, _PAGE: page, _QUERY: (q, dims), _SEQ: seq})
+    same = last is not None and last.pairs == pairs and last.query == (q, dims)
+    page = min(news.page if news else last.page if same and last else 1, pages)
+    now = Settled(pairs, page, (q, dims), news.seq if news else last.seq if last else 0)
+    st.session_state[_SETTLED] = now
     part = shown.iloc[(page - 1) * matrix.PAGE_ROWS : page * matrix.PAGE_ROWS]
-    matrix.draw(data_, pairs, page, seq, len(wide), bool(q), titles(part, [lens.dimension(d) for d in dims]), CSS)
+    matrix.draw(data_, pairs, page, now.seq, len(wide), bool(q), titles(part, [lens.dimension(d) for d in dims]), CSS)
     shown_ids["ids"] = shown["report_id"]
 
 

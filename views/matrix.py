@@ -4,11 +4,12 @@ Why: a Streamlit widget change costs a rerun, and on this 2-core machine the fra
 0.08-0.28 s to re-render a one-line app after a multiselect pick (bench/app_speed.py's reference,
 depending on the host's load), which left the matrix's own redraw almost nothing of the 0.3 s
 budget. Here the rows' facets and chips come as compact data (ids and category indices, no quotes:
-about 140 bytes a report, 1.4 MB at 10,000 reports; sent with each run of Compare's fragment, parsed
-by the script only when it changed), and the browser redraws the 25 rows of a page itself when a
-filter value or the page changes. It then sends the choice back (`setStateValue`): the rerun that
-follows writes the URL, points the exports at the shown reports and sends the hover texts (full
-wording and quote) of the page's cells, which are too long to ship for every report.
+about 140 bytes a report, 1.4 MB at bench/scale.py's 10,005 reports by a one-off measurement; sent
+with each run of Compare's fragment, parsed by the script only when it changed), and the browser
+redraws the 25 rows of a page itself when a filter value or the page changes. It then sends the
+choice back (`setStateValue`): the rerun that follows writes the URL, points the exports at the
+shown reports and sends the hover texts (full wording and quote) of the page's cells, which are too
+long to ship for every report.
 
 The component builds every element with DOM calls (`textContent`, `title`, `href` from
 `URLSearchParams`): text from a report or YAML file is never parsed as HTML, and a class name is
@@ -96,9 +97,17 @@ def encode_rows(rows: pd.DataFrame, columns: Sequence[Column], facets: Sequence[
     return out
 
 
-def model_json(rows: Sequence[str], columns: Sequence[Column], facets: Sequence[Facet], texts: Texts) -> str:
-    """The component's data that changes only with the store, the columns or the search: the columns
-    and their chips, the facets and their values, the rows (`encode_rows`' texts) and the wording."""
+@dataclass(frozen=True)
+class Model:
+    """The component's data that changes only with the store, the columns or the search (JSON), and
+    its fingerprint, worked out once with it: the browser parses the JSON again only when that changes."""
+
+    json: str
+    v: str
+
+
+def model_json(rows: Sequence[str], columns: Sequence[Column], facets: Sequence[Facet], texts: Texts) -> Model:
+    """The columns and their chips, the facets and their values, the rows (`encode_rows`' texts) and the wording."""
     head = {
         "columns": [{"id": c.id, "label": c.label, "chips": [[cls, label] for _, cls, label in c.chips]} for c in columns],
         "facets": [
@@ -108,12 +117,8 @@ def model_json(rows: Sequence[str], columns: Sequence[Column], facets: Sequence[
         "texts": texts.__dict__,
         "page_rows": PAGE_ROWS,
     }
-    return json.dumps(head, ensure_ascii=False, separators=(",", ":"))[:-1] + ',"rows":[' + ",".join(rows) + "]}"
-
-
-def version(model: str) -> str:
-    """A short fingerprint of the model data: the browser parses it again only when this changes."""
-    return hashlib.blake2b(model.encode(), digest_size=8).hexdigest()
+    text = json.dumps(head, ensure_ascii=False, separators=(",", ":"))[:-1] + ',"rows":[' + ",".join(rows) + "]}"
+    return Model(text, hashlib.blake2b(text.encode(), digest_size=8).hexdigest())
 
 
 @dataclass(frozen=True)
@@ -152,7 +157,7 @@ def _count(v: object, default: int) -> int:
 
 
 def draw(
-    model: str,
+    model: Model,
     chosen: Sequence[tuple[str, str]],
     page: int,
     seq: int,
@@ -167,8 +172,8 @@ def draw(
     of the shown page's cells, by report id."""
     _component(css)(
         data={
-            "v": version(model),
-            "model": model,
+            "v": model.v,
+            "model": model.json,
             "view": {"filters": [list(p) for p in chosen], "page": page, "seq": seq},
             "total": total,
             "searched": searched,
