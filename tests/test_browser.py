@@ -396,6 +396,20 @@ def test_compare_pages_in_the_browser_and_keeps_quick_picks(browser, tmp_path: P
         assert pg.locator(".frl-bar > button").inner_text() == "Filter (2)"
         assert pg.locator(".frl-panel input[type=checkbox]:checked").count() == 2
         expect(pg.locator(".frl-pager span")).to_be_hidden()  # the picks start again at page 1 (one page left)
+        # Away and back through the menu: the matrix is drawn anew (its change count starts over while the
+        # session remembers the last one); a pick there still holds and reaches the URL.
+        links = pg.locator('[data-testid="stSidebarNavLink"]')
+        links.filter(has_text="Keywords").first.click()
+        pg.wait_for_function("() => location.pathname.endsWith('/keywords')")
+        settle(pg)
+        links.filter(has_text="Compare").first.click()
+        pg.wait_for_selector("table.frl tbody tr", timeout=60_000)
+        settle(pg)
+        pg.locator(".frl-bar > button").click()
+        pg.locator(".frl-panel label").filter(has_text="Organization: ").nth(2).click()
+        pg.wait_for_function("() => new URLSearchParams(location.search).getAll('org').length === 1", timeout=30_000)
+        settle(pg)
+        assert pg.locator(".frl-bar > button").inner_text() == "Filter (1)"
     finally:
         ctx.close()
         stop(proc)

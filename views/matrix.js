@@ -82,6 +82,9 @@ class Matrix {
     // sent: a value the store no longer has dropped, a link's choice, the first page after a search.
     const view = d.view || {filters: [], page: 1, seq: 0};
     if ((view.seq || 0) >= this.seq) {
+      // Count on from the run's count: a matrix drawn anew (back from another page) starts at 0
+      // while the session remembers a higher one, and its next change must still count as newer.
+      this.seq = view.seq || 0;
       const sel = view.filters.map((p) => [String(p[0]), String(p[1])]);
       if (JSON.stringify(sel) !== JSON.stringify(this.sel) || view.page !== this.page) { this.sel = sel; this.page = view.page || 1; fresh = true; }
     }
