@@ -296,8 +296,8 @@ def measure(
     """Every page's first render and the two filter re-renders on one store; prints each beside its target."""
     from playwright.sync_api import sync_playwright
 
-    from ingest.lens import load_lens
-    from ingest.store import Store
+    from ingest.analysis.lens import load_lens
+    from ingest.store.store import Store
     from tests.test_browser import CHROME_ARGS, CHROMIUM, start_app, stop
 
     data, reports, how = served_store(n, store, tmp)

@@ -41,9 +41,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ingest.executor import Job, Limits, fork_here, run_jobs, stop_forkserver, warm_up  # noqa: E402
 from ingest.pipeline import Settings, run  # noqa: E402
-from ingest.store import Store  # noqa: E402
+from ingest.run.executor import Job, Limits, fork_here, run_jobs, stop_forkserver, warm_up  # noqa: E402
+from ingest.store.store import Store  # noqa: E402
 
 
 class Clock:
@@ -133,7 +133,7 @@ def import_cpu() -> dict[str, float]:
     code = (
         "import resource, sys\n"
         "def cpu():\n r = resource.getrusage(resource.RUSAGE_SELF); return r.ru_utime + r.ru_stime\n"
-        "a = cpu(); import ingest.pipeline; b = cpu(); import ingest.tables; c = cpu()\n"
+        "a = cpu(); import ingest.pipeline; b = cpu(); import ingest.store.tables; c = cpu()\n"
         "print(a, b - a, c - b)"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True).stdout.split()
@@ -159,19 +159,19 @@ def startup_cpu(jobs: int = 20) -> dict[str, float]:
 
 def stage_cpu(pdfs: list[Path], data: Path, reports: Path) -> dict[str, float]:
     """CPU by stage over all PDFs, in this process (caches already warm, as in a worker)."""
-    from ingest.annotate import annotate
-    from ingest.evidence import sentences
-    from ingest.extract import extract_file
-    from ingest.keywords import count_keywords
-    from ingest.lens import load_lens
-    from ingest.lexicon import load_lexicon
+    from ingest.analysis.annotate import annotate
+    from ingest.analysis.evidence import sentences
+    from ingest.analysis.keywords import count_keywords
+    from ingest.analysis.lens import load_lens
+    from ingest.analysis.lexicon import load_lexicon
+    from ingest.analysis.results import read_results
     from ingest.pipeline import analyse
-    from ingest.records import Bundle, Meta
-    from ingest.registry import load_registry
-    from ingest.results import read_results
-    from ingest.sections import section_spans, split_sections
-    from ingest.tables import rebuild_tables
-    from ingest.textnorm import word_rule
+    from ingest.reading.extract import extract_file
+    from ingest.reading.sections import section_spans, split_sections
+    from ingest.reading.textnorm import word_rule
+    from ingest.sources.registry import load_registry
+    from ingest.store.records import Bundle, Meta
+    from ingest.store.tables import rebuild_tables
 
     lexicon, lens = load_lexicon(), load_lens()
     tot: dict[str, float] = {}

@@ -104,10 +104,10 @@ def peak_rss_mb() -> float:
 
 def measure_one(path: Path) -> dict:
     """In this process: extract + analyse once; seconds of each and peak RSS in MB."""
-    from ingest.extract import extract_file
-    from ingest.lens import load_lens
-    from ingest.lexicon import load_lexicon
+    from ingest.analysis.lens import load_lens
+    from ingest.analysis.lexicon import load_lexicon
     from ingest.pipeline import analyse
+    from ingest.reading.extract import extract_file
 
     lexicon, lens = load_lexicon(), load_lens()
     t0 = time.process_time()
@@ -146,10 +146,10 @@ def main() -> int:
     if args.one:
         print(json.dumps(measure_one(args.one)))
         return 0
-    from ingest.extract import extract_file
-    from ingest.lens import load_lens
-    from ingest.lexicon import load_lexicon
+    from ingest.analysis.lens import load_lens
+    from ingest.analysis.lexicon import load_lexicon
     from ingest.pipeline import analyse
+    from ingest.reading.extract import extract_file
 
     lexicon, lens = load_lexicon(), load_lens()
     ok = True

@@ -4,7 +4,7 @@
 
 Builds N small Markdown reports with the real pipeline (as tests/review_fixtures.py does), then,
 in the same warm process (as the dashboard would), times for one report: the round-trip write
-of a decision (`ingest.curate.record_decision`) and the pipeline re-run on that report file
+of a decision (`ingest.outputs.curate.record_decision`) and the pipeline re-run on that report file
 (`ingest.pipeline.run([path])`: its bundle is cached, so only the tables are rebuilt). Prints the
 medians; no target is enforced (the tables rebuild grows with the number of reports).
 """
@@ -28,7 +28,7 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
 
-    from ingest import curate
+    from ingest.outputs import curate
     from ingest.pipeline import Settings, run
     from tests import review_fixtures as rf
 

@@ -7,7 +7,7 @@
 
 Rows are generated directly (no PDFs): per report a YAML file, 3 sections, every lexicon term × 4
 sections of counts, ~10 KWIC hits per page, a comparison cell and 3 evidence sentences per lens
-dimension, written as real bundles; the initial tables come from `ingest.tables.rebuild_tables`. Then:
+dimension, written as real bundles; the initial tables come from `ingest.store.tables.rebuild_tables`. Then:
 
 * the registry: `load_registry` on the N YAML files, cold (every file parsed, the cache written)
   and warm (unchanged files come from data/cache/registry.json, every spec validated again, as a
@@ -49,12 +49,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from ingest.lens import Lens, load_lens  # noqa: E402
-from ingest.lexicon import load_lexicon  # noqa: E402
-from ingest.registry import Registry, load_registry  # noqa: E402
-from ingest.schema import ReportSpec  # noqa: E402
-from ingest.store import Manifest, Store, dumps  # noqa: E402
-from ingest.tables import rebuild_tables  # noqa: E402
+from ingest.analysis.lens import Lens, load_lens  # noqa: E402
+from ingest.analysis.lexicon import load_lexicon  # noqa: E402
+from ingest.sources.registry import Registry, load_registry  # noqa: E402
+from ingest.sources.schema import ReportSpec  # noqa: E402
+from ingest.store.store import Manifest, Store, dumps  # noqa: E402
+from ingest.store.tables import rebuild_tables  # noqa: E402
 
 WORDS = [
     "agentic",
@@ -375,7 +375,7 @@ def main(argv: list[str] | None = None) -> dict:
         if not args.no_cli:
             # This process's worker server (started by the in-process figures) is stopped and
             # reaped first, so none of its CPU lands in the fresh processes' figures.
-            from ingest.executor import stop_forkserver
+            from ingest.run.executor import stop_forkserver
 
             stop_forkserver()
             reap(set())

@@ -19,8 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ingest.extract import Document, Page  # noqa: E402
-from ingest.sections import section_spans, split_sections  # noqa: E402
+from ingest.reading.extract import Document, Page  # noqa: E402
+from ingest.reading.sections import section_spans, split_sections  # noqa: E402
 
 LINE = "The model is trained on a large mixture of text and code with a long context window."
 REF = "J. Doe, K. Roe, and L. Poe. A study of scaling laws for language models. In Proc. 2024."

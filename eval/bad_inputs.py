@@ -44,9 +44,9 @@ sys.path.insert(0, str(ROOT))
 
 from fpdf import FPDF  # noqa: E402
 
-from ingest.fetch import FetchSettings  # noqa: E402
 from ingest.pipeline import Outcome, Settings, run  # noqa: E402
-from ingest.store import Store  # noqa: E402
+from ingest.sources.fetch import FetchSettings  # noqa: E402
+from ingest.store.store import Store  # noqa: E402
 from tests.local_http import LocalServer, serve  # noqa: E402
 
 #: The URL cases' server is on 127.0.0.1, so they opt in to private hosts (the `hostile` family does not).
@@ -637,7 +637,7 @@ def _install_watch() -> None:
     socket.socket.connect = connect  # type: ignore[method-assign]
     socket.getaddrinfo = getaddrinfo  # type: ignore[assignment]
 
-    from ingest import hosts
+    from ingest.sources import hosts
 
     real_check = hosts.check_host
 

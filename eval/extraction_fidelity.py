@@ -19,11 +19,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ingest.extract import Document, Page, extract_pdf  # noqa: E402
-from ingest.lexicon import load_lexicon  # noqa: E402
+from ingest.analysis.lexicon import load_lexicon  # noqa: E402
 from ingest.pipeline import analyse  # noqa: E402
-from ingest.schema import STUDY_TERMS  # noqa: E402
-from ingest.textnorm import dehyphenate, normalize  # noqa: E402
+from ingest.reading.extract import Document, Page, extract_pdf  # noqa: E402
+from ingest.reading.textnorm import dehyphenate, normalize  # noqa: E402
+from ingest.sources.schema import STUDY_TERMS  # noqa: E402
 
 WORD_TOL = 0.02
 KEYWORD_TOL = 1

@@ -4,7 +4,7 @@
     python eval/results_eval.py -v         # also every missed and spurious cell
 
 A cell is right when model, benchmark and value agree after normalisation:
-  * model and benchmark names: `ingest.benchmarks.norm_name` (NFKC, casefold, only letters,
+  * model and benchmark names: `ingest.analysis.benchmarks.norm_name` (NFKC, casefold, only letters,
     digits, '+' and '&' kept: "LiveCode Bench" == "LiveCodeBench", "GPT-4o 0513" == "GPT-4o-0513");
     two benchmark names also agree when the catalogue maps both to one id ("AIME 24" and
     "AIME 2024") — the value must still agree;
@@ -31,10 +31,10 @@ import yaml
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from ingest.benchmarks import load_catalogue, norm_name  # noqa: E402
-from ingest.extract import extract_file  # noqa: E402
-from ingest.registry import load_report  # noqa: E402
-from ingest.results import clean, is_own, read_results  # noqa: E402
+from ingest.analysis.benchmarks import load_catalogue, norm_name  # noqa: E402
+from ingest.analysis.results import clean, is_own, read_results  # noqa: E402
+from ingest.reading.extract import extract_file  # noqa: E402
+from ingest.sources.registry import load_report  # noqa: E402
 
 SHARED = REPO.parent / "shared"
 GOLD = SHARED / "labels" / "benchmarks.yaml"

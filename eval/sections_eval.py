@@ -21,8 +21,8 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ingest.extract import extract_pdf  # noqa: E402
-from ingest.sections import SECTIONS, section_spans, split_sections  # noqa: E402
+from ingest.reading.extract import extract_pdf  # noqa: E402
+from ingest.reading.sections import SECTIONS, section_spans, split_sections  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 Ranges = dict[str, tuple[int, int]]

@@ -6,7 +6,7 @@ import gc
 # (about 0.1 s of a one-report run); `cli.imports_done` turns it back on, with them frozen.
 gc.disable()
 
-from . import cli  # noqa: E402
+from ingest import cli  # noqa: E402
 
 cli.GC_PAUSED = True
 raise SystemExit(cli.main())

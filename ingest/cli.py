@@ -1,4 +1,4 @@
-"""Command line: a thin layer over `ingest.pipeline` and `ingest.export`.
+"""Command line: a thin layer over `ingest.pipeline` and `ingest.outputs.export`.
 
     python -m ingest                         # ingest every reports/*.yaml, rebuild data/results
     python -m ingest reports/qwen3.yaml      # ingest some reports (tables still cover all)
@@ -25,13 +25,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import confine
-from .store import DEFAULT_DATA_DIR, Store, StoreError, describe_os_error
+from ingest.sources import confine
+from ingest.store.store import DEFAULT_DATA_DIR, Store, StoreError, describe_os_error
 
 if TYPE_CHECKING:  # the pipeline, pydantic and the extractors are imported by the commands that need them:
     # a fresh `export --table counts` process pays only for the store and pyarrow
-    from .pipeline import Outcome
-    from .schema import ReportSpec
+    from ingest.pipeline import Outcome
+    from ingest.sources.schema import ReportSpec
 
 DEFAULT_REPORTS_DIR = Path(__file__).resolve().parent.parent / "reports"
 COMMANDS = ("run", "check", "export")
@@ -103,8 +103,8 @@ def build_parser(only: str | None = None) -> dict[str, argparse.ArgumentParser]:
 
 
 def _run_parser() -> argparse.ArgumentParser:
-    from .executor import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
-    from .lens import DEFAULT_LENS
+    from ingest.analysis.lens import DEFAULT_LENS
+    from ingest.run.executor import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
 
     run_p = argparse.ArgumentParser(
         prog="python -m ingest",
@@ -189,7 +189,7 @@ def _check_parser() -> argparse.ArgumentParser:
 
 
 def _export_parser() -> argparse.ArgumentParser:
-    from . import export
+    from ingest.outputs import export
 
     exp_p = argparse.ArgumentParser(prog="python -m ingest export", description="Print a stored table as CSV or Markdown.")
     exp_p.add_argument("--table", choices=sorted(export.TABLES), default="counts", help="which table (default: counts)")
@@ -229,7 +229,7 @@ class _Bar:
         from tqdm import tqdm
 
         # No monitor thread: jobs are forked from this process only while it has a single thread
-        # (see ingest.executor.fork_here); the monitor only tunes the refresh rate of a slow bar.
+        # (see ingest.run.executor.fork_here); the monitor only tunes the refresh rate of a slow bar.
         tqdm.monitor_interval = 0
         self.bar = tqdm(items, desc="ingest", unit="report", file=sys.stderr)
         for spec, path in self.bar:
@@ -242,8 +242,8 @@ class _Bar:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from .fetch import FetchSettings
-    from .pipeline import Settings, run
+    from ingest.pipeline import Settings, run
+    from ingest.sources.fetch import FetchSettings
 
     imports_done()
     try:
@@ -285,8 +285,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from .lens import LENS_DIR, known_dimensions
-    from .registry import load_registry
+    from ingest.analysis.lens import LENS_DIR, known_dimensions
+    from ingest.sources.registry import load_registry
 
     imports_done()
     reg = load_registry(args.reports_dir, files=args.files or None, known_dimensions=known_dimensions(LENS_DIR))
@@ -310,7 +310,7 @@ def _source_problem(spec: ReportSpec, yaml_path: Path, roots: tuple[Path, ...]) 
     The root check comes first, so a path outside the roots gets the same message whether or not it
     exists; only a path inside them is looked up (a missing or non-regular file is reported).
     """
-    from .urls import UrlError, check_scheme, file_url_path
+    from ingest.sources.urls import UrlError, check_scheme, file_url_path
 
     src = spec.source
     try:
@@ -329,7 +329,7 @@ def _source_problem(spec: ReportSpec, yaml_path: Path, roots: tuple[Path, ...]) 
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from . import export
+    from ingest.outputs import export
 
     imports_done()
     store = Store(args.data_dir)
@@ -386,8 +386,8 @@ def _run_command(command: str, args: argparse.Namespace) -> int:
 def _setup_error(exc: Exception) -> int | None:
     """Exit status 2 and the message for a broken lexicon or lens or an executor that cannot start;
     None for any other exception. (Their modules are imported here, not at start-up.)"""
-    from .executor import ExecutorError
-    from .registry import SpecFileError
+    from ingest.run.executor import ExecutorError
+    from ingest.sources.registry import SpecFileError
 
     if isinstance(exc, SpecFileError):  # a broken lexicon or lens: nothing can be counted, say why and stop
         for err in exc.errors:

@@ -8,7 +8,7 @@ fingerprint (source hash, lexicon, lens, engine, pipeline version) matches is ke
 Each report is split in three so the heavy, risky part can run elsewhere:
 
 * `plan` (driver): fetch/locate the source, check the fingerprint, load cached text → a `Task`;
-* `compute` (a worker process, see `ingest.executor`): extract and analyse — pure, picklable
+* `compute` (a worker process, see `ingest.run.executor`): extract and analyse — pure, picklable
   in and out, under a time and memory limit, locally `--jobs` at a time or on a Dask cluster;
 * `finish` (driver): write the text cache, the bundle and the status. Workers never write the store.
 """
@@ -28,11 +28,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from . import fetch
-from .annotate import ANNOTATE_VERSION, annotate
-from .confine import normalise_roots
-from .evidence import sentences
-from .executor import (
+from ingest.analysis.annotate import ANNOTATE_VERSION, annotate
+from ingest.analysis.evidence import sentences
+from ingest.analysis.keywords import count_keywords
+from ingest.analysis.lens import DEFAULT_LENS, LENS_DIR, Lens, known_dimensions, load_lens
+from ingest.analysis.lexicon import DEFAULT_LEXICON, Lexicon, load_lexicon
+from ingest.analysis.results import may_hold_table, read_results, results_key, status_note
+from ingest.reading.extract import (
+    EXTRACTOR_VERSION,
+    TRUNCATED,
+    Document,
+    Engine,
+    ExtractionError,
+    KeptPages,
+    Progress,
+    extract_file,
+)
+from ingest.reading.sections import section_spans, split_sections
+from ingest.reading.textnorm import word_rule
+from ingest.run.executor import (
     DEFAULT_MEMORY_MB,
     DEFAULT_TIMEOUT,
     DaskExecutor,
@@ -44,18 +58,13 @@ from .executor import (
     Result,
     default_jobs,
 )
-from .extract import EXTRACTOR_VERSION, TRUNCATED, Document, Engine, ExtractionError, KeptPages, Progress, extract_file
-from .keywords import count_keywords
-from .lens import DEFAULT_LENS, LENS_DIR, Lens, known_dimensions, load_lens
-from .lexicon import DEFAULT_LEXICON, Lexicon, load_lexicon
-from .records import Analysis, Bundle, Meta, SectionRow
-from .registry import Registry, Roster, SpecError, load_registry, load_roster
-from .results import may_hold_table, read_results, results_key, status_note
-from .schema import ReportSpec
-from .sections import section_spans, split_sections
-from .store import DEFAULT_DATA_DIR, Store
-from .textnorm import word_rule
-from .warm import warm_caches
+from ingest.run.warm import warm_caches
+from ingest.sources import fetch
+from ingest.sources.confine import normalise_roots
+from ingest.sources.registry import Registry, Roster, SpecError, load_registry, load_roster
+from ingest.sources.schema import ReportSpec
+from ingest.store.records import Analysis, Bundle, Meta, SectionRow
+from ingest.store.store import DEFAULT_DATA_DIR, Store
 
 #: Bump when counting/sectioning changes, so stored bundles are recomputed.
 PIPELINE_VERSION = 3
@@ -74,7 +83,7 @@ class Settings:
     force: bool = False
     offline: bool = False
     max_pages: int = 3000
-    #: Download limits for `source.url` (timeouts, size cap, retries, redirects); see ingest/fetch.py.
+    #: Download limits for `source.url` (timeouts, size cap, retries, redirects); see ingest/sources/fetch.py.
     fetch_settings: fetch.FetchSettings = field(default_factory=fetch.FetchSettings)
     #: Folders a `source.path` or `file://` URL may lie in (resolved; `run` adds the reports folder).
     source_roots: tuple[Path, ...] = ()
@@ -543,7 +552,7 @@ class _TablesPrep:
             self._scan = threading.Thread(target=self._scan_stamps, name="scan stamps", daemon=True)
             self._scan.start()
         self.load()
-        from . import tables  # noqa: F401  (pyarrow: about 0.3 s of CPU, overlapping the jobs)
+        from ingest.store import tables  # noqa: F401  (pyarrow: about 0.3 s of CPU, overlapping the jobs)
 
     def _scan_stamps(self) -> None:
         with contextlib.suppress(Exception):  # (the table update then scans them itself)
@@ -623,7 +632,7 @@ def run(
     # Outcomes wrote their status (and maybe their bundle) after the early scan of the stamps.
     stamps = prep.stamps(o.report_id for o in result.outcomes)
     if changed or store.tables_key() != prep.key:
-        from .tables import rebuild_tables  # pyarrow is imported only when tables are rebuilt
+        from ingest.store.tables import rebuild_tables  # pyarrow is imported only when tables are rebuilt
 
         with store.lock():
             rebuild_tables(store, prep.full, lens, stamps=stamps)

@@ -22,9 +22,9 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from ingest.lens import DEFAULT_LENS
+from ingest.analysis.lens import DEFAULT_LENS
 from ingest.pipeline import Settings, run
-from ingest.store import Store
+from ingest.store.store import Store
 from tests.conftest import write_pdf
 
 ORGS = ("Lab A", "Lab B", "Lab C")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.annotate import annotate, literal_gate
-from ingest.evidence import sentences
-from ingest.lens import DEFAULT_LENS, load_lens
-from ingest.records import Cell
-from ingest.sections import Segment
+from ingest.analysis.annotate import annotate, literal_gate
+from ingest.analysis.evidence import sentences
+from ingest.analysis.lens import DEFAULT_LENS, load_lens
+from ingest.reading.sections import Segment
+from ingest.store.records import Cell
 
 from .conftest import REPO, SHARED
 
@@ -352,8 +352,8 @@ def _sample_texts() -> list[str]:
     ]  # fmt: skip
     gold = SHARED / "labels" / "gold.yaml"
     if gold.exists():
-        from ingest.extract import extract_file
-        from ingest.sections import split_sections
+        from ingest.reading.extract import extract_file
+        from ingest.reading.sections import split_sections
 
         for f in ("pdf/deepseek-r1.pdf", "blog/qwen3-blog.zh.md", "pdf/hunyuan-a13b.pdf"):
             texts += [s.text for s in sentences(split_sections(extract_file(SHARED / "corpus" / f)))]
@@ -413,7 +413,7 @@ def test_gold_corpus_scores_stay_above_their_floors(lens) -> None:
 
 
 def test_cues_that_cannot_share_one_regex_still_work() -> None:
-    from ingest.annotate import alternation
+    from ingest.analysis.annotate import alternation
 
     rx = alternation([r"(?P<x>GRPO)", r"(?P<x>PPO)"])  # duplicate group names: no single alternation
     assert rx.search("we use PPO") and not rx.search("we use DPO here")
@@ -433,7 +433,7 @@ def test_fold_compares_letters_as_regex_ignorecase_does() -> None:
     import sys
     from re import _casefix  # type: ignore[attr-defined]
 
-    from ingest.annotate import fold
+    from ingest.analysis.annotate import fold
 
     for c in range(sys.maxunicode + 1):
         if 0xD800 <= c <= 0xDFFF:
@@ -448,7 +448,7 @@ def test_cueset_answers_as_searching_every_pattern(lens) -> None:
     every pattern, on every cue list of the lens, also on text with dotless ı / İ."""
     import re
 
-    from ingest.annotate import CueSet, fold
+    from ingest.analysis.annotate import CueSet, fold
 
     texts = [*_sample_texts(), "We use a rule-based reward (algorıthm İİ) for GRPO.", "REWARD MODEL ſcores"]
     for dim in lens.dimensions:

@@ -16,8 +16,8 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ingest.lens import load_lens
-from ingest.store import Store
+from ingest.analysis.lens import load_lens
+from ingest.store.store import Store
 from tests.app_fixtures import QUOTE, build_store, copy_store, html_tables
 from views import compare, evidence, figures, matrix
 from views.add_report import spec_from_fields, spec_from_yaml, write_report
@@ -254,7 +254,7 @@ def test_second_lens_shows_its_own_columns_everywhere(tmp_path: Path, monkeypatc
     shown = " ".join(m.value for m in at.markdown)
     assert all(f"**{escape_md(d.label)}**" in shown for d in other.dimensions)
     assert not any(f"**{escape_md(lab)}**" in shown for lab in LABELS.values() if lab not in {d.label for d in other.dimensions})
-    from ingest import export
+    from ingest.outputs import export
 
     summary = export.TABLES["summary"](Store(data))
     assert list(summary.columns)[2:-1] == [other.dimension(d).label for d in other.summary_ids]
@@ -446,7 +446,7 @@ def test_report_and_review_pages_draw_no_dataframe_grid(store_env: Path) -> None
 
 
 def test_see_the_page_renders_only_the_reports_own_source(store_env: Path, tmp_path: Path) -> None:
-    from ingest import pageimage
+    from ingest.outputs import pageimage
 
     store = Store(store_env)
     row = store.read_table("reports").set_index("report_id").loc["r00"].to_dict()

@@ -1,6 +1,6 @@
 """Benchmarks page: every control through AppTest, on a store the real pipeline built from a
 generated PDF with a result table, a Markdown post with a pipe table, a curated-only report and a
-report with nothing; plus the pure functions of ingest/scores.py and the figure builders.
+report with nothing; plus the pure functions of ingest/outputs/scores.py and the figure builders.
 
 AppTest cannot see inside a plotly chart, so charts are checked through the JSON spec the page sent.
 The page file is also run on its own (`AppTest.from_file("views/benchmarks.py")`) so its URL
@@ -19,11 +19,11 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ingest import scores
-from ingest.benchmarks import load_catalogue
-from ingest.lens import NOT_ASSESSED, load_lens
+from ingest.analysis.benchmarks import load_catalogue
+from ingest.analysis.lens import NOT_ASSESSED, load_lens
+from ingest.outputs import scores
 from ingest.pipeline import Settings, run
-from ingest.store import Store
+from ingest.store.store import Store
 from tests.app_fixtures import html_tables as fixture_tables
 from tests.bench_fixtures import build
 from tests.test_app import _decode

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ingest.lens import load_lens
-from ingest.store import Store
+from ingest.analysis.lens import load_lens
+from ingest.store.store import Store
 from tests.app_fixtures import build_store, copy_store
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")

@@ -20,10 +20,10 @@ import pandas as pd
 import pytest
 from fpdf import FPDF
 
-from ingest.extract import extract_file
-from ingest.fetch import FetchSettings
 from ingest.pipeline import Outcome, Settings, run
-from ingest.store import Store
+from ingest.reading.extract import extract_file
+from ingest.sources.fetch import FetchSettings
+from ingest.store.store import Store
 
 from .conftest import REPO, write_pdf, write_report
 from .local_http import LocalServer, serve

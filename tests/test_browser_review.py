@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.registry import load_report
+from ingest.sources.registry import load_report
 from tests import review_fixtures as rf
 from tests.test_browser import ARTIFACTS, CHROME_ARGS, CHROMIUM, IDLE, start_app, stop
 

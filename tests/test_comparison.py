@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
+from ingest.analysis.comparison import COMPARISON_COLUMNS, comparison_rows, parse_checklist
+from ingest.analysis.lens import DEFAULT_LENS, load_lens
 from ingest.cli import main
-from ingest.comparison import COMPARISON_COLUMNS, comparison_rows, parse_checklist
-from ingest.lens import DEFAULT_LENS, load_lens
 from ingest.pipeline import Settings, run
-from ingest.records import Annotation, Cell, ChecklistItem
-from ingest.schema import ReportSpec
-from ingest.store import Store
+from ingest.sources.schema import ReportSpec
+from ingest.store.records import Annotation, Cell, ChecklistItem
+from ingest.store.store import Store
 
 from .conftest import REPO, write_pdf, write_report
 

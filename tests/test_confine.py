@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from ingest import cli
-from ingest.confine import OUTSIDE, OutsideRoots, confine, env_flag, env_roots, normalise_roots
-from ingest.fetch import FetchError, fetch_url, local_file
 from ingest.pipeline import Settings, run
-from ingest.store import Store
+from ingest.sources.confine import OUTSIDE, OutsideRoots, confine, env_flag, env_roots, normalise_roots
+from ingest.sources.fetch import FetchError, fetch_url, local_file
+from ingest.store.store import Store
 
 from .conftest import CORPUS, REPO, write_report
 

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from ingest.extract import extract_file
-from ingest.lexicon import load_lexicon
+from ingest.analysis.lexicon import load_lexicon
 from ingest.pipeline import Settings, analyse, run
-from ingest.schema import STUDY_TERMS
-from ingest.store import Store
+from ingest.reading.extract import extract_file
+from ingest.sources.schema import STUDY_TERMS
+from ingest.store.store import Store
 
 from .conftest import CORPUS, REPO
 
@@ -45,7 +45,7 @@ def test_pdf_fidelity_bar_against_reference_counts(corpus, ref):
 
 @pytest.mark.corpus
 def test_sections_found_in_every_corpus_pdf(corpus):
-    from ingest.sections import section_spans, split_sections
+    from ingest.reading.sections import section_spans, split_sections
 
     for ref in REFS:
         spans = {s.section: s for s in section_spans(split_sections(extract_file(corpus / ref["file"])))}

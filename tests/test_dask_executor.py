@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from ingest.executor import DaskExecutor, ExecutorError, Limits
 from ingest.pipeline import Settings, run
+from ingest.run.executor import DaskExecutor, ExecutorError, Limits
 
 from .pathological import deflate_bomb
 from .test_executor import _assert_same, _reports, _snapshot

@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 
 from ingest import pipeline
-from ingest.keywords import density_unit
-from ingest.scores import coverage_vs_density
-from ingest.store import Store
+from ingest.analysis.keywords import density_unit
+from ingest.outputs.scores import coverage_vs_density
+from ingest.store.store import Store
 from views import benchmark_figures, figures
 
 from .conftest import write_report

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
+from ingest.analysis.lexicon import Term
 from ingest.cli import build_parser
-from ingest.lexicon import Term
 
 from .conftest import REPO
 

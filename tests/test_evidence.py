@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ingest.evidence import prose_blocks, quote_on_page, sentences, split_sentences
-from ingest.extract import extract_pdf
-from ingest.sections import Segment, split_sections
+from ingest.analysis.evidence import prose_blocks, quote_on_page, sentences, split_sentences
+from ingest.reading.extract import extract_pdf
+from ingest.reading.sections import Segment, split_sections
 
 
 def split(text: str) -> list[str]:
@@ -107,7 +107,7 @@ def test_abbreviation_check_answers_as_the_abbreviation_regex() -> None:
     (word boundaries before the window, a single capital, a final line break)."""
     import random
 
-    from ingest.evidence import _ABBREV, _abbreviation
+    from ingest.analysis.evidence import _ABBREV, _abbreviation
 
     rnd = random.Random(3)
     pieces = [*"eEtalgicfvsxwrpoFigqScTbAhNRdDMjJLnVzPI._ (1\n", "\u00e9", "\u00b2", "et al", "e.g", "Fig", "No", "w.r.t"]

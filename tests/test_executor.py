@@ -12,11 +12,11 @@ import pandas as pd
 import pytest
 
 import ingest.pipeline as pipeline
+from ingest.analysis.lexicon import load_lexicon
 from ingest.cli import main
-from ingest.executor import Done, Failure, Job, Limits, run_isolated, run_jobs, stop_forkserver
-from ingest.lexicon import load_lexicon
 from ingest.pipeline import Settings, Task, compute, run
-from ingest.store import TABLES, Store
+from ingest.run.executor import Done, Failure, Job, Limits, run_isolated, run_jobs, stop_forkserver
+from ingest.store.store import TABLES, Store
 
 from .conftest import REPO, write_pdf, write_report
 from .executor_jobs import _alive, _allocate, _pages, _raise, _segfault, _sleep, _sleep_with_grandchild
@@ -264,7 +264,7 @@ def test_workers_use_the_drivers_package_even_from_another_checkouts_folder(tmp_
     (tmp_path / "ingest" / "__init__.py").write_text("")  # an `ingest` without executor or pipeline
     code = (
         f"import sys; sys.path.insert(0, {str(REPO)!r})\n"
-        "from ingest.executor import Done, Limits, run_isolated\n"
+        "from ingest.run.executor import Done, Limits, run_isolated\n"
         "from tests.executor_jobs import _sleep\n"
         "if __name__ == '__main__':\n"
         "    r = run_isolated(_sleep, 0, Limits())\n"
@@ -280,7 +280,7 @@ def test_a_light_single_threaded_driver_forks_jobs_itself_with_the_same_limits(t
     code = (
         f"import sys; sys.path.insert(0, {str(REPO)!r})\n"
         "from multiprocessing import forkserver\n"
-        "from ingest.executor import Done, Failure, Limits, fork_here, run_isolated\n"
+        "from ingest.run.executor import Done, Failure, Limits, fork_here, run_isolated\n"
         "from tests.executor_jobs import _allocate, _segfault, _sleep, _sleep_with_grandchild\n"
         "if __name__ == '__main__':\n"
         "    assert fork_here(Limits()), 'a fresh interpreter should fork its jobs itself'\n"
@@ -307,7 +307,7 @@ def test_a_threaded_or_large_driver_does_not_fork_jobs_itself():
     memory limit counts the address space it inherits: such a driver uses the worker server."""
     import threading
 
-    from ingest.executor import fork_here
+    from ingest.run.executor import fork_here
 
     stop = threading.Event()
     t = threading.Thread(target=stop.wait)

@@ -8,12 +8,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from ingest import export, stats, study_tables
+from ingest.analysis.lens import load_lens
 from ingest.cli import main
-from ingest.distinctive import distinctive_terms
-from ingest.lens import load_lens
+from ingest.outputs import export, stats, study_tables
+from ingest.outputs.distinctive import distinctive_terms
 from ingest.pipeline import Settings, run
-from ingest.store import Store
+from ingest.store.store import Store
 
 REPO = Path(__file__).resolve().parents[1]
 LENS = load_lens()

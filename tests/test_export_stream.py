@@ -11,8 +11,8 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from ingest import export
-from ingest.store import Store, _in_order, bucket_of, string_array
+from ingest.outputs import export
+from ingest.store.store import Store, _in_order, bucket_of, string_array
 
 
 def _store(tmp_path: Path) -> Store:
@@ -53,7 +53,7 @@ def test_streamed_export_does_not_import_pandas(tmp_path: Path, monkeypatch: pyt
 
     store = _store(tmp_path)
     code = (
-        "import sys; from pathlib import Path; from ingest import export; from ingest.store import Store; "
+        "import sys; from pathlib import Path; from ingest.outputs import export; from ingest.store.store import Store; "
         "export.STREAM_ROWS = 0; "
         f"export.write_table(Store({str(store.root)!r}), 'counts', 'csv', Path({str(tmp_path / 'x.csv')!r})); "
         "print('pandas' in sys.modules)"

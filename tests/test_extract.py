@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.extract import ExtractionError, extract_file, extract_markdown, extract_pdf
-from ingest.textnorm import count_words
+from ingest.reading.extract import ExtractionError, extract_file, extract_markdown, extract_pdf
+from ingest.reading.textnorm import count_words
 
 
 def test_pdf_text_and_word_count_are_exact(make_pdf):
@@ -128,7 +128,7 @@ def test_html_article_text_keeps_headings():
         "<h2>Post-training</h2><p>" + "The reward comes from a verifier that runs unit tests. " * 8 + "</p>"
         "</article><footer>Copyright</footer></body></html>"
     )
-    from ingest.extract import extract_html
+    from ingest.reading.extract import extract_html
 
     doc = extract_html(html)
     assert doc.kind == "html"
@@ -138,11 +138,11 @@ def test_html_article_text_keeps_headings():
 
 # --------------------------------------------------------------------------- limits (issue 8 §4)
 
-from ingest.extract import DEFAULT_LIMITS, TRUNCATED, ExtractLimits  # noqa: E402
+from ingest.reading.extract import DEFAULT_LIMITS, TRUNCATED, ExtractLimits  # noqa: E402
 
 
 def test_default_limits_match_the_download_cap():
-    from ingest.fetch import FetchSettings
+    from ingest.sources.fetch import FetchSettings
 
     assert DEFAULT_LIMITS.max_file_bytes == FetchSettings().max_bytes == 100 * 1024 * 1024
     assert DEFAULT_LIMITS.max_page_chars == 1_000_000 and DEFAULT_LIMITS.max_doc_chars == 8_000_000

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from fpdf import FPDF
 
-from ingest.extract import extract_file
-from ingest.fetch import FetchError, FetchSettings, cache_entry, fetch_url, locate, sniff_content
 from ingest.pipeline import Settings, run
-from ingest.schema import Source
-from ingest.urls import normalize_url
+from ingest.reading.extract import extract_file
+from ingest.sources.fetch import FetchError, FetchSettings, cache_entry, fetch_url, locate, sniff_content
+from ingest.sources.schema import Source
+from ingest.sources.urls import normalize_url
 
 from .local_http import LocalServer, serve
 
@@ -149,7 +149,7 @@ def test_server_error_after_caching_falls_back_to_cached_copy(server, tmp_path):
     url = server.url("/flaky/100/small.pdf")
     entry = json.loads(json.dumps(cache_entry(tmp_path, server.url("/files/small.pdf"))))
     entry["request_url"] = url
-    from ingest.fetch import _write_entry
+    from ingest.sources.fetch import _write_entry
 
     _write_entry(tmp_path, entry)
     got = fetch_url(url, tmp_path, settings=FAST)
@@ -333,7 +333,7 @@ def test_pipeline_fetches_url_report_then_serves_it_offline(server, tmp_path):
 
 def test_normalised_arxiv_url_is_the_cache_key(tmp_path):
     # Two spellings of one paper share one cache entry: caching under the PDF URL serves the abs URL offline.
-    from ingest.fetch import _write_entry
+    from ingest.sources.fetch import _write_entry
 
     obj = tmp_path / "objects"
     obj.mkdir(parents=True)

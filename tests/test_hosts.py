@@ -16,8 +16,8 @@ from contextlib import contextmanager
 
 import pytest
 
-from ingest import hosts
-from ingest.fetch import FetchError, FetchSettings, fetch_url
+from ingest.sources import hosts
+from ingest.sources.fetch import FetchError, FetchSettings, fetch_url
 
 from .local_http import serve
 from .test_fetch import FILES

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.extract import Document, Page
-from ingest.keywords import count_keywords, density
-from ingest.lexicon import DEFAULT_LEXICON, Lexicon, Term, load_lexicon
-from ingest.registry import SpecFileError
-from ingest.schema import STUDY_TERMS
-from ingest.sections import Segment
+from ingest.analysis.keywords import count_keywords, density
+from ingest.analysis.lexicon import DEFAULT_LEXICON, Lexicon, Term, load_lexicon
+from ingest.reading.extract import Document, Page
+from ingest.reading.sections import Segment
+from ingest.sources.registry import SpecFileError
+from ingest.sources.schema import STUDY_TERMS
 
 
 def lex(*terms: dict) -> Lexicon:
@@ -102,7 +102,7 @@ def test_bad_lexicon_file_names_file_and_field(tmp_path):
 
 
 def test_chinese_document_counts_characters_as_words():
-    from ingest.textnorm import count_words, word_rule
+    from ingest.reading.textnorm import count_words, word_rule
 
     text = "我们使用强化学习训练Qwen3模型，支持agent能力。"
     assert word_rule(text) == "cjk"
@@ -113,7 +113,7 @@ def test_chinese_document_counts_characters_as_words():
 
 
 def test_english_document_with_a_few_chinese_lines_keeps_the_wc_rule():
-    from ingest.textnorm import word_rule
+    from ingest.reading.textnorm import word_rule
 
     assert word_rule("This English report quotes one prompt: 胡雪岩离船登岸 and goes on in English for a while.") == "whitespace"
 
@@ -156,8 +156,8 @@ def test_fast_literal_matching_equals_the_regex_semantics():
 
 
 def test_fast_matching_equals_regex_on_the_corpus(corpus):
-    from ingest.extract import extract_file
-    from ingest.textnorm import fold_ws
+    from ingest.reading.extract import extract_file
+    from ingest.reading.textnorm import fold_ws
 
     lexicon = load_lexicon(DEFAULT_LEXICON)
     for path in sorted((corpus / "pdf").glob("*.pdf"))[:2] + sorted((corpus / "blog").glob("*.md")):
@@ -167,7 +167,7 @@ def test_fast_matching_equals_regex_on_the_corpus(corpus):
 
 
 def test_kwic_lines_are_capped_per_term_and_section_but_counts_stay_exact():
-    from ingest.keywords import MAX_KWIC_PER_SECTION
+    from ingest.analysis.keywords import MAX_KWIC_PER_SECTION
 
     n = MAX_KWIC_PER_SECTION + 1000
     res = count_keywords([Segment("body", 1, "1", "reward " * n)], load_lexicon())
@@ -184,7 +184,7 @@ def test_regex_terms_tried_only_at_their_start_words_find_what_finditer_finds():
     import random
     import sys
 
-    from ingest.lexicon import _ASCII_LOOKALIKES
+    from ingest.analysis.lexicon import _ASCII_LOOKALIKES
 
     lexicon = load_lexicon(DEFAULT_LEXICON)
     terms = [ct for ct in lexicon.compiled if ct.rule == "regex"]

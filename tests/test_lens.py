@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest.lens import DEFAULT_LENS, LENS_DIR, known_dimensions, load_lens
-from ingest.registry import SpecFileError, load_report
+from ingest.analysis.lens import DEFAULT_LENS, LENS_DIR, known_dimensions, load_lens
+from ingest.sources.registry import SpecFileError, load_report
 
 REPO = Path(__file__).resolve().parents[1]
 GOLD_REWARD = {

@@ -15,8 +15,8 @@ from collections.abc import Callable
 
 import pytest
 
-from ingest.extract import extract_markdown
-from ingest.textnorm import SOFT_BREAK, count_words, dehyphenate, fold_ws, normalize, word_rule
+from ingest.reading.extract import extract_markdown
+from ingest.reading.textnorm import SOFT_BREAK, count_words, dehyphenate, fold_ws, normalize, word_rule
 
 from .pathological import MARKDOWN, long_words
 
@@ -57,8 +57,8 @@ def test_markdown_extraction_is_linear(name: str) -> None:
 def test_markdown_result_tables_are_linear(name: str) -> None:
     """The results stage re-reads a post's raw Markdown (pipe tables, images): hostile lines such as
     "![![![…" once took 50 s at 300 KB there, after extraction had taken milliseconds."""
-    from ingest.benchmarks import load_catalogue
-    from ingest.results import markdown_tables
+    from ingest.analysis.benchmarks import load_catalogue
+    from ingest.analysis.results import markdown_tables
 
     cat = load_catalogue()
     make = MARKDOWN[name]
@@ -70,8 +70,8 @@ def test_markdown_result_tables_are_linear(name: str) -> None:
 def test_analysis_of_hostile_markdown_is_linear(name: str) -> None:
     """Sections, sentence splitting, keyword counts and annotation after extraction: a paragraph of
     full stops inside an open bracket (or after "e.g.") once re-read the sentence at every stop."""
-    from ingest.lens import DEFAULT_LENS, load_lens
-    from ingest.lexicon import DEFAULT_LEXICON, load_lexicon
+    from ingest.analysis.lens import DEFAULT_LENS, load_lens
+    from ingest.analysis.lexicon import DEFAULT_LEXICON, load_lexicon
     from ingest.pipeline import analyse
 
     lexicon, lens = load_lexicon(DEFAULT_LEXICON), load_lens(DEFAULT_LENS)

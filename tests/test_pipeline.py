@@ -11,7 +11,7 @@ import pytest
 
 from ingest.cli import main
 from ingest.pipeline import Settings, run
-from ingest.store import Store
+from ingest.store.store import Store
 
 from .conftest import REPO, write_pdf, write_report
 

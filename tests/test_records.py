@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from ingest.pipeline import Settings, run
-from ingest.records import Annotation, Bundle, BundleError, Cell, EvidenceRow, Meta
-from ingest.store import Store
+from ingest.store.records import Annotation, Bundle, BundleError, Cell, EvidenceRow, Meta
+from ingest.store.store import Store
 
 from .conftest import write_pdf, write_report
 

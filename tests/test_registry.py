@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ingest.registry import MAX_ALIASES, SpecFileError, load_registry, load_report
-from ingest.schema import ReportSpec
+from ingest.sources.registry import MAX_ALIASES, SpecFileError, load_registry, load_report
+from ingest.sources.schema import ReportSpec
 
 from .conftest import REPO, write_report
 
@@ -118,7 +118,7 @@ def _fields(model: type, prefix: str = "") -> set[str]:
 
 def test_template_documents_every_field():
     """reports/_template.yaml must show (and so document) every field of the schema."""
-    from ingest.schema import CuratedCell, CuratedResult, Reported, Source
+    from ingest.sources.schema import CuratedCell, CuratedResult, Reported, Source
 
     template = yaml.safe_load((REPO / "reports" / "_template.yaml").read_text())
     spec = ReportSpec.model_validate(template)  # the template itself is valid

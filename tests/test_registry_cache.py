@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest import registry
-from ingest.registry import SpecCache, load_registry
+from ingest.sources import registry
+from ingest.sources.registry import SpecCache, load_registry
 
 from .conftest import REPO, write_report
 
@@ -212,7 +212,7 @@ def test_a_load_of_a_few_files_parses_them_without_the_cache(folder: Path, tmp_p
 def test_roster_makes_only_the_specs_asked_for_and_hashes_like_the_registry(folder: Path, tmp_path: Path) -> None:
     """A warm roster (the table update's view of the folder) validates no spec until one is used;
     the tables key it gives is the registry's, cold or warm."""
-    from ingest.lexicon import load_lexicon
+    from ingest.analysis.lexicon import load_lexicon
     from ingest.pipeline import tables_key
 
     cache = tmp_path / "registry.json"

@@ -7,11 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest.benchmarks import load_catalogue, norm_name
-from ingest.extract import extract_file
-from ingest.records import ResultCell, Results, ResultTable
-from ingest.registry import SpecFileError, load_model
-from ingest.results import (
+from ingest.analysis.benchmarks import load_catalogue, norm_name
+from ingest.analysis.results import (
     RESULT_COLUMNS,
     RESULTS_VERSION,
     cell_flag,
@@ -22,7 +19,10 @@ from ingest.results import (
     result_rows,
     score_of,
 )
-from ingest.schema import ReportSpec
+from ingest.reading.extract import extract_file
+from ingest.sources.registry import SpecFileError, load_model
+from ingest.sources.schema import ReportSpec
+from ingest.store.records import ResultCell, Results, ResultTable
 
 from .conftest import _font
 
@@ -289,7 +289,7 @@ def test_catalogue_maps_spellings_and_keeps_unknown_names_unmapped():
 
 
 def test_catalogue_loader_is_strict(tmp_path):
-    from ingest.benchmarks import Catalogue
+    from ingest.analysis.benchmarks import Catalogue
 
     bad = tmp_path / "b.yaml"
     bad.write_text(

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from ingest import export
+from ingest.analysis.results import RESULT_COLUMNS
 from ingest.cli import main
+from ingest.outputs import export
 from ingest.pipeline import Settings, run
-from ingest.results import RESULT_COLUMNS
-from ingest.store import Store
+from ingest.store.store import Store
 
 from .conftest import REPO, SHARED, write_report
 from .test_results import row, table_pdf
@@ -135,9 +135,9 @@ def test_pages_kept_open_by_extraction_give_the_same_results_as_reloading_them(c
     tables, cells and notes are those of re-opening the PDF, on every corpus PDF that has tables."""
     import dataclasses
 
-    from ingest.benchmarks import load_catalogue
-    from ingest.extract import KeptPages, extract_file
-    from ingest.results import candidate_pages, may_hold_table, read_results
+    from ingest.analysis.benchmarks import load_catalogue
+    from ingest.analysis.results import candidate_pages, may_hold_table, read_results
+    from ingest.reading.extract import KeptPages, extract_file
 
     cat = load_catalogue()
     reused = 0

@@ -16,10 +16,10 @@ import pytest
 import yaml
 from streamlit.testing.v1 import AppTest
 
-from ingest import curate, review
-from ingest.lens import load_lens
-from ingest.registry import SpecFileError, load_report
-from ingest.store import Store
+from ingest.analysis.lens import load_lens
+from ingest.outputs import curate, review
+from ingest.sources.registry import SpecFileError, load_report
+from ingest.store.store import Store
 from tests import review_fixtures as rf
 from tests.app_fixtures import html_tables
 
@@ -384,7 +384,7 @@ def test_review_page_on_an_empty_store_explains_how_to_fill_it(tmp_path: Path, m
 
 
 def test_agreement_export_reads_the_stored_comparison(env: tuple[Path, Path]) -> None:
-    from ingest import export
+    from ingest.outputs import export
 
     reports, data = env
     curate.record_decision(reports / "alpha.yaml", "rl_algorithm", ["PPO"], "disagree on purpose", today=DAY)

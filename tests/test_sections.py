@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from ingest.extract import Document, Page, extract_pdf
-from ingest.keywords import count_keywords
-from ingest.lexicon import Lexicon
-from ingest.sections import section_spans, split_sections
+from ingest.analysis.keywords import count_keywords
+from ingest.analysis.lexicon import Lexicon
+from ingest.reading.extract import Document, Page, extract_pdf
+from ingest.reading.sections import section_spans, split_sections
 
 from .conftest import CORPUS, REPO, SHARED
 

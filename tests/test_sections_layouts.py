@@ -6,8 +6,8 @@ through the real extractor, so these tests see what a real report's text layer l
 
 from __future__ import annotations
 
-from ingest.extract import extract_pdf
-from ingest.sections import section_spans, split_sections
+from ingest.reading.extract import extract_pdf
+from ingest.reading.sections import section_spans, split_sections
 
 SENT = "The model is trained on a mixture of public text and code with a long context window."
 REFS = [

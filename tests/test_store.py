@@ -14,10 +14,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from ingest import tables as tables_mod
 from ingest.cli import main
 from ingest.pipeline import Settings, run
-from ingest.store import Store
+from ingest.store import tables as tables_mod
+from ingest.store.store import Store
 
 from .conftest import write_pdf, write_report
 

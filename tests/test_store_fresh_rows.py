@@ -6,13 +6,13 @@ import dataclasses
 
 import pyarrow as pa
 
-from ingest import tables as tables_mod
-from ingest.lens import load_lens
-from ingest.lexicon import load_lexicon
+from ingest.analysis.lens import load_lens
+from ingest.analysis.lexicon import load_lexicon
 from ingest.pipeline import ingest_report
-from ingest.registry import load_registry
-from ingest.store import Store, rows_to_arrow
-from ingest.tables import rebuild_tables
+from ingest.sources.registry import load_registry
+from ingest.store import tables as tables_mod
+from ingest.store.store import Store, rows_to_arrow
+from ingest.store.tables import rebuild_tables
 
 from .test_store import add_report, setup  # noqa: F401  (fixture)
 

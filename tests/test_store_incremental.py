@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from ingest import tables as tables_mod
 from ingest.pipeline import run
-from ingest.store import Store, bucket_of
-from ingest.tables import TableDef, section_rows
+from ingest.store import tables as tables_mod
+from ingest.store.store import Store, bucket_of
+from ingest.store.tables import TableDef, section_rows
 
 from .conftest import REPO
 from .test_store import PAGES, add_report, setup  # noqa: F401  (fixture)
@@ -46,7 +46,7 @@ def test_adding_a_report_rewrites_only_its_parts(setup) -> None:  # noqa: F811
 def test_unchanged_rerun_writes_no_part(setup, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
     reports, settings = setup
     store = Store(settings.data_dir)
-    from ingest.registry import load_registry
+    from ingest.sources.registry import load_registry
 
     stats = tables_mod.rebuild_tables(store, load_registry(reports))
     assert stats.changed == [] and stats.bundles_read == 0
@@ -102,7 +102,7 @@ def test_scale_bench_runs_small(tmp_path: Path) -> None:
 def test_kwic_parts_are_clustered_by_term_and_relaid_without_bundles(setup, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
     import pyarrow.parquet as pq
 
-    from ingest.registry import load_registry
+    from ingest.sources.registry import load_registry
 
     reports, settings = setup
     store = Store(settings.data_dir)
@@ -135,7 +135,7 @@ def test_one_named_report_updates_the_tables_with_the_stamps_scanned_during_the_
     store = Store(settings.data_dir)
     assert set(store.read_table("reports")["report_id"]) == {"alpha", "beta", "nosrc", "gamma"}
     assert "gamma" in set(store.read_table("counts")["report_id"])
-    from ingest.registry import load_registry
+    from ingest.sources.registry import load_registry
 
     again = tables_mod.rebuild_tables(store, load_registry(reports))  # stamps scanned afresh
     assert again.changed == [] and again.parts_written == 0

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from ingest.extract import extract_file, extract_markdown
-from ingest.lexicon import load_lexicon
+from ingest.analysis.lexicon import load_lexicon
 from ingest.pipeline import analyse
-from ingest.textnorm import fold_ws
+from ingest.reading.extract import extract_file, extract_markdown
+from ingest.reading.textnorm import fold_ws
 
 from .pathological import TRICKS, tricky_pdf
 

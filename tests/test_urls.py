@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.urls import UrlError, check_scheme, display_url, expects_pdf, file_url_path, normalize_url
+from ingest.sources.urls import UrlError, check_scheme, display_url, expects_pdf, file_url_path, normalize_url
 
 
 @pytest.mark.parametrize(

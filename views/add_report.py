@@ -19,10 +19,10 @@ import streamlit as st
 import yaml
 from pydantic import ValidationError
 
-from ingest.fetch import FetchSettings
-from ingest.registry import SpecError, SpecFileError, load_report, parse_yaml, validation_errors
-from ingest.schema import DocType, ReportSpec
-from ingest.store import atomic_write_bytes
+from ingest.sources.fetch import FetchSettings
+from ingest.sources.registry import SpecError, SpecFileError, load_report, parse_yaml, validation_errors
+from ingest.sources.schema import DocType, ReportSpec
+from ingest.store.store import atomic_write_bytes
 from views import data, htmltable
 from views.plain import escape_md, message
 

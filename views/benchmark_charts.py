@@ -1,4 +1,4 @@
-"""The Benchmarks page's charts as HTML (views.htmlchart), from `ingest.scores` frames.
+"""The Benchmarks page's charts as HTML (views.htmlchart), from `ingest.outputs.scores` frames.
 
 The same data as the plotly figures of `views.benchmark_figures` (shown behind the page's
 "Interactive charts" switch). A bar or point links to the same page with `report` and `table` set,

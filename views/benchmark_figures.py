@@ -1,4 +1,4 @@
-"""Plotly figures of the Benchmarks page, built from `ingest.scores` frames (no Streamlit calls).
+"""Plotly figures of the Benchmarks page, built from `ingest.outputs.scores` frames (no Streamlit calls).
 
 Each clickable bar carries `customdata` [report_id, table key] so a click opens that table.
 """

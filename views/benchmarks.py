@@ -1,5 +1,5 @@
 """Benchmarks page: coverage by category, own-model scores with provenance, a table rebuilt as
-printed, and claims (scores) beside disclosure. Data from `ingest.scores`; figures from
+printed, and claims (scores) beside disclosure. Data from `ingest.outputs.scores`; figures from
 `views.benchmark_figures`; categories from the catalogue, levels and claims categories from the lens.
 """
 
@@ -8,10 +8,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from ingest import scores
-from ingest.benchmarks import Catalogue, load_catalogue
-from ingest.lens import NOT_ASSESSED
-from ingest.stats import STATS_GROUP
+from ingest.analysis.benchmarks import Catalogue, load_catalogue
+from ingest.analysis.lens import NOT_ASSESSED
+from ingest.outputs import scores
+from ingest.outputs.stats import STATS_GROUP
 from views import benchmark_charts as bc
 from views import benchmark_figures as bf
 from views import data, figures, htmltable, nav
@@ -31,7 +31,7 @@ def _catalogue(mtime: int) -> Catalogue:
 
 def catalogue() -> Catalogue:
     """The benchmark catalogue (data/benchmarks.yaml), reloaded when the file changes."""
-    from ingest.benchmarks import DEFAULT_CATALOGUE
+    from ingest.analysis.benchmarks import DEFAULT_CATALOGUE
 
     return _catalogue(DEFAULT_CATALOGUE.stat().st_mtime_ns)
 

@@ -20,8 +20,8 @@ from typing import TypeVar
 import pandas as pd
 import streamlit as st
 
-from ingest import export, stats, study_tables
-from ingest.lens import NOT_ASSESSED, NOT_DISCLOSED, Dimension, Lens
+from ingest.analysis.lens import NOT_ASSESSED, NOT_DISCLOSED, Dimension, Lens
+from ingest.outputs import export, stats, study_tables
 from views import data, matrix, nav
 
 T = TypeVar("T")

@@ -17,10 +17,10 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from ingest import confine
-from ingest.lens import LENS_DIR, Dimension, Lens, lens_for, load_lens
-from ingest.lexicon import DEFAULT_LEXICON, Lexicon, load_lexicon
-from ingest.store import DEFAULT_DATA_DIR, TABLES, Store, StoreDamaged
+from ingest.analysis.lens import LENS_DIR, Dimension, Lens, lens_for, load_lens
+from ingest.analysis.lexicon import DEFAULT_LEXICON, Lexicon, load_lexicon
+from ingest.sources import confine
+from ingest.store.store import DEFAULT_DATA_DIR, TABLES, Store, StoreDamaged
 
 REPO = Path(__file__).resolve().parent.parent
 Stamp = tuple[tuple[str, int, int], ...]

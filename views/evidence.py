@@ -11,8 +11,8 @@ from typing import NamedTuple
 import pandas as pd
 import streamlit as st
 
-from ingest.mdtable import blank
-from ingest.sections import SECTIONS
+from ingest.outputs.mdtable import blank
+from ingest.reading.sections import SECTIONS
 from views import data, htmltable, nav
 from views.plain import escape_md
 from views.review import show_auto_beside_curated

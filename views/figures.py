@@ -13,7 +13,7 @@ from typing import Literal
 import pandas as pd
 import plotly.graph_objects as go
 
-from ingest.keywords import density, density_unit
+from ingest.analysis.keywords import density, density_unit
 from views.plain import plotly_text as _t
 
 Scope = Literal["body", "body+appendix", "references", "all"]
@@ -47,7 +47,7 @@ def isin(values: pd.Series, wanted: Iterable[object]) -> pd.Series:
 
 
 def densities(count: pd.Series, words: pd.Series) -> list[float | None]:
-    """`ingest.keywords.density` of each row (the project's one density), computed once per distinct
+    """`ingest.analysis.keywords.density` of each row (the project's one density), computed once per distinct
     (count, words) pair: a report's terms share its word count, so most rows repeat a pair."""
     memo: dict[tuple[object, object], float | None] = {}
     out = []
@@ -72,7 +72,7 @@ def keyword_matrix(
     Measured counts come from the `counts` table; the study's reported figures (whole-document)
     fill in for the `all` scope when a report has no measurement, or replace measurement when
     `prefer="reported"`. The `figures` column says which one each row is. A one-section scope takes
-    the density stored with each count (ingest computed it with `ingest.keywords.density`); a scope
+    the density stored with each count (ingest computed it with `ingest.analysis.keywords.density`); a scope
     that adds sections up, and the study's figures, compute it from the sums.
     """
     sections = SCOPES[scope]

@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 import numpy as np
 import pandas as pd
 
-from ingest.mdtable import blank
+from ingest.outputs.mdtable import blank
 
 CSS = """<style>
 table.frl-q{border-collapse:collapse;width:100%;font-size:13px;table-layout:auto}

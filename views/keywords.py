@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from ingest import export, stats
+from ingest.outputs import export, stats
 from views import data, figures, htmltable, keyword_charts, nav
 from views.plain import escape_md, message
 

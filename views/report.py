@@ -7,12 +7,12 @@ from typing import NamedTuple
 import pandas as pd
 import streamlit as st
 
-from ingest import comparison
-from ingest.distinctive import TermWeights, term_weights, top_terms
-from ingest.mdtable import blank
-from ingest.report_card import report_card
-from ingest.stats import stats_frame
-from ingest.store import Store
+from ingest.analysis import comparison
+from ingest.outputs.distinctive import TermWeights, term_weights, top_terms
+from ingest.outputs.mdtable import blank
+from ingest.outputs.report_card import report_card
+from ingest.outputs.stats import stats_frame
+from ingest.store.store import Store
 from views import data, htmltable, nav
 from views.evidence import people_cells
 from views.plain import escape_md, message

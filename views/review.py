@@ -3,7 +3,7 @@
 A curator sees each cell's automatic value with its ranked evidence sentences and page (and, for
 level dimensions, the indicator checklist), then accepts it, picks another category of the lens,
 or writes a value. The decision goes into the report's YAML `curated:` block through
-`ingest.curate` (round-trip: every other key and comment is kept), and the report's tables are
+`ingest.outputs.curate` (round-trip: every other key and comment is kept), and the report's tables are
 rebuilt by the pipeline at once. `FRL_READ_ONLY=1` shows the cells without any write control.
 Everything a user or a report file wrote is shown as plain text (`views.plain`, st.text, tables).
 """
@@ -17,11 +17,12 @@ from typing import NamedTuple
 import pandas as pd
 import streamlit as st
 
-from ingest import comparison, curate, review
-from ingest.fetch import FetchSettings
-from ingest.lens import NOT_ASSESSED, Lens
-from ingest.registry import SpecFileError, load_report
-from ingest.schema import ID_PATTERN, CuratedCell, ReportSpec, Source
+from ingest.analysis import comparison
+from ingest.analysis.lens import NOT_ASSESSED, Lens
+from ingest.outputs import curate, review
+from ingest.sources.fetch import FetchSettings
+from ingest.sources.registry import SpecFileError, load_report
+from ingest.sources.schema import ID_PATTERN, CuratedCell, ReportSpec, Source
 from views import data, htmltable, nav
 from views.plain import escape_md, message
 
@@ -66,7 +67,7 @@ def _rebuild(path: Path) -> str:
 
 
 def decide(lens: Lens, path: Path, row: dict, ev: pd.DataFrame, action: str, picked: list[str], note: str) -> str:
-    """Write one decision (see `ingest.curate.record_decision`) and rebuild the report's tables."""
+    """Write one decision (see `ingest.outputs.curate.record_decision`) and rebuild the report's tables."""
     auto = review.split(row.get("auto_value"))
     if action == "accept":
         values = auto

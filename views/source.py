@@ -2,7 +2,7 @@
 or the Markdown/HTML block it comes from.
 
 The URL names a report id, a page number and the quote; the file is the report's own ingested
-source (ingest.pageimage checks its stored SHA-256), never a path from the URL.
+source (ingest.outputs.pageimage checks its stored SHA-256), never a path from the URL.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import re
 
 import streamlit as st
 
-from ingest import pageimage
-from ingest.store import Store
+from ingest.outputs import pageimage
+from ingest.store.store import Store
 from views import data, htmltable
 
 

@@ -1,0 +1,1 @@
+"""Analysis: keyword counts, evidence sentences, lens decisions and benchmark results from read text."""

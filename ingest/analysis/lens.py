@@ -1,0 +1,352 @@
+"""A lens: the comparison table's dimensions, categories and cues, declared once in YAML.
+
+`data/lenses/*.yaml` is read by the pipeline (annotate), the tables, the eval script and the
+dashboard; labels and validation derive from it, so a new lens is a new YAML file and no code.
+Loading is strict: unknown keys, bad regular expressions, duplicate names and kind-specific
+mistakes (a `level` dimension without levels) are `SpecFileError`s naming file, field and hint.
+
+Dimension kinds (what `ingest.analysis.annotate` does with them):
+
+* `multi`     several categories may hold at once (reward sources);
+* `single`    one category, the best-supported one (credit granularity);
+* `algorithm` categories are named methods, each decided *used* or *mentioned only*; its
+  `introduces:` patterns add, per report, a method the report defines itself; a `generic: true`
+  category stands for an own-training algorithm the report describes without naming it;
+* `mentioned` no categories of its own: the mentioned-only names of its `source` dimension;
+* `level`     an ordered level computed from named indicators (disclosure); every indicator is
+  kept as a yes/no checklist item with its quote.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+from collections.abc import Iterable
+from functools import cached_property
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from ingest.sources.registry import SpecError, SpecFileError, load_model
+
+LENS_DIR = Path(__file__).resolve().parents[2] / "data" / "lenses"
+DEFAULT_LENS = LENS_DIR / "agentic_rl.yaml"
+
+#: Cell values with a fixed meaning; no category may take these names.
+NOT_DISCLOSED = "not disclosed"
+NOT_ASSESSED = "not assessed"
+RESERVED = (NOT_DISCLOSED, NOT_ASSESSED)
+
+Kind = Literal["multi", "single", "algorithm", "mentioned", "level"]
+
+
+def _compile_all(patterns: list[str]) -> list[str]:
+    """Reject a bad regular expression at load time, naming it (not at annotation time)."""
+    for p in patterns:
+        try:
+            re.compile(p)
+        except re.error as exc:
+            raise ValueError(f"invalid regular expression {p!r}: {exc}") from exc
+    return patterns
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, frozen=True)
+
+
+class Category(_Strict):
+    """One value a dimension can take, with the lexical cues that signal it in a sentence."""
+
+    name: str = Field(min_length=1, description="value written in tables and curated YAML")
+    label: str | None = Field(None, description="display label (default: name)")
+    description: str | None = Field(None, description="what a careful reader looks for; also part of the TF-IDF prototype")
+    cues: list[str] = Field(min_length=1, description="regular expressions (case-insensitive) that signal this category")
+    generic: bool = Field(
+        False,
+        description="`algorithm` only: the category stands for an algorithm of the report's own training that the "
+        "report does not name; its cues match a generic description of it ('we adopt an on-policy RL algorithm')",
+    )
+    exclude: list[str] = Field(
+        default_factory=list, description="`generic` only: a sentence matching one of these never supports the category"
+    )
+    summary_headings: list[str] = Field(
+        default_factory=list,
+        description="`generic` only: headings of sections that restate methods detailed elsewhere (abstract, "
+        "introduction, conclusion); there, and before the first heading, a generic description counts only when "
+        "the report uses no named method",
+    )
+
+    @field_validator("cues", "exclude", "summary_headings")
+    @classmethod
+    def _cues(cls, v: list[str]) -> list[str]:
+        return _compile_all(v)
+
+    @model_validator(mode="after")
+    def _generic_only(self) -> Category:
+        if (self.exclude or self.summary_headings) and not self.generic:
+            raise ValueError("`exclude:`/`summary_headings:` are only for a `generic: true` category")
+        return self
+
+    @field_validator("name")
+    @classmethod
+    def _not_reserved(cls, v: str) -> str:
+        if v.lower() in RESERVED:
+            raise ValueError(f"{v!r} is reserved; every dimension can already be 'not disclosed' or 'not assessed'")
+        return v
+
+
+class Indicator(_Strict):
+    """A named, explainable disclosure signal: fires on a sentence matching one cue of every group."""
+
+    name: str = Field(pattern=r"^[a-z0-9_]+$", description="short id shown in the table's `indicators` column")
+    label: str | None = None
+    description: str | None = None
+    all_of: list[list[str]] = Field(min_length=1, description="cue groups; a sentence must match one cue from each")
+    exclude: list[str] = Field(default_factory=list, description="a sentence matching any of these does not fire")
+    window: int = Field(
+        1,
+        ge=1,
+        le=3,
+        description="sentences read together: 2 = the sentence with the one before it under the same heading "
+        "('These tasks included agent capabilities' after 'we applied RL to 20 tasks')",
+    )
+
+    @field_validator("all_of")
+    @classmethod
+    def _groups(cls, v: list[list[str]]) -> list[list[str]]:
+        for g in v:
+            if not g:
+                raise ValueError("empty cue group")
+            _compile_all(g)
+        return v
+
+    @field_validator("exclude")
+    @classmethod
+    def _exclude(cls, v: list[str]) -> list[str]:
+        return _compile_all(v)
+
+
+class Level(_Strict):
+    """A disclosure level reached when at least `min_indicators` indicators fire."""
+
+    name: str = Field(min_length=1)
+    min_indicators: int = Field(ge=0)
+
+
+class Dimension(_Strict):
+    """One column of the comparison table."""
+
+    id: str = Field(pattern=r"^[a-z0-9_]+$", description="column id, also the key of a report's `curated:` block")
+    label: str
+    description: str | None = None
+    kind: Kind
+    categories: list[Category] = Field(default_factory=list)
+    source: str | None = Field(None, description="`mentioned` only: the algorithm dimension it derives from")
+    min_sentences: int = Field(1, ge=1, description="supporting sentences a category needs to be chosen")
+    context: list[str] = Field(default_factory=list, description="a supporting sentence must also match one of these")
+    negation: list[str] = Field(default_factory=list, description="a sentence matching one of these supports nothing")
+    used_before: list[str] = Field(default_factory=list, description="`algorithm`: phrases left of a name that mean 'we use it'")
+    used_after: list[str] = Field(default_factory=list, description="`algorithm`: phrases right of a name that mean 'we use it'")
+    contrast_before: list[str] = Field(
+        default_factory=list, description="`algorithm`: phrases left of a name that mean 'compared with it'"
+    )
+    contrast_after: list[str] = Field(
+        default_factory=list, description="`algorithm`: phrases right of a name that mean 'compared with it'"
+    )
+    mention_before: list[str] = Field(
+        default_factory=list,
+        description="`algorithm`: phrases left of a name that make it a plain mention even beside a use phrase "
+        "(data 'validated through' a method: a data check, not training with it)",
+    )
+    introduces: list[str] = Field(
+        default_factory=list,
+        description="`algorithm`: patterns whose group `name` captures a method the report defines itself "
+        "(e.g. an acronym defined next to 'policy optimization'); a name no category knows becomes a category",
+    )
+    require: list[str] = Field(default_factory=list, description="`level`: every indicator sentence must match one of these")
+    exclude: list[str] = Field(default_factory=list, description="`level`: sentences matching any of these never fire")
+    indicators: list[Indicator] = Field(default_factory=list)
+    levels: list[Level] = Field(default_factory=list)
+
+    @field_validator(
+        "context",
+        "negation",
+        "used_before",
+        "used_after",
+        "contrast_before",
+        "contrast_after",
+        "mention_before",
+        "require",
+        "exclude",
+    )
+    @classmethod
+    def _regexes(cls, v: list[str]) -> list[str]:
+        return _compile_all(v)
+
+    @field_validator("introduces")
+    @classmethod
+    def _introduces(cls, v: list[str]) -> list[str]:
+        for p in _compile_all(v):
+            if "name" not in re.compile(p).groupindex:
+                raise ValueError(f"pattern {p!r} needs a named group (?P<name>...) capturing the method's name")
+        return v
+
+    @model_validator(mode="after")
+    def _by_kind(self) -> Dimension:
+        if self.kind in ("multi", "single", "algorithm") and not self.categories:
+            raise ValueError(f"kind {self.kind!r} needs `categories:`")
+        if self.kind == "mentioned" and not self.source:
+            raise ValueError("kind 'mentioned' needs `source:` (the id of an algorithm dimension)")
+        if self.kind != "mentioned" and self.source:
+            raise ValueError("`source:` is only for kind 'mentioned'")
+        if self.kind != "algorithm" and self.introduces:
+            raise ValueError("`introduces:` is only for kind 'algorithm'")
+        if self.kind != "algorithm" and any(c.generic for c in self.categories):
+            raise ValueError("`generic: true` categories are only for kind 'algorithm'")
+        if self.kind == "level":
+            if not self.indicators or not self.levels:
+                raise ValueError("kind 'level' needs `indicators:` and `levels:`")
+            mins = [lv.min_indicators for lv in self.levels]
+            if mins != sorted(mins) or len(set(mins)) != len(mins) or mins[0] != 0:
+                raise ValueError("levels must go lowest first, the first with min_indicators: 0, each higher than the last")
+            names = [i.name for i in self.indicators]
+            if len(names) != len(set(names)):
+                raise ValueError("duplicate indicator names")
+        elif self.indicators or self.levels:
+            raise ValueError("`indicators:`/`levels:` are only for kind 'level'")
+        names = [c.name for c in self.categories]
+        dup = sorted({n for n in names if names.count(n) > 1})
+        if dup:
+            raise ValueError(f"duplicate category name(s): {', '.join(dup)}")
+        return self
+
+    @property
+    def values(self) -> list[str]:
+        """Every value a cell of this dimension may hold (for validation and pickers)."""
+        if self.kind == "level":
+            return [lv.name for lv in self.levels]
+        return [c.name for c in self.categories] + [NOT_DISCLOSED]
+
+
+class Lens(_Strict):
+    """A whole lens file."""
+
+    version: Literal[1] = 1
+    id: str = Field(pattern=r"^[a-z0-9_]+$")
+    label: str
+    description: str | None = None
+    skip_headings: list[str] = Field(
+        default_factory=list,
+        description="sentences under a heading matching one of these (e.g. 'Related Work') never support a decision",
+    )
+    summary_columns: list[str] = Field(
+        default_factory=list,
+        description="dimension ids of the summary table and of Compare's default columns (default: every "
+        "dimension except `mentioned` ones)",
+    )
+    tier_level: str | None = Field(
+        None, description="the `level` dimension that groups the tiers table (default: the first level dimension)"
+    )
+    dimensions: list[Dimension] = Field(min_length=1)
+    claims_categories: list[str] = Field(
+        default_factory=list,
+        description="benchmark categories (ids in data/benchmarks.yaml) whose scores the dashboard's "
+        "'claims vs disclosure' view sets against this lens's level dimension",
+    )
+
+    @field_validator("skip_headings")
+    @classmethod
+    def _skip(cls, v: list[str]) -> list[str]:
+        return _compile_all(v)
+
+    @model_validator(mode="after")
+    def _refs(self) -> Lens:
+        ids = [d.id for d in self.dimensions]
+        dup = sorted({i for i in ids if ids.count(i) > 1})
+        if dup:
+            raise ValueError(f"duplicate dimension id(s): {', '.join(dup)}")
+        for d in self.dimensions:
+            if d.kind == "mentioned":
+                src = next((x for x in self.dimensions if x.id == d.source), None)
+                if src is None or src.kind != "algorithm":
+                    raise ValueError(f"dimension {d.id!r}: source {d.source!r} is not an algorithm dimension of this lens")
+        unknown = [c for c in self.summary_columns if c not in ids]
+        if unknown:
+            raise ValueError(f"summary_columns: {', '.join(unknown)} not among the dimensions ({', '.join(ids)})")
+        if self.tier_level is not None and self.tier_level not in [d.id for d in self.dimensions if d.kind == "level"]:
+            raise ValueError(f"tier_level: {self.tier_level!r} is not a dimension of kind 'level'")
+        return self
+
+    @property
+    def ids(self) -> list[str]:
+        return [d.id for d in self.dimensions]
+
+    @property
+    def summary_ids(self) -> list[str]:
+        """Columns of the summary table, in order (the lens's `summary_columns`, else every non-`mentioned` one)."""
+        return list(self.summary_columns) or [d.id for d in self.dimensions if d.kind != "mentioned"]
+
+    @property
+    def level_id(self) -> str | None:
+        """The level dimension the tiers table groups by."""
+        return self.tier_level or next((d.id for d in self.dimensions if d.kind == "level"), None)
+
+    def dimension(self, dim_id: str) -> Dimension:
+        return next(d for d in self.dimensions if d.id == dim_id)
+
+    def allowed_values(self, dim_id: str) -> list[str]:
+        """Values a cell may hold; a `mentioned` dimension takes its source's category names."""
+        d = self.dimension(dim_id)
+        return self.dimension(d.source).values if d.kind == "mentioned" and d.source else d.values
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """Hash of the lens content: bundles annotated with another lens are recomputed."""
+        return hashlib.sha256(self.model_dump_json().encode()).hexdigest()[:16]
+
+
+def load_lens(path: str | Path = DEFAULT_LENS) -> Lens:
+    """Load and validate a lens file; raise SpecFileError naming file, field and a hint.
+
+    Memoised on (path, mtime, size): a run reads the same lens several times.
+    """
+    p = Path(path)
+    try:
+        st = p.stat()
+        return _load_lens_cached(str(p.resolve()), st.st_mtime_ns, st.st_size)
+    except OSError as exc:
+        raise SpecFileError([SpecError(str(p), "", f"cannot read lens: {exc.strerror or exc}", "check the path")]) from exc
+
+
+@functools.lru_cache(maxsize=16)
+def _load_lens_cached(path: str, _mtime_ns: int, _size: int) -> Lens:
+    return load_model(path, Lens, "lens", "the format notes at the top of data/lenses/agentic_rl.yaml")
+
+
+def lens_for(dimension_ids: Iterable[str], lens_dir: str | Path = LENS_DIR) -> Lens:
+    """The lens a stored comparison table was built with: the one sharing most of its dimension ids.
+
+    The store's tables do not name their lens; their dimension ids do. Ties and an empty table
+    fall back to the default lens, so an empty store still shows the default lens's columns.
+    """
+    ids = set(dimension_ids)
+    best, score = load_lens(DEFAULT_LENS), len(ids & set(load_lens(DEFAULT_LENS).ids))
+    for f in sorted(Path(lens_dir).glob("*.yaml")):
+        try:
+            lens = load_lens(f)
+        except SpecFileError:
+            continue
+        n = len(ids & set(lens.ids))
+        if n > score:
+            best, score = lens, n
+    return best
+
+
+def known_dimensions(lens_dir: str | Path = LENS_DIR) -> set[str]:
+    """Dimension ids of every lens in the folder: the keys a report's `curated:` block may use."""
+    out: set[str] = set()
+    for f in sorted(Path(lens_dir).glob("*.yaml")):
+        out |= set(load_lens(f).ids)
+    return out

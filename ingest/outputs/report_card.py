@@ -1,0 +1,77 @@
+"""One report as a Markdown card: metadata, figures, comparison cells with quotes, sections, top terms."""
+
+from __future__ import annotations
+
+from ingest.analysis.lens import Lens
+from ingest.outputs.distinctive import distinctive_terms
+from ingest.outputs.mdtable import blank, to_markdown
+from ingest.outputs.stats import stats_frame
+from ingest.outputs.study_tables import lens_of
+from ingest.store.store import Store
+
+META: tuple[tuple[str, str], ...] = (
+    ("organization", "organization"), ("country", "country"), ("released", "released"), ("document", "doc_type"),
+    ("arXiv", "arxiv_id"), ("parameters", "params"), ("source", "source_url"), ("notes", "notes"),
+)  # fmt: skip
+
+
+def report_card(store: Store, report_id: str, lens: Lens | None = None) -> str:
+    """The card of one report (KeyError for an unknown id); dimension labels come from the lens."""
+    reports = store.read_table("reports", report_ids=[report_id])
+    hit = reports[reports["report_id"] == report_id] if not reports.empty else reports
+    if hit.empty:
+        raise KeyError(f"unknown report {report_id!r}")
+    r = hit.iloc[0]
+    lines = [f"# {r['model']}", ""]
+    for label, col in META:
+        v = r.get(col)
+        if not blank(v) and str(v):
+            lines.append(f"- **{label}**: {v}")
+    lines.append(f"- **measured**: {'yes' if bool(r.get('measured')) else 'no (reported figures only)'}")
+    lines += ["", "## Figures", ""]
+    # Filtered reads: only this report's rows of the per-report tables are loaded.
+    reported = store.read_table("reported", report_ids=[report_id])
+    counts_one = store.read_table("counts", report_ids=[report_id])
+    for src in ("reported", "measured"):
+        st_ = stats_frame(hit, reported, counts_one, source=src)
+        if "figures" in st_.columns and (st_["figures"] != src).all():
+            continue
+        lines += [f"{src.capitalize()}:", "", to_markdown(st_.drop(columns="figures", errors="ignore").drop(columns="model"))]
+    cmp_ = store.read_table("comparison", report_ids=[report_id])
+    lens = lens or lens_of(cmp_)
+    labels = {d.id: d.label for d in lens.dimensions}
+    cmp_ = cmp_[cmp_["report_id"] == report_id] if not cmp_.empty else cmp_
+    lines += ["## Comparison", ""]
+    for c in cmp_.to_dict("records"):
+        origin = c.get("origin") or "none"
+        lines.append(f"### {labels.get(c['dimension'], c['dimension'])}: {c.get('value')} ({origin})")
+        if isinstance(c.get("detail"), str) and c["detail"]:
+            lines.append(f"- the study's wording: {c['detail']}")
+        if c.get("disagree") is True:
+            lines.append(f"- disagreement: automatic reading says {c.get('auto_value')}")
+        if isinstance(c.get("quote"), str) and c["quote"]:
+            where = c.get("page_label") if not blank(c.get("page_label")) else c.get("page")
+            lines.append(f"- quote (p. {where}): \u201c{c['quote']}\u201d")
+        if isinstance(c.get("notes"), str) and c["notes"]:
+            lines.append(f"- notes: {c['notes']}")
+        lines.append("")
+    ev = store.read_table("evidence", report_ids=[report_id])
+    if not ev.empty:
+        ev = ev[ev["report_id"] == report_id]
+        if len(ev):
+            ev = ev.assign(dimension=ev["dimension"].map(lambda d: labels.get(d, d)))
+            ev = ev[["dimension", "category", "page_label", "section", "quote"]].rename(columns={"page_label": "page"})
+            lines += ["## Evidence", "", to_markdown(ev)]
+    from ingest.analysis.results import card_section
+
+    lines += card_section(
+        store.read_table("results", report_ids=[report_id]), store.read_table("result_notes", report_ids=[report_id]), report_id
+    )
+    secs = store.read_table("sections", report_ids=[report_id])
+    secs = secs[secs["report_id"] == report_id] if not secs.empty else secs
+    if len(secs):
+        lines += ["## Sections", "", to_markdown(secs[["section", "heading", "start_page", "end_page", "words"]])]
+    top = distinctive_terms(store.read_table("counts", filters=[("section", "==", "all")]), report_id)
+    if len(top):
+        lines += ["## Distinctive terms (TF-IDF against the other reports)", "", to_markdown(top)]
+    return "\n".join(lines).rstrip() + "\n"

@@ -1,0 +1,1 @@
+"""Reading: faithful text, sections and table layout from a fetched file."""

@@ -1,0 +1,288 @@
+"""Reading a reconstructed table (`Grid`) into result cells, and checking them.
+
+The axis whose names the benchmark catalogue recognises more often holds the benchmarks; the
+other holds models. A benchmark header is split into benchmark, metric ("pass@1", "EM") and
+setting ("32K"); a benchmark named only in the corner cell or the caption is used when the headers
+are metrics, settings or subsets. Rows and columns that describe models (architecture, parameter
+counts, layers) are not results; key columns (model size, sample budget) become the `setting` of
+each row. Footnote markers are removed from values and names.
+
+Self-validation: every value must be a token of the table's region; a percentage above 100 (unless
+the metric is a rating, Elo or score) and a table whose numbers are not all read are flagged for
+review, never dropped silently.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from ingest.analysis.benchmarks import Catalogue
+from ingest.reading.tables_pdf import DASH, MARKS, Grid, is_value
+from ingest.store.records import ResultCell as Cell  # the stored record is the reading's cell too
+
+_MARK_RX = re.compile(rf"(?<=\S)[{re.escape(MARKS)}\u00b9\u00b2\u00b3]+$|^[{re.escape(MARKS)}]+(?=\S)")
+_PAREN_TAIL = re.compile(r"^(.*?\S)\s*\(([^()]*)\)\s*$")
+_NUMBER = re.compile(r"[-+\u2212]?(\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)")
+
+
+@dataclass
+class Table:
+    """One result table as read, with its page and what validation found."""
+
+    page: int
+    page_label: str
+    label: str
+    caption: str
+    orientation: str  # models-as-rows | models-as-columns
+    cells: list[Cell] = field(default_factory=list)
+    flags: list[str] = field(default_factory=list)
+    region: list[float] | None = None
+
+
+@lru_cache(maxsize=65536)
+def clean(text: str) -> str:
+    """A name or value as printed, footnote markers removed and whitespace folded."""
+    t = re.sub(r"\s+", " ", html.unescape(text or "")).strip()
+    prev = None
+    while prev != t:
+        prev = t
+        t = _MARK_RX.sub("", t).strip()
+    return t
+
+
+def score_of(value: str) -> float | None:
+    """The first number of a printed value ("70.83% ± 0.89%" -> 70.83); None when not numeric."""
+    m = _NUMBER.search(value or "")
+    if not m:
+        return None
+    try:
+        return float(m.group(0).replace(",", "").replace("\u2212", "-"))
+    except ValueError:
+        return None
+
+
+# --------------------------------------------------------------------------- interpretation
+
+
+def _join(parts: list[str]) -> str:
+    out = ""
+    for p in parts:
+        p = p.strip()
+        if not p:
+            continue
+        if out and ((out.endswith("-") and not out.endswith(" -")) or (p.startswith("-") and len(p) > 1)):
+            out += p  # a name wrapped at a hyphen: "Claude-3.5-" + "Sonnet-1022", "DeepSeek-V2" + "-Base"
+        elif p not in out.split(" / "):
+            out = f"{out} {p}".strip()
+    return out
+
+
+def _split_metric(name: str, cat: Catalogue) -> tuple[str, str]:
+    """ "MMLU (Pass@1)" -> ("MMLU", "Pass@1"): a trailing parenthesis is the metric part."""
+    m = _PAREN_TAIL.match(name)
+    if m and cat.lookup(name) is not None and cat.lookup(m.group(1)) is None:
+        return name, ""
+    if m:
+        return m.group(1).strip(), m.group(2).strip()
+    return name, ""
+
+
+def _column_parts(parts: list[tuple[str, int]], cat: Catalogue) -> tuple[str, str, str, str]:
+    """(benchmark-ish text, metric, setting, spanning group) of one value column's header."""
+    texts = [(clean(t), span) for t, span in parts if clean(t)]
+    metric = setting = ""
+    if texts and cat.is_metric(texts[-1][0]) and len(texts) >= 1:
+        metric = texts.pop()[0]
+    if texts and cat.is_setting(texts[-1][0]) and not cat.lookup(texts[-1][0]):
+        setting = texts.pop()[0]
+    # Spanning parts (over several columns) above single-column parts: a group level.
+    spanning = [t for t, s in texts if s > 1]
+    single = [t for t, s in texts if s <= 1]
+    return _join(single), metric, setting, _join(spanning)
+
+
+def _is_benchmark(name: str, cat: Catalogue) -> bool:
+    if not name:
+        return False
+    base, _ = _split_metric(clean(name), cat)
+    return cat.lookup(base) is not None or cat.lookup(clean(name)) is not None
+
+
+def interpret(grid: Grid, caption: str, cat: Catalogue, own_names: list[str] | None = None) -> tuple[str, list[Cell]]:
+    """Result cells of a grid: (orientation, cells). See the module docstring for the rules."""
+    main = grid.main if grid.main >= 0 else max(len(grid.label_headers) - len(grid.key_cols) - 1, 0)
+    extra = [c for c in range(main + 1, len(grid.label_headers)) if c not in grid.key_cols]
+    heads = [_column_parts(h, cat) for h in grid.col_headers]
+    col_names = [_join([s, b]) if s and b else (b or s) for b, _m, _st, s in heads]
+    row_names = [clean(r.labels[main]) if r.labels else "" for r in grid.rows]
+    col_hits = sum(1 for (b, _m, _s, sp) in heads if _is_benchmark(b, cat) or _is_benchmark(_join([sp, b]), cat))
+    row_hits = sum(1 for n in row_names if _is_benchmark(n, cat))
+    col_frac = col_hits / max(len(heads), 1)
+    row_frac = row_hits / max(len(row_names), 1)
+    corner = clean(grid.corner)
+    corner_bench = "" if (not corner or cat.is_label_word(corner) or cat.is_metric(corner)) else corner
+    caption_bench = _caption_benchmark(caption, cat)
+    cells: list[Cell] = []
+    if row_frac > col_frac or (row_frac == col_frac and own_names and any(_mentions(n, own_names) for n in col_names)):
+        orientation = "models-as-columns"
+        for r in grid.rows:
+            bench_raw = clean(r.labels[main])
+            if cat.is_attribute_row(bench_raw):
+                continue
+            bench, metric = _split_metric(bench_raw, cat)
+            for c in extra:  # a metric column beside the benchmark names, or more of the name
+                x = clean(r.labels[c])
+                if x and (cat.is_metric(x) or cat.is_metric(x.strip("()"))):
+                    metric = metric or x.strip("()")
+                elif x:
+                    bench = _join([bench, x])
+            groups = [clean(x) for i, x in enumerate(r.labels[:main]) if clean(x)]
+            group = " / ".join(groups) or clean(r.group)
+            setting = "; ".join(
+                f"{clean(grid.label_headers[c])} {clean(r.labels[c])}".strip() for c in grid.key_cols if clean(r.labels[c])
+            )
+            if not bench:
+                continue
+            for j, v in enumerate(r.values):
+                v = clean(v)
+                if not v or DASH.match(v) or not is_value(v):
+                    continue
+                b, m, st, _span = heads[j]
+                model = clean(b)
+                if not model:
+                    continue
+                cells.append(Cell(model, bench, v, metric or m, group, _join([setting, st])))
+    else:
+        orientation = "models-as-rows"
+        for r in grid.rows:
+            model = _join([clean(r.labels[main])] + [clean(r.labels[c]) for c in extra])
+            if not model:
+                continue
+            setting = "; ".join(
+                f"{clean(grid.label_headers[c])} {clean(r.labels[c])}".strip() for c in grid.key_cols if clean(r.labels[c])
+            )
+            outer = [clean(x) for x in r.labels[:main] if clean(x)]
+            if outer:  # an outer label column holds the model, the main column a variant
+                model = f"{' '.join(outer)} {model}"
+            for j, v in enumerate(r.values):
+                v = clean(v)
+                if not v or DASH.match(v) or not is_value(v):
+                    continue
+                b, m, st, span = heads[j]
+                if b and (cat.is_attribute_row(b) or cat.is_key_column(b)) and not _is_benchmark(b, cat):
+                    continue  # a column describing the models (layers, context length), not a result
+                bench = _join([span, b]) if span and not _is_benchmark(b, cat) else (b or span)
+                group = span if span and _is_benchmark(b, cat) and not _is_benchmark(span, cat) else ""
+                prefix = corner_bench or (caption_bench if not _is_benchmark(bench, cat) else "")
+                if prefix and not _is_benchmark(bench, cat):
+                    if bench and not cat.is_setting(bench) and corner_bench:
+                        bench = f"{prefix} {bench}"
+                    else:
+                        st = _join([bench, st])
+                        bench = prefix
+                bench, m2 = _split_metric(bench, cat) if bench else ("", "")
+                if not bench:
+                    continue
+                cells.append(Cell(model, bench, v, m or m2, group or clean(r.group), _join([setting, st])))
+    return orientation, cells
+
+
+def _mentions(name: str, names: list[str]) -> bool:
+    return any(own_match(name, n) for n in names)
+
+
+_NAME_SEP = re.compile(r"(?<!\d)\.|\.(?!\d)|[^\w.+]+")
+
+
+_PAREN = re.compile(r"\([^)]*\)")
+_OURS = re.compile(r"\bours\b", re.I)
+
+
+@lru_cache(maxsize=65536)
+def _tokens(name: str) -> str:
+    name = _PAREN.sub(" ", name)  # "(blog)", "(ours)" are not part of the name
+    return " " + " ".join(_NAME_SEP.sub(" ", name.casefold()).split()) + " "
+
+
+# Cached: a results table repeats each model header and the report's model name in every cell,
+# and the table rebuild (serial, in the driver) asks this for every cell of every report.
+@lru_cache(maxsize=65536)
+def own_match(header: str, own: str) -> bool:
+    """True when a table's model header names the report's model: the name's words appear in the
+    header in order at word boundaries ("DeepSeek-R1-Zero" names DeepSeek-R1, "DeepSeek-V2.5" does
+    not name DeepSeek-V2; a version dot between digits is part of a word)."""
+    o = _tokens(own).strip()
+    if not o:
+        return False
+    h = _tokens(header)
+    return f" {o} " in h or h.strip().startswith(o + " ") or h.strip() == o or f" {o} " in h.replace(" ", "  ")
+
+
+def is_own(model: str, spec_model: str, aliases: list[str]) -> bool:
+    """Own-model flag: the header names the report's model or an alias, or marks itself "(ours)"."""
+    if _OURS.search(model):
+        return True
+    return any(own_match(model, n) for n in [spec_model, *aliases] if n)
+
+
+def benchmarks_named(text: str, cat: Catalogue) -> list[tuple[str, str]]:
+    """(id, name as printed) of catalogue benchmarks named in free text, longest names first."""
+    words = [w.strip(".,;:()[]\"'") for w in (text or "").split()]
+    taken = [False] * len(words)
+    found: list[tuple[str, str]] = []
+    for n in (3, 2, 1):
+        for i in range(len(words) - n + 1):
+            if any(taken[i : i + n]):
+                continue
+            cand = " ".join(words[i : i + n])
+            if len(cand) < 3 or not any(ch.isupper() for ch in cand):
+                continue
+            b = cat.lookup(cand)
+            if b is not None and b.category != "aggregate":
+                taken[i : i + n] = [True] * n
+                if b.id not in [x[0] for x in found]:
+                    found.append((b.id, cand))
+    return found
+
+
+def _caption_benchmark(caption: str, cat: Catalogue) -> str:
+    """The single catalogue benchmark a caption names ("… on the RULER benchmark"), else ""."""
+    found = benchmarks_named(caption, cat)
+    return found[0][1] if len(found) == 1 else ""
+
+
+def validate(table: Table, grid: Grid, cat: Catalogue) -> None:
+    """Flag values that are not tokens of the region, percentages above 100, unread numbers."""
+    region_tokens = {clean(t) for t in grid.tokens} | set(grid.tokens)
+    region_text = " ".join(grid.tokens)
+    kept = []
+    for c in table.cells:
+        parts = c.value.split()
+        if not all(p in region_tokens or clean(p) in region_tokens for p in parts) and c.value not in region_text:
+            table.flags.append(f"value {c.value!r} is not a token of the table region; dropped")
+            continue
+        kept.append(c)
+    table.cells = kept
+    present = sum(1 for r in grid.rows for v in r.values if clean(v) and is_value(clean(v)) and not DASH.match(clean(v)))
+    missing = present - len(table.cells) - sum(1 for f in table.flags if "dropped" in f)
+    if missing > 0:
+        table.flags.append(f"{missing} numeric cell(s) without a model or benchmark header not read; review")
+    if grid.unused:
+        shown = ", ".join(grid.unused[:6]) + (" …" if len(grid.unused) > 6 else "")
+        table.flags.append(f"{len(grid.unused)} numeric token(s) in the table region not read ({shown}); review")
+
+
+def cell_flag(cell_value: str, metric: str, bench_id: str, cat: Catalogue) -> str:
+    """Review flag of one cell: a percentage above 100 unless the metric or benchmark is a rating."""
+    s = score_of(cell_value)
+    b = cat.by_id.get(bench_id) if bench_id else None
+    if s is not None and s > 100 and not cat.is_rating(metric, b) and "/" not in cell_value:
+        return "percentage above 100; review"
+    return ""
+
+
+def names_benchmark(text: str, cat: Catalogue) -> bool:
+    return bool(benchmarks_named(text, cat))
