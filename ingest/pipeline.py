@@ -67,7 +67,7 @@ from ingest.store.records import Analysis, Bundle, Meta, SectionRow
 from ingest.store.store import DEFAULT_DATA_DIR, Store
 
 #: Bump when counting/sectioning changes, so stored bundles are recomputed.
-PIPELINE_VERSION = 3
+PIPELINE_VERSION = 4
 
 Status = Literal["ok", "cached", "no-source", "failed"]
 

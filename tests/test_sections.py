@@ -58,6 +58,29 @@ def test_lettered_appendix_after_references():
     assert spans(doc) == [("body", 1, 2), ("references", 2, 2), ("appendix", 3, 4)]
 
 
+def test_body_numbering_continued_after_the_references_is_appendix():
+    # Codebook: a numbered contributor section that stands after the bibliography is appendix, not body.
+    doc = doc_of(
+        f"1 Introduction\n{FILLER}",
+        f"2 Method\n{FILLER}\n3 Conclusion\n{FILLER}",
+        f"References\nJ. Doe. Agents at scale. arXiv preprint, 2025.\nK. Roe. Tools. 2024.",
+        "J. Poe. Rewards. In Proceedings of a venue, 2023.\n4 Contributions and Acknowledgments\nAda Lovelace\nAlan Turing",
+    )
+    assert spans(doc) == [("body", 1, 2), ("references", 3, 4), ("appendix", 4, 4)]
+
+
+def test_first_page_after_the_references_without_bibliography_marks_opens_the_appendix():
+    # An unheaded contributor list (names only: no year, arXiv id, "et al.", venue or link) ends the references.
+    doc = doc_of(
+        f"1 Introduction\n{FILLER}",
+        f"{FILLER}\nReferences\nJ. Doe. Agents at scale. arXiv preprint, 2025.",
+        "K. Roe et al. Tools for agents. 2024.\nJ. Poe. Rewards. 2023.",
+        "All author lists are in alphabetical order.\nCore Contributors\nAda Lovelace    Alan Turing\nGrace Hopper",
+        "Sponsors\nJohn von Neumann",
+    )
+    assert spans(doc) == [("body", 1, 2), ("references", 2, 3), ("appendix", 4, 5)]
+
+
 def test_figure_label_reference_is_not_the_references_heading():
     doc = doc_of(f"{FILLER}\nPolicy\nModel\nReference\nModel", f"{FILLER}\n{FILLER}", f"{FILLER}\nReferences\nJ. Doe. 2024.")
     assert spans(doc) == [("body", 1, 3), ("references", 3, 3)]
@@ -160,8 +183,26 @@ def corpus_results():
     return {r.doc_id: r for r in ev.evaluate(ev.load_labels(LABELS), CORPUS / "pdf")}
 
 
+#: Labels that disagree with the codebook's own convention, with the reason; the test expects the
+#: disagreement (strict xfail), so a change that starts to match them is looked at, not waved through.
+LABEL_DISAGREEMENTS = {
+    "minimax-m1": (
+        "label ends the references on p22, but only the running header stands above 'A. Contributors' at "
+        "the top of p22; the other labels with an appendix at a page top (deepseek-r1, kimi-linear) end the "
+        "references on the page before"
+    ),
+}
+
+
+def _label_case(doc_id: str):
+    reason = LABEL_DISAGREEMENTS.get(doc_id)
+    return pytest.param(doc_id, marks=pytest.mark.xfail(reason=reason, strict=True)) if reason else doc_id
+
+
 @pytest.mark.corpus
-@pytest.mark.parametrize("doc_id", sorted(yaml.safe_load(LABELS.read_text())) if LABELS.exists() else ["no-labels"])
+@pytest.mark.parametrize(
+    "doc_id", [_label_case(d) for d in sorted(yaml.safe_load(LABELS.read_text()))] if LABELS.exists() else ["no-labels"]
+)
 def test_corpus_pdf_section_page_ranges_match_the_hand_read_labels(corpus_results, doc_id):
     r = corpus_results[doc_id]
     assert r.got == r.expected, f"{doc_id}: expected {r.expected}, got {r.got}"
@@ -169,10 +210,10 @@ def test_corpus_pdf_section_page_ranges_match_the_hand_read_labels(corpus_result
 
 @pytest.mark.corpus
 def test_corpus_section_exact_match_floor(corpus_results):
-    """Floor for eval/sections_eval.py: every labelled PDF (10 of 10) exact."""
+    """Floor for eval/sections_eval.py: 22 of the 23 labelled PDFs exact (the one miss is listed above)."""
     exact = sum(r.exact for r in corpus_results.values())
-    assert len(corpus_results) >= 10
-    assert exact == len(corpus_results), f"{exact}/{len(corpus_results)} exact"
+    assert len(corpus_results) >= 23
+    assert exact >= len(corpus_results) - len(LABEL_DISAGREEMENTS), f"{exact}/{len(corpus_results)} exact"
 
 
 def test_markdown_post_appendix_heading_without_references():

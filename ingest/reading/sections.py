@@ -23,6 +23,10 @@ tests/test_sections.py; `eval/sections_eval.py` prints them against hand-read pa
   alone. An appendix before the references must come after the last body-numbered heading (a
   lettered one only in a report whose body is numbered) and after the first fifth; one after the
   references ends them. With no references, an appendix is looked for in the second half.
+* Everything after the bibliography is **appendix**: the references also end at the body's
+  numbering continued ("7 Contributions" after a body numbered 1–6) and at the top of the first
+  page with none of a bibliography page's marks (year, arXiv id, "et al.", venue, link), such as
+  an unheaded contributor list or a figure-only page.
 * A cut whose page holds only running headers/footers above it moves to the top of the page.
 
 A section may begin mid-page; each section keeps its page range (an appendix found both before
@@ -97,6 +101,8 @@ _TOC_ENTRY = re.compile(r"(?:[A-Z]|\d{1,2}|[IVX]+)(?:\.\d+)*\.?\s+\S.*\s\d{1,4}$
 _TOC_HEAD = re.compile(r"^(table of )?contents$", re.I)
 _ENDS_WITH_PAGE_NUMBER = re.compile(r"\S[ \t.]+\d{1,4}[ \t]*$", re.M)
 _NONBLANK_LINE = re.compile(r"^[ \t]*\S", re.M)
+#: What every page of a bibliography holds: a year, an arXiv id, "et al.", a venue or a link.
+_BIB_MARK = re.compile(r"\b(?:19|20)\d{2}[a-z]?\b|arXiv|et al\.|Proceedings|doi\.org|https?://")
 
 
 @dataclass(frozen=True)
@@ -333,6 +339,36 @@ def _layout(doc: Document) -> tuple[_Layout, list[tuple[int, int, str]]]:
     return lay, candidates
 
 
+def _heading_at(lay: _Layout, by_pos: dict[int, _Heading], pos: int) -> str:
+    """The heading that opens a section at `pos`, or its first non-blank line (a cut at a page top)."""
+    if pos in by_pos:
+        return by_pos[pos].text
+    lines = (_clean(x) for x in lay.text[pos : pos + 2000].split("\n"))
+    return next((x for x in lines if x and _norm(x) not in lay.furniture), "")[:MAX_HEADING_CHARS]
+
+
+def _end_of_bibliography(
+    doc: Document, lay: _Layout, heads: list[_Heading], ref_pos: int, chain_len: int, after: int | None
+) -> int | None:
+    """Where the text after the references starts (the appendix), if earlier than `after`.
+
+    Everything after the bibliography is appendix (codebook): besides an appendix heading, the
+    references end at the body's numbering continued ("7 Contributions" after a body numbered 1-6)
+    and at the top of the first page with no mark a bibliography page always has (a year, an arXiv
+    id, "et al.", a venue, a link), such as an unheaded contributor list or a figure-only page.
+    """
+    found = [] if after is None else [after]
+    if chain_len >= 2:
+        nxt = str(chain_len + 1)
+        found += [h.pos for h in heads if h.pos > ref_pos and h.kind == "number" and not h.sub and h.key == nxt][:1]
+    for p in range(lay.page_of(ref_pos) + 1, len(doc.pages)):
+        body = "\n".join(x for x in doc.pages[p].text.split("\n") if _norm(x.strip()) not in lay.furniture)
+        if not _BIB_MARK.search(body):
+            found.append(lay.starts[p])
+            break
+    return min(found, default=None)
+
+
 def find_boundaries(doc: Document) -> list[tuple[int, int, str, str]]:
     """Section cuts after the body: (page index, offset, section, heading line), in document order."""
     if not doc.pages:
@@ -365,9 +401,11 @@ def find_boundaries(doc: Document) -> list[tuple[int, int, str, str]]:
             and lay.frac(pos) >= (REF_MIN_FRACTION if ref is not None else APPENDIX_NO_REFS_FRACTION)
         ):
             before = pos
+    if ref is not None:
+        after = _end_of_bibliography(doc, lay, heads, ref[0], chain_len, after)
     cuts = [(before, "appendix", by_pos[before].text if before is not None else "")]
     cuts += [(ref[0] if ref else None, "references", ref[1] if ref else "")]
-    cuts += [(after, "appendix", by_pos[after].text if after is not None else "")]
+    cuts += [(after, "appendix", _heading_at(lay, by_pos, after) if after is not None else "")]
     out = []
     for pos, name, heading in cuts:
         if pos is None:
