@@ -63,7 +63,7 @@ def test_body_numbering_continued_after_the_references_is_appendix():
     doc = doc_of(
         f"1 Introduction\n{FILLER}",
         f"2 Method\n{FILLER}\n3 Conclusion\n{FILLER}",
-        f"References\nJ. Doe. Agents at scale. arXiv preprint, 2025.\nK. Roe. Tools. 2024.",
+        "References\nJ. Doe. Agents at scale. arXiv preprint, 2025.\nK. Roe. Tools. 2024.",
         "J. Poe. Rewards. In Proceedings of a venue, 2023.\n4 Contributions and Acknowledgments\nAda Lovelace\nAlan Turing",
     )
     assert spans(doc) == [("body", 1, 2), ("references", 3, 4), ("appendix", 4, 4)]
