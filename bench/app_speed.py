@@ -48,6 +48,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+from bench.results_log import recorded  # noqa: E402
 
 FIRST_TARGET_S = 2.0
 RERUN_TARGET_S = 0.300
@@ -402,4 +403,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    with recorded(__file__):
+        sys.exit(main())

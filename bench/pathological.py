@@ -36,6 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.results_log import recorded  # noqa: E402
 from tests.pathological import MARKDOWN, long_words, tricky_pdf  # noqa: E402
 
 MB = 1024 * 1024
@@ -196,4 +197,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with recorded(__file__, enabled="--one" not in sys.argv):
+        raise SystemExit(main())

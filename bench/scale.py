@@ -49,6 +49,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from bench.results_log import recorded  # noqa: E402
 from ingest.analysis.lens import Lens, load_lens  # noqa: E402
 from ingest.analysis.lexicon import load_lexicon  # noqa: E402
 from ingest.sources.registry import Registry, load_registry  # noqa: E402
@@ -413,4 +414,5 @@ def main(argv: list[str] | None = None) -> dict:
 
 
 if __name__ == "__main__":
-    main()
+    with recorded(__file__):
+        main()

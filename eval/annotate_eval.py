@@ -3,8 +3,8 @@
     .venv/bin/python eval/annotate_eval.py            # summary lines + confusions
     .venv/bin/python eval/annotate_eval.py --verbose  # also every cell with its quote and checklist
 
-Prints, for all gold documents and split into the first eight labelled documents ("old") and
-the five added later ("new"): algorithm used (exact set and micro P/R/F1), reward-source
+Prints, for all gold documents and split into the first 13 labelled documents ("old", the cues
+were written reading them) and the 15 added later for issue 22 ("new"): algorithm used (exact set and micro P/R/F1), reward-source
 micro-F1, granularity accuracy, both disclosure levels (exact, within one), a check that every
 quote is verbatim on its stated page, how well the top-ranked quote agrees with the gold evidence
 page (cue count vs TF-IDF), the level cut points chosen by leave-one-out, a check that methods a
@@ -42,8 +42,12 @@ from ingest.store.records import Annotation  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 LEVELS = ["none", "low", "medium", "detailed", "very detailed"]
-#: Documents added to gold.yaml after the cues were first written (issue 10): the honest split.
-NEW = ("deepseek-v3", "hunyuan-a13b", "ling-v1", "ling-coder-lite", "qwen2.5-max-blog")
+#: The first 13 labelled documents: the cues were written reading these. The 15 documents added to
+#: gold.yaml later (issue 22) were not read by the developers: the honest split.
+OLD = (
+    "deepseek-r1", "deepseek-v2", "deepseek-prover-v2", "dots-llm1", "mimo-7b", "kimi-k1.5", "qwen3-blog",
+    "gspo-blog", "deepseek-v3", "hunyuan-a13b", "ling-v1", "ling-coder-lite", "qwen2.5-max-blog",
+)  # fmt: skip
 #: The gold's notation for a used algorithm the report does not name.
 UNNAMED = re.compile(r"\(unnamed\b|\bnot named\b", re.I)
 #: Gold key of each level dimension.
@@ -181,8 +185,8 @@ def score(docs: list[Doc], res: dict[str, Annotation], lens: Lens) -> tuple[dict
         per[d.id] = row
 
     out: dict[str, dict[str, float]] = {}
-    for split, ids in (("all", [d.id for d in docs]), ("old", [d.id for d in docs if d.id not in NEW]),
-                       ("new", [d.id for d in docs if d.id in NEW])):  # fmt: skip
+    for split, ids in (("all", [d.id for d in docs]), ("old", [d.id for d in docs if d.id in OLD]),
+                       ("new", [d.id for d in docs if d.id not in OLD])):  # fmt: skip
         rows = [per[i] for i in ids]
         n = len(rows)
         m: dict[str, float] = {"n": n}
@@ -312,7 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"== all {a['n']} gold documents (targets: algorithm used >= 92%, reward-source F1 >= 0.90, granularity >= 85%,")
     print("   disclosure and rl_disclosure exact >= 80% and within one 100%, every quote verbatim)")
     print("\n".join(fmt(a)))
-    for split, what in (("old", "the first 8 (the cues were written reading these)"), ("new", "the 5 added later")):
+    for split, what in (("old", "the first 13 (the cues were written reading these)"), ("new", "those added later (unseen)")):
         print(f"\n== {what}: {metrics[split]['n']} documents")
         print("\n".join(fmt(metrics[split])))
     print()

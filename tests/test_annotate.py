@@ -378,9 +378,10 @@ def test_prefilters_never_drop_a_sentence_a_cue_matches(lens) -> None:
 
 # --------------------------------------------------------------------- floors on the gold corpus
 FLOORS = {
-    # reached on 13 gold documents by eval/annotate_eval.py (see README); a drop below fails the suite
-    "alg_exact": 0.92, "alg_f1": 0.97, "rs_f1": 0.93, "gran_acc": 0.92,
-    "disclosure_exact": 0.84, "disclosure_w1": 1.0, "rl_disclosure_exact": 0.92, "rl_disclosure_w1": 1.0,
+    # measured on the 28 gold documents by eval/annotate_eval.py ("== all 28"), rounded down; a drop
+    # below fails the suite
+    "alg_exact": 0.60, "alg_f1": 0.79, "rs_f1": 0.86, "gran_acc": 0.89,
+    "disclosure_exact": 0.64, "disclosure_w1": 1.0, "rl_disclosure_exact": 0.71, "rl_disclosure_w1": 0.92,
 }  # fmt: skip
 
 
@@ -406,7 +407,7 @@ def test_gold_corpus_scores_stay_above_their_floors(lens) -> None:
     res, _ = ev.annotate_all(docs, lens)
     metrics, confusions, _ = ev.score(docs, res, lens)
     got = metrics["all"]
-    assert got["n"] == 13
+    assert got["n"] == 28
     low = {k: round(got[k], 3) for k, floor in FLOORS.items() if got[k] < floor}
     assert not low, f"below floor: {low}; confusions: {confusions}"
     assert got["quotes_bad"] == 0
