@@ -29,6 +29,7 @@ import re
 import sys
 import time
 import unicodedata
+import warnings
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -246,6 +247,7 @@ def plumber_regions(doc: Doc, regions: list[Region], settings: dict | None) -> C
 def camelot_complete(doc: Doc) -> Counter[Rel]:
     import camelot  # type: ignore[import-not-found]
 
+    warnings.filterwarnings("ignore", module="camelot")  # "No tables found in table area" per page
     out: Counter[Rel] = Counter()
     for t in camelot.read_pdf(str(doc.pdf), pages="all", flavor="stream"):
         out += relations(matrix_cells(t.df.values.tolist()))
@@ -255,6 +257,7 @@ def camelot_complete(doc: Doc) -> Counter[Rel]:
 def camelot_regions(doc: Doc, regions: list[Region]) -> Counter[Rel]:
     import camelot  # type: ignore[import-not-found]
 
+    warnings.filterwarnings("ignore", module="camelot")
     out: Counter[Rel] = Counter()
     for reg in regions:
         x1, y1, x2, y2 = reg.bbox

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from ingest.reading.structure import Box, Table, table_from_lines, table_from_words
@@ -36,7 +37,9 @@ from ingest.reading.tables_pdf import (
 MAX_PAGES = 3000
 #: Seconds the `tables` command may spend reading pages before it stops with what it has.
 TIME_LIMIT = 120.0
-_BULLET = re.compile(r"^([\u2022\u2023\u25aa\u25cf\u25e6\u2013\u2014\u2212*-]|\(?[a-zA-Z0-9]{1,3}[.)])$")
+_BULLET = re.compile(r"^([\u2022\u2023\u25aa\u25cf\u25e6\u2013\u2014\u2212*-]|\(?[a-zA-Z0-9]{1,3}[.)]|\d{1,2}(\.\d{1,2})+\.?)$")
+#: First words of the notes under a table (kept out of its region).
+_NOTE = re.compile(r"^(Sources?|Notes?|Footnotes?)\b\s*:?", re.I)
 _HEADING = re.compile(r"^\d{1,2}(\.\d{1,2})*\.?\s+\S")
 
 
@@ -46,7 +49,7 @@ class TablesError(Exception):
 
 def page_tables(words: list[Word], rules: list[tuple[float, float, float]], page_width: float, page: int) -> list[Table]:
     """Every table found among one page's words (top to bottom)."""
-    lines = group_lines(words)
+    lines = group_lines(fix_sizes(words))
     if not lines:
         return []
     gap_em = page_cell_gap(lines)
@@ -66,10 +69,17 @@ def page_tables(words: list[Word], rules: list[tuple[float, float, float]], page
 def table_in_box(words: list[Word], box: Box, page: int, gap_em: float | None = None) -> Table | None:
     """The table inside a known region (words whose centre lies in `box`, top-down points)."""
     x0, top, x1, bottom = box
+    words = fix_sizes(words)
     inside = [w for w in words if x0 - 1 <= (w.x0 + w.x1) / 2 <= x1 + 1 and top - 1 <= (w.top + w.bottom) / 2 <= bottom + 1]
     if gap_em is None:
         gap_em = page_cell_gap(group_lines(words))
     return table_from_words(inside, page, gap_em)
+
+
+def fix_sizes(words: list[Word]) -> list[Word]:
+    """Words whose reported font size is far below their box height (a PDF that scales text by its
+    matrix reports size 1) take the box height, so gaps measured in font sizes stay meaningful."""
+    return [replace(w, size=w.bottom - w.top) if w.size < 0.5 * (w.bottom - w.top) else w for w in words]
 
 
 def _kind(ln: Line, width: float) -> str:
@@ -78,14 +88,16 @@ def _kind(ln: Line, width: float) -> str:
     if CAPTION.match(text) or FIGURE_CAPTION.match(text):
         return "cap"
     segs = ln.segs
+    words = ln.words
+    lower = sum(1 for w in words if w.text[:1].islower()) / max(len(words), 1)
+    if len(words) >= 8 and lower >= 0.5 and ln.x1 - ln.x0 > 0.6 * width and sum(is_value(w.text) for w in words) <= 1:
+        return "prose"  # a justified line of a paragraph (wide word spaces split it)
     if len(segs) >= 2 and _BULLET.match(segs[0].text) and not is_value(segs[1].text):
         segs = segs[1:]  # a bullet or list number before its item
     if len(segs) >= 2:
         if all(_prose_seg(s.text) for s in segs):
             return "prose"  # text columns side by side
         return "tab"
-    words = ln.words
-    lower = sum(1 for w in words if w.text[:1].islower()) / max(len(words), 1)
     if len(words) >= 8 and lower >= 0.5 and ln.x1 - ln.x0 > 0.4 * width:
         return "prose"
     return "one"
@@ -118,11 +130,27 @@ def _runs(lines: list[Line], kinds: list[str], rules: list[tuple[float, float, f
         tab = [i for i in run if kinds[i] == "tab"]
         if len(tab) < 2:
             continue
-        body = [i for i in run if tab[0] <= i <= tab[-1]]
+        body = _trim_notes(lines, [i for i in run if tab[0] <= i <= tab[-1]])
+        if sum(1 for i in body if kinds[i] == "tab") < 2:
+            continue
         head = [i for i in run if i < tab[0]]
         body = _header_lines(lines, head, body) + body
         out.append([lines[i] for i in body])
     return out
+
+
+def _trim_notes(lines: list[Line], body: list[int]) -> list[int]:
+    """Drop the notes under a table: from a line that starts "Source"/"Note", or from the first of
+    the bottom lines set in a smaller font than the table's rows."""
+    for k, i in enumerate(body):
+        if k >= 2 and _NOTE.match(lines[i].text):
+            return body[:k]
+    sizes = sorted(lines[i].size for i in body)
+    typical = sizes[len(sizes) // 2]
+    end = len(body)
+    while end > 2 and lines[body[end - 1]].size < 0.88 * typical:
+        end -= 1
+    return body[:end]
 
 
 def _far(a: Line, b: Line, rules: list[tuple[float, float, float]]) -> bool:
