@@ -1,0 +1,247 @@
+"""Table structure from word boxes: rows, columns and spanning cells, knowing nothing of benchmarks.
+
+This is the first of two stages (the second, result semantics, decides which axis holds models and
+which holds benchmarks). Given the lines of one table region it finds
+
+- columns: x-clusters of the line segments (runs of words closer than a cell gap). A segment that
+  stands over two or more separate segments of another line (a spanning header, a group title) does
+  not join the clusters; it spans the columns it covers;
+- rows: one per baseline, except that a line continuing the cells of the line above (a wrapped
+  label or a two-line header: no value of its own, tightly set or starting in lower case) is joined
+  to that row;
+- cells: the text of the segments in each (row, column), with their row and column spans.
+
+The output is a `Table` of `Cell`s with 0-based row and column indices; regions come from
+`ingest.reading.structure_regions` (found on a page) or from the caller (a known bounding box).
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass, field
+
+from ingest.reading.tables_pdf import DASH, Line, Seg, Word, group_lines, is_value, split_segments
+
+Box = tuple[float, float, float, float]  # x0, top, x1, bottom in PDF points, origin top-left
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One table cell: 0-based position, spans (>= 1) and its text (words joined by spaces/newlines)."""
+
+    row: int
+    col: int
+    text: str
+    row_span: int = 1
+    col_span: int = 1
+
+
+@dataclass
+class Table:
+    """A table as read from a page: where it is and its cells (empty cells are not listed)."""
+
+    page: int  # 1-based
+    bbox: Box
+    cells: list[Cell] = field(default_factory=list)
+    n_rows: int = 0
+    n_cols: int = 0
+    header_rows: int = 0  # rows above the first row holding a value
+
+    def as_dict(self) -> dict[str, object]:
+        """The JSON shape of the `tables` command."""
+        return {
+            "page": self.page,
+            "bbox": [round(v, 1) for v in self.bbox],
+            "cells": [
+                {"row": c.row, "col": c.col, "row_span": c.row_span, "col_span": c.col_span, "text": c.text} for c in self.cells
+            ],
+        }
+
+    def matrix(self) -> list[list[str]]:
+        """Rows of cell texts, a spanning cell's text in its first row and column only."""
+        out = [[""] * self.n_cols for _ in range(self.n_rows)]
+        for c in self.cells:
+            out[c.row][c.col] = c.text
+        return out
+
+
+#: Cell gap in font sizes used when the caller gives none (see tables_pdf.CELL_GAP_EM).
+GAP_EM = 0.42
+
+
+@dataclass
+class _Piece:
+    """A segment of one line placed in the column grid."""
+
+    line: int
+    seg: Seg
+    c0: int = 0
+    c1: int = 0  # inclusive
+
+    @property
+    def numeric(self) -> bool:
+        return is_value(self.seg.text) or bool(DASH.match(self.seg.text))
+
+
+def table_from_words(words: list[Word], page: int, gap_em: float = GAP_EM) -> Table | None:
+    """The table whose words these are (a region's words); None when they hold no two columns."""
+    lines = group_lines(words)
+    for ln in lines:
+        ln.segs = split_segments(ln.words, gap_em)
+    return table_from_lines(lines, page)
+
+
+def table_from_lines(lines: list[Line], page: int) -> Table | None:
+    """Columns, rows and cells of the lines of one region (each line's `segs` set)."""
+    lines = [ln for ln in lines if ln.words]
+    if not lines:
+        return None
+    pieces = [_Piece(i, s) for i, ln in enumerate(lines) for s in _split_numeric_runs(ln.segs)]
+    cols = column_bands(pieces, lines)
+    if len(cols) < 2:
+        return None
+    for p in pieces:
+        p.c0, p.c1 = _cols_of(p.seg, cols)
+    rows = _row_groups(lines, pieces)
+    cells = _cells(pieces, rows)
+    x0 = min(ln.x0 for ln in lines)
+    x1 = max(ln.x1 for ln in lines)
+    n_rows = len(rows)
+    first_value = next((r for r, grp in enumerate(rows) if any(p.numeric for p in pieces if p.line in grp)), 0)
+    return Table(
+        page,
+        (x0, lines[0].top, x1, lines[-1].bottom),
+        cells,
+        n_rows,
+        len(cols),
+        first_value,
+    )
+
+
+def _split_numeric_runs(segs: list[Seg]) -> list[Seg]:
+    """A segment of several values ("12.5 13.1 9.8", set with narrow gaps) is one cell per value."""
+    out: list[Seg] = []
+    for s in segs:
+        if len(s.words) > 1 and all(is_value(w.text) for w in s.words) and not any(w.spaced for w in s.words[1:]):
+            out.extend(Seg([w]) for w in s.words)
+        else:
+            out.append(s)
+    return out
+
+
+def column_bands(pieces: list[_Piece], lines: list[Line]) -> list[tuple[float, float]]:
+    """Column x-extents: clusters of overlapping segments, leaving out spanning ones.
+
+    A segment spans when it overlaps two or more separate segments of one other line. Lines of a
+    single segment take part (a row label column) unless they span."""
+    by_line: dict[int, list[Seg]] = {}
+    for p in pieces:
+        by_line.setdefault(p.line, []).append(p.seg)
+    multi = [segs for segs in by_line.values() if len(segs) >= 2]
+    keep: list[tuple[float, float]] = []
+    for p in pieces:
+        s = p.seg
+        spans = any(
+            sum(1 for o in segs if _overlap(s.x0, s.x1, o.x0, o.x1) > 0.5) >= 2 for li, segs in by_line.items() if li != p.line
+        )
+        if not spans:
+            keep.append((s.x0, s.x1))
+    if not multi:
+        return []
+    bands: list[list[float]] = []
+    for a, b in sorted(keep):
+        if bands and a < bands[-1][1] - 0.5:
+            bands[-1][1] = max(bands[-1][1], b)
+        else:
+            bands.append([a, b])
+    return [(a, b) for a, b in bands]
+
+
+def _overlap(a0: float, a1: float, b0: float, b1: float) -> float:
+    return min(a1, b1) - max(a0, b0)
+
+
+def _cols_of(seg: Seg, cols: list[tuple[float, float]]) -> tuple[int, int]:
+    """First and last column a segment covers (at least the nearest one)."""
+    hit = [k for k, (a, b) in enumerate(cols) if _overlap(seg.x0, seg.x1, a, b) > 0.5]
+    if hit:
+        return hit[0], hit[-1]
+    c = (seg.x0 + seg.x1) / 2
+    k = min(range(len(cols)), key=lambda k: min(abs(cols[k][0] - c), abs(cols[k][1] - c)))
+    return k, k
+
+
+def _row_groups(lines: list[Line], pieces: list[_Piece]) -> list[list[int]]:
+    """Line indices per row: a continuation line joins the row above."""
+    per_line: dict[int, list[_Piece]] = {}
+    for p in pieces:
+        per_line.setdefault(p.line, []).append(p)
+    gaps = [lines[i].top - lines[i - 1].bottom for i in range(1, len(lines))]
+    typical = statistics.median(gaps) if gaps else 0.0
+    rows: list[list[int]] = []
+    for i in range(len(lines)):
+        if rows and _continues(lines, per_line, rows[-1], i, typical):
+            rows[-1].append(i)
+        else:
+            rows.append([i])
+    return rows
+
+
+def _continues(lines: list[Line], per_line: dict[int, list[_Piece]], row: list[int], i: int, typical: float) -> bool:
+    """Whether line `i` continues the cells of the row above rather than starting a row.
+
+    It does when it holds no value, each of its segments lies under a cell of the row above, and
+    it is set tighter than the table's usual line gap or starts in lower case (a wrapped phrase)."""
+    mine = per_line.get(i, [])
+    above = [p for li in row for p in per_line.get(li, [])]
+    if not mine or not above or any(p.numeric for p in mine):
+        return False
+    prev = lines[row[-1]]
+    gap = lines[i].top - prev.bottom
+    if gap > 0.8 * lines[i].size:
+        return False
+    filled = {c for p in above for c in range(p.c0, p.c1 + 1)}
+    if not all(p.c0 in filled and p.c1 in filled for p in mine):
+        return False
+    if any(p.numeric for p in above) and not all(p.seg.words[0].text[:1].islower() for p in mine):
+        return False  # under a row of values only a wrapped phrase continues
+    tight = gap < 0.6 * typical - 0.5
+    lower = all(p.seg.words[0].text[:1].islower() for p in mine)
+    return tight or lower
+
+
+def _cells(pieces: list[_Piece], rows: list[list[int]]) -> list[Cell]:
+    """One cell per (row, first column): texts of a row's lines joined by newlines."""
+    row_of = {li: r for r, grp in enumerate(rows) for li in grp}
+    slots: dict[tuple[int, int], list[_Piece]] = {}
+    for p in pieces:
+        slots.setdefault((row_of[p.line], p.c0), []).append(p)
+    out: list[Cell] = []
+    for (r, c), ps in sorted(slots.items()):
+        ps.sort(key=lambda p: (p.line, p.seg.x0))
+        lines_text: list[str] = []
+        last_line = -1
+        for p in ps:
+            if p.line == last_line:
+                lines_text[-1] += " " + p.seg.text
+            else:
+                lines_text.append(p.seg.text)
+            last_line = p.line
+        span = max(p.c1 for p in ps) - c + 1
+        out.append(Cell(r, c, "\n".join(lines_text), 1, span))
+    return _drop_overlaps(out)
+
+
+def _drop_overlaps(cells: list[Cell]) -> list[Cell]:
+    """A spanning cell covering another cell of its row is cut short before it (cells never overlap)."""
+    out: list[Cell] = []
+    by_row: dict[int, list[Cell]] = {}
+    for c in cells:
+        by_row.setdefault(c.row, []).append(c)
+    for row in by_row.values():
+        row.sort(key=lambda c: c.col)
+        for k, c in enumerate(row):
+            nxt = row[k + 1].col if k + 1 < len(row) else None
+            span = c.col_span if nxt is None else min(c.col_span, nxt - c.col)
+            out.append(Cell(c.row, c.col, c.text, c.row_span, max(span, 1)))
+    return out

@@ -1,0 +1,263 @@
+"""Table regions on a page, found without captions or catalogue: runs of lines set in columns.
+
+A line is *tabular* when it splits into two or more segments at cell gaps and is not prose (a
+sentence, or two text columns side by side: segments of many lower-case words). A region is a run
+of lines, at least two of them tabular, with no caption, prose line or wide vertical gap between
+them; single-segment lines inside the run (row-group labels, wrapped labels) belong to it, those at
+its bottom do not (notes, sources), and those at its top only when they stand over the columns
+(a spanning header), not at the left margin (a title or section heading). The region's structure
+is read by `ingest.reading.structure.table_from_lines`.
+
+`read_pdf_tables` is the library function of the `tables` command: bounded in pages and time,
+one `TablesError` with a plain message for a file it cannot read.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from ingest.reading.structure import Box, Table, table_from_lines, table_from_words
+from ingest.reading.tables_pdf import (
+    CAPTION,
+    FIGURE_CAPTION,
+    Line,
+    Word,
+    group_lines,
+    is_value,
+    page_cell_gap,
+    page_rules,
+    page_words,
+    split_segments,
+)
+
+#: The most pages the `tables` command reads (the pipeline's own page limit).
+MAX_PAGES = 3000
+#: Seconds the `tables` command may spend reading pages before it stops with what it has.
+TIME_LIMIT = 120.0
+_BULLET = re.compile(r"^([\u2022\u2023\u25aa\u25cf\u25e6\u2013\u2014\u2212*-]|\(?[a-zA-Z0-9]{1,3}[.)]|\d{1,2}(\.\d{1,2})+\.?)$")
+#: First words of the notes under a table (kept out of its region).
+_NOTE = re.compile(r"^(Sources?|Notes?|Footnotes?)\b\s*:?", re.I)
+_HEADING = re.compile(r"^\d{1,2}(\.\d{1,2})*\.?\s+\S")
+
+
+class TablesError(Exception):
+    """A file or page selection the `tables` command cannot read; the message is one line."""
+
+
+def page_tables(words: list[Word], rules: list[tuple[float, float, float]], page_width: float, page: int) -> list[Table]:
+    """Every table found among one page's words (top to bottom)."""
+    lines = group_lines(fix_sizes(words))
+    if not lines:
+        return []
+    gap_em = page_cell_gap(lines)
+    for ln in lines:
+        ln.segs = split_segments(ln.words, gap_em)
+    left = min(ln.x0 for ln in lines)
+    width = max(max(ln.x1 for ln in lines) - left, 1.0)
+    kinds = [_kind(ln, width) for ln in lines]
+    out: list[Table] = []
+    for run in _runs(lines, kinds, rules):
+        table = table_from_lines(run, page)
+        if table is not None and _is_table(table):
+            out.append(table)
+    return out
+
+
+def table_in_box(words: list[Word], box: Box, page: int, gap_em: float | None = None) -> Table | None:
+    """The table inside a known region (words whose centre lies in `box`, top-down points)."""
+    x0, top, x1, bottom = box
+    words = fix_sizes(words)
+    inside = [w for w in words if x0 - 1 <= (w.x0 + w.x1) / 2 <= x1 + 1 and top - 1 <= (w.top + w.bottom) / 2 <= bottom + 1]
+    if gap_em is None:
+        gap_em = page_cell_gap(group_lines(words))
+    return table_from_words(inside, page, gap_em)
+
+
+def fix_sizes(words: list[Word]) -> list[Word]:
+    """Words whose reported font size is far below their box height (a PDF that scales text by its
+    matrix reports size 1) take the box height, so gaps measured in font sizes stay meaningful."""
+    return [replace(w, size=w.bottom - w.top) if w.size < 0.5 * (w.bottom - w.top) else w for w in words]
+
+
+def _kind(ln: Line, width: float) -> str:
+    """'cap' (a caption), 'prose', 'tab' (cells set apart) or 'one' (a single cell or short line)."""
+    text = ln.text
+    if CAPTION.match(text) or FIGURE_CAPTION.match(text):
+        return "cap"
+    segs = ln.segs
+    words = ln.words
+    lower = sum(1 for w in words if w.text[:1].islower()) / max(len(words), 1)
+    if len(words) >= 8 and lower >= 0.5 and ln.x1 - ln.x0 > 0.6 * width and sum(is_value(w.text) for w in words) <= 1:
+        return "prose"  # a justified line of a paragraph (wide word spaces split it)
+    if len(segs) >= 2 and _BULLET.match(segs[0].text) and not is_value(segs[1].text):
+        segs = segs[1:]  # a bullet or list number before its item
+    if len(segs) >= 2:
+        if all(_prose_seg(s.text) for s in segs):
+            return "prose"  # text columns side by side
+        return "tab"
+    if len(words) >= 8 and lower >= 0.5 and ln.x1 - ln.x0 > 0.4 * width:
+        return "prose"
+    return "one"
+
+
+def _prose_seg(text: str) -> bool:
+    words = text.split()
+    if len(words) < 5:
+        return False
+    lower = sum(1 for w in words if w[:1].islower())
+    return lower >= 0.5 * len(words) and sum(is_value(w) for w in words) <= 1
+
+
+def _runs(lines: list[Line], kinds: list[str], rules: list[tuple[float, float, float]]) -> list[list[Line]]:
+    """Runs of table lines (see the module docstring)."""
+    runs: list[list[int]] = []
+    cur: list[int] = []
+    for i, kind in enumerate(kinds):
+        if kind in ("cap", "prose") or (cur and _far(lines[cur[-1]], lines[i], rules)):
+            if cur:
+                runs.append(cur)
+            cur = []
+            if kind in ("cap", "prose"):
+                continue
+        cur.append(i)
+    if cur:
+        runs.append(cur)
+    out: list[list[Line]] = []
+    for run in runs:
+        tab = [i for i in run if kinds[i] == "tab"]
+        if len(tab) < 2:
+            continue
+        body = _trim_notes(lines, [i for i in run if tab[0] <= i <= tab[-1]])
+        if sum(1 for i in body if kinds[i] == "tab") < 2:
+            continue
+        head = [i for i in run if i < tab[0]]
+        body = _header_lines(lines, head, body) + body
+        out.append([lines[i] for i in body])
+    return out
+
+
+def _trim_notes(lines: list[Line], body: list[int]) -> list[int]:
+    """Drop the notes under a table: from a line that starts "Source"/"Note", or from the first of
+    the bottom lines set in a smaller font than the table's rows."""
+    for k, i in enumerate(body):
+        if k >= 2 and _NOTE.match(lines[i].text):
+            return body[:k]
+    sizes = sorted(lines[i].size for i in body)
+    typical = sizes[len(sizes) // 2]
+    end = len(body)
+    while end > 2 and lines[body[end - 1]].size < 0.88 * typical:
+        end -= 1
+    return body[:end]
+
+
+def _far(a: Line, b: Line, rules: list[tuple[float, float, float]]) -> bool:
+    """Lines too far apart to be rows of one table (a drawn rule between allows more)."""
+    size = max(a.size, b.size)
+    limit = 2.2 * size
+    if any(a.base < y < b.base for y, _x0, _x1 in rules):
+        limit += 2.0 * size
+    return b.top - a.bottom > limit
+
+
+def _header_lines(lines: list[Line], head: list[int], body: list[int]) -> list[int]:
+    """Single-segment lines just above a run that stand over its columns (spanning headers)."""
+    left = min(lines[i].x0 for i in body)
+    right = max(lines[i].x1 for i in body)
+    keep: list[int] = []
+    below = lines[body[0]]
+    for i in reversed(head):
+        ln = lines[i]
+        if below.top - ln.bottom > 1.2 * max(ln.size, below.size):
+            break
+        if ln.x0 < left + 0.2 * (right - left) or _HEADING.match(ln.text) or ln.text.rstrip().endswith(":"):
+            break
+        keep.insert(0, i)
+        below = ln
+    return keep
+
+
+def _is_table(t: Table) -> bool:
+    """At least two rows with two or more cells each."""
+    per_row: dict[int, int] = {}
+    for c in t.cells:
+        per_row[c.row] = per_row.get(c.row, 0) + 1
+    return sum(1 for n in per_row.values() if n >= 2) >= 2
+
+
+def parse_pages(text: str | None) -> set[int] | None:
+    """ "3,5-7" -> {3, 5, 6, 7}; None for all pages. Raises TablesError for anything else."""
+    if text is None or not text.strip():
+        return None
+    pages: set[int] = set()
+    for part in text.split(","):
+        m = re.fullmatch(r"\s*(\d{1,6})\s*(?:-\s*(\d{1,6})\s*)?", part)
+        if not m:
+            raise TablesError(f"--pages: {part.strip()!r} is not a page or range like 3 or 5-7")
+        a, b = int(m.group(1)), int(m.group(2) or m.group(1))
+        if a < 1 or b < a:
+            raise TablesError(f"--pages: {part.strip()!r} is not a valid range (pages count from 1)")
+        pages.update(range(a, min(b, MAX_PAGES) + 1))
+    return pages
+
+
+def read_pdf_tables(
+    path: Path, pages: set[int] | None = None, max_pages: int = MAX_PAGES, time_limit: float = TIME_LIMIT
+) -> tuple[list[Table], list[str]]:
+    """Every table the structure stage finds in a PDF, and notes (pages not read, time limit).
+
+    Raises TablesError with one plain line when the file cannot be opened as a PDF."""
+    import pypdfium2 as pdfium
+
+    from ingest.reading.extract import DEFAULT_LIMITS
+
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+    except OSError as exc:
+        raise TablesError(f"cannot read {p}: {exc.strerror or exc}") from None
+    if not p.is_file():
+        raise TablesError(f"{p} is not a file")
+    if size > DEFAULT_LIMITS.max_file_bytes:
+        raise TablesError(f"{p} is larger than the limit of {DEFAULT_LIMITS.max_file_bytes // (1 << 20)} MB")
+    try:
+        pdf = pdfium.PdfDocument(str(p))
+    except pdfium.PdfiumError as exc:
+        why = "it needs a password" if "password" in str(exc).lower() else "not a readable PDF"
+        raise TablesError(f"cannot open {p}: {why}") from None
+    tables: list[Table] = []
+    notes: list[str] = []
+    try:
+        n = len(pdf)
+        if n > max_pages:
+            raise TablesError(f"{p} has {n} pages, more than the limit of {max_pages}")
+        wanted = sorted(k for k in (pages or range(1, n + 1)) if 1 <= k <= n)
+        if pages and len(wanted) < len(pages):
+            notes.append(f"pages beyond the last ({n}) skipped")
+        start = time.monotonic()
+        for k, num in enumerate(wanted):
+            if time.monotonic() - start > time_limit:
+                notes.append(f"time limit of {time_limit:g} s reached: pages {num}-{wanted[-1]} not read")
+                break
+            tables.extend(_read_page(pdf, num, notes))
+            del k
+    finally:
+        pdf.close()
+    return tables, notes
+
+
+def _read_page(pdf, num: int, notes: list[str]) -> list[Table]:  # type: ignore[no-untyped-def]
+    """One page's tables; a page pdfium cannot read gives a note, not an error."""
+    try:
+        page = pdf[num - 1]
+        try:
+            words = page_words(page)
+            rules = page_rules(page)
+            return page_tables(words, rules, page.get_width(), num)
+        finally:
+            page.close()
+    except Exception as exc:  # one bad page never stops the file
+        notes.append(f"page {num}: not read ({type(exc).__name__})")
+        return []
