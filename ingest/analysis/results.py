@@ -43,7 +43,7 @@ __all__ = [
 ]
 
 #: Bump when the reading of tables changes, so stored bundles are recomputed.
-RESULTS_VERSION = 2
+RESULTS_VERSION = 3
 
 RESULT_COLUMNS = [
     "report_id",

@@ -25,6 +25,7 @@ from ingest.store.records import ResultCell as Cell  # the stored record is the 
 
 _MARK_RX = re.compile(rf"(?<=\S)[{re.escape(MARKS)}\u00b9\u00b2\u00b3]+$|^[{re.escape(MARKS)}]+(?=\S)")
 _PAREN_TAIL = re.compile(r"^(.*?\S)\s*\(([^()]*)\)\s*$")
+_GLUED_AT = re.compile(r"^(.+?)([A-Za-z]+@\d+)$")
 _NUMBER = re.compile(r"[-+\u2212]?(\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)")
 
 
@@ -81,12 +82,26 @@ def _join(parts: list[str]) -> str:
 
 
 def _split_metric(name: str, cat: Catalogue) -> tuple[str, str]:
-    """ "MMLU (Pass@1)" -> ("MMLU", "Pass@1"): a trailing parenthesis is the metric part."""
+    """ "MMLU (Pass@1)" -> ("MMLU", "Pass@1"): a trailing parenthesis is the metric part; so are
+    trailing words that are a metric label ("Codeforces avg@8", "IFEval strict prompt") and an
+    "x@k" metric printed without a space ("MATH500pass@1", a two-line header read as one word)."""
     m = _PAREN_TAIL.match(name)
     if m and cat.lookup(name) is not None and cat.lookup(m.group(1)) is None:
         return name, ""
     if m:
         return m.group(1).strip(), m.group(2).strip()
+    if cat.lookup(name) is not None:
+        return name, ""
+    words = name.split()
+    for k in (3, 2, 1):
+        if len(words) > k and cat.is_metric(" ".join(words[-k:])) and not cat.is_metric(" ".join(words[:-k])):
+            return " ".join(words[:-k]), " ".join(words[-k:])
+    g = _GLUED_AT.match(name)
+    if g:  # the longest metric suffix: "LiveMathBenchpass@1" -> "LiveMathBench" + "pass@1"
+        head, tail = g.group(1), g.group(2)
+        for i in range(len(tail)):
+            if cat.is_metric(tail[i:]):
+                return head + tail[:i], tail[i:]
     return name, ""
 
 
