@@ -536,7 +536,7 @@ def test_delete_report_needs_confirmation_and_keeps_the_file(private_env: Path, 
     at.checkbox(key="del_sure").check().run()
     at.button(key="del_go").click().run()
     assert not (reports / "gone.yaml").exists()
-    assert (reports / DELETED_DIR / "gone.yaml").exists()
+    assert len(list((reports / DELETED_DIR).glob("gone.*.yaml"))) == 1  # kept under a timestamped name
     assert any("Removed gone" in t for t in texts(at))  # a plain-text message
 
 

@@ -12,6 +12,8 @@ source roots and private-host rule as the command line, and every message is pla
 
 from __future__ import annotations
 
+import datetime as dt
+import os
 import typing
 from pathlib import Path
 
@@ -19,8 +21,9 @@ import streamlit as st
 import yaml
 from pydantic import ValidationError
 
+from ingest.outputs.curate import UploadTooLarge, upload_bytes
 from ingest.sources.fetch import FetchSettings
-from ingest.sources.registry import SpecError, SpecFileError, load_report, parse_yaml, validation_errors
+from ingest.sources.registry import MAX_YAML_BYTES, SpecError, SpecFileError, load_report, parse_yaml, validation_errors
 from ingest.sources.schema import DocType, ReportSpec
 from ingest.store.store import atomic_write_bytes
 from views import data, htmltable
@@ -41,7 +44,7 @@ def spec_from_fields(fields: dict[str, object]) -> ReportSpec:
 
 
 def spec_from_yaml(text: str) -> ReportSpec:
-    """Validate pasted YAML as a ReportSpec; raises SpecFileError."""
+    """Validate pasted YAML as a ReportSpec; raises SpecFileError (the size cap first, before any parsing)."""
     obj = parse_yaml(text, "pasted YAML")
     if not isinstance(obj, dict):
         raise SpecFileError([SpecError("pasted YAML", "", "the YAML must be a mapping of `key: value` lines")])
@@ -152,16 +155,41 @@ def _ingest(path: Path) -> None:
 
 
 def delete_report(report_id: str, reports_dir: Path) -> Path:
-    """Move reports/<id>.yaml (and its uploaded source) to reports/.deleted/: out of the tables, never lost."""
+    """Move reports/<id>.yaml (and its uploaded source) to reports/.deleted/: out of the tables, never lost.
+
+    Each file is kept under a new timestamped name (`<id>.<UTC time>[.<n>].<ext>`) that no earlier
+    deletion used: deleting, re-adding and deleting the same id again keeps both old files.
+    """
     path = reports_dir / f"{report_id}.yaml"
     if not path.is_file() or path.parent.resolve() != reports_dir.resolve():
         raise FileNotFoundError(f"{path.name} not found")
     dest = reports_dir / DELETED_DIR
     dest.mkdir(parents=True, exist_ok=True)
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
+    kept = dest / path.name
     for f in [path, *sorted((reports_dir / UPLOAD_DIR).glob(f"{report_id}.*"))]:
         if f.stem == report_id and f.is_file():
-            f.replace(dest / f.name)
-    return dest / path.name
+            moved = keep_unique(f, dest, f"{report_id}.{stamp}", f.suffix)
+            kept = moved if f == path else kept
+    return kept
+
+
+def keep_unique(src: Path, folder: Path, stem: str, suffix: str) -> Path:
+    """Move `src` into `folder` as `<stem>[.<n>]<suffix>`, never over an existing file (hard link, then unlink)."""
+    for n in range(10_000):
+        target = folder / (f"{stem}{suffix}" if n == 0 else f"{stem}.{n}{suffix}")
+        try:
+            os.link(src, target)  # fails if `target` exists: no deleted file is ever overwritten
+        except FileExistsError:
+            continue
+        except OSError:  # no hard links on this file system: rename, after checking the name is free
+            if target.exists():
+                continue
+            src.rename(target)
+            return target
+        src.unlink()
+        return target
+    raise FileExistsError(f"no free name for {src.name} in {folder.name}/")
 
 
 def _delete_section() -> None:
@@ -177,10 +205,10 @@ def _delete_section() -> None:
         if st.button("Delete", key="del_go", disabled=not sure, type="primary"):
             from ingest.pipeline import run
 
-            delete_report(rid, rdir)
+            kept = delete_report(rid, rdir)
             run(reports_dir=rdir, settings=_settings())
             data.clear()
-            message("success", f"Removed {rid}; its file moved to {DELETED_DIR}/ in the reports folder.")
+            message("success", f"Removed {rid}; its file is kept as {DELETED_DIR}/{kept.name} in the reports folder.")
 
 
 def render() -> None:
@@ -212,7 +240,7 @@ def render() -> None:
             st.caption("* required")
         else:
             fields = {}
-            text = st.text_area("Report YAML (see reports/_template.yaml)", height=260, key="add_yaml")
+            text = st.text_area("Report YAML (see reports/_template.yaml)", height=260, key="add_yaml", max_chars=MAX_YAML_BYTES)
         pdf = st.file_uploader(
             "Source file: PDF, Markdown or HTML (optional; saved beside the YAML as its source)", type=list(UPLOAD_KINDS)
         )
@@ -227,7 +255,7 @@ def render() -> None:
         if refused:
             message("error", refused)
             return
-        pdf_bytes = pdf.getvalue() if pdf is not None else None
+        pdf_bytes = upload_bytes(pdf) if pdf is not None else None
         suffix = UPLOAD_KINDS.get(Path(pdf.name).suffix.lower().lstrip("."), ".pdf") if pdf is not None else ".pdf"
         if pdf_bytes is not None:
             src = {"path": f"{UPLOAD_DIR}/{spec.id}{suffix}"} | (
@@ -238,7 +266,7 @@ def render() -> None:
     except SpecFileError as exc:
         _errors(exc)
         return
-    except FileExistsError as exc:
+    except (FileExistsError, UploadTooLarge) as exc:
         message("warning", str(exc))
         return
     message("success", f"Saved {data.reports_dir().name}/{path.name}")

@@ -11,6 +11,7 @@ import streamlit as st
 from ingest.analysis.benchmarks import Catalogue, load_catalogue
 from ingest.analysis.lens import NOT_ASSESSED
 from ingest.outputs import scores
+from ingest.outputs.neutral import to_csv
 from ingest.outputs.stats import STATS_GROUP
 from views import benchmark_charts as bc
 from views import benchmark_figures as bf
@@ -183,7 +184,7 @@ def render() -> None:
         st.plotly_chart(_coverage(key, rq), key="bench_coverage", width="stretch")
     else:
         st.html(cov)
-    st.download_button("Coverage (CSV)", lambda: _coverage_matrix(key).to_csv(), file_name="coverage.csv",
+    st.download_button("Coverage (CSV)", lambda: to_csv(_coverage_matrix(key), index=True), file_name="coverage.csv",
                        mime="text/csv", key="dl_bench_coverage", on_click="ignore")  # fmt: skip
 
     _scores_section(key, cat, interactive)
@@ -222,7 +223,7 @@ def _scores_section(key: data.Stamp, cat: Catalogue, interactive: bool) -> None:
     shown = own.drop(columns=["label", "table_key"]).rename(columns={"report": "report model"})
     with st.expander("Scores with their table and page"):
         st.html(htmltable.table(shown.head(BAR_ROWS), wide=("caption",)))
-        st.download_button("Shown scores (CSV)", lambda: shown.to_csv(index=False), file_name=f"{bench}-scores.csv",
+        st.download_button("Shown scores (CSV)", lambda: to_csv(shown), file_name=f"{bench}-scores.csv",
                            mime="text/csv", key="dl_bench_scores", on_click="ignore")  # fmt: skip
 
 

@@ -365,7 +365,7 @@ def _downloads(tbl: Mapping[str, pd.DataFrame], shown_ids: Mapping[str, pd.Serie
         file_name="tiers.md", mime="text/markdown", key="dl_tiers_md", on_click="ignore",
     )  # fmt: skip
     c4.download_button(
-        "Comparison (CSV)", lambda: study_tables.comparison_frame(shown("comparison")).to_csv(index=False),
+        "Comparison (CSV)", lambda: export.to_csv(study_tables.comparison_frame(shown("comparison"))),
         file_name="comparison.csv", mime="text/csv", key="dl_comparison_csv", on_click="ignore",
     )  # fmt: skip
 

@@ -208,14 +208,14 @@ def render() -> None:
         )
         st.caption(f"{n} of {len(sbs)} figures differ (marked ⚠). The study's figures are never overwritten.{more}")
         st.html(htmltable.table(shown.assign(differs=shown["differs"].map({True: "⚠", False: ""})), wide=()))
-        st.download_button("Measured vs reported (CSV)", lambda: sbs.to_csv(index=False), file_name="measured-vs-reported.csv",
+        st.download_button("Measured vs reported (CSV)", lambda: export.to_csv(sbs), file_name="measured-vs-reported.csv",
                            mime="text/csv", key="dl_sbs_csv", on_click="ignore")  # fmt: skip
     st.download_button(
         "Statistics table (Markdown)",
         lambda: export.to_markdown(stats.stats_frame(tbl["reports"], tbl["reported"], tbl["counts"], source=prefer)),
         file_name="stats.md", mime="text/markdown", key="dl_kw_stats", on_click="ignore",
     )  # fmt: skip
-    st.download_button("Counts (CSV)", lambda: tbl["counts"].to_csv(index=False), file_name="counts.csv",
+    st.download_button("Counts (CSV)", lambda: export.to_csv(tbl["counts"]), file_name="counts.csv",
                        mime="text/csv", key="dl_counts_csv", on_click="ignore")  # fmt: skip
 
 

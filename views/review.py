@@ -233,7 +233,7 @@ def _source(spec: ReportSpec | None, path: Path) -> None:
                 raise ValueError("file:// URLs are not accepted here; upload the file instead")
             if url.strip():
                 Source(url=url.strip())  # the schema's URL check before anything is written
-            rel = curate.store_upload(data.reports_dir(), path.stem, up.name, up.getvalue()) if up is not None else None
+            rel = curate.store_upload(data.reports_dir(), path.stem, up.name, curate.upload_bytes(up)) if up is not None else None
             curate.set_source(path, url=url.strip() or None, path=rel, only=only)
         except SpecFileError as exc:
             _flash("error", "Source refused; the report file is unchanged.", "\n".join(str(e) for e in exc.errors))

@@ -531,6 +531,7 @@ def card_section(results, notes, report_id: str) -> list[str]:  # type: ignore[n
     """Markdown lines of a report card's "Benchmark results": one pivot (benchmark × model) per
     table with its page, the curated scores apart, and the notes (images-only pages, flags)."""
     from ingest.outputs.mdtable import to_markdown
+    from ingest.outputs.neutral import md_text
 
     lines: list[str] = []
     df = results[results["report_id"] == report_id] if len(results) else results
@@ -542,7 +543,7 @@ def card_section(results, notes, report_id: str) -> list[str]:  # type: ignore[n
         auto = df[df["origin"] == "auto"]
         for (page, label), t in auto.groupby(["page", "table"], sort=False):
             cap = t["caption"].iloc[0] or ""
-            lines += [f"### {label} (page {page}): {cap}", ""]
+            lines += [f"### {md_text(label)} (page {md_text(page)}): {md_text(cap)}", ""]
             t = t.assign(
                 row=[
                     " ".join(x for x in (b, f"({m})" if m else "", s) if x)
@@ -555,7 +556,7 @@ def card_section(results, notes, report_id: str) -> list[str]:  # type: ignore[n
             lines += [to_markdown(piv.fillna(""))]
             flags = sorted({f for f in t["flag"] if f})
             if flags:
-                lines += ["Review: " + "; ".join(flags), ""]
+                lines += ["Review: " + "; ".join(md_text(f) for f in flags), ""]
         cur = df[df["origin"] == "curated"]
         if len(cur):
             lines += [
@@ -565,7 +566,7 @@ def card_section(results, notes, report_id: str) -> list[str]:  # type: ignore[n
             ]
         lines += ["★ = the report's own model.", ""]
     for n in nt["note"] if len(nt) else []:
-        lines.append(f"- {n}")
+        lines.append(f"- {md_text(n)}")
     if len(nt):
         lines.append("")
     return lines

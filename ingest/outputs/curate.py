@@ -291,3 +291,18 @@ def store_upload(reports_dir: str | Path, report_id: str, name: str, data: bytes
     rel = f"{SOURCES_DIR}/{report_id}.{_upload_ext(name, data)}"
     atomic_write_bytes(Path(reports_dir) / rel, data)
     return rel
+
+
+class UploadTooLarge(ValueError):
+    """An upload over the cap: refused by its announced size, before its bytes are read."""
+
+
+def upload_bytes(up: object) -> bytes:
+    """The bytes of an uploaded file, refused by its size before they are read (or copied)."""
+    size = int(getattr(up, "size", 0) or 0)
+    if size > MAX_UPLOAD_BYTES:
+        raise UploadTooLarge(f"the file is {size:,} bytes, more than the cap of {MAX_UPLOAD_BYTES:,}")
+    data = up.getvalue()  # type: ignore[attr-defined]
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise UploadTooLarge(f"the file is {len(data):,} bytes, more than the cap of {MAX_UPLOAD_BYTES:,}")
+    return data

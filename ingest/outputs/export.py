@@ -16,6 +16,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
+from ingest.outputs.neutral import arrow_neutral, to_csv
 from ingest.store.store import Store, StoreDamaged, StoreError, describe_os_error
 
 if TYPE_CHECKING:  # pandas and the study tables are imported on use: a CSV export of counts needs neither
@@ -62,7 +63,7 @@ TABLES: dict[str, Callable[[Store], pd.DataFrame]] = {
     "tiers": lambda store: _study_tables().tiers_table(store),
     "agreement": lambda store: _review().agreement_table(store),
 }
-__all__ = ["TABLES", "render", "report_card", "to_markdown", "write_table"]
+__all__ = ["TABLES", "render", "report_card", "to_csv", "to_markdown", "write_table"]
 
 
 def _review():  # type: ignore[no-untyped-def]
@@ -100,9 +101,9 @@ def to_markdown(df: pd.DataFrame) -> str:
 
 
 def render(df: pd.DataFrame, fmt: Format) -> str:
-    """The table as text in the requested format."""
+    """The table as text in the requested format (formula cells and raw HTML neutralised, see `neutral`)."""
     if fmt == "csv":
-        return df.to_csv(index=False)
+        return to_csv(df)
     if fmt == "md":
         return to_markdown(df)
     raise ValueError(f"unknown format {fmt!r}; use csv or md")
@@ -146,7 +147,7 @@ def _arrow_csv(store: Store, name: str, columns: list[str] | None, fh: BinaryIO)
     opts = pacsv.WriteOptions(quoting_style="needed", include_header=False, batch_size=CSV_BATCH_ROWS)
     total = sum(p.rows for p in entry.parts.values())
     if total <= STREAM_ROWS:
-        tb = store.read_arrow(name, columns=cols)
+        tb = arrow_neutral(store.read_arrow(name, columns=cols))
         pacsv.write_csv(tb, fh, write_options=opts)
         return
     import pyarrow as pa
@@ -157,7 +158,7 @@ def _arrow_csv(store: Store, name: str, columns: list[str] | None, fh: BinaryIO)
     schema = pa.schema([pa.field(f.name, pa.dictionary(pa.int32(), f.type)) if f.name in strings else f for f in schema])
 
     def read(b: int) -> pa.Table:
-        return store.read_arrow_part(name, b, columns=cols, dictionary=strings, threads=False).cast(schema)
+        return arrow_neutral(store.read_arrow_part(name, b, columns=cols, dictionary=strings, threads=False).cast(schema))
 
     with ThreadPoolExecutor(1) as pool, pacsv.CSVWriter(fh, schema, write_options=opts) as writer:
         ahead = pool.submit(read, buckets[0])

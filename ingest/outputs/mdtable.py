@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ingest.outputs.neutral import md_text
+
 
 def blank(v: object) -> bool:
     """None, NaN, pandas' NA or NaT: a missing value, printed as an empty cell (never `<NA>`)."""
@@ -18,15 +20,15 @@ def blank(v: object) -> bool:
 
 
 def md_cell(v: object) -> str:
-    """One cell: missing values empty, pipes escaped, one line."""
+    """One cell: missing values empty, one line, HTML, pipes and link brackets escaped (`neutral.md_text`)."""
     if blank(v):
         return ""
-    return str(v).replace("|", "\\|").replace("\n", " ")
+    return md_text(v)
 
 
 def to_markdown(df: pd.DataFrame) -> str:
     """A GitHub-flavoured Markdown table."""
-    cols = [str(c) for c in df.columns]
+    cols = [md_cell(c) for c in df.columns]
     lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
     for row in df.itertuples(index=False):
         lines.append("| " + " | ".join(md_cell(v) for v in row) + " |")

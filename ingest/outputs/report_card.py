@@ -5,6 +5,7 @@ from __future__ import annotations
 from ingest.analysis.lens import Lens
 from ingest.outputs.distinctive import distinctive_terms
 from ingest.outputs.mdtable import blank, to_markdown
+from ingest.outputs.neutral import md_text
 from ingest.outputs.stats import stats_frame
 from ingest.outputs.study_tables import lens_of
 from ingest.store.store import Store
@@ -22,11 +23,11 @@ def report_card(store: Store, report_id: str, lens: Lens | None = None) -> str:
     if hit.empty:
         raise KeyError(f"unknown report {report_id!r}")
     r = hit.iloc[0]
-    lines = [f"# {r['model']}", ""]
+    lines = [f"# {md_text(r['model'])}", ""]
     for label, col in META:
         v = r.get(col)
         if not blank(v) and str(v):
-            lines.append(f"- **{label}**: {v}")
+            lines.append(f"- **{label}**: {md_text(v)}")
     lines.append(f"- **measured**: {'yes' if bool(r.get('measured')) else 'no (reported figures only)'}")
     lines += ["", "## Figures", ""]
     # Filtered reads: only this report's rows of the per-report tables are loaded.
@@ -44,16 +45,17 @@ def report_card(store: Store, report_id: str, lens: Lens | None = None) -> str:
     lines += ["## Comparison", ""]
     for c in cmp_.to_dict("records"):
         origin = c.get("origin") or "none"
-        lines.append(f"### {labels.get(c['dimension'], c['dimension'])}: {c.get('value')} ({origin})")
+        label = md_text(labels.get(c["dimension"], c["dimension"]))
+        lines.append(f"### {label}: {md_text(c.get('value'))} ({md_text(origin)})")
         if isinstance(c.get("detail"), str) and c["detail"]:
-            lines.append(f"- the study's wording: {c['detail']}")
+            lines.append(f"- the study's wording: {md_text(c['detail'])}")
         if c.get("disagree") is True:
-            lines.append(f"- disagreement: automatic reading says {c.get('auto_value')}")
+            lines.append(f"- disagreement: automatic reading says {md_text(c.get('auto_value'))}")
         if isinstance(c.get("quote"), str) and c["quote"]:
             where = c.get("page_label") if not blank(c.get("page_label")) else c.get("page")
-            lines.append(f"- quote (p. {where}): \u201c{c['quote']}\u201d")
+            lines.append(f"- quote (p. {md_text(where)}): \u201c{md_text(c['quote'])}\u201d")
         if isinstance(c.get("notes"), str) and c["notes"]:
-            lines.append(f"- notes: {c['notes']}")
+            lines.append(f"- notes: {md_text(c['notes'])}")
         lines.append("")
     ev = store.read_table("evidence", report_ids=[report_id])
     if not ev.empty:

@@ -120,6 +120,9 @@ _UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
 MAX_ALIASES = 20
 #: Nesting allowed in one file; PyYAML's composer recurses, so `[[[[…]]]]` would exhaust the stack.
 MAX_DEPTH = 50
+#: Scalars and collections allowed in one file: a report has a few hundred; 256 KB of `[1,1,1,…]`
+#: would be 120,000 (3 s and tens of MB to build), so parsing stops counting well before that.
+MAX_NODES = 20_000
 
 
 class _BudgetError(ValueError):
@@ -131,28 +134,44 @@ def _check_alias_budget(text: str) -> None:
 
     Scans parser events (the parser is not recursive), before anything is composed.
     """
-    aliases = depth = 0
+    aliases = depth = nodes = 0
     try:
-        events = list(yaml.parse(text, Loader=_SafeBase))
+        for ev in yaml.parse(text, Loader=_SafeBase):  # lazily: a refused file is never parsed to its end
+            nodes += 1
+            if nodes > MAX_NODES:
+                raise _BudgetError(f"too many YAML values (more than {MAX_NODES:,})")
+            aliases, depth = _budget_step(ev, aliases, depth)
     except yaml.YAMLError as exc:  # libyaml stops at its own nesting limit before ours
         if "nesting depth" in str(exc):
             raise _BudgetError(f"YAML nested too deeply (more than {MAX_DEPTH} levels)") from exc
         raise
-    for ev in events:
-        if isinstance(ev, yaml.AliasEvent):
-            aliases += 1
-            if aliases > MAX_ALIASES:
-                raise _BudgetError(f"too many YAML aliases (more than {MAX_ALIASES})")
-        elif isinstance(ev, yaml.CollectionStartEvent):
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise _BudgetError(f"YAML nested too deeply (more than {MAX_DEPTH} levels)")
-        elif isinstance(ev, yaml.CollectionEndEvent):
-            depth -= 1
+
+
+def _budget_step(ev: yaml.Event, aliases: int, depth: int) -> tuple[int, int]:
+    """Count one parser event against the alias and depth budgets."""
+    if isinstance(ev, yaml.AliasEvent):
+        aliases += 1
+        if aliases > MAX_ALIASES:
+            raise _BudgetError(f"too many YAML aliases (more than {MAX_ALIASES})")
+    elif isinstance(ev, yaml.CollectionStartEvent):
+        depth += 1
+        if depth > MAX_DEPTH:
+            raise _BudgetError(f"YAML nested too deeply (more than {MAX_DEPTH} levels)")
+    elif isinstance(ev, yaml.CollectionEndEvent):
+        depth -= 1
+    return aliases, depth
 
 
 def parse_yaml(text: str, file: str) -> object:
-    """`yaml.safe_load` with duplicate-key and alias-bomb protection; errors become SpecFileError."""
+    """`yaml.safe_load` with size, duplicate-key and alias-bomb protection; errors become SpecFileError.
+
+    The size cap comes first, before a single character is parsed: pasted text or an upload of
+    20 MB would otherwise cost minutes and gigabytes in the parser before any later check.
+    """
+    if len(text) > MAX_YAML_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_YAML_BYTES:
+        raise SpecFileError(
+            [SpecError(file, "", f"file too large (more than {MAX_YAML_BYTES:,} bytes)", "a report file is a few KB")]
+        )
     try:
         _check_alias_budget(text)
         return yaml.load(text, Loader=_UniqueKeyLoader)
@@ -608,7 +627,7 @@ def _code_key() -> str:
     """What a cached outcome depends on besides the file: this module, the schema, the limits, pydantic."""
     import pydantic
 
-    h = hashlib.sha256(f"{CACHE_FORMAT}|{pydantic.VERSION}|{MAX_YAML_BYTES}|{MAX_ALIASES}|{MAX_DEPTH}|".encode())
+    h = hashlib.sha256(f"{CACHE_FORMAT}|{pydantic.VERSION}|{MAX_YAML_BYTES}|{MAX_ALIASES}|{MAX_DEPTH}|{MAX_NODES}|".encode())
     for module in (__file__, schema.__file__):
         h.update(Path(module).read_bytes())
     return h.hexdigest()[:32]
