@@ -31,7 +31,6 @@ from ingest.store.store import DEFAULT_DATA_DIR, Store, StoreError, describe_os_
 if TYPE_CHECKING:  # the pipeline, pydantic and the extractors are imported by the commands that need them:
     # a fresh `export --table counts` process pays only for the store and pyarrow
     from ingest.pipeline import Outcome
-    from ingest.sources.schema import ReportSpec
 
 DEFAULT_REPORTS_DIR = Path(__file__).resolve().parent.parent / "reports"
 COMMANDS = ("run", "check", "export")
@@ -285,47 +284,29 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from ingest.analysis.lens import LENS_DIR, known_dimensions
-    from ingest.sources.registry import load_registry
+    """Every problem of every file in one run (ingest/checks.py); duplicate ids across files too."""
+    from ingest import checks
+    from ingest.sources.registry import load_registry, report_files
 
     imports_done()
-    reg = load_registry(args.reports_dir, files=args.files or None, known_dimensions=known_dimensions(LENS_DIR))
+    vocab = checks.load_vocabulary()
     roots = confine.normalise_roots((args.reports_dir, *source_roots(args)))
-    bad = 0
-    for spec in reg.reports:
-        problem = _source_problem(spec, reg.paths[spec.id], roots)
-        if problem:
-            bad += 1
-            print(f"error: {reg.paths[spec.id]}: {problem}", file=sys.stderr)
-        else:
-            print(f"ok: {reg.paths[spec.id]}")
+    files = list(args.files) if args.files else report_files(args.reports_dir)
+    errors = 0
+    for path in files:
+        found = checks.check_file(Path(path), roots, vocab)
+        for f in found:
+            print(f"{f.severity}: {f}", file=sys.stderr)
+        bad = [f for f in found if f.severity == "error"]
+        errors += len(bad)
+        if not bad:
+            print(f"ok: {path}")
+    reg = load_registry(args.reports_dir, files=args.files or None)
     for err in reg.errors:
-        print(f"error: {err}", file=sys.stderr)
-    return 1 if reg.errors or bad else 0
-
-
-def _source_problem(spec: ReportSpec, yaml_path: Path, roots: tuple[Path, ...]) -> str:
-    """Why a report's local source cannot be read ('' when fine or not local).
-
-    The root check comes first, so a path outside the roots gets the same message whether or not it
-    exists; only a path inside them is looked up (a missing or non-regular file is reported).
-    """
-    from ingest.sources.urls import UrlError, check_scheme, file_url_path
-
-    src = spec.source
-    try:
-        found: list[tuple[str, Path, Path]] = []
-        if src and src.path:
-            found.append(("source.path", *confine.confine(src.path, Path(yaml_path).parent, roots)))
-        if src and src.url and check_scheme(src.url) == "file":
-            found.append(("source.url", *confine.confine(file_url_path(src.url), Path("/"), roots, what="file URL")))
-    except (confine.OutsideRoots, UrlError) as exc:
-        return str(exc)
-    for what, path, root in found:
-        if not path.is_file():
-            state = "is not a file" if path.exists() else "does not exist"
-            return f"{what}: {confine.shown(path, root)} {state} (hint: check the path, relative to the YAML file)"
-    return ""
+        if err.message.startswith("duplicate id"):
+            errors += 1
+            print(f"error: {err}", file=sys.stderr)
+    return 1 if errors else 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:

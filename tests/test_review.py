@@ -416,3 +416,35 @@ def test_review_cells_cached_per_generation_are_rebuilt_after_a_decision(env: tu
     assert not at.exception, [e.value for e in at.exception]
     assert state(at) == (before - 1, "curated")
     assert state(review_page(rid="alpha")) == (before - 1, "curated")  # a new session reads the new generation too
+
+
+def _review_url(**params: str) -> AppTest:
+    """The Review page opened from a link (`/review?rid=…`)."""
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.run()
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.switch_page("views/review.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_review_link_by_id_opens_that_report_and_keeps_the_id_in_the_url(env: tuple[Path, Path]) -> None:
+    at = _review_url(rid="beta")
+    assert at.selectbox(key="rid").value == "beta"
+    assert at.query_params["rid"] in ("beta", ["beta"])  # the id, never the shown model name
+
+
+def test_review_link_to_an_unknown_id_says_so_and_opens_no_report(env: tuple[Path, Path]) -> None:
+    at = _review_url(rid="qwen3")
+    assert any("No report with id 'qwen3'" in t for t in texts(at))
+    assert at.selectbox(key="rid").value is None
+    assert not any(t.startswith("automatic:") for t in texts(at))
+
+
+def test_next_unreviewed_skips_reports_without_a_file(env: tuple[Path, Path]) -> None:
+    reports, _ = env
+    (reports / "alpha.yaml").unlink()  # alpha has pending cells but no file to write a decision into
+    at = review_page(rid="beta")
+    at.button(key="next").click().run()
+    assert at.selectbox(key="rid").value != "alpha"

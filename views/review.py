@@ -288,6 +288,18 @@ def _pending_reports(key: data.Stamp) -> frozenset[str]:
     return frozenset(cmp_.loc[cmp_["origin"] == "auto", "report_id"]) if not cmp_.empty else frozenset()
 
 
+def unknown_id(asked: str | None, ids: list[str]) -> str | None:
+    """The `?rid=` a link asked for when the store has no such report (shown, cut to 64 characters)."""
+    if asked is None or asked in ids:
+        return None
+    return str(asked)[:64]
+
+
+def reviewable(ids: list[str], file_of: Callable[[str], Path | None]) -> list[str]:
+    """The reports a decision can be written for: those with a file in the reports folder."""
+    return [r for r in ids if file_of(r) is not None]
+
+
 def _go_next(comparison_df: pd.DataFrame, ids: list[str]) -> None:
     nxt = review.next_unreviewed(comparison_df, ids, after=st.session_state.get("rid"))
     if nxt is None:
@@ -307,12 +319,17 @@ def render() -> None:
     models = data.names()[0]  # id -> model name, in the reports table's order
     ids = list(models)
     c1, c2 = st.columns([3, 1])
-    c2.button("Next unreviewed", key="next", on_click=_go_next, args=(cmp_, ids))
+    # "Next unreviewed" visits only reports whose file can take a decision (the picker lists all).
+    c2.button("Next unreviewed", key="next", on_click=_go_next, args=(cmp_, reviewable(ids, report_file)))
 
     def name(r: str) -> str:
         return str(models.get(r, r))
 
-    rid = c1.selectbox("Report", nav.narrow(ids, "rid", name, c1), format_func=name, key="rid", bind="query-params")
+    asked = unknown_id(st.query_params.get("rid"), ids)
+    if asked is not None:  # a link to a report the store lacks: say so, never open another one
+        st.text(f"No report with id {asked!r} in the stored data; pick one below.")
+    # ?rid=<id> like every other page's parameter (nav.select writes the id, not the shown name)
+    rid = nav.select("Report", nav.narrow(ids, "rid", name, c1), "rid", name, c1, **({"index": None} if asked else {}))
     _show_flash()
     if rid is None:
         return
