@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: app test ingest lint bench eval clean lock
+.PHONY: app test check ingest lint bench eval clean lock
 
 # Every package, transitive ones included, is pinned in requirements.lock (used as pip constraints),
 # and pip itself is pinned, so a fresh machine installs exactly what the tests ran with.
@@ -18,7 +18,7 @@ $(VENV)/.runtime: requirements.txt requirements.lock | $(BIN)/python
 	$(PIP_INSTALL) -r requirements.txt
 	touch $@
 
-$(VENV)/.dev: requirements.txt requirements-dev.txt requirements.lock | $(BIN)/python
+$(VENV)/.dev: requirements.txt requirements-cluster.txt requirements-dev.txt requirements.lock | $(BIN)/python
 	$(PIP_INSTALL) -r requirements-dev.txt
 	touch $(VENV)/.runtime $@
 
@@ -35,9 +35,14 @@ app: $(VENV)/.runtime
 ingest: $(VENV)/.runtime
 	$(BIN)/python -m ingest
 
-## test: set up with dev tools and run the whole test suite
+## test: set up with dev tools and run the whole test suite (listing the slowest tests)
 test: $(VENV)/.dev
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --durations=20
+
+## check: the quick loop while developing: ruff, then every test not marked slow
+check: $(VENV)/.dev
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -q -m "not slow"
 
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .

@@ -1,0 +1,88 @@
+"""Every package the code imports is declared: runtime imports in requirements.txt, the Dask executor's in
+requirements-cluster.txt (`pip install .[cluster]`), the tools of tests, evals and benches in requirements-dev.txt;
+and every declared pin agrees with requirements.lock."""
+
+from __future__ import annotations
+
+import functools
+import re
+import sys
+from importlib.metadata import packages_distributions
+from pathlib import Path
+
+from .conftest import REPO
+
+#: Modules imported only by the `--executor` code path (ingest/run/executor.py imports them lazily).
+CLUSTER_MODULES = {"distributed", "dask"}
+FIRST_PARTY = {"ingest", "views", "tests", "bench", "eval", "docs", "app", "scale"}
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _requirements(name: str) -> dict[str, str]:
+    """name -> pinned version of one requirements file, following `-r` includes."""
+    pins: dict[str, str] = {}
+    for line in (REPO / name).read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line.startswith("-r "):
+            pins |= _requirements(line[3:].strip())
+        elif line:
+            pkg, _, version = line.partition("==")
+            pins[_norm(pkg)] = version.strip()
+    return pins
+
+
+IMPORT = re.compile(r"^[ \t]*(?:import[ \t]+([A-Za-z_]\w*)[\w.]*[ \t]*(?:$|,|#| as )|from[ \t]+([A-Za-z_]\w*)[\w.]*[ \t]+import\b)", re.M)
+
+
+def _imports(paths: list[Path]) -> set[str]:
+    """Top-level modules imported anywhere in these files, function-level imports included (a line
+    scan: ast.parse of every file cost seconds; relative imports start with "." and do not match)."""
+    found = {a or b for path in paths for a, b in IMPORT.findall(path.read_text(encoding="utf-8"))}
+    return found - set(sys.stdlib_module_names) - FIRST_PARTY - {"__future__"}
+
+
+@functools.cache
+def _distributions() -> dict[str, list[str]]:
+    """Module -> distributions providing it (reads every installed package's file list: once)."""
+    return dict(packages_distributions())
+
+
+def _undeclared(modules: set[str], declared: dict[str, str]) -> dict[str, list[str]]:
+    dists = _distributions()
+    missing = {}
+    for mod in sorted(modules):
+        names = dists.get(mod, [mod])
+        if not any(_norm(d) in declared for d in names):
+            missing[mod] = names
+    return missing
+
+
+def _files(*folders: str) -> list[Path]:
+    return [p for f in folders for p in ((REPO / f).rglob("*.py") if (REPO / f).is_dir() else [REPO / f])]
+
+
+def test_runtime_imports_are_declared_in_requirements_txt():
+    modules = _imports(_files("ingest", "views", "app.py")) - CLUSTER_MODULES
+    assert _undeclared(modules, _requirements("requirements.txt")) == {}
+
+
+def test_the_cluster_executor_is_an_optional_extra():
+    runtime, cluster = _requirements("requirements.txt"), _requirements("requirements-cluster.txt")
+    assert {"dask", "distributed"} <= cluster.keys() and not ({"dask", "distributed"} & runtime.keys())
+    assert _undeclared(_imports(_files("ingest")) & CLUSTER_MODULES, cluster) == {}
+    pyproject = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'cluster = { file = ["requirements-cluster.txt"] }' in pyproject
+
+
+def test_test_eval_and_bench_imports_are_declared_in_requirements_dev_txt():
+    modules = _imports(_files("tests", "eval", "bench", "docs"))
+    assert _undeclared(modules, _requirements("requirements-dev.txt")) == {}
+
+
+def test_every_pin_agrees_with_the_lock():
+    lock = _requirements("requirements.lock")
+    for name, version in _requirements("requirements-dev.txt").items():
+        assert lock.get(name) == version, f"{name}=={version} is not what requirements.lock pins ({lock.get(name)})"
