@@ -6,6 +6,7 @@
     python -m ingest export --table counts --format csv          # print a table
     python -m ingest export --table counts --format md --out counts.md
     python -m ingest export --report kimi-k3                     # one report's Markdown card
+    python -m ingest discover / diff ID [OLD NEW]                # follow the field (ingest/follow_cli.py)
 
 Exit status: 0 when every report succeeded, 1 when any failed (the others are still stored),
 2 for usage errors, for a broken lexicon or lens (nothing could be counted) and for an
@@ -335,6 +336,11 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in ("discover", "diff"):  # following the field: ingest/follow_cli.py
+        from ingest import follow_cli
+
+        imports_done()
+        return follow_cli.main(argv[0], argv[1:])
     command = argv.pop(0) if argv and argv[0] in COMMANDS else "run"
     try:
         args = build_parser(command)[command].parse_args(argv)

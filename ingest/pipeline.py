@@ -63,6 +63,7 @@ from ingest.sources import fetch
 from ingest.sources.confine import normalise_roots
 from ingest.sources.registry import Registry, Roster, SpecError, load_registry, load_roster
 from ingest.sources.schema import ReportSpec
+from ingest.store import history
 from ingest.store.records import Analysis, Bundle, Meta, SectionRow
 from ingest.store.store import DEFAULT_DATA_DIR, Store
 
@@ -382,6 +383,8 @@ def finish(p: Planned, result: Result, store: Store) -> Outcome:
             notes=tuple(c.notes),
             ingested_at=dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         )
+        # A changed source for the same id (a revised report): keep the older reading as history.
+        history.keep_if_changed(store, store.load_bundle(spec.id), p.fetched.sha256)
         store.save_bundle(spec.id, Bundle.of(meta, c.result))
         out.words, out.pages = meta.words, meta.pages
         warnings = "".join(f"; {n}" for n in c.notes if n.startswith(TRUNCATED))  # text cut by a cap

@@ -108,6 +108,35 @@ class CuratedResult(Strict):
         return self
 
 
+class SourceVersion(Strict):
+    """One earlier or later version of the report's source (arXiv v1/v2, a dated URL, an older file).
+
+    Listed in `versions:`; `python -m ingest diff ID OLD NEW` compares two of them by `label`.
+    """
+
+    label: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$", description="short name of the version, e.g. 'v1'")
+    url: str | None = Field(None, description="http(s) URL of this version (e.g. https://arxiv.org/abs/2508.06471v1)")
+    path: str | None = Field(None, description="local file of this version, relative to the YAML file")
+    date: dt.date | None = Field(None, description="date of this version, YYYY-MM-DD (optional)")
+
+    @model_validator(mode="after")
+    def _one_of(self) -> SourceVersion:
+        if not self.url and not self.path:
+            raise ValueError("a version needs `url:` or `path:`")
+        return self
+
+    @field_validator("url")
+    @classmethod
+    def _scheme(cls, v: str | None) -> str | None:
+        if v is not None and not re.match(r"^(https?|file)://", v):
+            raise ValueError("url must start with http://, https:// or file://")
+        return v
+
+    def source(self) -> Source:
+        """The version as a `source:` block (fetched with the same rules)."""
+        return Source(url=self.url, path=self.path)
+
+
 class ReportSpec(Strict):
     """One report file. `id` must equal the file name without `.yaml`."""
 
@@ -134,3 +163,15 @@ class ReportSpec(Strict):
     results: list[CuratedResult] = Field(
         default_factory=list, description="benchmark scores read by hand (e.g. from images); marked curated"
     )
+    versions: list[SourceVersion] = Field(
+        default_factory=list, description="other versions of the source (arXiv v1/v2, dated URLs), oldest first"
+    )
+
+    @field_validator("versions")
+    @classmethod
+    def _unique_labels(cls, v: list[SourceVersion]) -> list[SourceVersion]:
+        labels = [x.label for x in v]
+        dup = sorted({x for x in labels if labels.count(x) > 1})
+        if dup:
+            raise ValueError(f"version labels must be unique (repeated: {', '.join(dup)})")
+        return v
