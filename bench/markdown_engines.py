@@ -75,9 +75,11 @@ def hostile(sizes: list[int]) -> None:
     """Seconds per engine and size, and the worst growth per doubling."""
     print(f"{'input':28} {'engine':12} " + " ".join(f"{s:>9,}" for s in sizes) + "  growth")
     worst = {"own": 0.0, "markdown-it": 0.0}
+    largest = {"own": 0.0, "markdown-it": 0.0}
     for name, make in MARKDOWN.items():
         for engine, fn in (("own", own_prose), ("markdown-it", markdown_it_prose)):
             secs = [_timed(fn, make(s)) for s in sizes]
+            largest[engine] += secs[-1]
             growth = max((b / a for a, b in itertools.pairwise(secs) if a >= MIN_TIMED), default=math.nan)
             if not math.isnan(growth):
                 worst[engine] = max(worst[engine], growth)
@@ -85,6 +87,7 @@ def hostile(sizes: list[int]) -> None:
             print(f"{name:28} {engine:12} " + " ".join(f"{t:9.3f}" for t in secs) + shown)
     print(f"worst growth per doubling (runs of {MIN_TIMED} s and more):", end=" ")
     print(f"own {worst['own']:.1f}, markdown-it {worst['markdown-it']:.1f}")
+    print(f"all inputs at {sizes[-1]:,} bytes: own {largest['own']:.2f} s, markdown-it {largest['markdown-it']:.2f} s")
 
 
 def corpus() -> None:
