@@ -7,6 +7,7 @@
     python -m ingest export --table counts --format md --out counts.md
     python -m ingest export --report kimi-k3                     # one report's Markdown card
     python -m ingest discover / diff ID [OLD NEW]                # follow the field (ingest/follow_cli.py)
+    python -m ingest tables paper.pdf --pages 3,5-7 --format md  # every table the structure stage finds
 
 Exit status: 0 when every report succeeded, 1 when any failed (the others are still stored),
 2 for usage errors, for a broken lexicon or lens (nothing could be counted) and for an
@@ -34,7 +35,7 @@ if TYPE_CHECKING:  # the pipeline, pydantic and the extractors are imported by t
     from ingest.pipeline import Outcome
 
 DEFAULT_REPORTS_DIR = Path(__file__).resolve().parent.parent / "reports"
-COMMANDS = ("run", "check", "export")
+COMMANDS = ("run", "check", "export", "tables")
 #: Set by `python -m ingest` (ingest/__main__.py), which starts with the garbage collector paused.
 GC_PAUSED = False
 
@@ -99,6 +100,8 @@ def build_parser(only: str | None = None) -> dict[str, argparse.ArgumentParser]:
         parsers["check"] = _check_parser()
     if only in (None, "export"):
         parsers["export"] = _export_parser()
+    if only in (None, "tables"):
+        parsers["tables"] = _tables_parser()
     return parsers
 
 
@@ -110,7 +113,8 @@ def _run_parser() -> argparse.ArgumentParser:
         prog="python -m ingest",
         description="Ingest report YAML files and rebuild the tables.",
         epilog="other commands:\n  check     validate report files without ingesting (python -m ingest check --help)\n"
-        "  export    print a stored table as CSV or Markdown, or a report card (python -m ingest export --help)",
+        "  export    print a stored table as CSV or Markdown, or a report card (python -m ingest export --help)\n"
+        "  tables    print every table found in a PDF as JSON, CSV or Markdown (python -m ingest tables --help)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     run_p.add_argument("files", nargs="*", type=Path, help="report YAML files (default: all of --reports-dir)")
@@ -198,6 +202,17 @@ def _export_parser() -> argparse.ArgumentParser:
     exp_p.add_argument("--report", default=None, metavar="ID", help="print one report's Markdown card instead of a table")
     _common(exp_p)
     return exp_p
+
+
+def _tables_parser() -> argparse.ArgumentParser:
+    tab_p = argparse.ArgumentParser(
+        prog="python -m ingest tables",
+        description="Print every table found in a PDF (rows, columns, spanning cells; no result reading).",
+    )
+    tab_p.add_argument("file", type=Path, help="a PDF file")
+    tab_p.add_argument("--pages", default=None, metavar="LIST", help="pages to read, e.g. 3,5-7 (default: all)")
+    tab_p.add_argument("--format", choices=["json", "csv", "md"], default="json", help="output format (default: json)")
+    return tab_p
 
 
 def _summary(outcomes: list[Outcome]) -> str:
@@ -334,6 +349,22 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_tables(args: argparse.Namespace) -> int:
+    from ingest.outputs.table_formats import render
+    from ingest.reading.structure_regions import TablesError, parse_pages, read_pdf_tables
+
+    imports_done()
+    try:
+        tables, notes = read_pdf_tables(args.file, parse_pages(args.pages))
+    except TablesError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
+    sys.stdout.write(render(tables, args.format))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in ("discover", "diff"):  # following the field: ingest/follow_cli.py
@@ -360,7 +391,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run_command(command: str, args: argparse.Namespace) -> int:
     """The command, with store and OS errors as one line and exit status 1."""
     try:
-        return {"run": cmd_run, "check": cmd_check, "export": cmd_export}[command](args)
+        commands = {"run": cmd_run, "check": cmd_check, "export": cmd_export, "tables": cmd_tables}
+        return commands[command](args)
     except StoreError as exc:  # damaged tables, unwritable data folder or output: one line, not a traceback
         print(f"error: {exc}", file=sys.stderr)
         return 1

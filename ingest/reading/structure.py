@@ -97,7 +97,8 @@ def table_from_lines(lines: list[Line], page: int) -> Table | None:
     if not lines:
         return None
     pieces = [_Piece(i, s) for i, ln in enumerate(lines) for s in _split_numeric_runs(ln.segs)]
-    cols = column_bands(pieces, lines)
+    head_end = _head_end(pieces, lines)
+    cols = column_bands(pieces, head_end)
     if len(cols) < 2:
         return None
     for p in pieces:
@@ -118,6 +119,15 @@ def table_from_lines(lines: list[Line], page: int) -> Table | None:
     )
 
 
+def _head_end(pieces: list[_Piece], lines: list[Line]) -> int:
+    """The first body line: the first holding a value and starting at the table's left edge (a
+    row label), or else the first holding a value; 0 when none does."""
+    left = min(ln.x0 for ln in lines)
+    valued = sorted({p.line for p in pieces if p.numeric})
+    labelled = [i for i in valued if lines[i].x0 <= left + lines[i].size]
+    return (labelled or valued or [0])[0]
+
+
 def _split_numeric_runs(segs: list[Seg]) -> list[Seg]:
     """A segment of several values ("12.5 13.1 9.8", set with narrow gaps) is one cell per value."""
     out: list[Seg] = []
@@ -129,32 +139,40 @@ def _split_numeric_runs(segs: list[Seg]) -> list[Seg]:
     return out
 
 
-def column_bands(pieces: list[_Piece], lines: list[Line]) -> list[tuple[float, float]]:
+def column_bands(pieces: list[_Piece], head_end: int = 0) -> list[tuple[float, float]]:
     """Column x-extents: clusters of overlapping segments, leaving out spanning ones.
 
-    A segment spans when it overlaps two or more separate segments of one other line. Lines of a
-    single segment take part (a row label column) unless they span."""
+    A segment spans when it overlaps two or more separate segments of one other line; for a
+    segment of the body (from line `head_end` on), of one other body line. Lines of a
+    single segment take part (a row label column) unless they span. A cluster made only of header
+    lines (above line `head_end`, the first holding a value) that lies between two other columns is
+    a header set over the gap between them, not a column."""
     by_line: dict[int, list[Seg]] = {}
     for p in pieces:
         by_line.setdefault(p.line, []).append(p.seg)
-    multi = [segs for segs in by_line.values() if len(segs) >= 2]
-    keep: list[tuple[float, float]] = []
+    if not any(len(segs) >= 2 for segs in by_line.values()):
+        return []
+    keep: list[tuple[float, float, int]] = []
     for p in pieces:
         s = p.seg
-        spans = any(
-            sum(1 for o in segs if _overlap(s.x0, s.x1, o.x0, o.x1) > 0.5) >= 2 for li, segs in by_line.items() if li != p.line
+        spans = any(  # a body segment spans only body columns (however its header is split)
+            sum(1 for o in segs if _overlap(s.x0, s.x1, o.x0, o.x1) > 0.5) >= 2
+            for li, segs in by_line.items()
+            if li != p.line and (p.line < head_end or li >= head_end)
         )
         if not spans:
-            keep.append((s.x0, s.x1))
-    if not multi:
-        return []
-    bands: list[list[float]] = []
-    for a, b in sorted(keep):
+            keep.append((s.x0, s.x1, p.line))
+    bands: list[list[float]] = []  # x0, x1, last body line (-1: header only)
+    for a, b, li in sorted(keep):
+        body = li if li >= head_end else -1
         if bands and a < bands[-1][1] - 0.5:
             bands[-1][1] = max(bands[-1][1], b)
+            bands[-1][2] = max(bands[-1][2], body)
         else:
-            bands.append([a, b])
-    return [(a, b) for a, b in bands]
+            bands.append([a, b, body])
+    inner = [k for k, band in enumerate(bands) if band[2] >= 0]
+    out = [band for k, band in enumerate(bands) if band[2] >= 0 or not inner or k < inner[0] or k > inner[-1]]
+    return [(a, b) for a, b, _ in out]
 
 
 def _overlap(a0: float, a1: float, b0: float, b1: float) -> float:
@@ -166,6 +184,9 @@ def _cols_of(seg: Seg, cols: list[tuple[float, float]]) -> tuple[int, int]:
     hit = [k for k, (a, b) in enumerate(cols) if _overlap(seg.x0, seg.x1, a, b) > 0.5]
     if hit:
         return hit[0], hit[-1]
+    between = [k for k in range(len(cols) - 1) if cols[k][1] <= seg.x0 and seg.x1 <= cols[k + 1][0]]
+    if between:  # set over the gap between two columns: a header spanning both
+        return between[0], between[0] + 1
     c = (seg.x0 + seg.x1) / 2
     k = min(range(len(cols)), key=lambda k: min(abs(cols[k][0] - c), abs(cols[k][1] - c)))
     return k, k

@@ -24,6 +24,7 @@ from ingest.reading.tables_pdf import (
     CAPTION,
     FIGURE_CAPTION,
     Line,
+    Seg,
     Word,
     group_lines,
     is_value,
@@ -47,8 +48,15 @@ class TablesError(Exception):
     """A file or page selection the `tables` command cannot read; the message is one line."""
 
 
-def page_tables(words: list[Word], rules: list[tuple[float, float, float]], page_width: float, page: int) -> list[Table]:
-    """Every table found among one page's words (top to bottom)."""
+def page_tables(
+    words: list[Word], rules: list[tuple[float, float, float]], page_width: float, page: int, page_height: float = 0.0
+) -> list[Table]:
+    """Every table found among one page's words (top to bottom).
+
+    `page_height`: when given, lines in the outer 5% of the page (running headers and footers) are
+    left out."""
+    if page_height > 0:
+        words = [w for w in words if 0.05 * page_height < (w.top + w.bottom) / 2 < 0.95 * page_height]
     lines = group_lines(fix_sizes(words))
     if not lines:
         return []
@@ -57,7 +65,7 @@ def page_tables(words: list[Word], rules: list[tuple[float, float, float]], page
         ln.segs = split_segments(ln.words, gap_em)
     left = min(ln.x0 for ln in lines)
     width = max(max(ln.x1 for ln in lines) - left, 1.0)
-    kinds = [_kind(ln, width) for ln in lines]
+    kinds = _aligned_text(lines, [_kind(ln, width) for ln in lines], left)
     out: list[Table] = []
     for run in _runs(lines, kinds, rules):
         table = table_from_lines(run, page)
@@ -87,13 +95,11 @@ def _kind(ln: Line, width: float) -> str:
     text = ln.text
     if CAPTION.match(text) or FIGURE_CAPTION.match(text):
         return "cap"
-    segs = ln.segs
+    segs = _item_segs(ln)
     words = ln.words
     lower = sum(1 for w in words if w.text[:1].islower()) / max(len(words), 1)
     if len(words) >= 8 and lower >= 0.5 and ln.x1 - ln.x0 > 0.6 * width and sum(is_value(w.text) for w in words) <= 1:
         return "prose"  # a justified line of a paragraph (wide word spaces split it)
-    if len(segs) >= 2 and _BULLET.match(segs[0].text) and not is_value(segs[1].text):
-        segs = segs[1:]  # a bullet or list number before its item
     if len(segs) >= 2:
         if all(_prose_seg(s.text) for s in segs):
             return "prose"  # text columns side by side
@@ -101,6 +107,47 @@ def _kind(ln: Line, width: float) -> str:
     if len(words) >= 8 and lower >= 0.5 and ln.x1 - ln.x0 > 0.4 * width:
         return "prose"
     return "one"
+
+
+def _item_segs(ln: Line) -> list[Seg]:
+    """A line's segments without a leading bullet or list number (a list item is not a row)."""
+    segs = ln.segs
+    first = segs[0].text.strip() if segs else ""
+    glyph = len(first) <= 2 and not any(ch.isalnum() for ch in first)  # a bullet glyph of any font
+    if len(segs) >= 2 and (glyph or _BULLET.match(first)) and not is_value(segs[1].text):
+        return segs[1:]
+    return segs
+
+
+def _aligned_text(lines: list[Line], kinds: list[str], left: float) -> list[str]:
+    """Text cells of a table set as sentences (a description column) look like prose; they are
+    table lines when they start where other lines' later cells start (a column seen on at least
+    three lines), the mark of a column, which a paragraph's justified word gaps do not repeat."""
+    starts: list[float] = []
+    for ln in lines:
+        segs = _item_segs(ln)
+        if _labelled_row(segs):
+            starts.extend(s.x0 for s in segs[1:])
+
+    def column_at(x: float) -> bool:
+        return sum(1 for a in starts if abs(a - x) <= 2.0) >= 3
+
+    out = list(kinds)
+    for k, (ln, kind) in enumerate(zip(lines, kinds, strict=True)):
+        if kind != "prose":
+            continue
+        segs = _item_segs(ln)
+        if len(segs) >= 2:
+            if _labelled_row(segs) and any(column_at(s.x0) for s in segs[1:]):
+                out[k] = "tab"
+        elif len(ln.segs) == 1 and ln.x0 > left + 3 * ln.size and column_at(ln.x0):
+            out[k] = "one"
+    return out
+
+
+def _labelled_row(segs: list[Seg]) -> bool:
+    """A short label and a few cells (2 to 4 segments): a row of a text table, not a justified line."""
+    return 2 <= len(segs) <= 4 and len(segs[0].words) <= 5 and not _prose_seg(segs[0].text)
 
 
 def _prose_seg(text: str) -> bool:
@@ -255,7 +302,7 @@ def _read_page(pdf, num: int, notes: list[str]) -> list[Table]:  # type: ignore[
         try:
             words = page_words(page)
             rules = page_rules(page)
-            return page_tables(words, rules, page.get_width(), num)
+            return page_tables(words, rules, page.get_width(), num, page.get_height())
         finally:
             page.close()
     except Exception as exc:  # one bad page never stops the file
