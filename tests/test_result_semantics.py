@@ -30,3 +30,32 @@ def test_metric_label_glued_or_appended_to_a_benchmark_name_is_split_off():
         ("Alpha-7B", "Codeforces", "avg@8", "36.3%"), ("Beta-7B", "Codeforces", "avg@8", "32.0%"),
         ("Alpha-7B", "IFEval", "strict prompt", "83.4"), ("Beta-7B", "IFEval", "strict prompt", "85.0"),
     }  # fmt: skip
+
+
+def test_a_result_table_of_benchmarks_the_catalogue_does_not_know_is_read_and_listed():
+    md = """
+Table 3: Results on a multilingual code benchmark.
+
+| Language | Alpha-7B | Beta-7B |
+|---|---|---|
+| Python | 61.2 | 58.0 |
+| Rust | 40.5 | 37.1 |
+"""
+    tables, _notes = markdown_tables(md, CAT)
+    cells = {(c.model, c.benchmark, c.value) for t in tables for c in t.cells}
+    assert cells == {
+        ("Alpha-7B", "Python", "61.2"), ("Beta-7B", "Python", "58.0"), ("Alpha-7B", "Rust", "40.5"), ("Beta-7B", "Rust", "37.1"),
+    }  # fmt: skip
+    assert all(CAT.lookup(c.benchmark) is None for t in tables for c in t.cells)
+
+
+def test_a_table_whose_caption_describes_the_models_is_noted_not_read():
+    md = """
+Table 1: Model architecture.
+
+| Model | Layers | Heads |
+|---|---|---|
+| Alpha-7B | 28 | 16 |
+"""
+    tables, notes = markdown_tables(md, CAT)
+    assert tables == [] and any("not read" in n for n in notes)

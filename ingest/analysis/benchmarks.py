@@ -75,9 +75,23 @@ class Catalogue(_Strict):
     label_words: list[str] = Field(default_factory=list)
     rating_metrics: list[str] = Field(default_factory=list)
     benchmark_words: list[str] = Field(default_factory=list)
+    result_captions: list[str] = Field(default_factory=list)
+    non_result_captions: list[str] = Field(default_factory=list)
+    model_words: list[str] = Field(default_factory=list)
     benchmarks: list[Benchmark]
 
-    @field_validator("metrics", "settings", "key_columns", "attribute_rows", "label_words", "rating_metrics", "benchmark_words")
+    @field_validator(
+        "metrics",
+        "settings",
+        "key_columns",
+        "attribute_rows",
+        "label_words",
+        "rating_metrics",
+        "benchmark_words",
+        "result_captions",
+        "non_result_captions",
+        "model_words",
+    )
     @classmethod
     def _regexes(cls, v: list[str]) -> list[str]:
         for p in v:
@@ -170,6 +184,17 @@ class Catalogue(_Strict):
     def says_benchmark(self, text: str) -> bool:
         """The text uses a word for benchmark scores (`benchmark_words`: "benchmark", "leaderboard", …)."""
         return bool(self._vocab("benchmark_words").search(text or ""))
+
+    def is_result_caption(self, caption: str) -> bool:
+        """A caption that says its table holds evaluation results (`result_captions`) and not that
+        it describes models, data or systems (`non_result_captions`): how a table whose benchmarks
+        the catalogue does not know is still read as results."""
+        text = caption or ""
+        return bool(self._vocab("result_captions").search(text)) and not self._vocab("non_result_captions").search(text)
+
+    def is_model_word(self, text: str) -> bool:
+        """A corner-cell word that says the label column holds models ("Model", "Method")."""
+        return bool(text) and bool(self._vocab("model_words").fullmatch(text.strip()))
 
     def is_rating(self, metric: str | None, bench: Benchmark | None) -> bool:
         """Values of this metric/benchmark are not percentages (Elo, ratings, scores, counts)."""

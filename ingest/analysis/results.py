@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import re
 import time
-from html.parser import HTMLParser
 from pathlib import Path
 
 from ingest.analysis.benchmarks import Catalogue, load_catalogue
 from ingest.reading.extract import Document, KeptPages
 from ingest.reading.results_read import Table, cell_flag, clean, interpret, is_own, names_benchmark, score_of, validate
-from ingest.reading.tables_pdf import CAPTION, FIGURE_CAPTION, Grid, GridRow, build_grid, find_regions, page_rules, page_words
+from ingest.reading.results_web import html_tables, markdown_tables
+from ingest.reading.tables_pdf import CAPTION, FIGURE_CAPTION, build_grid, find_regions, page_rules, page_words
 from ingest.store.records import Results, ResultTable
 
 __all__ = [
@@ -65,6 +65,7 @@ RESULT_COLUMNS = [
     "notes",
 ]
 
+_PAGE_OF_NOTE = re.compile(r"\bpage (\d+)\b")
 _NUM_TOKEN = re.compile(r"^\(?[-+]?\d+(?:[.,]\d+)*%?\)?$")
 
 
@@ -150,228 +151,57 @@ def pdf_tables(path: Path, doc: Document, cat: Catalogue, kept: KeptPages | None
                 continue
             for reg in regions:
                 try:
-                    grid = build_grid(reg, rules, cat.is_key_column, cat.is_attribute_row, cat.is_label_word)
-                    if grid is None:
-                        continue
-                    orientation, cells = interpret(grid, reg.caption, cat)
-                    if not cells:
-                        continue
-                    if not any(cat.lookup(c.benchmark) for c in cells):
-                        notes.append(f"{reg.label} on page {num}: no catalogue benchmark in it; not read as results")
-                        continue
-                    t = Table(num, str(num), reg.label, reg.caption, orientation, cells, region=list(grid.region or ()))
-                    validate(t, grid, cat)
-                    tables.append(t)
+                    t, why = _region_table(reg, rules, num, cat)
                 except Exception as exc:
-                    notes.append(f"{reg.label} on page {num} skipped ({type(exc).__name__}: {exc})")
+                    t, why = None, f"skipped ({type(exc).__name__}: {exc})"
+                if t is not None:
+                    tables.append(t)
+                else:
+                    notes.append(f"{reg.label} on page {num} not read: {why} (caption: {_short(reg.caption)})")
     finally:
         if pdf is not None:
             pdf.close()
     return tables, notes
 
 
-# --------------------------------------------------------------------------- Markdown / HTML
+def _region_table(reg, rules, num: int, cat: Catalogue) -> tuple[Table | None, str]:  # type: ignore[no-untyped-def]
+    """A region read as a result table, or None and why not (every region gets one or the other).
+
+    A table whose benchmarks are all unknown to the catalogue is still a result table when its
+    caption says it holds results (`Catalogue.is_result_caption`); its cells keep an empty
+    catalogue id and are listed for the catalogue's growth."""
+    grid = build_grid(reg, rules, cat.is_key_column, cat.is_attribute_row, cat.is_label_word)
+    if grid is None:
+        return None, "no header row and value rows found below or above the caption"
+    orientation, cells = interpret(grid, reg.caption, cat)
+    if not cells:
+        return None, "no numeric cell with a model and a benchmark header"
+    if not any(cat.lookup(c.benchmark) for c in cells) and not cat.is_result_caption(reg.caption):
+        return None, "no catalogue benchmark and the caption does not say it holds results"
+    t = Table(num, str(num), reg.label, reg.caption, orientation, cells, region=list(grid.region or ()))
+    validate(t, grid, cat)
+    return t, ""
 
 
-_MD_ROW = re.compile(r"^\s*\|?(.+?)\|?\s*$")
-_MD_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$")
-_MD_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
-#: Linear on hostile lines: no part may scan past the next opener of its own kind ("![![![…",
-#: "<img <img …" and "{{< figure {{< figure …" would otherwise rescan the line from every start).
-_MD_IMAGE = re.compile(r"!\[[^\[\]]*\]\([^()\s]*\)|\{\{[<%]\s*figure\b[^{}]*[>%]\}\}|<img\b[^<>]*>", re.I)
+def _short(text: str, n: int = 80) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def _grid_from_rows(rows: list[list[str]], header_rows: int = 1) -> Grid | None:
-    """A Grid from a plain matrix of cells (first column labels, first `header_rows` rows headers)."""
-    if len(rows) <= header_rows or max(len(r) for r in rows) < 2:
-        return None
-    n = max(len(r) for r in rows)
-    rows = [r + [""] * (n - len(r)) for r in rows]
-    heads = rows[:header_rows]
-    col_headers: list[list[tuple[str, int]]] = []
-    for j in range(1, n):
-        parts = []
-        for h in heads:
-            t = h[j]
-            span = 1
-            k = j + 1
-            while k < n and h[k] == "" and t:
-                span += 1
-                k += 1
-            parts.append((t, span))
-        col_headers.append(parts)
-    body = []
-    group = ""
-    for r in rows[header_rows:]:
-        if r[0] and not any(c.strip() for c in r[1:]):
-            group = r[0]
+def unread_caption_pages(doc: Document, tables_on: set[int], noted: set[int]) -> list[str]:
+    """A note for every page with a "Table N" caption where no table was read and no other note
+    says why: nothing that looks like a table is passed over without a word."""
+    notes = []
+    for p in doc.pages:
+        if p.number in tables_on or p.number in noted or not _may_caption(p.text, False):
             continue
-        body.append(GridRow([r[0]], r[1:], group))
-    tokens = [t for r in rows for c in r for t in c.split()]
-    return Grid(" ".join(h[0] for h in heads), [""], [], col_headers, body, tokens=tokens)
-
-
-def markdown_tables(text: str, cat: Catalogue, own: list[str] | None = None) -> tuple[list[Table], list[str]]:
-    """Pipe tables of a Markdown post (page = section heading), and image-only notes per section."""
-    tables: list[Table] = []
-    notes: list[str] = []
-    section, sec_no = "(before first heading)", 1
-    lines = text.replace("\r\n", "\n").split("\n")
-    i = 0
-    sec_has_table = False
-    sec_images: list[str] = []
-    sec_text: list[str] = []
-
-    def close_section() -> None:
-        words = " ".join(sec_text)
-        if sec_images and not sec_has_table and (names_benchmark(words, cat) or cat.says_benchmark(words)):
-            notes.append(f"scores shown only as images in section {section!r}")
-
-    fence = False
-    while i < len(lines):
-        line = lines[i]
-        if line.strip().startswith(("```", "~~~")):
-            fence = not fence
-        if fence:
-            i += 1
-            continue
-        h = _MD_HEADING.match(line)
-        if h:
-            close_section()
-            section, sec_no = h.group(2).strip(), sec_no + 1
-            sec_has_table, sec_images, sec_text = False, [], []
-            i += 1
-            continue
-        if _MD_IMAGE.search(line):
-            sec_images.append(line)
-        if "|" in line and i + 1 < len(lines) and _MD_RULE.match(lines[i + 1]):
-            block = [line]
-            j = i + 2
-            while j < len(lines) and "|" in lines[j] and lines[j].strip():
-                block.append(lines[j])
-                j += 1
-            rows = [[c.strip() for c in _split_pipe(r)] for r in block]
-            caption = next((ln.strip() for ln in reversed(lines[max(0, i - 3) : i]) if ln.strip()), section)
-            t = _table_from_rows(rows, sec_no, section, caption, cat, own, notes)
-            if t:
-                tables.append(t)
-                sec_has_table = True
-            i = j
-            continue
-        sec_text.append(line)
-        i += 1
-    close_section()
-    return tables, notes
-
-
-def _split_pipe(row: str) -> list[str]:
-    row = row.strip()
-    if row.startswith("|"):
-        row = row[1:]
-    if row.endswith("|"):
-        row = row[:-1]
-    return [re.sub(r"(\*\*|__|`)", "", c) for c in re.split(r"(?<!\\)\|", row)]
-
-
-def _table_from_rows(
-    rows: list[list[str]],
-    page: int,
-    label: str,
-    caption: str,
-    cat: Catalogue,
-    own: list[str] | None,
-    notes: list[str],
-    header_rows: int = 1,
-) -> Table | None:
-    try:
-        grid = _grid_from_rows(rows, header_rows)
-        if grid is None:
-            return None
-        orientation, cells = interpret(grid, caption, cat, own)
-        if not cells or not any(cat.lookup(c.benchmark) for c in cells):
-            return None
-        t = Table(page, label, f"Table in {label!r}", clean(caption)[:300], orientation, cells)
-        validate(t, grid, cat)
-        return t
-    except Exception as exc:
-        notes.append(f"table in section {label!r} skipped ({type(exc).__name__}: {exc})")
-        return None
-
-
-class _HTMLTables(HTMLParser):
-    """Collects <table> cells (with colspan) and the nearest preceding heading."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.tables: list[tuple[str, list[list[str]], int]] = []
-        self.heading = "(before first heading)"
-        self._h: list[str] | None = None
-        self._rows: list[list[str]] | None = None
-        self._cell: list[str] | None = None
-        self._span = 1
-        self._thead_rows = 0
-        self._in_thead = False
-        self._depth = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("h1", "h2", "h3", "h4", "h5", "h6") and self._rows is None:
-            self._h = []
-        elif tag == "table":
-            self._depth += 1
-            if self._depth == 1:
-                self._rows, self._thead_rows = [], 0
-        elif self._rows is not None and self._depth == 1:
-            if tag == "thead":
-                self._in_thead = True
-            elif tag == "tr":
-                self._rows.append([])
-                if self._in_thead:
-                    self._thead_rows += 1
-            elif tag in ("td", "th"):
-                self._cell = []
-                try:
-                    self._span = max(1, min(50, int(dict(attrs).get("colspan") or 1)))
-                except ValueError:
-                    self._span = 1
-            elif tag == "br" and self._cell is not None:
-                self._cell.append(" ")
-
-    def handle_endtag(self, tag: str) -> None:
-        if self._h is not None and tag.startswith("h") and len(tag) == 2:
-            self.heading = " ".join("".join(self._h).split()) or self.heading
-            self._h = None
-        elif tag == "table":
-            self._depth -= 1
-            if self._depth == 0 and self._rows is not None:
-                self.tables.append((self.heading, [r for r in self._rows if r], max(1, self._thead_rows)))
-                self._rows = None
-        elif tag == "thead":
-            self._in_thead = False
-        elif tag in ("td", "th") and self._cell is not None and self._rows is not None:
-            if not self._rows:
-                self._rows.append([])
-            self._rows[-1].append(" ".join("".join(self._cell).split()))
-            self._rows[-1].extend([""] * (self._span - 1))
-            self._cell = None
-
-    def handle_data(self, data: str) -> None:
-        if self._cell is not None:
-            self._cell.append(data)
-        elif self._h is not None:
-            self._h.append(data)
-
-
-def html_tables(text: str, cat: Catalogue, own: list[str] | None = None) -> tuple[list[Table], list[str]]:
-    parser = _HTMLTables()
-    parser.feed(text)
-    parser.close()
-    tables: list[Table] = []
-    notes: list[str] = []
-    for k, (heading, rows, nhead) in enumerate(parser.tables, 1):
-        t = _table_from_rows(rows, k, heading, heading, cat, own, notes, header_rows=nhead)
-        if t:
-            tables.append(t)
-    return tables, notes
+        caps = [ln.strip() for ln in p.text.splitlines() if CAPTION.match(ln)]
+        if caps:
+            notes.append(
+                f"{_short(caps[0], 40)} on page {p.label or p.number} not read: too few numbers or no benchmark name "
+                "on the page for a result table"
+            )
+    return notes
 
 
 # --------------------------------------------------------------------------- the stage
@@ -394,6 +224,8 @@ def read_results(
         if doc.kind == "pdf" and p is not None:
             tables, notes = pdf_tables(p, doc, cat, kept)
             notes += image_only_pages(doc, cat, {t.page for t in tables})
+            noted = {int(m.group(1)) for n in notes for m in [_PAGE_OF_NOTE.search(n)] if m}
+            notes += unread_caption_pages(doc, {t.page for t in tables}, noted)
         elif doc.kind in ("markdown", "html") and p is not None:
             raw = p.read_bytes()[: 20 * 1024 * 1024].decode("utf-8", errors="replace")
             if doc.kind == "markdown" or "<table" not in raw.lower():

@@ -56,6 +56,7 @@ TABLES: dict[str, Callable[[Store], pd.DataFrame]] = {
     "evidence": _stored("evidence"),
     "results": _stored("results"),
     "result_notes": _stored("result_notes"),
+    "leaderboard": lambda store: _leaderboard(store),
     "comparison": lambda store: _study_tables().comparison_table(store),
     "summary": lambda store: _study_tables().summary_table(store),
     "stats": lambda store: _stats().stats_table(store),
@@ -64,6 +65,14 @@ TABLES: dict[str, Callable[[Store], pd.DataFrame]] = {
     "agreement": lambda store: _review().agreement_table(store),
 }
 __all__ = ["TABLES", "render", "report_card", "to_csv", "to_markdown", "write_table"]
+
+
+def _leaderboard(store: Store) -> pd.DataFrame:
+    """The cross-report leaderboard with disagreements (see ingest.outputs.leaderboard)."""
+    from ingest.analysis.benchmarks import load_catalogue
+    from ingest.outputs.leaderboard import leaderboard
+
+    return leaderboard(store.read_table("results"), load_catalogue())
 
 
 def _review():  # type: ignore[no-untyped-def]

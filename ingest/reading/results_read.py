@@ -139,9 +139,13 @@ def interpret(grid: Grid, caption: str, cat: Catalogue, own_names: list[str] | N
     row_frac = row_hits / max(len(row_names), 1)
     corner = clean(grid.corner)
     corner_bench = "" if (not corner or cat.is_label_word(corner) or cat.is_metric(corner)) else corner
+    if corner_bench and not _is_benchmark(corner_bench, cat) and any(cat.is_model_word(w) for w in corner_bench.split()):
+        corner_bench = ""  # "Method Speedup": the label column's name, not a benchmark over the columns
     caption_bench = _caption_benchmark(caption, cat)
     cells: list[Cell] = []
-    if row_frac > col_frac or (row_frac == col_frac and own_names and any(_mentions(n, own_names) for n in col_names)):
+    rows_named = row_frac == col_frac and corner and cat.is_label_word(corner) and not cat.is_model_word(corner)
+    own_cols = row_frac == col_frac and own_names and any(_mentions(n, own_names) for n in col_names)
+    if row_frac > col_frac or own_cols or rows_named:
         orientation = "models-as-columns"
         for r in grid.rows:
             bench_raw = clean(r.labels[main])

@@ -1,0 +1,72 @@
+"""The cross-report leaderboard: every claim with its report, page and table, ranked per
+benchmark, and two reports printing different values for one model, benchmark and setting flagged."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ingest.analysis.benchmarks import load_catalogue
+from ingest.analysis.results import RESULT_COLUMNS
+from ingest.cli import main
+from ingest.outputs.leaderboard import LEADERBOARD_COLUMNS, disagreements, leaderboard
+from ingest.pipeline import Settings, run
+
+from .conftest import write_report
+
+CAT = load_catalogue()
+
+
+def _row(report: str, model: str, bench: str, value: str, own: bool = False, page: str = "3", **kw: object) -> dict:
+    b = CAT.lookup(bench)
+    base = {c: "" for c in RESULT_COLUMNS}
+    base |= {"report_id": report, "page": page, "table": "Table 1", "model": model, "own": own, "benchmark": bench,
+             "value": value, "score": float(value), "benchmark_id": b.id if b else "", "category": b.category if b else "",
+             "origin": "auto"}  # fmt: skip
+    return base | kw
+
+
+def test_two_reports_printing_different_values_for_one_model_are_both_shown_and_flagged():
+    df = pd.DataFrame(
+        [
+            _row("lens", "Lens-7B", "MMLU", "71.2", own=True),
+            _row("rival", "Lens-7B", "MMLU", "69.0", page="9", table="Table 4"),
+            _row("rival", "Rival-9B", "MMLU", "73.5", own=True, page="9", table="Table 4"),
+            _row("lens", "Rival-9B", "MMLU", "73.5"),
+            _row("lens", "Lens-7B", "MMLU", "80.1", setting="5-shot"),
+            _row("lens", "Lens-7B", "Python", "61.0"),
+        ]
+    )
+    board = leaderboard(df, CAT)
+    assert list(board.columns) == LEADERBOARD_COLUMNS
+    mmlu = board[(board["benchmark_id"] == "mmlu") & (board["setting"] == "")]
+    assert list(zip(mmlu["rank"], mmlu["model"], mmlu["value"], strict=True)) == [
+        (1, "Rival-9B", "73.5"), (2, "Lens-7B", "71.2"), (3, "Lens-7B", "69.0")
+    ]  # fmt: skip
+    agreed = mmlu[mmlu["model"] == "Rival-9B"].iloc[0]
+    assert agreed["sources"] == "rival p9 Table 4; lens p3 Table 1" and agreed["reports"] == 2 and agreed["disagreement"] == ""
+    own = mmlu[mmlu["value"] == "71.2"].iloc[0]
+    assert own["own_claim"] and own["disagreement"] == "other reports print 69.0 (rival p9 Table 4)"
+    other = mmlu[mmlu["value"] == "69.0"].iloc[0]
+    assert not other["own_claim"] and other["disagreement"] == "other reports print 71.2 (lens p3 Table 1)"
+    # another setting is another claim, and an unknown benchmark is kept with an empty id
+    assert set(board[board["setting"] == "5-shot"]["disagreement"]) == {""}
+    assert board[board["benchmark"] == "Python"]["benchmark_id"].tolist() == [""]
+    assert set(disagreements(board)["value"]) == {"71.2", "69.0"}
+
+
+def test_export_leaderboard_csv_and_markdown(tmp_path, capsys):
+    reports = tmp_path / "reports"
+    write_report(reports, "lens", model="Lens-7B",
+                 results=[{"benchmark": "MMLU", "model": "Lens-7B", "value": 71.2, "page": 3}])  # fmt: skip
+    write_report(reports, "rival", model="Rival-9B",
+                 results=[{"benchmark": "MMLU", "model": "Lens-7B", "value": 69.0, "page": 9},
+                          {"benchmark": "MMLU", "model": "Rival-9B", "value": 73.5, "page": 9}])  # fmt: skip
+    data = tmp_path / "data"
+    run(reports_dir=reports, settings=Settings(data_dir=data, offline=True))
+    assert main(["export", "--table", "leaderboard", "--format", "csv", "--data-dir", str(data)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == ",".join(LEADERBOARD_COLUMNS) and len(lines) == 4
+    assert any("Lens-7B,71.2" in ln and "other reports print 69.0 (rival p9)" in ln for ln in lines)
+    assert main(["export", "--table", "leaderboard", "--format", "md", "--data-dir", str(data)]) == 0
+    md = capsys.readouterr().out
+    assert "| benchmark | benchmark_id |" in md and "Rival-9B" in md
