@@ -114,9 +114,18 @@ def test_we_propose_name_comma_an_algorithm_is_an_introduced_method(lens) -> Non
     assert cells["rl_algorithm"].value == ("ZAPO++",)
 
 
-def test_the_proposed_coined_name_rl_algorithm_is_an_introduced_method(lens) -> None:
-    cells = run(lens, "Section 4 compares the proposed x2y RL algorithm with model merging. We train the model with x2y RL.")
-    assert cells["rl_algorithm"].value == ("x2y RL",)
+def test_our_coined_name_algorithm_is_an_introduced_method(lens) -> None:
+    """Codebook: a coined name the authors give their own method ("our X algorithm") is used."""
+    cells = run(lens, "We train the policy with our XR-PO algorithm on math and code prompts with verifiable rewards.")
+    assert cells["rl_algorithm"].value == ("XR-PO",)
+    cells = run(lens, "We train the policy with our RL algorithm on math prompts.")  # a generic acronym is no name
+    assert "RL" not in cells["rl_algorithm"].value
+
+
+def test_dataset_named_after_an_algorithm_and_the_verb_reinforce_are_no_algorithms(lens) -> None:
+    cells = run(lens, "We train our model with GRPO on the DAPO-Math-17K set. These results reinforce our view.")
+    assert cells["rl_algorithm"].value == ("GRPO",)
+    assert cells["rl_algorithm_mentioned"].value == ("not disclosed",)
 
 
 def test_the_proposed_online_rl_method_is_a_description_not_a_name(lens) -> None:
@@ -185,8 +194,8 @@ def test_unnamed_stage_beside_a_named_stage_lists_both(lens) -> None:
     cells = run(
         lens,
         "3.1 Reasoning RL Stage\nWe adopt GRPO as our RL algorithm for mathematics and code.\n"
-        "3.2 General RL Stage\nUnlike the first stage, reinforcement learning in this stage uses a preference-weighted "
-        "policy optimization method that balances helpfulness and safety.",
+        "3.2 General RL Stage\nIn this stage we use a preference-weighted policy optimization method that "
+        "balances helpfulness and safety.",
     )
     assert cells["rl_algorithm"].value == ("GRPO", UNNAMED)
     assert "GRPO" in cells["rl_algorithm"].quote  # the cell quotes the named method first
@@ -314,15 +323,6 @@ def test_level_cell_keeps_the_whole_checklist_with_quotes(lens) -> None:
     assert all(i.quote and i.page in (1, 2) for i in fired)
     assert all(i.quote is None for i in cell.checklist if not i.fired)
     assert "rl_hyperparameters" in cell.indicators
-
-
-def test_agentic_stage_is_read_with_the_sentence_before_it(lens) -> None:
-    cells = run(
-        lens, "In the fourth stage we applied RL across more than twenty general tasks. These tasks included agent capabilities."
-    )
-    assert "agentic_rl_stage" in cells["disclosure"].indicators
-    cells = run(lens, "We pretrain on web data for many weeks. These tasks included agent capabilities.")
-    assert cells["disclosure"].indicators == ()
 
 
 def test_level_cut_points_fit_by_exact_agreement_then_prior() -> None:

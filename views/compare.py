@@ -20,6 +20,7 @@ from typing import TypeVar
 import pandas as pd
 import streamlit as st
 
+from ingest.analysis.confidence import unsure
 from ingest.analysis.lens import NOT_ASSESSED, NOT_DISCLOSED, Dimension, Lens
 from ingest.outputs import export, stats, study_tables
 from views import data, matrix, nav
@@ -28,9 +29,10 @@ T = TypeVar("T")
 
 #: Filter key (also the URL query parameter) -> reports column.
 META_FILTERS: dict[str, str] = {"org": "organization", "doc": "doc_type"}
-CURATED_MARK, AUTO_MARK, DISAGREE_MARK = "✎", "⚙", "⚠"
+CURATED_MARK, AUTO_MARK, DISAGREE_MARK, UNSURE_MARK = "✎", "⚙", "⚠", "?"
 LEGEND = (
-    f"{CURATED_MARK} curated (hand-checked) · {AUTO_MARK} automatic · {DISAGREE_MARK} the automatic reading disagrees · "
+    f"{CURATED_MARK} curated (hand-checked) · {AUTO_MARK} automatic · {AUTO_MARK}{UNSURE_MARK} automatic with low "
+    f"confidence (to review) · {DISAGREE_MARK} the automatic reading disagrees · "
     "“not disclosed” is a finding; “not assessed” means nobody has looked yet. Hover a cell for the wording and the "
     "quote; click a chip for the evidence, or a model for its card."
 )
@@ -75,8 +77,10 @@ def split_values(v: object) -> list[str]:
 
 
 def marks(c: Mapping[str, object]) -> str:
-    """✎ curated, ⚙ automatic, ⚠ where the automatic reading disagrees."""
+    """✎ curated, ⚙ automatic (⚙? with low confidence), ⚠ where the automatic reading disagrees."""
     m = CURATED_MARK if c.get("origin") == "curated" else AUTO_MARK if c.get("origin") == "auto" else ""
+    if unsure(c.get("origin"), c.get("confidence")):
+        m += UNSURE_MARK
     return m + (DISAGREE_MARK if c.get("disagree") is True else "")
 
 

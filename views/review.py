@@ -17,7 +17,7 @@ from typing import NamedTuple
 import pandas as pd
 import streamlit as st
 
-from ingest.analysis import comparison
+from ingest.analysis import comparison, confidence
 from ingest.analysis.lens import NOT_ASSESSED, Lens
 from ingest.outputs import curate, review
 from ingest.sources.fetch import FetchSettings
@@ -195,7 +195,8 @@ def _cell(lens: Lens, cell: Cell, cur: CuratedCell | None, path: Path | None) ->
         lines = []
         if isinstance(row.get("auto_value"), str):
             conf = row.get("confidence")
-            lines.append(f"automatic: {row['auto_value']}" + (f" (confidence {conf:.2f})" if pd.notna(conf) else ""))
+            sure = "" if not confidence.unsure(row.get("origin"), conf) else ", below the threshold: check it"
+            lines.append(f"automatic: {row['auto_value']}" + (f" (confidence {conf:.2f}{sure})" if pd.notna(conf) else ""))
         else:
             lines.append("automatic: none (no source text was read)")
         if cur is not None:
@@ -300,8 +301,22 @@ def reviewable(ids: list[str], file_of: Callable[[str], Path | None]) -> list[st
     return [r for r in ids if file_of(r) is not None]
 
 
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _confident(key: data.Stamp) -> tuple[int, int]:
+    """`review.confident_counts` of the stored table, once per store generation."""
+    return review.confident_counts(data.tables()[0]["comparison"])
+
+
+def _queue_of(cells: list[Cell]) -> pd.DataFrame:
+    """The shown report's rows as a comparison frame (for `review.review_queue`)."""
+    rows = [c.row for c in cells if c.row.get("origin") == "auto"]
+    cols = ["report_id", "dimension", "origin", "auto_value", "confidence"]
+    return pd.DataFrame([{k: r.get(k) for k in cols} for r in rows], columns=cols)
+
+
 def _go_next(comparison_df: pd.DataFrame, ids: list[str]) -> None:
-    nxt = review.next_unreviewed(comparison_df, ids, after=st.session_state.get("rid"))
+    """To the report holding the least sure pending cell (the review queue's order)."""
+    nxt = review.next_least_sure(comparison_df[comparison_df["report_id"].isin(ids)], after=st.session_state.get("rid"))
     if nxt is None:
         _flash("success", "Every automatic cell has a curated value.")
     else:
@@ -319,8 +334,14 @@ def render() -> None:
     models = data.names()[0]  # id -> model name, in the reports table's order
     ids = list(models)
     c1, c2 = st.columns([3, 1])
-    # "Next unreviewed" visits only reports whose file can take a decision (the picker lists all).
-    c2.button("Next unreviewed", key="next", on_click=_go_next, args=(cmp_, reviewable(ids, report_file)))
+    # "Next least sure" visits only reports whose file can take a decision (the picker lists all).
+    c2.button(
+        "Next least sure",
+        key="next",
+        on_click=_go_next,
+        args=(cmp_, reviewable(ids, report_file)),
+        help="the report whose pending automatic cell has the lowest confidence (the review queue)",
+    )
 
     def name(r: str) -> str:
         return str(models.get(r, r))
@@ -338,6 +359,12 @@ def render() -> None:
     pending_ids = _pending_reports(key)
     n_reports = sum(1 for r in ids if r in pending_ids)
     st.caption(f"{len(pending)} automatic cell(s) of this report still unreviewed; {n_reports} report(s) in all.")
+    n_conf, n_auto = _confident(key)
+    st.caption(f"{n_conf} of {n_auto} automatic cells are confident (confidence ≥ {confidence.load_model().threshold}); "
+               "the queue shows the least sure first. A saved decision trains the confidence model the next time "
+               "eval/train_confidence.py runs.")  # fmt: skip
+    order = {d: i for i, d in enumerate(review.review_queue(_queue_of(cells))["dimension"])}
+    cells = sorted(cells, key=lambda c: order.get(str(c.row["dimension"]), len(order)))  # pending, least sure first
     path = report_file(rid)
     spec: ReportSpec | None = None
     if path is not None:

@@ -40,15 +40,16 @@ near-threshold levels → lower); it orders suggestions for curation, it is not 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from ingest.analysis.confidence import Model, Support, background, features, load_model
 from ingest.analysis.evidence import Sentence
 from ingest.analysis.lens import NOT_DISCLOSED, Category, Dimension, Lens
 from ingest.store.records import Annotation, Cell, ChecklistItem, EvidenceRow
 
 #: Bump when evidence or annotation rules change in code, so stored annotations are recomputed.
-ANNOTATE_VERSION = 4
+ANNOTATE_VERSION = 5
 Ranking = Literal["tfidf", "cues"]
 #: Candidate sentences kept per dimension × category in the evidence table.
 TOP_K = 5
@@ -160,6 +161,9 @@ class _Compiled:
     contrast_before: re.Pattern[str] | None = None
     contrast_after: re.Pattern[str] | None = None
     mention_before: re.Pattern[str] | None = None
+    not_after: re.Pattern[str] | None = None
+    use_requires: dict[str, re.Pattern[str] | None] = field(default_factory=dict)
+    mention_if: dict[str, re.Pattern[str] | None] = field(default_factory=dict)
     exclude: dict[str, re.Pattern[str] | None] = field(default_factory=dict)
     summary: dict[str, re.Pattern[str] | None] = field(default_factory=dict)
     generic: frozenset[str] = frozenset()
@@ -271,6 +275,9 @@ def _compiled(lens: Lens, dim: Dimension) -> _Compiled:
             contrast_before=alternation(dim.contrast_before),
             contrast_after=alternation(dim.contrast_after),
             mention_before=alternation(dim.mention_before),
+            not_after=alternation(dim.not_after),
+            use_requires={c.name: alternation(c.use_requires) for c in dim.categories if c.use_requires},
+            mention_if={c.name: alternation(c.mention_if) for c in dim.categories if c.mention_if},
             exclude={c.name: alternation(c.exclude) for c in dim.categories if c.generic},
             summary={c.name: alternation(c.summary_headings) for c in dim.categories if c.generic},
             generic=frozenset(c.name for c in dim.categories if c.generic),
@@ -437,15 +444,20 @@ def _roles_of(
         if name not in by_name:
             continue
         roles, cues = [], set()
+        # codebook: a use needs the sentence to say the method trains the model (`use_requires`), and a
+        # method that only checks data (`mention_if`) is mentioned
+        can_use = not _hit(comp.mention_if.get(name), t) and (name not in comp.use_requires or _hit(comp.use_requires[name], t))
         for r in by_name[name]:
             for m in r.finditer(t):
+                if _hit(comp.not_after, t[m.end() : m.end() + 30]):
+                    continue  # a data set or other thing named after the method
                 cues.add(m.group(0).lower())
                 if negated is None:
                     negated = _matches(comp.negation, t, low)
                 left, right = _clause_left(t, m.start()), _clause_right(t, m.end())
                 if negated or _hit(comp.contrast_before, left) or _hit(comp.contrast_after, right):
                     roles.append("contrast")
-                elif _hit(comp.mention_before, left):
+                elif _hit(comp.mention_before, left) or not can_use:
                     roles.append("mention")
                 elif _hit(comp.used_before, left) or _hit(comp.used_after, right):
                     roles.append("use")
@@ -457,17 +469,19 @@ def _roles_of(
     return found
 
 
-def _rank(hits: list[Hit], sim: _Similarity | None, key: tuple[str, str]) -> list[Hit]:
-    """Cue count, plus TF-IDF similarity when a `_Similarity` is given."""
+def _rank(hits: list[Hit], sim: _Similarity | None, key: tuple[str, str], bg: frozenset[int] = frozenset()) -> list[Hit]:
+    """Method sentences before background ones (`bg`: abstract, introduction, conclusion), then cue
+    count, plus TF-IDF similarity when a `_Similarity` is given."""
     scores = sim.score([h.sentence.index for h in hits], key) if sim is not None else [0.0] * len(hits)
     for h, sc in zip(hits, scores, strict=True):
         h.score = round(sc + 0.05 * len(h.cues), 4)
-    return sorted(hits, key=lambda h: (-h.score, h.sentence.index))
+    return sorted(hits, key=lambda h: (h.sentence.index in bg, -h.score, h.sentence.index))
 
 
-def _conf(n: int) -> float:
-    """More independent supporting sentences → more confidence (1 → 0.5, 2 → 0.75, 3 → 0.88 …)."""
-    return round(min(0.95, 1 - 0.5**n), 2)
+def _scored(cell: Cell, sup: Support, bg: frozenset[int], model: Model) -> Cell:
+    """The cell with its evidence features and the confidence model's probability that it is right."""
+    feats = features(sup, bg)
+    return replace(cell, confidence=model.predict(feats), features=feats)
 
 
 def _cell(
@@ -511,22 +525,41 @@ def _evidence_rows(dim_id: str, ranked: dict[str, list[Hit]]) -> list[EvidenceRo
 
 
 def _categorical(
-    dim: Dimension, sents: list[Sentence], sim: _Similarity | None, lens: Lens, low: _Folded | None = None
+    dim: Dimension,
+    sents: list[Sentence],
+    sim: _Similarity | None,
+    lens: Lens,
+    low: _Folded | None = None,
+    bg: frozenset[int] = frozenset(),
+    model: Model | None = None,
 ) -> tuple[Cell, list[EvidenceRow]]:
+    cell, rows, ranked, chosen = _categorical_cell(dim, sents, sim, lens, low, bg)
+    hits = [h for c in chosen for h in ranked[c]]
+    n_sup = sum(len(h) for h in ranked.values())
+    sup = Support(
+        dim.kind,
+        default=not chosen,
+        sentences=tuple(h.sentence for h in hits),
+        definition=any(len(h.cues) >= 2 for h in hits),
+        n_values=len(chosen),
+        competition=1 - len(hits) / n_sup if n_sup else 0.0,
+    )
+    return _scored(cell, sup, bg, model or load_model()), rows
+
+
+def _categorical_cell(
+    dim: Dimension, sents: list[Sentence], sim: _Similarity | None, lens: Lens, low: _Folded | None, bg: frozenset[int]
+) -> tuple[Cell, list[EvidenceRow], dict[str, list[Hit]], list[str]]:
     sup = _supporters(sents, dim, _compiled(lens, dim), low)
-    ranked = {c: _rank(h, sim, (dim.id, c)) for c, h in sup.items() if h}
+    ranked = {c: _rank(h, sim, (dim.id, c), bg) for c, h in sup.items() if h}
     support = {c: len(h) for c, h in ranked.items()}
     chosen = [c.name for c in dim.categories if support.get(c.name, 0) >= dim.min_sentences]
     if dim.kind == "single" and chosen:
         chosen = [max(chosen, key=lambda c: support[c])]  # max keeps lens order on ties
+    rows = _evidence_rows(dim.id, ranked)
     if not chosen:
-        return _cell([NOT_DISCLOSED], 0.5, None, support=support), _evidence_rows(dim.id, ranked)
-    if dim.kind == "single":
-        total = sum(support.values())
-        conf = round(_conf(support[chosen[0]]) * support[chosen[0]] / total, 2)
-    else:
-        conf = min(_conf(support[c]) for c in chosen)
-    return _cell(chosen, conf, ranked[chosen[0]][0], support=support), _evidence_rows(dim.id, ranked)
+        return _cell([NOT_DISCLOSED], None, None, support=support), rows, ranked, chosen
+    return _cell(chosen, None, ranked[chosen[0]][0], support=support), rows, ranked, chosen
 
 
 def generic_uses(roles: dict[str, list[Hit]], comp: _Compiled, skip: set[int] = frozenset()) -> None:
@@ -579,7 +612,10 @@ def _algorithm(
     lens: Lens,
     skip: set[int] = frozenset(),
     low: _Folded | None = None,
+    bg: frozenset[int] = frozenset(),
+    model: Model | None = None,
 ) -> tuple[Cell, Cell, list[EvidenceRow]]:
+    model = model or load_model()
     comp = _compiled(lens, dim)
     low = _Folded() if low is None else low
     roles = algorithm_roles(sents, dim, comp, introduced_methods(sents, comp, low), low)
@@ -593,21 +629,35 @@ def _algorithm(
     ranked = {}
     for name, hits in roles.items():
         if hits:
-            rk = _rank(hits, sim, (dim.id, name))
+            rk = _rank(hits, sim, (dim.id, name), bg)
             # Quotes for a used method come from sentences that use it, then the rest.
             ranked[name] = sorted(rk, key=lambda h: h.role != "use") if name in used else rk
     tally = {n: {r: sum(h.role == r for h in hits) for r in ("use", "contrast", "mention")} for n, hits in roles.items() if hits}
-    if used:
-        n_use = tally[used[0]]["use"]
-        cell = _cell(used, _conf(n_use), ranked[used[0]][0], roles=tally)
-    else:
-        cell = _cell([NOT_DISCLOSED], 0.5, None, roles=tally)
+    uses = [h for n in used for h in roles[n] if h.role == "use"]
+    main = tally[used[0]] if used else {}
+    sup = Support(
+        "algorithm",
+        default=not used,
+        sentences=tuple(h.sentence for h in uses),
+        definition=any(h.sentence.index not in bg for h in uses),  # a use stated in a method section
+        n_values=len(used),
+        competition=main.get("contrast", 0) / max(1, main.get("use", 0) + main.get("contrast", 0)),
+    )
+    cell = _cell(used or [NOT_DISCLOSED], None, ranked[used[0]][0] if used else None, roles=tally)
+    ment = [h for n in mentioned for h in roles[n]]
+    msup = Support(
+        "mentioned",
+        default=not mentioned,
+        sentences=tuple(h.sentence for h in ment),
+        definition=any(h.role == "contrast" for h in ment),  # compared with: clearly not the own method
+        n_values=len(mentioned),
+    )
     if mentioned:
         m = max(mentioned, key=lambda n: len(roles[n]))
-        mcell = _cell(mentioned, _conf(len(roles[m])), ranked[m][0], roles={n: tally[n] for n in mentioned})
+        mcell = _cell(mentioned, None, ranked[m][0], roles={n: tally[n] for n in mentioned})
     else:
-        mcell = _cell([NOT_DISCLOSED], 0.5, None)
-    return cell, mcell, _evidence_rows(dim.id, ranked)
+        mcell = _cell([NOT_DISCLOSED], None, None)
+    return _scored(cell, sup, bg, model), _scored(mcell, msup, bg, model), _evidence_rows(dim.id, ranked)
 
 
 @dataclass
@@ -636,7 +686,14 @@ def level_for(dim: Dimension, n: int) -> str:
     return max((lv for lv in dim.levels if lv.min_indicators <= n), key=lambda lv: lv.min_indicators).name
 
 
-def _level(dim: Dimension, sents: list[Sentence], lens: Lens, low: _Folded | None = None) -> tuple[Cell, list[EvidenceRow]]:
+def _level(
+    dim: Dimension,
+    sents: list[Sentence],
+    lens: Lens,
+    low: _Folded | None = None,
+    bg: frozenset[int] = frozenset(),
+    model: Model | None = None,
+) -> tuple[Cell, list[EvidenceRow]]:
     """Count the indicators that fire; keep the whole checklist (FMTI-style: each yes/no with its quote)."""
     rx = _level_rx(lens, dim)
     low = _Folded() if low is None else low
@@ -680,7 +737,6 @@ def _level(dim: Dimension, sents: list[Sentence], lens: Lens, low: _Folded | Non
     lower = levels[li].min_indicators
     upper = levels[li + 1].min_indicators if li + 1 < len(levels) else None
     margin = min(n - lower + 1, (upper - n) if upper is not None else 9)
-    conf = round(min(0.9, 0.35 + 0.15 * margin), 2)
     why = [f"{name} (p. {h[0].sentence.page_label}, {len(h)} sentence(s))" for name, h in fired.items()]
     checklist = []
     for ind in dim.indicators:
@@ -699,7 +755,7 @@ def _level(dim: Dimension, sents: list[Sentence], lens: Lens, low: _Folded | Non
     best = next(iter(fired.values()))[0] if fired else None
     cell = _cell(
         [levels[li].name],
-        conf,
+        None,
         best,
         indicators=tuple(fired),
         checklist=tuple(checklist),
@@ -707,7 +763,15 @@ def _level(dim: Dimension, sents: list[Sentence], lens: Lens, low: _Folded | Non
         counted=n,
     )
     rows = _evidence_rows(dim.id, {name: hits for name, hits in fired.items()})
-    return cell, rows
+    sup = Support(
+        "level",
+        default=n == 0,
+        sentences=tuple(h.sentence for hits in fired.values() for h in hits),
+        definition=margin >= 2,
+        n_values=n,
+        margin=margin,
+    )
+    return _scored(cell, sup, bg, model or load_model()), rows
 
 
 def _skipped(sents: list[Sentence], lens: Lens) -> set[int]:
@@ -728,21 +792,23 @@ def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues") -> An
     """
     sim = _Similarity(sents, lens) if ranking == "tfidf" else None
     skip = _skipped(sents, lens)
+    bg = background(sents, alternation(lens.background_headings))
+    model = load_model()
     kept = [s for s in sents if s.index not in skip]
     low = _Folded()  # each sentence folded once for all dimensions
     cells: dict[str, Cell] = {}
     evidence: list[EvidenceRow] = []
     for dim in lens.dimensions:
         if dim.kind in ("multi", "single"):
-            cells[dim.id], rows = _categorical(dim, kept, sim, lens, low)
+            cells[dim.id], rows = _categorical(dim, kept, sim, lens, low, bg, model)
         elif dim.kind == "algorithm":
-            cell, mcell, rows = _algorithm(dim, sents, sim, lens, skip, low)
+            cell, mcell, rows = _algorithm(dim, sents, sim, lens, skip, low, bg, model)
             cells[dim.id] = cell
             for other in lens.dimensions:
                 if other.kind == "mentioned" and other.source == dim.id:
                     cells[other.id] = mcell
         elif dim.kind == "level":
-            cells[dim.id], rows = _level(dim, kept, lens, low)
+            cells[dim.id], rows = _level(dim, kept, lens, low, bg, model)
         else:
             continue
         evidence += rows

@@ -78,7 +78,18 @@ class Category(_Strict):
         "the report uses no named method",
     )
 
-    @field_validator("cues", "exclude", "summary_headings")
+    use_requires: list[str] = Field(
+        default_factory=list,
+        description="`algorithm` only: a use of this method counts only in a sentence that also matches one of these "
+        "(rejection sampling is a training stage only where the accepted samples are trained on); else a mention",
+    )
+    mention_if: list[str] = Field(
+        default_factory=list,
+        description="`algorithm` only: in a sentence matching one of these the method is at most mentioned "
+        "(rejection sampling that validates or screens data is a data check, not training)",
+    )
+
+    @field_validator("cues", "exclude", "summary_headings", "use_requires", "mention_if")
     @classmethod
     def _cues(cls, v: list[str]) -> list[str]:
         return _compile_all(v)
@@ -160,6 +171,11 @@ class Dimension(_Strict):
         description="`algorithm`: phrases left of a name that make it a plain mention even beside a use phrase "
         "(data 'validated through' a method: a data check, not training with it)",
     )
+    not_after: list[str] = Field(
+        default_factory=list,
+        description="`algorithm`: text right after a name that shows the word is not the method at all "
+        "(a data set named after it, 'DAPO-Math-17K'): neither used nor mentioned",
+    )
     introduces: list[str] = Field(
         default_factory=list,
         description="`algorithm`: patterns whose group `name` captures a method the report defines itself "
@@ -178,6 +194,7 @@ class Dimension(_Strict):
         "contrast_before",
         "contrast_after",
         "mention_before",
+        "not_after",
         "require",
         "exclude",
     )
@@ -241,6 +258,11 @@ class Lens(_Strict):
         default_factory=list,
         description="sentences under a heading matching one of these (e.g. 'Related Work') never support a decision",
     )
+    background_headings: list[str] = Field(
+        default_factory=list,
+        description="headings of summary sections (abstract, introduction, conclusion): their sentences rank below "
+        "method sentences as evidence and count as background in a cell's confidence",
+    )
     summary_columns: list[str] = Field(
         default_factory=list,
         description="dimension ids of the summary table and of Compare's default columns (default: every "
@@ -256,7 +278,7 @@ class Lens(_Strict):
         "'claims vs disclosure' view sets against this lens's level dimension",
     )
 
-    @field_validator("skip_headings")
+    @field_validator("skip_headings", "background_headings")
     @classmethod
     def _skip(cls, v: list[str]) -> list[str]:
         return _compile_all(v)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ingest.analysis.comparison import SEP
+from ingest.analysis.confidence import load_model
 from ingest.analysis.lens import Lens, load_lens
 from ingest.store.store import Store
 
@@ -152,3 +153,36 @@ def auto_beside_curated(comparison: pd.DataFrame, evidence: pd.DataFrame, report
             rows.append(base | {"category": e.category, "rank": e.rank, "quote": e.quote, "page_label": label,
                                 "section": e.section})  # fmt: skip
     return pd.DataFrame(rows, columns=cols)
+
+
+QUEUE_COLUMNS = ["report_id", "dimension", "auto_value", "confidence"]
+
+
+def review_queue(comparison: pd.DataFrame) -> pd.DataFrame:
+    """Automatic cells not yet curated, least sure first (a cell without a confidence first of all),
+    ties by report and dimension so the order is stable."""
+    if comparison.empty:
+        return pd.DataFrame(columns=QUEUE_COLUMNS)
+    c = comparison[(comparison["origin"] == "auto") & comparison["auto_value"].map(_present)]
+    c = c[QUEUE_COLUMNS].copy()
+    c["_conf"] = c["confidence"].astype("Float64").fillna(-1.0)
+    return c.sort_values(["_conf", "report_id", "dimension"], kind="stable").drop(columns="_conf").reset_index(drop=True)
+
+
+def confident_counts(comparison: pd.DataFrame) -> tuple[int, int]:
+    """(automatic cells at or above the confidence model's threshold, all automatic cells), curated or not."""
+    if comparison.empty:
+        return 0, 0
+    auto = comparison[comparison["auto_value"].map(_present)]
+    conf = auto["confidence"].astype("Float64")
+    return int((conf >= load_model().threshold).fillna(False).sum()), len(auto)
+
+
+def next_least_sure(comparison: pd.DataFrame, after: str | None = None) -> str | None:
+    """The report holding the least sure pending cell (skipping `after`, the report on screen, while
+    another report has pending cells); None when every automatic cell is settled."""
+    q = review_queue(comparison)
+    if q.empty:
+        return None
+    others = q[q["report_id"] != after]
+    return str((others if len(others) else q)["report_id"].iloc[0])

@@ -12,6 +12,7 @@ import typing
 
 import pandas as pd
 
+from ingest.analysis.confidence import unsure
 from ingest.analysis.lens import NOT_ASSESSED, Lens, lens_for
 from ingest.outputs.mdtable import blank
 from ingest.sources.schema import DocType
@@ -54,7 +55,8 @@ def cell_text(row: pd.Series | dict, lens: Lens, marks: bool = False) -> str:
         if row.get("origin") == "curated":
             text += " [curated]"
         elif row.get("origin") == "auto":
-            text += " [automatic]"
+            low = unsure("auto", row.get("confidence"))
+            text += " [automatic, low confidence]" if low else " [automatic]"
         if row.get("disagree") is True and isinstance(row.get("auto_value"), str):
             text += f" [auto disagrees: {row.get('auto_value')}]"
     return text

@@ -231,6 +231,9 @@ class Cell:
     checklist: tuple[ChecklistItem, ...] | None = None
     why: str | None = None
     counted: int | None = None
+    #: Evidence features the confidence was computed from (ingest/analysis/confidence.py); kept so a
+    #: Review decision on this cell can become a training example.
+    features: dict[str, float] | None = None
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -253,6 +256,8 @@ class Cell:
             d["why"] = self.why
         if self.counted is not None:
             d["counted"] = self.counted
+        if self.features is not None:
+            d["features"] = dict(self.features)
         return d
 
     @classmethod
@@ -272,7 +277,22 @@ class Cell:
             checklist=None if checklist is None else tuple(ChecklistItem.from_json(i) for i in _list(checklist, "checklist")),
             why=_opt_str(o.get("why"), "cell.why"),
             counted=_opt_int(o.get("counted"), "cell.counted"),
+            features=None if o.get("features") is None else _float_map(o["features"], "cell.features"),
         )
+
+
+def _float_map(v: object, what: str) -> dict[str, float]:
+    """A {name: finite number} mapping from stored JSON (at most 64 entries)."""
+    o = _obj(v, what)
+    if len(o) > 64:
+        raise BundleError(f"{what}: too many entries")
+    out = {}
+    for k, x in o.items():
+        f = _opt_float(x, what)
+        if f is None or f != f or f in (float("inf"), float("-inf")):
+            raise BundleError(f"{what}: {k!r} is not a finite number")
+        out[_str(k, what)] = float(f)
+    return out
 
 
 @dataclass(frozen=True, slots=True)

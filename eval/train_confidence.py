@@ -1,0 +1,162 @@
+"""Train the confidence model of the comparison cells and measure it leave-one-document-out.
+
+    .venv/bin/python eval/train_confidence.py            # print the leave-one-document-out figures
+    .venv/bin/python eval/train_confidence.py --write    # also write data/confidence.json
+
+Training examples, one per automatic cell: the cell's evidence features (ingest/analysis/
+confidence.py) and whether the cell is right. They come from
+* the labelled documents (../shared/labels/gold.yaml): right = the cell equals the gold label;
+* every decision saved from the Review page (a report YAML's `curated:` block beside the stored
+  annotation of that report, `--reports` / `--data-dir`): right = the curator kept the automatic
+  value. So a decision saved in Review is a training example the next time this script runs.
+
+The model is scikit-learn's LogisticRegression (log loss, L2; a calibrated probability). Its
+coefficients go to data/confidence.json as plain JSON; ingest applies them without scikit-learn.
+"Confident" means a probability at or above the model's declared threshold (0.9, not fitted).
+Reported leave-one-document-out: for each labelled document the model is fit on the examples of
+every other document, so a document's cells are never scored by a model that saw them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "eval"))
+
+from annotate_eval import Doc, annotate_all, cell_truth, load_docs  # noqa: E402
+
+from ingest.analysis.confidence import DEFAULT_THRESHOLD, FEATURES, MODEL_PATH, Model  # noqa: E402
+from ingest.analysis.lens import DEFAULT_LENS, Lens, load_lens  # noqa: E402
+from ingest.sources.registry import SpecFileError, load_report  # noqa: E402
+from ingest.store.records import Annotation  # noqa: E402
+from ingest.store.store import DEFAULT_DATA_DIR, Store  # noqa: E402
+
+#: Inverse L2 strength: strong regularisation, since a few hundred examples from 28 documents.
+C = 0.5
+
+
+@dataclass(frozen=True)
+class Example:
+    """One automatic cell: its features, whether it was right, and where it came from."""
+
+    doc: str
+    dim: str
+    features: dict[str, float]
+    correct: bool
+    source: str  # "gold" | "review"
+
+
+def gold_examples(docs: list[Doc], res: dict[str, Annotation], lens: Lens) -> list[Example]:
+    truth = cell_truth(docs, res, lens)
+    out = []
+    for (doc, dim), ok in sorted(truth.items()):
+        feats = res[doc].cells[dim].features
+        if feats is not None:
+            out.append(Example(doc, dim, feats, ok, "gold"))
+    return out
+
+
+def review_examples(reports: Path, data_dir: Path, lens: Lens) -> list[Example]:
+    """Curated cells of every report YAML whose stored annotation has features for that cell."""
+    out: list[Example] = []
+    if not reports.is_dir() or not data_dir.is_dir():
+        return out
+    store = Store(data_dir)
+    for path in sorted(reports.glob("*.yaml")):
+        if path.name.startswith("_"):
+            continue
+        try:
+            spec = load_report(path)
+            bundle = store.load_bundle(spec.id)
+        except (SpecFileError, OSError, ValueError):
+            continue  # one bad file never stops the run
+        ann = bundle.annotation if bundle is not None else None
+        if ann is None or ann.lens != lens.id:
+            continue
+        for dim, cur in spec.curated.items():
+            cell = ann.cells.get(dim)
+            if cell is None or cell.features is None:
+                continue
+            same = {v.lower().strip() for v in cur.values} == {v.lower().strip() for v in cell.value}
+            out.append(Example(f"review:{spec.id}", dim, cell.features, same, "review"))
+    return out
+
+
+def _xy(examples: list[Example]) -> tuple[list[list[float]], list[int]]:
+    return [[e.features.get(f, 0.0) for f in FEATURES] for e in examples], [int(e.correct) for e in examples]
+
+
+def fit(examples: list[Example], threshold: float = DEFAULT_THRESHOLD) -> Model:
+    """Logistic regression over `FEATURES` (a constant model when every example has one label)."""
+    from sklearn.linear_model import LogisticRegression
+
+    x, y = _xy(examples)
+    trained = {"gold": sum(e.source == "gold" for e in examples), "review": sum(e.source == "review" for e in examples)}
+    if len(set(y)) < 2:
+        p = min(0.999, max(0.001, sum(y) / max(1, len(y))))
+        import math
+
+        return Model({}, math.log(p / (1 - p)), threshold, trained)
+    clf = LogisticRegression(C=C, max_iter=2000).fit(x, y)
+    coef = {f: round(float(w), 5) for f, w in zip(FEATURES, clf.coef_[0], strict=True)}
+    return Model(coef, round(float(clf.intercept_[0]), 5), threshold, trained)
+
+
+def loo(examples: list[Example]) -> list[tuple[Example, float]]:
+    """Each labelled document's cells scored by a model fit on every other document (and all reviews)."""
+    out = []
+    for doc in sorted({e.doc for e in examples if e.source == "gold"}):
+        model = fit([e for e in examples if e.doc != doc])
+        out += [(e, model.predict(e.features)) for e in examples if e.doc == doc]
+    return out
+
+
+def report(pairs: list[tuple[Example, float]], threshold: float) -> list[str]:
+    """Share of cells confident, how often confident cells are right, review share, Brier score."""
+    n = len(pairs)
+    conf = [(e, p) for e, p in pairs if p >= threshold]
+    right = sum(e.correct for e, _ in conf)
+    acc = sum(e.correct for e, _ in pairs)
+    brier = sum((p - e.correct) ** 2 for e, p in pairs) / n if n else 0.0
+    lines = [
+        f"confidence (leave-one-document-out, threshold {threshold}): {len(conf)}/{n} cells confident, "
+        f"right {right}/{len(conf)} = {right / max(1, len(conf)):.1%}; to review {n - len(conf)}/{n} = "
+        f"{(n - len(conf)) / max(1, n):.1%}; all cells right {acc}/{n} = {acc / max(1, n):.1%}; Brier {brier:.3f}"
+    ]
+    for lo, hi in ((0.0, 0.5), (0.5, 0.7), (0.7, 0.9), (0.9, 1.01)):
+        b = [(e, p) for e, p in pairs if lo <= p < hi]
+        if b:
+            mean, ok = sum(p for _, p in b) / len(b), sum(e.correct for e, _ in b) / len(b)
+            lines.append(f"  predicted {lo:.1f}-{min(hi, 1):.1f}: {len(b):>3} cells, mean {mean:.2f}, right {ok:.0%}")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--lens", type=Path, default=DEFAULT_LENS)
+    ap.add_argument("--reports", type=Path, default=ROOT / "reports")
+    ap.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR, help="the store with the reports' annotations")
+    ap.add_argument("--write", action="store_true", help=f"write the model to {MODEL_PATH}")
+    args = ap.parse_args(argv)
+    lens = load_lens(args.lens)
+    docs = load_docs()
+    res, _ = annotate_all(docs, lens)
+    examples = gold_examples(docs, res, lens) + review_examples(args.reports, args.data_dir, lens)
+    print(f"training examples: {sum(e.source == 'gold' for e in examples)} cells of labelled documents, "
+          f"{sum(e.source == 'review' for e in examples)} review decisions")  # fmt: skip
+    print("\n".join(report(loo(examples), DEFAULT_THRESHOLD)))
+    model = fit(examples)
+    if args.write:
+        MODEL_PATH.write_text(json.dumps(model.to_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        print(f"wrote {MODEL_PATH.relative_to(ROOT)} (model {model.fingerprint})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

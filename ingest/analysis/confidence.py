@@ -1,0 +1,177 @@
+"""Confidence of an automatic comparison cell: the chance it is right, from its evidence.
+
+Why learned: how far a cell can be trusted depends on its evidence in ways no hand weight gets
+right (one use in a method section beats five mentions in an introduction). The features are
+plain facts about the evidence, so the model stays explainable:
+
+* how many independent sentences support the value, and how many of them stand in method /
+  training sections rather than the abstract, introduction or conclusion (`background_headings`
+  of the lens) or the appendix;
+* whether the best supporter is definition-level (an algorithm the authors say they train with; a
+  sentence matching two cues or more; a level well inside its band of indicator counts);
+* whether the value was inferred by default ("not disclosed", level "none": nothing fired);
+* competition (other categories supported, contrasts of the chosen method).
+
+The model is a logistic regression (log-loss fit: its output is a calibrated probability on the
+data it was fit on) trained by `eval/train_confidence.py` on the labelled documents and on every
+decision saved from the Review page, and committed as plain coefficients in
+`data/confidence.json` (no pickle). Applying it is a dot product: no scikit-learn at ingest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from ingest.analysis.evidence import Sentence
+
+MODEL_PATH = Path(__file__).resolve().parents[2] / "data" / "confidence.json"
+KINDS = ("multi", "single", "algorithm", "mentioned", "level")
+FEATURES: tuple[str, ...] = (
+    *(f"kind_{k}" for k in KINDS),
+    "default",
+    "n_support",
+    "n_method",
+    "method_share",
+    "appendix_only",
+    "definition",
+    "n_values",
+    "competition",
+    "margin",
+)
+#: A cell is "confident" at or above this probability (declared, not fitted: see docs/comparison.md).
+DEFAULT_THRESHOLD = 0.9
+MAX_MODEL_BYTES = 1_000_000
+
+
+@dataclass(frozen=True)
+class Support:
+    """The sentences behind a cell's value and the facts the features are made of."""
+
+    kind: str
+    default: bool
+    sentences: tuple[Sentence, ...] = ()
+    definition: bool = False
+    n_values: int = 1
+    competition: float = 0.0
+    margin: int = 0
+
+
+def features(sup: Support, background: frozenset[int]) -> dict[str, float]:
+    """The feature vector of one cell (`background`: indices of sentences in summary sections)."""
+    sents = {s.index: s for s in sup.sentences}.values()  # independent = distinct sentences
+    n = len(sents)
+    method = [s for s in sents if s.index not in background and s.section != "appendix"]
+    out = dict.fromkeys(FEATURES, 0.0)
+    out[f"kind_{sup.kind}"] = 1.0
+    out.update(
+        default=float(sup.default),
+        n_support=math.log1p(n),
+        n_method=math.log1p(len(method)),
+        method_share=len(method) / n if n else 0.0,
+        appendix_only=float(n > 0 and all(s.section == "appendix" for s in sents)),
+        definition=float(sup.definition),
+        n_values=float(min(sup.n_values, 5)),
+        competition=round(float(sup.competition), 4),
+        margin=float(min(sup.margin, 3)),
+    )
+    return {k: round(v, 4) for k, v in out.items()}
+
+
+@dataclass(frozen=True)
+class Model:
+    """Logistic-regression coefficients over `FEATURES` and the confidence threshold."""
+
+    coef: dict[str, float]
+    intercept: float
+    threshold: float = DEFAULT_THRESHOLD
+    trained_on: dict[str, int] = field(default_factory=dict)
+
+    def predict(self, feats: dict[str, float]) -> float:
+        z = self.intercept + sum(self.coef.get(k, 0.0) * v for k, v in feats.items())
+        return round(1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z)))), 3)
+
+    def confident(self, p: float | None) -> bool:
+        return p is not None and p >= self.threshold
+
+    @property
+    def fingerprint(self) -> str:
+        blob = json.dumps([self.coef, self.intercept, self.threshold], sort_keys=True)
+        return hashlib.sha256(blob.encode()).hexdigest()[:12]
+
+    def to_json(self) -> dict:
+        return {
+            "features": list(FEATURES),
+            "coef": self.coef,
+            "intercept": self.intercept,
+            "threshold": self.threshold,
+            "trained_on": self.trained_on,
+        }
+
+
+#: Used when data/confidence.json is missing or unreadable: more support -> more confidence,
+#: a default value -> less (the shape the trained model learns; not a probability).
+FALLBACK = Model({"n_support": 1.2, "n_method": 0.8, "definition": 0.8, "default": -0.5, "competition": -1.5}, -0.5)
+
+
+def parse_model(data: object) -> Model:
+    """A model from untrusted JSON: known features only, finite numbers, threshold in (0, 1)."""
+    if not isinstance(data, dict):
+        raise ValueError("confidence model: not an object")
+    coef = data.get("coef")
+    if not isinstance(coef, dict):
+        raise ValueError("confidence model: `coef` must be an object")
+    clean = {}
+    for k, v in coef.items():
+        if k not in FEATURES or not isinstance(v, int | float) or not math.isfinite(v):
+            raise ValueError(f"confidence model: bad coefficient {k!r}")
+        clean[k] = float(v)
+    icpt, thr = data.get("intercept"), data.get("threshold", DEFAULT_THRESHOLD)
+    if not isinstance(icpt, int | float) or not math.isfinite(icpt):
+        raise ValueError("confidence model: bad intercept")
+    if not isinstance(thr, int | float) or not 0 < thr < 1:
+        raise ValueError("confidence model: threshold must be in (0, 1)")
+    seen = data.get("trained_on") or {}
+    trained = {str(k): int(v) for k, v in seen.items() if isinstance(v, int)} if isinstance(seen, dict) else {}
+    return Model(clean, float(icpt), float(thr), trained)
+
+
+@lru_cache(maxsize=4)
+def _load(path: str, mtime: float, size: int) -> Model:
+    if size > MAX_MODEL_BYTES:
+        return FALLBACK
+    try:
+        return parse_model(json.loads(Path(path).read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        return FALLBACK
+
+
+def load_model(path: Path = MODEL_PATH) -> Model:
+    """The committed model (memoised on the file's mtime and size); the fallback when absent or bad."""
+    try:
+        st = path.stat()
+    except OSError:
+        return FALLBACK
+    return _load(str(path), st.st_mtime, st.st_size)
+
+
+def background(sents: Iterable[Sentence], is_summary: re.Pattern[str] | None) -> frozenset[int]:
+    """Indices of sentences in summary sections (abstract, introduction, conclusion) or before the first heading."""
+    return frozenset(s.index for s in sents if not s.heading or (is_summary is not None and is_summary.search(s.heading)))
+
+
+def unsure(origin: object, confidence: object, model: Model | None = None) -> bool:
+    """An automatic cell whose confidence is below the model's threshold (curated cells never are).
+
+    A missing confidence (a table stored before confidences existed) counts as unsure: nobody has
+    measured it."""
+    if origin != "auto":
+        return False
+    thr = (model or load_model()).threshold
+    return not isinstance(confidence, int | float) or confidence != confidence or confidence < thr
