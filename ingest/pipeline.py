@@ -150,6 +150,13 @@ class RunResult:
         return [o for o in self.outcomes if o.failed]
 
 
+def download_settings(settings: Settings) -> fetch.FetchSettings:
+    """The download limits of one report: its `--timeout` covers the download too (the work gets
+    what is left, see `Job.timeout`), and the download's process has the workers' memory limit."""
+    fs = settings.fetch_settings
+    return dataclasses.replace(fs, total_timeout=min(fs.total_timeout, settings.timeout), memory_mb=settings.memory_limit_mb)
+
+
 def fingerprint(sha256: str, lexicon: Lexicon, settings: Settings, extra: str = "") -> str:
     """Everything a bundle's content depends on, hashed."""
     key = f"{sha256}|{lexicon.fingerprint}|{settings.engine}|{PIPELINE_VERSION}|x{EXTRACTOR_VERSION}|{extra}"
@@ -326,7 +333,7 @@ def plan(
             yaml_path.parent,
             store.http_dir,
             offline=settings.offline,
-            settings=settings.fetch_settings,
+            settings=download_settings(settings),
             roots=settings.source_roots,
         )
         fp = fingerprint(fetched.sha256, lexicon, settings, extra=lens_key(lens))
@@ -433,7 +440,9 @@ def ingest_report(
         return _record(store, step)
     on_progress = (lambda _key, done, total: page_progress(done, total)) if page_progress else None
     executor = LocalExecutor(settings.limits(), 1, on_progress)
-    for _, result in executor.imap_unordered([Job(spec.id, compute, step.task)]):
+    for _, result in executor.imap_unordered(
+        [Job(spec.id, compute, step.task, timeout=round(settings.timeout - step.plan_seconds, 1))]
+    ):
         return _record(store, finish(step, result, store))
     raise AssertionError("the executor returned no result")
 
@@ -515,7 +524,7 @@ def _ingest_all(
                 ready.append(i)
             else:
                 planned[i] = step
-                yield Job(i, compute, step.task)
+                yield Job(i, compute, step.task, timeout=round(settings.timeout - step.plan_seconds, 1))
         if started and meanwhile is not None:  # (the last report needed no job: the driver is free now)
             meanwhile()
 
