@@ -19,6 +19,7 @@ import contextlib
 import dataclasses
 import datetime as dt
 import hashlib
+import os
 import tempfile
 import threading
 import time
@@ -65,7 +66,7 @@ from ingest.sources.registry import Registry, Roster, SpecError, load_registry, 
 from ingest.sources.schema import ReportSpec
 from ingest.store import history
 from ingest.store.records import Analysis, Bundle, Meta, SectionRow
-from ingest.store.store import DEFAULT_DATA_DIR, Store
+from ingest.store.store import DEFAULT_DATA_DIR, Store, describe_os_error
 
 #: Bump when counting/sectioning changes, so stored bundles are recomputed.
 PIPELINE_VERSION = 4
@@ -148,6 +149,13 @@ class RunResult:
     @property
     def failed(self) -> list[Outcome]:
         return [o for o in self.outcomes if o.failed]
+
+
+def download_settings(settings: Settings) -> fetch.FetchSettings:
+    """The download limits of one report: its `--timeout` covers the download too (the work gets
+    what is left, see `Job.timeout`), and the download's process has the workers' memory limit."""
+    fs = settings.fetch_settings
+    return dataclasses.replace(fs, total_timeout=min(fs.total_timeout, settings.timeout), memory_mb=settings.memory_limit_mb)
 
 
 def fingerprint(sha256: str, lexicon: Lexicon, settings: Settings, extra: str = "") -> str:
@@ -326,7 +334,7 @@ def plan(
             yaml_path.parent,
             store.http_dir,
             offline=settings.offline,
-            settings=settings.fetch_settings,
+            settings=download_settings(settings),
             roots=settings.source_roots,
         )
         fp = fingerprint(fetched.sha256, lexicon, settings, extra=lens_key(lens))
@@ -342,11 +350,20 @@ def plan(
         return Planned(spec, yaml_path, fetched, fp, task, out, t0, time.perf_counter() - t0)
     except (fetch.FetchError, ExtractionError) as exc:
         out.status, out.message = "failed", str(exc)
+    except OSError as exc:  # reading the source or writing the store: one line, no traceback
+        out.status, out.message = "failed", os_error_line(exc)
     except Exception as exc:
         out.status, out.message = "failed", f"internal error ({type(exc).__name__}: {exc})"
     finally:
         out.seconds = time.perf_counter() - t0
     return out
+
+
+def os_error_line(exc: OSError) -> str:
+    """An OSError of a stage as one line for the user: what failed and that the last good results stay."""
+    name = Path(exc.filename).name if isinstance(exc.filename, str) and exc.filename else ""
+    where = f" ({name})" if name else ""
+    return f"cannot read or write a file{where}: {describe_os_error(exc)}; earlier results are kept"
 
 
 def finish(p: Planned, result: Result, store: Store) -> Outcome:
@@ -391,6 +408,8 @@ def finish(p: Planned, result: Result, store: Store) -> Outcome:
         out.message = ("extracted with " + c.engine if c.doc is not None else "text from cache") + note + warnings
         out.message += status_note(c.result.results)
         out.seconds += time.perf_counter() - t1
+    except OSError as exc:  # e.g. a full disk while the text or bundle is written (atomic: nothing half-written)
+        out.status, out.message = "failed", os_error_line(exc)
     except Exception as exc:
         out.status, out.message = "failed", f"internal error ({type(exc).__name__}: {exc})"
     return out
@@ -424,7 +443,9 @@ def ingest_report(
         return _record(store, step)
     on_progress = (lambda _key, done, total: page_progress(done, total)) if page_progress else None
     executor = LocalExecutor(settings.limits(), 1, on_progress)
-    for _, result in executor.imap_unordered([Job(spec.id, compute, step.task)]):
+    for _, result in executor.imap_unordered(
+        [Job(spec.id, compute, step.task, timeout=round(settings.timeout - step.plan_seconds, 1))]
+    ):
         return _record(store, finish(step, result, store))
     raise AssertionError("the executor returned no result")
 
@@ -506,7 +527,7 @@ def _ingest_all(
                 ready.append(i)
             else:
                 planned[i] = step
-                yield Job(i, compute, step.task)
+                yield Job(i, compute, step.task, timeout=round(settings.timeout - step.plan_seconds, 1))
         if started and meanwhile is not None:  # (the last report needed no job: the driver is free now)
             meanwhile()
 
@@ -528,6 +549,24 @@ def _ingest_all(
     return [o for o in outcomes if o is not None]
 
 
+def yaml_stat(reports_dir: str | Path, paths: Iterable[str | Path] = ()) -> dict[str, tuple[int, int, int]]:
+    """(size, mtime, inode) of every report file of the folder and of `paths`: one directory scan, no read."""
+    out: dict[str, tuple[int, int, int]] = {}
+    try:
+        entries = [e for e in os.scandir(reports_dir) if e.name.endswith((".yaml", ".yml"))]
+    except OSError:
+        entries = []
+    for e in entries:
+        with contextlib.suppress(OSError):
+            s = e.stat()
+            out[str(Path(e.path))] = (s.st_size, s.st_mtime_ns, s.st_ino)
+    for p in map(str, paths):
+        with contextlib.suppress(OSError):
+            s = os.stat(p)
+            out.setdefault(str(Path(p)), (s.st_size, s.st_mtime_ns, s.st_ino))
+    return out
+
+
 class _TablesPrep:
     """What the table update needs besides the bundles — the whole folder's registry, the tables
     key, the table builder's modules — worked out once, while the last jobs run."""
@@ -536,13 +575,16 @@ class _TablesPrep:
     REFRESH_MAX = 256
 
     def __init__(self, store: Store, registry: Registry, files: object, reports_dir: str | Path, dims: set[str], cache: Path,
-                 key_extra: str, lexicon: Lexicon) -> None:  # fmt: skip
+                 key_extra: str, lexicon: Lexicon, seen: dict[str, tuple[int, int, int]] | None = None) -> None:  # fmt: skip
         self.store = store
         self.args = (registry, files, reports_dir, dims, cache, key_extra, lexicon)
         self.full: Roster | None = None
         self.key = ""
         self._scan: threading.Thread | None = None
         self._stamps: dict[str, str] | None = None
+        #: Report files as they were before the run read them (`seen` when the caller took it earlier).
+        self._seen: dict[str, tuple[int, int, int]] = dict(seen or {})
+        self.from_disk = False
 
     def __call__(self) -> None:
         """Everything, the table builder's import included (a job ran, so the tables change).
@@ -574,14 +616,36 @@ class _TablesPrep:
         out.update(self.store.stamps_of(written))
         return out
 
+    def _yaml_stat(self) -> dict[str, tuple[int, int, int]]:
+        registry, files, reports_dir, *_ = self.args
+        return yaml_stat(reports_dir, registry.paths.values() if files is not None else ())
+
+    def yaml_changed(self) -> bool:
+        """Has a report file been added, removed or edited since `load` read the folder?"""
+        return self.full is not None and self._yaml_stat() != self._seen
+
+    def refresh_if_changed(self) -> bool:
+        """Read the folder again when a report file changed since `load` (True then)."""
+        if not self.yaml_changed():
+            return False
+        self.full = None
+        self.from_disk = True  # (not the registry read at the start of the run)
+        self.load()
+        return True
+
     def load(self) -> None:
         """The registry and the tables key only (a run where nothing changed may not need more)."""
         if self.full is not None:
             return
         registry, files, reports_dir, dims, cache, key_extra, lexicon = self.args
+        if files is not None or self.from_disk or not self._seen:
+            self._seen = self._yaml_stat()  # before reading: an edit during the read shows as a change
         # Tables always cover the whole reports folder, not just the files named on the command line;
         # the folder's specs are made only for the reports whose rows are rebuilt (see `Roster`).
-        full = Roster.of(registry) if files is None else load_roster(reports_dir, known_dimensions=dims, cache=cache)
+        if files is None and not self.from_disk:
+            full = Roster.of(registry)
+        else:
+            full = load_roster(reports_dir, known_dimensions=dims, cache=cache)
         for spec in registry.reports:
             if spec.id not in full.paths:  # (a named file outside the folder)
                 full.add(spec, registry.paths[spec.id], registry.spec_json(spec))
@@ -615,6 +679,9 @@ def run(
     dims = known_dimensions(LENS_DIR) | set(lens.ids)
     # Unchanged YAML files are not parsed again: their validated specs are cached (see registry.SpecCache).
     cache = store.root / "cache" / "registry.json"
+    # Report files as they are before the run reads them: a file edited later (a Review decision
+    # saved while this run works) is read again before the tables are written (see `_TablesPrep`).
+    seen = yaml_stat(reports_dir) if files is None else None
     registry: Registry = load_registry(reports_dir, files=files, known_dimensions=dims, cache=cache)
     result = RunResult(spec_errors=list(registry.errors))
     by_file: dict[str, list[SpecError]] = {}
@@ -624,7 +691,7 @@ def run(
         msg = "; ".join(str(e) for e in errs)
         result.outcomes.append(Outcome(Path(file).stem, "failed", msg, file=file))
     items = [(spec, registry.paths[spec.id]) for spec in registry.reports]
-    prep = _TablesPrep(store, registry, files, reports_dir, dims, cache, lens_key(lens), lexicon)
+    prep = _TablesPrep(store, registry, files, reports_dir, dims, cache, lens_key(lens), lexicon, seen)
     written: set[str] = set()
     result.outcomes.extend(_ingest_all(items, store, lexicon, settings, lens, progress, page_progress, prep, written))
     prep.load()  # (done already, unless no report needed a job)
@@ -634,12 +701,20 @@ def run(
     changed = bool(written) or any(o.status == "ok" for o in result.outcomes)
     # Outcomes wrote their status (and maybe their bundle) after the early scan of the stamps.
     stamps = prep.stamps(o.report_id for o in result.outcomes)
-    if changed or store.tables_key() != prep.key:
+    if changed or store.tables_key() != prep.key or prep.yaml_changed():
         from ingest.store.tables import rebuild_tables  # pyarrow is imported only when tables are rebuilt
 
         with store.lock():
+            behind = store.behind_token()
+            # A YAML edited since this run read the folder (a Review decision saved meanwhile, whose
+            # own rebuild may already be done) is read again here, under the lock: the tables
+            # written below never take an older view of a report file than the last rebuild did.
+            if prep.refresh_if_changed():
+                stamps = None
+            assert prep.full is not None
             rebuild_tables(store, prep.full, lens, stamps=stamps)
             store.set_tables_key(prep.key)
+            store.clear_tables_behind(behind)
     return result
 
 

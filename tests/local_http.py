@@ -17,14 +17,20 @@ Routes:
     /big                     claims a 1 GB Content-Length (refused before download)
     /empty                   200 with no body
     /short                   claims 100000 bytes, sends 10 and closes
+    /encoded/<codings>/<mb>  a PDF of <mb> MiB of zeros, compressed with each of <codings> in turn
+                             (e.g. /encoded/gzip,gzip/1024: 1 GiB inside, about 2 KB on the wire)
+    /drip-headers            the status line and headers one byte every 50 ms, forever
 """
 
 from __future__ import annotations
 
 import email.utils
+import functools
+import gzip
 import hashlib
 import threading
 import time
+import zlib
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -135,6 +141,19 @@ def _handler(files: dict[str, tuple[bytes, str]], state: LocalServer) -> type[Ba
                 self.send_header("Content-Length", str(10**9))
                 self.end_headers()
                 self.wfile.write(b"%PDF-1.4\n")
+            elif seg[0] == "encoded" and len(seg) == 3:
+                codings = seg[1].split(",")
+                body = encoded(tuple(codings), int(seg[2]))
+                self._send(200, body, "application/pdf", {"Content-Encoding": ", ".join(codings)})
+            elif path == "/drip-headers":
+                try:
+                    for byte in b"HTTP/1.0 200 OK\r\nContent-Type: application/pdf\r\nX-Pad: " + b"a" * 100_000:
+                        if state.stop.wait(0.05):
+                            break
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                except OSError:
+                    pass
             elif path == "/empty":
                 self._send(200, b"", "application/pdf")
             elif path == "/short":
@@ -147,6 +166,20 @@ def _handler(files: dict[str, tuple[bytes, str]], state: LocalServer) -> type[Ba
                 self._send(404, b"<html><body><h1>Not Found</h1></body></html>")
 
     return Handler
+
+
+@functools.cache
+def encoded(codings: tuple[str, ...], mb: int) -> bytes:
+    """A PDF of `mb` MiB (a header, then zeros) with each content coding applied in turn, built
+    fast and without holding the inflated body: the first gzip layer is one member per MiB
+    (concatenated gzip members are one valid gzip stream)."""
+    if codings[0] == "deflate":
+        body = zlib.compress(b"%PDF-1.4\n" + bytes(mb << 20), 9)
+    else:
+        body = gzip.compress(b"%PDF-1.4\n", 9) + gzip.compress(bytes(1 << 20), 9) * mb
+    for c in codings[1:]:
+        body = gzip.compress(body, 9) if c != "deflate" else zlib.compress(body, 9)
+    return body
 
 
 @contextmanager

@@ -23,7 +23,8 @@ from .local_http import serve
 from .test_fetch import FILES
 
 #: Guarded (the default: no opt-in), with short limits.
-GUARDED = FetchSettings(connect_timeout=1, read_timeout=0.5, total_timeout=2, retries=0, backoff=0.01)
+#: In this process (`isolate=False`): the socket spies below see only this process's connects.
+GUARDED = FetchSettings(connect_timeout=1, read_timeout=0.5, total_timeout=2, retries=0, backoff=0.01, isolate=False)
 OPTED_IN = FetchSettings(**{**vars(GUARDED), "allow_private_hosts": True})
 
 

@@ -56,6 +56,8 @@ from typing import Any, Literal, Protocol
 DEFAULT_TIMEOUT = 60.0
 #: Default memory (address-space) limit for one report's worker process, in MB.
 DEFAULT_MEMORY_MB = 1024
+#: Shortest time limit a job gets, however little of its report's time is left.
+MIN_JOB_SECONDS = 1.0
 #: Seconds a job's process may take to start before its time limit begins to run.
 STARTUP_GRACE = 30.0
 #: Modules the forkserver imports once, so each job's process starts with them loaded.
@@ -102,6 +104,15 @@ class Job:
     key: Any
     fn: JobFn
     arg: Any
+    #: This job's wall-clock limit when shorter than the executor's (what is left of a report's
+    #: `--timeout` after its download); None: the executor's.
+    timeout: float | None = None
+
+    def limits(self, limits: Limits) -> Limits:
+        """The executor's limits with this job's own time limit, if it has one."""
+        if self.timeout is None or self.timeout >= limits.timeout:
+            return limits
+        return Limits(timeout=min(limits.timeout, max(self.timeout, MIN_JOB_SECONDS)), memory_mb=limits.memory_mb)
 
 
 @dataclass(frozen=True)
@@ -326,6 +337,7 @@ class _Child:
     """One running job: its supervisor process and the pipe it reports on."""
 
     def __init__(self, job: Job, limits: Limits, start: StartMethod = "auto"):
+        limits = job.limits(limits)
         self.job, self.limits = job, limits
         self.start = time.monotonic()
         # The clock runs from the worker's "started" message; until then (forkserver still
@@ -592,7 +604,7 @@ class DaskExecutor:
 
         try:
             for job in jobs:
-                fut = self.client.submit(run_isolated, job.fn, job.arg, self.limits, pure=False)
+                fut = self.client.submit(run_isolated, job.fn, job.arg, job.limits(self.limits), pure=False)
                 inflight[fut.key] = (job.key, time.monotonic(), fut)
                 done.add(fut)
                 if self.on_start is not None:

@@ -10,8 +10,11 @@ content-addressed cache under `data/cache/http`:
     index/<key>.json                 per URL: url, final URL, times, status, HTTP headers, sha256
 
 A cached URL is re-checked with `If-None-Match` / `If-Modified-Since`; a 304 reuses the cached
-bytes. Every download is bounded: connect/read timeouts, a deadline for the whole body, a size
-cap enforced while streaming, a redirect cap with loop detection, http(s) only on the wire.
+bytes. Every download is bounded: it runs in a child process with a memory limit that is killed
+at one total deadline (connect, headers, redirects, body and retries together); connect/read
+timeouts; a size cap enforced while streaming on the wire bytes and on every decoded layer
+(`ingest.sources.decode`: at most two content-coding layers, inflated in bounded steps); a
+redirect cap with loop detection; http(s) only on the wire.
 Only 5xx answers and timeouts are retried (with exponential backoff); a 4xx is final. The
 bytes are sniffed by magic number, so a PDF link that serves an HTML page fails and says so.
 With `offline=True` only the cache is used. When the network fails but an older copy is
@@ -37,8 +40,10 @@ from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
 from ingest.reading.extract import magic_kind
+from ingest.run.executor import Done, Limits, describe_mb, run_isolated
 from ingest.sources import hosts
 from ingest.sources.confine import OutsideRoots, confine, shown
+from ingest.sources.decode import KNOWN, BoundedDecoder, DecodeError
 from ingest.sources.schema import Source
 from ingest.sources.urls import UrlError, check_scheme, display_url, expects_pdf, file_url_path, normalize_url
 from ingest.store.store import atomic_write_bytes
@@ -51,6 +56,8 @@ CACHE_VERSION = 1
 #: Bytes kept from the start of a download for sniffing.
 SNIFF_BYTES = 4096
 _EXT = {"pdf": ".pdf", "html": ".html", "text": ".md"}
+#: Seconds past the total deadline before the download's process is killed (its own check speaks first).
+KILL_GRACE = 1.0
 #: Response headers not worth keeping in the index (and never secrets).
 _DROP_HEADERS = {"set-cookie", "authorization", "proxy-authorization", "www-authenticate"}
 
@@ -73,7 +80,7 @@ class FetchSettings:
 
     connect_timeout: float = 10.0  # seconds to open a connection
     read_timeout: float = 30.0  # seconds of silence allowed while waiting for bytes
-    total_timeout: float = 300.0  # seconds for one whole attempt (stops slow "trickle" bodies)
+    total_timeout: float = 300.0  # seconds for the whole download: connect, headers, redirects, body, retries
     max_bytes: int = 100 * 1024 * 1024  # size cap, enforced while streaming
     retries: int = 2  # extra attempts after a 5xx or a timeout
     backoff: float = 1.0  # seconds before the first retry; doubled for each further one
@@ -82,6 +89,10 @@ class FetchSettings:
     user_agent: str = "frontier-report-lens/0.1 (technical-report keyword study)"
     #: Let URLs reach loopback/private/link-local/… addresses (`--allow-private-hosts`); off by default.
     allow_private_hosts: bool = False
+    #: Memory (address-space) limit, in MB, of the child process that downloads and decodes.
+    memory_mb: int = 1024
+    #: Download in a limited child process (off only for tests that watch this process's sockets).
+    isolate: bool = True
 
     def __post_init__(self) -> None:
         for f in ("connect_timeout", "read_timeout", "total_timeout"):
@@ -90,13 +101,13 @@ class FetchSettings:
                 raise ValueError(f"FetchSettings.{f} must be a positive number of seconds (got {v!r})")
         if isinstance(self.backoff, bool) or not isinstance(self.backoff, int | float) or not 0 <= self.backoff <= 60:
             raise ValueError(f"FetchSettings.backoff must be between 0 and 60 seconds (got {self.backoff!r})")
-        for f, lo, hi in (("max_bytes", 1, 1 << 40), ("retries", 0, 10), ("max_redirects", 0, 30)):
+        for f, lo, hi in (("max_bytes", 1, 1 << 40), ("retries", 0, 10), ("max_redirects", 0, 30), ("memory_mb", 64, 1 << 20)):
             v = getattr(self, f)
             if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
                 raise ValueError(f"FetchSettings.{f} must be a whole number from {lo} to {hi} (got {v!r})")
         if not isinstance(self.user_agent, str) or not self.user_agent.strip():
             raise ValueError("FetchSettings.user_agent must be non-empty text")
-        for f in ("trust_env", "allow_private_hosts"):
+        for f in ("trust_env", "allow_private_hosts", "isolate"):
             if not isinstance(getattr(self, f), bool):
                 raise ValueError(f"FetchSettings.{f} must be True or False (got {getattr(self, f)!r})")
 
@@ -229,21 +240,32 @@ def _store_body(
     fd, tmp_name = tempfile.mkstemp(dir=tmp_dir, suffix=".part")
     tmp = Path(tmp_name)
     try:
-        h, size, head = hashlib.sha256(), 0, b""
-        with os.fdopen(fd, "wb") as fh:
-            for chunk in resp.iter_bytes():
-                size += len(chunk)
-                if size > settings.max_bytes:
-                    raise FetchError(f"{shown} sent more than the size cap of {settings.max_bytes:,} bytes; download stopped")
-                if time.monotonic() > deadline:
-                    raise _Transient(
-                        f"{shown} was too slow: not finished after {settings.total_timeout:g} s "
-                        f"({size:,} bytes received); download stopped"
-                    )
-                if len(head) < SNIFF_BYTES:
-                    head += chunk[: SNIFF_BYTES - len(head)]
-                h.update(chunk)
-                fh.write(chunk)
+        h, size, wire, head = hashlib.sha256(), 0, 0, b""
+        try:
+            decoder = BoundedDecoder(resp.headers.get("content-encoding", ""), settings.max_bytes)
+            with os.fdopen(fd, "wb") as fh:
+                for raw in resp.iter_raw():  # undecoded: each layer is inflated here, in bounded steps
+                    wire += len(raw)
+                    if wire > settings.max_bytes:
+                        raise FetchError(f"{shown} sent more than the size cap of {settings.max_bytes:,} bytes; download stopped")
+                    for chunk in decoder.feed(raw):
+                        size += len(chunk)
+                        if size > settings.max_bytes:
+                            raise FetchError(
+                                f"{shown} sent more than the size cap of {settings.max_bytes:,} bytes; download stopped"
+                            )
+                        if len(head) < SNIFF_BYTES:
+                            head += chunk[: SNIFF_BYTES - len(head)]
+                        h.update(chunk)
+                        fh.write(chunk)
+                    if time.monotonic() > deadline:
+                        raise _Transient(
+                            f"{shown} was too slow: not finished after {settings.total_timeout:g} s "
+                            f"({wire:,} bytes received); download stopped"
+                        )
+                decoder.finish()
+        except DecodeError as exc:
+            raise FetchError(f"{shown}: {exc}") from exc
         if size == 0:
             raise FetchError(f"{shown} returned an empty body (0 bytes)")
         try:
@@ -268,17 +290,20 @@ def _store_body(
 
 
 def _attempt(
-    client: httpx.Client, url: str, entry: dict | None, cache_dir: Path, settings: FetchSettings, origin: str
+    client: httpx.Client, url: str, entry: dict | None, cache_dir: Path, settings: FetchSettings, origin: str, deadline: float
 ) -> Fetched:
     """One GET with redirects followed by hand (each hop checked); raises _Retryable for 5xx/timeouts."""
-    headers = {"User-Agent": settings.user_agent, "Accept": "application/pdf, text/html;q=0.9, text/*;q=0.8, */*;q=0.5"}
+    headers = {
+        "User-Agent": settings.user_agent,
+        "Accept": "application/pdf, text/html;q=0.9, text/*;q=0.8, */*;q=0.5",
+        "Accept-Encoding": ", ".join(c for c in KNOWN if c != "x-gzip"),  # only what `decode` bounds
+    }
     if entry:
         etag, modified = entry["headers"].get("etag"), entry["headers"].get("last-modified")
         if etag:
             headers["If-None-Match"] = etag
         if modified:
             headers["If-Modified-Since"] = modified
-    deadline = time.monotonic() + settings.total_timeout
     chain = [url]
     current = url
     while True:
@@ -353,8 +378,49 @@ def _check_hop(current: str, chain: list[str]) -> None:
 
 
 def _download(url: str, entry: dict | None, cache_dir: Path, settings: FetchSettings, origin: str) -> Fetched:
-    """`_attempt` with retries on 5xx and timeouts (exponential backoff); the last error names the count."""
+    """The download, in a child process with the memory limit, killed at the total deadline.
+
+    Why a child: every byte from the network is decoded there, never in the process that runs
+    the batch or the dashboard, and a server that sends its headers one byte at a time (which
+    no read timeout notices) is stopped by the one deadline that covers connecting, headers,
+    redirects, body and retries.
+    """
+    if not settings.isolate:
+        return _download_here(url, entry, cache_dir, settings, origin)
+    limits = Limits(timeout=settings.total_timeout + KILL_GRACE, memory_mb=settings.memory_mb)
+    result = run_isolated(_download_job, (url, entry, str(cache_dir), settings, origin), limits)
+    shown = display_url(url)
+    if isinstance(result, Done):
+        kind, value = result.value
+        if kind == "ok":
+            return value
+        raise (_Transient if kind == "transient" else FetchError)(value)
+    if result.kind == "timeout":
+        raise _Transient(f"{shown} was too slow: not finished after {settings.total_timeout:g} s; download stopped")
+    if result.kind == "memory":
+        raise FetchError(f"the download of {shown} needed more than {describe_mb(settings.memory_mb)} of memory; stopped")
+    raise _Transient(f"the download of {shown} failed ({result.message})")
+
+
+def _download_job(arg: tuple, _progress: object = None) -> tuple[str, object]:
+    """Run in the download's child process: ("ok", Fetched), or ("transient" | "error", message)."""
+    url, entry, cache_dir, settings, origin = arg
+    try:
+        return "ok", _download_here(url, entry, Path(cache_dir), settings, origin)
+    except _Transient as exc:
+        return "transient", str(exc)
+    except FetchError as exc:
+        return "error", str(exc)
+    except OSError as exc:
+        return "error", f"cannot write the download cache: {exc.strerror or exc}"
+
+
+def _download_here(url: str, entry: dict | None, cache_dir: Path, settings: FetchSettings, origin: str) -> Fetched:
+    """`_attempt` with retries on 5xx and timeouts (exponential backoff) within one total deadline;
+    the last error names the count."""
     import httpx  # imported here: runs on local files and cached URLs never pay for it
+
+    deadline = time.monotonic() + settings.total_timeout
 
     timeout = httpx.Timeout(settings.read_timeout, connect=settings.connect_timeout)
     shown = display_url(url)
@@ -364,9 +430,12 @@ def _download(url: str, entry: dict | None, cache_dir: Path, settings: FetchSett
             hosts.pin(client)  # the connection re-checks the address it connects to (DNS rebinding)
         for attempt in range(settings.retries + 1):
             if attempt:
-                time.sleep(settings.backoff * 2 ** (attempt - 1))
+                pause = settings.backoff * 2 ** (attempt - 1)
+                if time.monotonic() + pause >= deadline:  # no time left for another try
+                    break
+                time.sleep(pause)
             try:
-                return _attempt(client, url, entry, cache_dir, settings, origin)
+                return _attempt(client, url, entry, cache_dir, settings, origin, deadline)
             except _Retryable as exc:
                 last = exc
             except hosts.HostRefused as exc:  # raised by the pinned connection: the answer changed since the check
@@ -386,7 +455,7 @@ def _download(url: str, entry: dict | None, cache_dir: Path, settings: FetchSett
             except httpx.InvalidURL as exc:  # e.g. a host the client cannot parse (`0177.0.0.1`)
                 raise FetchError(f"{shown} is not a valid URL ({exc})") from exc
     assert last is not None
-    tries = settings.retries + 1
+    tries = attempt + 1
     raise _Transient(f"{last} (gave up after {tries} attempt{'s' if tries > 1 else ''})")
 
 

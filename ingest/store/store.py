@@ -34,6 +34,7 @@ import json
 import os
 import tempfile
 import time
+import uuid
 from collections.abc import Container, Iterable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -57,6 +58,8 @@ DEFAULT_DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 #: take the list from the manifest, so a table declared there needs no change here).
 TABLES = ("reports", "status", "sections", "counts", "kwic", "reported", "comparison", "evidence", "results", "result_notes")
 MANIFEST_FORMAT = 2
+#: File in results/ saying the tables do not yet take in every bundle (see `Store.mark_tables_behind`).
+TABLES_BEHIND = ".tables_behind"
 #: Parts per per-report table: small enough that one report's update rewrites ~1/64 of a table,
 #: few enough that a full read opens few files.
 DEFAULT_BUCKETS = 64
@@ -227,6 +230,7 @@ class Store:
         self.tables_dir = self.results_dir / "tables"
         self.manifest_path = self.results_dir / "manifest.json"
         self._manifest: tuple[tuple[int, int], Manifest] | None = None
+        self._behind_marked = False
 
     # ---------------------------------------------------------------- text cache
     def _text_path(self, sha256: str, engine: str) -> Path:
@@ -260,6 +264,7 @@ class Store:
             return None
 
     def save_bundle(self, report_id: str, bundle: Bundle) -> None:
+        self.mark_tables_behind()
         atomic_write_bytes(self._bundle_path(report_id), gzip.compress(dumps(bundle.to_json()), compresslevel=3))
 
     def bundle_ids(self, besides: Container[str] = ()) -> list[str]:
@@ -313,6 +318,7 @@ class Store:
 
     # ---------------------------------------------------------------- status
     def save_status(self, report_id: str, status: dict) -> None:
+        self.mark_tables_behind()
         atomic_write_bytes(self.status_dir / f"{report_id}.json", dumps(status))
 
     def load_status(self, report_id: str) -> dict | None:
@@ -414,10 +420,14 @@ class Store:
             return False
 
     def tables_key(self) -> str | None:
-        """Key of the inputs the stored tables were built from (None if unknown or damaged).
+        """Key of the inputs the stored tables were built from (None if unknown, damaged or behind).
 
-        Returning None for a damaged store makes the next plain `python -m ingest` rebuild.
+        Returning None for a damaged store, or one whose bundles were written after its tables
+        (a run whose table write failed, e.g. on a full disk), makes the next plain
+        `python -m ingest` rebuild.
         """
+        if self.behind_token() is not None:
+            return None
         try:
             key = (self.results_dir / ".tables_key").read_text().strip()
         except OSError:
@@ -428,6 +438,41 @@ class Store:
 
     def set_tables_key(self, key: str) -> None:
         atomic_write_bytes(self.results_dir / ".tables_key", key.encode())
+
+    # ---------------------------------------------------------------- tables behind bundles
+    def _behind_path(self) -> Path:
+        return self.results_dir / TABLES_BEHIND
+
+    def mark_tables_behind(self) -> None:
+        """Record, before the first bundle or status of this Store object is written, that the
+        tables no longer cover every bundle; only a finished rebuild clears it (`clear_tables_behind`).
+
+        Written first, so a failure anywhere later (a full disk while the tables are written)
+        still leaves the record behind, and the next plain run rebuilds instead of calling the
+        stale tables current.
+        """
+        if self._behind_marked:
+            return
+        atomic_write_bytes(self._behind_path(), uuid.uuid4().hex.encode())
+        self._behind_marked = True
+
+    def behind_token(self) -> str | None:
+        """The current "tables behind" record (None when the tables cover every bundle)."""
+        try:
+            return self._behind_path().read_text(encoding="utf-8").strip() or "?"
+        except FileNotFoundError:
+            return None
+        except OSError:
+            return "?"
+
+    def clear_tables_behind(self, token: str | None) -> None:
+        """After a rebuild that started when the record was `token`: remove it, unless a run marked
+        it anew meanwhile (its bundles may not be in the tables just written)."""
+        self._behind_marked = False
+        if token is None or self.behind_token() != token:
+            return
+        with suppress(FileNotFoundError):
+            self._behind_path().unlink()
 
     # ---------------------------------------------------------------- writing a generation
     def write_part(self, table: str, bucket: int, data: pa.Table, row_group_rows: int | None = None) -> Part:
