@@ -199,8 +199,8 @@ def _scores_section(key: data.Stamp, cat: Catalogue, interactive: bool) -> None:
         return
     n_reports = dict(zip(choices["benchmark_id"], choices["reports"], strict=True))
 
-    # Options are ids, with no format_func: a URL-bound selectbox writes its shown label into the URL.
-    bench = st.selectbox("Benchmark (catalogue id)", list(n_reports), key="benchmark", bind="query-params")
+    # nav.select: the picker shows names while the URL carries the catalogue id.
+    bench = nav.select("Benchmark", list(n_reports), "benchmark", lambda b: cat.by_id[b].name if b in cat.by_id else b)
     entry = cat.by_id.get(bench)
     if entry is not None:
         st.caption(escape_md(f"{entry.name}: {cat.categories.get(entry.category, entry.category)}, own-model scores "
@@ -227,13 +227,13 @@ def _scores_section(key: data.Stamp, cat: Catalogue, interactive: bool) -> None:
 
 
 def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str, str]) -> None:
-    st.subheader("Result table")
+    st.subheader("Result table", anchor=bc.TABLE_ANCHOR)
     with_rows = list(dict.fromkeys(results["report_id"])) if len(results) else []
     if not with_rows:
         st.caption("No result table stored.")
         return
     c1, c2 = st.columns(2)
-    rid = c1.selectbox("Report (id)", with_rows, key="report", bind="query-params")
+    rid = nav.select("Report", with_rows, "report", lambda r: str(models.get(r, r)), c1)
     keys = scores.report_tables(results, rid)
     if st.session_state.get("table") not in keys:
         st.session_state["table"] = keys[0]
@@ -270,11 +270,11 @@ def _claims_section(
         return
     by_id = {d.id: d for d in level_dims}
     c1, c2 = st.columns(2)
-    dim_id = c1.selectbox("Level dimension (lens id)", list(by_id), key="level", bind="query-params")
+    dim_id = nav.select("Level dimension", list(by_id), "level", lambda d: by_id[d].label, c1)
     dim = by_id[dim_id]
     declared = claims_categories(cat)
-    picked = c2.multiselect("Benchmark categories for the claims (catalogue ids)", list(cat.categories),
-                            default=declared, key="claims", bind="query-params")  # fmt: skip
+    picked = nav.select("Benchmark categories for the claims", list(cat.categories), "claims",
+                        lambda c: str(cat.categories.get(c, c)), c2, widget="multiselect", default=declared)  # fmt: skip
     levels = [NOT_ASSESSED, *dim.values]  # a level dimension's values are its levels, lowest first
     reports = tbl["reports"]
     frame = _claims(key, dim_id, tuple(dim.values), tuple(picked))
