@@ -5,8 +5,11 @@ printed, and claims (scores) beside disclosure. Data from `ingest.outputs.scores
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 import streamlit as st
+import streamlit.components.v1 as components
 
 from ingest.analysis.benchmarks import Catalogue, load_catalogue
 from ingest.analysis.lens import NOT_ASSESSED
@@ -235,15 +238,21 @@ def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str,
     c1, c2 = st.columns(2)
     rid = nav.select("Report", with_rows, "report", lambda r: str(models.get(r, r)), c1)
     keys = scores.report_tables(results, rid)
+    nav.sync_in("table", keys)
     if st.session_state.get("table") not in keys:
         st.session_state["table"] = keys[0]
-    key = c2.selectbox("Table", keys, key="table", bind="query-params")
+    key = c2.selectbox("Table", keys, key="table")
+    # Always in the URL, the first table too: removing a parameter rewrites the address and drops the
+    # #result-table fragment of a clicked bar before the heading it scrolls to is drawn.
+    nav.sync_out("table", key)
     piv, facts = scores.rebuild_table(results, rid, key)
     if piv.empty:
         st.caption("This table has no stored cells.")
         return
     st.text(redact(f"{models.get(rid, rid)} — {key} ({facts['cells']} cells, {facts['origin']}): {facts['caption']}".strip()))
     st.html(f'<div data-table="bench_table">{htmltable.table(piv, wide=())}</div>')
+    if "table" in st.query_params:  # a clicked bar or point (or a link) named this table: bring it into view
+        _scroll_to(bc.TABLE_ANCHOR)
     st.caption(
         f"{scores.OWN_MARK} the report's own model · {scores.CURATED_MARK} curated (entered by hand in the report's "
         f"YAML) · {scores.FLAG_MARK} flagged for review · values as printed, footnote markers removed."
@@ -255,6 +264,24 @@ def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str,
         with st.expander(f"Notes on this report's result tables ({len(mine)})"):
             for n in mine:
                 st.text(redact(n))
+
+
+#: Scrolls the page to an element id once it is laid out, when the address's fragment names it. Streamlit
+#: scrolls to a heading's anchor as soon as the heading is drawn, while the page below it is still short,
+#: so the scroll stops short of a table drawn after it; this runs after the table.
+_SCROLL_JS = """<script>
+const doc = window.parent.document, id = %s;
+let n = 0;
+const go = () => { const el = doc.getElementById(id);
+  if (window.parent.location.hash === "#" + id && el) { el.scrollIntoView({block: "start"}); }
+  else if (n++ < 20) { setTimeout(go, 100); } };
+setTimeout(go, 50);
+</script>"""
+
+
+def _scroll_to(anchor: str) -> None:
+    """Bring the heading `anchor` to the top of the window when the URL's fragment names it."""
+    components.html(_SCROLL_JS % json.dumps(anchor), height=0)
 
 
 def _claims_section(
