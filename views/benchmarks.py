@@ -242,9 +242,9 @@ def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str,
     if st.session_state.get("table") not in keys:
         st.session_state["table"] = keys[0]
     key = c2.selectbox("Table", keys, key="table")
-    # Always in the URL, the first table too: removing a parameter rewrites the address and drops the
-    # #result-table fragment of a clicked bar before the heading it scrolls to is drawn.
-    nav.sync_out("table", key)
+    # A table the URL names stays in it, the first one too: removing a parameter rewrites the address
+    # and drops the #result-table fragment of a clicked bar before the table is scrolled into view.
+    nav.sync_out("table", key, None if "table" in st.query_params else keys[0])
     piv, facts = scores.rebuild_table(results, rid, key)
     if piv.empty:
         st.caption("This table has no stored cells.")
