@@ -23,7 +23,6 @@ from ingest.analysis.benchmarks import load_catalogue
 from ingest.analysis.lens import NOT_ASSESSED, load_lens
 from ingest.outputs import scores
 from ingest.pipeline import Settings, run
-from ingest.store.store import Store
 from tests.app_fixtures import html_tables as fixture_tables
 from tests.bench_fixtures import build
 from tests.test_app import _decode
@@ -220,21 +219,23 @@ def test_density_scatter_follows_the_term_picker(env: Path) -> None:
     assert pts["Curio"] == 5.0
 
 
-def test_page_works_on_the_shipped_reports_and_says_they_have_no_results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The shipped study reports have no source: the page says so and still draws every section."""
+def test_page_on_the_shipped_reports_offline_shows_bundled_results(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Offline, the shipped reports with a bundled source (reports/files) have result tables and claims;
+    the others are named as having no results."""
     data = tmp_path / "data"
     run(reports_dir=REPO / "reports", settings=Settings(data_dir=data, offline=True))
     monkeypatch.setenv("FRL_DATA_DIR", str(data))
     at = page()
-    reports = Store(data).read_table("reports")
     sentence = next(t.value for t in at.text if "No benchmark results" in t.value)
-    assert f"No benchmark results ({len(reports)})" in sentence
+    assert "Scores read from the reports' result tables (2): GLM-4.5, MiniMax-M1." in sentence
     assert "Gemma 4" in sentence and "Llama 4" in sentence
-    assert any("No own-model score is stored yet" in c.value for c in at.caption)
-    assert chart(at, "no benchmark results stored yet")
-    dens = chart(at, "Benchmark coverage vs density")  # the study's reported densities at zero coverage
-    assert {x for t in dens["data"] for x in t["x"]} == {0}
-    assert any("every point sits at zero coverage" in c.value for c in at.caption)
+    claims = chart(at, "Claims vs disclosure")
+    assert sum(len(t["y"]) for t in claims["data"]) > 0  # measured scores beside the curated levels
+    dens = chart(at, "Benchmark coverage vs density")
+    assert max(x for t in dens["data"] for x in t["x"]) > 0  # not every point at zero coverage
+    assert not table(at).empty
 
 
 def test_empty_store_explains_how_to_fill_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -320,7 +321,7 @@ def test_plain_score_bars_open_their_table_keeping_the_url(env: Path) -> None:
     assert len(bars) == 2 and all(t.startswith("Post-9B · Post-9B") for _, t, _ in bars)
     href = bars[0][0]
     assert href.startswith("benchmarks?") and "benchmark=tau-bench" in href and "claims=knowledge" in href
-    assert href.endswith("&report=post-9b&table=Table+in+%27Results%27%2C+section+Results")
+    assert href.endswith("&report=post-9b&table=Table+in+%27Results%27%2C+section+Results#result-table")  # scrolled to the table
     assert len(_marks(page(plain=True), "bench_bars")) == 5  # SWE-bench Verified: five own scores
 
 

@@ -19,10 +19,15 @@ from views.figures import FIGURE_COLOURS, cjk_note
 PALETTE = ("#1f5fbf", "#d9730d", "#2e8b57", "#b8336a", "#6a4c93", "#8c6d1f", "#1b998b", "#c44536", "#4d4d4d", "#7fa7e0")
 
 
+#: The anchor of the page's "Result table" heading: a clicked mark's link scrolls there (Streamlit scrolls
+#: to a heading whose anchor the URL's fragment names), so the table shows instead of the page top.
+TABLE_ANCHOR = "result-table"
+
+
 def table_href(base: Sequence[tuple[str, str]], report_id: str, table_key: str) -> str:
-    """This page with the report's table chosen, other parameters (`base`) kept."""
+    """This page with the report's table chosen, other parameters (`base`) kept, scrolled to the table."""
     kept = [(k, v) for k, v in base if k not in ("report", "table")]
-    return "benchmarks?" + urlencode([*kept, ("report", report_id), ("table", table_key)])
+    return "benchmarks?" + urlencode([*kept, ("report", report_id), ("table", table_key)]) + "#" + TABLE_ANCHOR
 
 
 def palette(names: Sequence[str]) -> dict[str, str]:
@@ -73,14 +78,14 @@ def claims_scatter(
     narrows the rows to a few hundred (views.figures.first_points) and says so in `note`."""
     colours = palette(sorted(frame["benchmark_id"].astype(str).unique())) if len(frame) else {}
     pts = [
-        hc.Point(str(r.level), float(r.score), str(r.benchmark_id), "",
+        hc.Point(str(r.level), float(r.score), str(r.benchmark_id), str(r.report),
                  f"{r.report} · {r.benchmark_id}: {r.score:g} · {level_label}: {r.level}",
                  table_href(base, str(r.report_id), str(r.table_key)))
         for r in frame.itertuples(index=False)
     ]  # fmt: skip
     title = "Claims vs disclosure" + ("" if len(frame) else ": no own-model score in these categories")
     return hc.scatter(title, pts, colours, level_label, "own-model score (best setting)", categories=levels,
-                      labels=False, key="bench_claims", note=note)  # fmt: skip
+                      key="bench_claims", note=note)  # fmt: skip
 
 
 def density_scatter(frame: pd.DataFrame, term: str, note: str = "") -> str:
@@ -88,13 +93,13 @@ def density_scatter(frame: pd.DataFrame, term: str, note: str = "") -> str:
     opens the report's card. The caller narrows the rows (one per report) and says so in `note`."""
     colours = {f"{k} density": c for k, c in FIGURE_COLOURS.items()}
     pts = [
-        hc.Point(float(r.coverage), float(r.density), f"{r.figures} density", "",
+        hc.Point(float(r.coverage), float(r.density), f"{r.figures} density", str(r.report),
                  f"{r.report}: {r.coverage} benchmark(s), “{term}” {r.density:.2f} per 1,000 {r.unit}",
                  "report?" + urlencode({"report": r.report_id}))
         for r in frame.itertuples(index=False)
     ]  # fmt: skip
     return hc.scatter(
         f"Benchmark coverage vs density of “{term}”", pts, colours, "distinct benchmarks in the claims categories",
-        "per 1,000 words (whole document)" + cjk_note(frame), diamonds=("reported density",), labels=False,
+        "per 1,000 words (whole document)" + cjk_note(frame), diamonds=("reported density",),
         key="bench_density", note=note,
     )  # fmt: skip

@@ -5,8 +5,11 @@ printed, and claims (scores) beside disclosure. Data from `ingest.outputs.scores
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 import streamlit as st
+import streamlit.components.v1 as components
 
 from ingest.analysis.benchmarks import Catalogue, load_catalogue
 from ingest.analysis.lens import NOT_ASSESSED
@@ -200,8 +203,8 @@ def _scores_section(key: data.Stamp, cat: Catalogue, interactive: bool) -> None:
         return
     n_reports = dict(zip(choices["benchmark_id"], choices["reports"], strict=True))
 
-    # Options are ids, with no format_func: a URL-bound selectbox writes its shown label into the URL.
-    bench = st.selectbox("Benchmark (catalogue id)", list(n_reports), key="benchmark", bind="query-params")
+    # nav.select: the picker shows names while the URL carries the catalogue id.
+    bench = nav.select("Benchmark", list(n_reports), "benchmark", lambda b: cat.by_id[b].name if b in cat.by_id else b)
     entry = cat.by_id.get(bench)
     if entry is not None:
         st.caption(escape_md(f"{entry.name}: {cat.categories.get(entry.category, entry.category)}, own-model scores "
@@ -228,23 +231,29 @@ def _scores_section(key: data.Stamp, cat: Catalogue, interactive: bool) -> None:
 
 
 def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str, str]) -> None:
-    st.subheader("Result table")
+    st.subheader("Result table", anchor=bc.TABLE_ANCHOR)
     with_rows = list(dict.fromkeys(results["report_id"])) if len(results) else []
     if not with_rows:
         st.caption("No result table stored.")
         return
     c1, c2 = st.columns(2)
-    rid = c1.selectbox("Report (id)", with_rows, key="report", bind="query-params")
+    rid = nav.select("Report", with_rows, "report", lambda r: str(models.get(r, r)), c1)
     keys = scores.report_tables(results, rid)
+    nav.sync_in("table", keys)
     if st.session_state.get("table") not in keys:
         st.session_state["table"] = keys[0]
-    key = c2.selectbox("Table", keys, key="table", bind="query-params")
+    key = c2.selectbox("Table", keys, key="table")
+    # A table the URL names stays in it, the first one too: removing a parameter rewrites the address
+    # and drops the #result-table fragment of a clicked bar before the table is scrolled into view.
+    nav.sync_out("table", key, None if "table" in st.query_params else keys[0])
     piv, facts = scores.rebuild_table(results, rid, key)
     if piv.empty:
         st.caption("This table has no stored cells.")
         return
     st.text(redact(f"{models.get(rid, rid)} — {key} ({facts['cells']} cells, {facts['origin']}): {facts['caption']}".strip()))
     st.html(f'<div data-table="bench_table">{htmltable.table(piv, wide=())}</div>')
+    if "table" in st.query_params:  # a clicked bar or point (or a link) named this table: bring it into view
+        _scroll_to(bc.TABLE_ANCHOR)
     st.caption(
         f"{scores.OWN_MARK} the report's own model · {scores.CURATED_MARK} curated (entered by hand in the report's "
         f"YAML) · {scores.FLAG_MARK} flagged for review · values as printed, footnote markers removed."
@@ -256,6 +265,24 @@ def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str,
         with st.expander(f"Notes on this report's result tables ({len(mine)})"):
             for n in mine:
                 st.text(redact(n))
+
+
+#: Scrolls the page to an element id once it is laid out, when the address's fragment names it. Streamlit
+#: scrolls to a heading's anchor as soon as the heading is drawn, while the page below it is still short,
+#: so the scroll stops short of a table drawn after it; this runs after the table.
+_SCROLL_JS = """<script>
+const doc = window.parent.document, id = %s;
+let n = 0;
+const go = () => { const el = doc.getElementById(id);
+  if (window.parent.location.hash === "#" + id && el) { el.scrollIntoView({block: "start"}); }
+  else if (n++ < 20) { setTimeout(go, 100); } };
+setTimeout(go, 50);
+</script>"""
+
+
+def _scroll_to(anchor: str) -> None:
+    """Bring the heading `anchor` to the top of the window when the URL's fragment names it."""
+    components.html(_SCROLL_JS % json.dumps(anchor), height=0)
 
 
 def _claims_section(
@@ -271,11 +298,11 @@ def _claims_section(
         return
     by_id = {d.id: d for d in level_dims}
     c1, c2 = st.columns(2)
-    dim_id = c1.selectbox("Level dimension (lens id)", list(by_id), key="level", bind="query-params")
+    dim_id = nav.select("Level dimension", list(by_id), "level", lambda d: by_id[d].label, c1)
     dim = by_id[dim_id]
     declared = claims_categories(cat)
-    picked = c2.multiselect("Benchmark categories for the claims (catalogue ids)", list(cat.categories),
-                            default=declared, key="claims", bind="query-params")  # fmt: skip
+    picked = nav.select("Benchmark categories for the claims", list(cat.categories), "claims",
+                        lambda c: str(cat.categories.get(c, c)), c2, widget="multiselect", default=declared)  # fmt: skip
     levels = [NOT_ASSESSED, *dim.values]  # a level dimension's values are its levels, lowest first
     reports = tbl["reports"]
     frame = _claims(key, dim_id, tuple(dim.values), tuple(picked))

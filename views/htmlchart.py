@@ -182,6 +182,46 @@ def nice_ticks(lo: float, hi: float, n: int = 5) -> list[float]:
     return ticks
 
 
+#: Share of the plot (percent) kept free at each end of an axis, so no mark sits on an axis line.
+PAD = 4.0
+#: A label's estimated size in percent of the plot: width per character, height (10 px on 280 px).
+LABEL_CHAR_W, LABEL_H = 0.6, 5.5
+#: Labels a scatter writes at most (more would be unreadable, and placing each checks every other).
+MAX_LABELS = 120
+
+
+def _spread(points: Sequence[Point], width: int) -> list[float]:
+    """Horizontal offsets (percent) that fan out points sharing a category slot across 70 % of it,
+    so the points of one level stand side by side instead of on one vertical line."""
+    groups: dict[str, list[int]] = {}
+    for i, p in enumerate(points):
+        groups.setdefault(str(p.x), []).append(i)
+    out = [0.0] * len(points)
+    span = 0.7 * 100 / width
+    for idx in groups.values():
+        if len(idx) > 1:
+            for k, i in enumerate(idx):
+                out[i] = span * (k / (len(idx) - 1) - 0.5)
+    return out
+
+
+def _label_top(left: float, top: float, label: str, placed: list[tuple[float, float, float]]) -> float | None:
+    """Where a point's label goes (its top, percent): above the point, else below, else higher or
+    lower; None when every place overlaps a label already drawn (the point's tip still names it)."""
+    if len(placed) >= MAX_LABELS:
+        return None
+    half = LABEL_CHAR_W * len(label) / 2
+    lo, hi = left - half, left + half
+    for dy in (0.0, 2 * LABEL_H, -LABEL_H, 3 * LABEL_H):
+        at = top + dy
+        if not 0 <= at <= 100 + LABEL_H:
+            continue
+        if all(hi < a or lo > b or abs(at - t) >= LABEL_H for a, b, t in placed):
+            placed.append((lo, hi, at))
+            return at
+    return None
+
+
 def _fmt(v: float) -> str:
     return f"{v:,.0f}" if abs(v) >= 100 or float(v).is_integer() else f"{v:,.2f}".rstrip("0").rstrip(".")
 
@@ -212,8 +252,8 @@ def scatter(
     yt = nice_ticks(min([0.0, *ys]), max([0.0, *ys]))
     y0, y1 = yt[0], yt[-1] if yt[-1] > yt[0] else yt[0] + 1
 
-    def ypos(v: float) -> float:
-        return 100 - 100 * (v - y0) / (y1 - y0)
+    def ypos(v: float) -> float:  # inset: a point at the axis minimum sits above the axis line, not on it
+        return PAD + (100 - 2 * PAD) * (1 - (v - y0) / (y1 - y0))
 
     if categories:
         slot = {c: i for i, c in enumerate(categories)}
@@ -223,28 +263,33 @@ def scatter(
             return 100 * (slot.get(str(v), 0) + 0.5) / width
 
         xticks = [(xpos(c), str(c)) for c in categories]
+        spread = _spread(points, width)
     else:
         xs = [float(p.x) for p in points if isinstance(p.x, int | float) and math.isfinite(p.x)]
         xt = nice_ticks(min([0.0, *xs]), max([0.0, *xs]))
         x0, x1 = xt[0], xt[-1] if xt[-1] > xt[0] else xt[0] + 1
 
-        def xpos(v: float | str) -> float:
-            return 100 * (float(v) - x0) / (x1 - x0)
+        def xpos(v: float | str) -> float:  # inset as ypos: a point at zero sits right of the axis line
+            return PAD + (100 - 2 * PAD) * (float(v) - x0) / (x1 - x0)
 
         xticks = [(xpos(v), _fmt(v)) for v in xt]
+        spread = [0.0] * len(points)
     parts = [
-        f'<div class="g" style="top:{ypos(v):.2f}%"></div><div class="yt" style="top:{ypos(v):.2f}%">{_fmt(v)}</div>' for v in yt
+        f'<div class="g" style="top:{ypos(v):.2f}%"></div><div class="yt" style="top:{ypos(v):.2f}%">{_e(_fmt(v))}</div>'
+        for v in yt
     ]
     parts += [f'<div class="xt" style="left:{x:.2f}%">{_e(t)}</div>' for x, t in xticks]
-    for p in points:
+    placed: list[tuple[float, float, float]] = []  # labels drawn so far: (left, right, top) in percent
+    for p, dx in zip(points, spread, strict=True):
         if not math.isfinite(p.y):
             continue
-        left, top = xpos(p.x), ypos(p.y)
+        left, top = min(max(xpos(p.x) + dx, 0.0), 100.0), min(max(ypos(p.y), 0.0), 100.0)
         pos = f"left:{left:.2f}%;top:{top:.2f}%"
         cls = "m d" if p.series in diamonds else "m"
         parts.append(_mark(p.href, p.tip or p.label, f"{pos};background:{colours.get(p.series, '#888')}", cls))
-        if labels and p.label:
-            parts.append(f'<span class="n" style="{pos}">{_e(p.label)}</span>')
+        at = _label_top(left, top, p.label, placed) if labels and p.label else None
+        if at is not None:
+            parts.append(f'<span class="n" style="left:{left:.2f}%;top:{at:.2f}%">{_e(p.label)}</span>')
     plot = f'<div class="p">{"".join(parts)}</div><div class="xa">{_e(x_title)}</div><div class="ya">{_e(y_title)}</div>'
     legend = [(n, c) for n, c in colours.items() if any(p.series == n for p in points)]
     return _frame(title, f'<div class="frl-s">{plot}</div>', legend, key, note)
