@@ -84,17 +84,6 @@ def marks(c: Mapping[str, object]) -> str:
     return m + (DISAGREE_MARK if c.get("disagree") is True else "")
 
 
-def display_cell(c: dict) -> str:
-    """A cell as plain text: value plus marks (and what the automatic reading says when it disagrees)."""
-    text = str(c.get("value") or NOT_ASSESSED)
-    mk = marks(c)
-    if mk:
-        text += f" {mk}"
-    if c.get("disagree") is True:
-        text += f" auto: {c.get('auto_value')}"
-    return text
-
-
 def wide_table(reports: pd.DataFrame, comparison: pd.DataFrame, dims: list[str]) -> pd.DataFrame:
     """One row per report: metadata, the cell (dict) of each dimension, its category list `_<dim>`, search text."""
     base = reports[["report_id", "model", "organization", "doc_type", "params"]].copy()

@@ -681,11 +681,6 @@ def _level_rx(lens: Lens, dim: Dimension) -> _LevelRx:
     return _LEVEL_CACHE[key]
 
 
-def level_for(dim: Dimension, n: int) -> str:
-    """The level a count of fired indicators reaches (the highest whose `min_indicators` <= n)."""
-    return max((lv for lv in dim.levels if lv.min_indicators <= n), key=lambda lv: lv.min_indicators).name
-
-
 def _level(
     dim: Dimension,
     sents: list[Sentence],
