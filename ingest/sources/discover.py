@@ -1,0 +1,302 @@
+"""`python -m ingest discover`: candidate reports from arXiv, GitHub and lab feeds, proposed as YAML.
+
+Flow: load `data/watch.yaml` → ask each source for what appeared since the date (default: the
+last run) → drop what is already known (same URL, same arXiv id in any version, same SHA-256 of
+the file, a dismissed candidate) → write one proposed report per new candidate into
+`reports/incoming/<id>.yaml` (valid for `python -m ingest check`; the organisation is a guess,
+tagged `organization-guessed`) → print a table. `--accept ID` moves a proposal into `reports/`;
+`--dismiss ID` deletes it and remembers its URL.
+
+When no source could be reached (no network), the run prints one line and writes nothing —
+neither proposals nor the date of the run.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from ingest.sources import fetch
+from ingest.sources.api import ApiClient, ApiError
+from ingest.sources.candidates import Candidate, from_arxiv, from_feed, from_github, unique_id, wanted_file
+from ingest.sources.feeds import FeedError, parse_arxiv, parse_commit_date, parse_feed, parse_repos, parse_tree
+from ingest.sources.registry import load_registry
+from ingest.sources.schema import ID_PATTERN, ReportSpec
+from ingest.sources.urls import UrlError, normalize_url
+from ingest.sources.watch import Watch, WatchError, load_state, load_watch, save_state
+from ingest.store.store import Store, atomic_write_bytes
+
+INCOMING = "incoming"
+_ARXIV_VERSION = re.compile(r"(arxiv\.org/pdf/\d{4}\.\d{4,5})v\d+$")
+
+
+def url_key(url: str) -> str:
+    """A URL as compared for duplicates: normalised (arXiv abs → pdf, GitHub blob → raw), without
+    arXiv version, fragment or trailing slash, host in lower case."""
+    try:
+        u = normalize_url(url)
+    except UrlError:
+        u = url
+    u = u.split("#", 1)[0].rstrip("/")
+    m = re.match(r"^(https?)://([^/]+)(.*)$", u)
+    if m:
+        u = f"{m.group(1).lower()}://{m.group(2).lower()}{m.group(3)}"
+    return _ARXIV_VERSION.sub(r"\1", u.replace("http://", "https://", 1))
+
+
+@dataclass
+class Known:
+    """What is already there: reports (and proposals) by URL, arXiv id and source hash."""
+
+    urls: dict[str, str]
+    arxiv: dict[str, str]
+    sha: dict[str, str]
+    ids: set[str]
+    dismissed: set[str]
+
+    def match(self, c: Candidate) -> str | None:
+        """The id of the report this candidate duplicates ('dismissed' for a dismissed one), else None."""
+        if url_key(c.url) in self.dismissed:
+            return "dismissed"
+        if c.arxiv_id and c.arxiv_id in self.arxiv:
+            return self.arxiv[c.arxiv_id]
+        return self.urls.get(url_key(c.url))
+
+    def add(self, spec: ReportSpec) -> None:
+        self.ids.add(spec.id)
+        urls = [spec.source.url if spec.source else None, *(v.url for v in spec.versions)]
+        for u in urls:
+            if u:
+                self.urls[url_key(u)] = spec.id
+                m = re.search(r"arxiv\.org/(?:abs|pdf)/(\d{4}\.\d{4,5})", u)
+                if m:
+                    self.arxiv[m.group(1)] = spec.id
+        if spec.arxiv_id:
+            self.arxiv[spec.arxiv_id.split("v")[0]] = spec.id
+
+
+def known_reports(reports_dir: Path, store: Store, dismissed: list[str]) -> Known:
+    """Every report and proposal (YAML), every stored source hash (tables and history), every dismissal."""
+    k = Known({}, {}, {}, set(), {url_key(u) for u in dismissed})
+    for folder in (reports_dir, reports_dir / INCOMING):
+        for spec in load_registry(folder).reports:
+            k.add(spec)
+    if store.has_results():
+        try:
+            df = store.read_table("reports", columns=["report_id", "sha256"])
+            k.sha.update({str(s): str(r) for r, s in zip(df["report_id"], df["sha256"], strict=False) if s})
+        except Exception:  # a damaged table must not stop discovery; the URL checks still apply
+            pass
+    hist = store.results_dir / "history"
+    for p in hist.glob("*/*.json.gz") if hist.is_dir() else ():
+        k.sha[p.name[:20]] = p.parent.name
+    return k
+
+
+# ------------------------------------------------------------------------------------------ sources
+
+
+def _arxiv(watch: Watch, client: ApiClient, since: dt.date) -> list[Candidate]:
+    names = sorted({m for lab in watch.labs for m in [*lab.models, lab.name]})
+    cats = " OR ".join(f"cat:{c}" for c in watch.arxiv.categories)
+    out: list[Candidate] = []
+    for i in range(0, len(names), 10):
+        who = " OR ".join(f'all:"{n}"' for n in names[i : i + 10])
+        query = f"({cats}) AND ({who})" if cats else f"({who})"
+        params = {
+            "search_query": query,
+            "sortBy": "submittedDate",
+            "sortOrder": "descending",
+            "max_results": str(watch.arxiv.max_results),
+        }
+        body = client.get(watch.api.arxiv, params, "application/atom+xml", interval=watch.api.arxiv_interval).body
+        out += [c for e in parse_arxiv(body) if (c := from_arxiv(e, watch, since)) is not None]
+    return out
+
+
+def _github(watch: Watch, client: ApiClient, since: dt.date) -> list[Candidate]:
+    api, gh = watch.api.github, watch.github
+    out: list[Candidate] = []
+    for lab in watch.labs:
+        for org in lab.github:
+            params = {"sort": "pushed", "direction": "desc", "per_page": str(gh.max_repos), "type": "public"}
+            repos = parse_repos(client.get(f"{api}/orgs/{org}/repos", params, "application/vnd.github+json").body)
+            for repo in repos[: gh.max_repos]:
+                if repo.pushed is None or repo.pushed < since:
+                    continue
+                tree = client.get(f"{api}/repos/{repo.full_name}/git/trees/{repo.default_branch}", {"recursive": "1"})
+                for f in [f for f in parse_tree(tree.body) if wanted_file(f.path, gh.files)][: gh.max_commits]:
+                    after = f"{since.isoformat()}T00:00:00Z"
+                    params = {"path": f.path, "sha": repo.default_branch, "since": after, "per_page": "1"}
+                    changed = parse_commit_date(client.get(f"{api}/repos/{repo.full_name}/commits", params).body)
+                    if changed is not None:
+                        out.append(from_github(repo, f.path, changed, lab, watch.api.github_raw))
+    return out
+
+
+def _feeds(watch: Watch, client: ApiClient, since: dt.date) -> list[Candidate]:
+    out: list[Candidate] = []
+    for lab in watch.labs:
+        for url in lab.feeds:
+            items = parse_feed(client.get(url, accept="application/rss+xml, application/atom+xml, text/xml").body)
+            out += [c for it in items if (c := from_feed(it, lab, watch, since)) is not None]
+    return out
+
+
+@dataclass
+class Found:
+    candidates: list[Candidate]
+    errors: list[str]
+    answered: int  # sources whose requests all succeeded (at least one request made)
+    network_only: bool  # every failure was a host that could not be reached
+
+
+def collect(watch: Watch, client: ApiClient, since: dt.date) -> Found:
+    """Every source's candidates; a failing source is an error line, the others still count."""
+    cands: list[Candidate] = []
+    errors: list[str] = []
+    answered, network = 0, True
+    for name, source in (("arXiv", _arxiv), ("GitHub", _github), ("feeds", _feeds)):
+        before = client.requests
+        try:
+            cands += source(watch, client, since)
+            answered += client.requests > before
+        except (ApiError, FeedError) as exc:
+            errors.append(f"{name}: {exc}")
+            network = network and getattr(exc, "network", False)
+    return Found(cands, errors, answered, network and bool(errors))
+
+
+# ------------------------------------------------------------------------------------------ proposals
+
+
+def _hash(c: Candidate, store: Store, settings: fetch.FetchSettings) -> tuple[str | None, str]:
+    """SHA-256 of a repository file (downloaded into the ordinary cache, same limits as ingest)."""
+    if not c.download:
+        return None, ""
+    try:
+        return fetch.fetch_url(c.download, store.http_dir, settings=settings).sha256, ""
+    except fetch.FetchError as exc:
+        return None, f"not hashed ({str(exc)[:120]})"
+
+
+def proposal_yaml(c: Candidate, today: dt.date) -> str:
+    """The proposed report file: a comment saying where it came from, then fields the schema accepts."""
+    data: dict[str, object] = {"id": c.id, "model": c.model, "organization": c.organization}
+    if c.country:
+        data["country"] = c.country
+    if c.released:
+        data["released"] = c.released
+    data["doc_type"] = c.doc_type
+    if c.arxiv_id:
+        data["arxiv_id"] = c.arxiv_id
+    data["source"] = {"url": c.url}
+    data["tags"] = ["discovered", "organization-guessed"]
+    data["notes"] = f"Proposed by discover ({c.via}) on {today}. Organization guessed: {c.basis}. Title: {c.title}"
+    spec = ReportSpec.model_validate(data)  # never write a proposal that `check` would reject
+    head = f"# Proposed by `python -m ingest discover` on {today}; check every field, then:\n"
+    head += f"#   python -m ingest discover --accept {spec.id}\n"
+    return head + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=120)
+
+
+def _table(rows: list[tuple[str, ...]]) -> str:
+    head = ("id", "via", "released", "model", "organization (guessed)", "status", "url")
+    widths = [min(48, max(len(r[i]) for r in [head, *rows])) for i in range(len(head) - 1)]
+    fmt = "  ".join(f"{{:<{w}.{w}}}" for w in widths) + "  {}"
+    return "\n".join(fmt.format(*r) for r in [head, (*("-" * w for w in widths), "---"), *rows])
+
+
+def run(
+    watch_path: Path,
+    reports_dir: Path,
+    store: Store,
+    since: dt.date | None = None,
+    fetch_settings: fetch.FetchSettings | None = None,
+) -> int:
+    """The discover command: 0 when it ran (even with no candidates), 1 when nothing could be asked, 2 for a bad watch list."""
+    settings = fetch_settings or fetch.FetchSettings()
+    try:
+        watch = load_watch(watch_path)
+    except WatchError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    state = load_state(store.root)
+    today = dt.datetime.now(dt.UTC).date()
+    since = since or state.last_run or today - dt.timedelta(days=watch.first_days)
+    token = os.environ.get(watch.github.token_env, "").strip()
+    client = ApiClient(watch.api, settings.allow_private_hosts, {watch.api.github: token} if token else {})
+    try:
+        found = collect(watch, client, since)
+    finally:
+        client.close()
+    if found.errors and not found.answered:  # nothing could be asked: write nothing, not even the date
+        if found.network_only:
+            print(f"error: cannot reach the network ({found.errors[0]}); nothing written", file=sys.stderr)
+        else:
+            for e in found.errors:
+                print(f"error: {e}", file=sys.stderr)
+            print("error: no source answered; nothing written", file=sys.stderr)
+        return 1
+    known = known_reports(reports_dir, store, state.dismissed)
+    rows, written, seen = [], 0, set()
+    for c in found.candidates:
+        dup = known.match(c)
+        if c.arxiv_id and dup not in (None, "dismissed") and c.version > 1:
+            rows.append(c.row(f"new version v{c.version} of {dup}"))
+            continue
+        if dup or url_key(c.url) in seen:
+            rows.append(c.row(f"already present ({dup})" if dup and dup != "dismissed" else (dup or "duplicate")))
+            continue
+        seen.add(url_key(c.url))
+        sha, note = _hash(c, store, settings)
+        if sha and sha[:20] in {s[:20] for s in known.sha}:
+            rows.append(c.row(f"same file as {next(r for s, r in known.sha.items() if s[:20] == sha[:20])}"))
+            continue
+        c = c.with_id(unique_id(c.model, known.ids))
+        known.ids.add(c.id)
+        atomic_write_bytes(reports_dir / INCOMING / f"{c.id}.yaml", proposal_yaml(c, today).encode())
+        written += 1
+        rows.append(c.row("new" + (f"; {note}" if note else "")))
+    save_state(store.root, state.model_copy(update={"last_run": today}))
+    print(f"since {since}: {len(found.candidates)} candidate(s), {written} new proposal(s) in {reports_dir / INCOMING}")
+    if rows:
+        print(_table(rows))
+    for e in found.errors:
+        print(f"warning: {e}", file=sys.stderr)
+    return 0
+
+
+def accept_or_dismiss(reports_dir: Path, store: Store, accept: str | None = None, dismiss: str | None = None) -> int:
+    """Move a proposal into the reports folder, or delete it and remember its URL; one line either way."""
+    rid = accept or dismiss or ""
+    if not re.match(ID_PATTERN, rid):
+        print(f"error: {rid!r} is not a report id", file=sys.stderr)
+        return 2
+    src = reports_dir / INCOMING / f"{rid}.yaml"
+    reg = load_registry(reports_dir / INCOMING, files=[src]) if src.is_file() else None
+    if reg is None or not reg.reports:
+        why = "; ".join(str(e) for e in reg.errors) if reg else "no such proposal"
+        print(f"error: {src}: {why}", file=sys.stderr)
+        return 1
+    if accept:
+        dst = reports_dir / f"{rid}.yaml"
+        if dst.exists():
+            print(f"error: {dst} exists already; rename the proposal's id (and file) first", file=sys.stderr)
+            return 1
+        os.replace(src, dst)
+        print(f"accepted: {dst} (ingest it with: python -m ingest {dst})")
+        return 0
+    spec = reg.reports[0]
+    state = load_state(store.root)
+    if spec.source and spec.source.url:
+        state = state.model_copy(update={"dismissed": [*state.dismissed, spec.source.url]})
+    save_state(store.root, state)
+    src.unlink()
+    print(f"dismissed: {rid}")
+    return 0
