@@ -272,31 +272,48 @@ def run(
     return 0
 
 
-def accept_or_dismiss(reports_dir: Path, store: Store, accept: str | None = None, dismiss: str | None = None) -> int:
-    """Move a proposal into the reports folder, or delete it and remember its URL; one line either way."""
-    rid = accept or dismiss or ""
-    if not re.match(ID_PATTERN, rid):
-        print(f"error: {rid!r} is not a report id", file=sys.stderr)
-        return 2
+class ProposalError(Exception):
+    """A proposal cannot be accepted or dismissed; the message is meant for the user."""
+
+
+def proposals(reports_dir: Path) -> tuple[list[ReportSpec], list[str]]:
+    """The proposals waiting in reports/incoming/ (valid ones) and the errors of the others."""
+    folder = reports_dir / INCOMING
+    if not folder.is_dir():
+        return [], []
+    reg = load_registry(folder)
+    return reg.reports, [str(e) for e in reg.errors]
+
+
+def move_proposal(reports_dir: Path, data_dir: Path, rid: str, accept: bool) -> str:
+    """Accept (move into the reports folder) or dismiss (delete, remember its URL) one proposal;
+    the line to show. The id is checked against the id pattern first, so it cannot name another folder."""
+    if not isinstance(rid, str) or not re.match(ID_PATTERN, rid):
+        raise ProposalError(f"{rid!r} is not a report id")
     src = reports_dir / INCOMING / f"{rid}.yaml"
     reg = load_registry(reports_dir / INCOMING, files=[src]) if src.is_file() else None
     if reg is None or not reg.reports:
-        why = "; ".join(str(e) for e in reg.errors) if reg else "no such proposal"
-        print(f"error: {src}: {why}", file=sys.stderr)
-        return 1
+        raise ProposalError(f"{INCOMING}/{rid}.yaml: " + ("; ".join(str(e) for e in reg.errors) if reg else "no such proposal"))
     if accept:
         dst = reports_dir / f"{rid}.yaml"
         if dst.exists():
-            print(f"error: {dst} exists already; rename the proposal's id (and file) first", file=sys.stderr)
-            return 1
+            raise ProposalError(f"{dst.name} exists already in the reports folder; rename the proposal's id (and file) first")
         os.replace(src, dst)
-        print(f"accepted: {dst} (ingest it with: python -m ingest {dst})")
-        return 0
+        return f"accepted: {dst} (ingest it with: python -m ingest {dst})"
     spec = reg.reports[0]
-    state = load_state(store.root)
-    if spec.source and spec.source.url:
-        state = state.model_copy(update={"dismissed": [*state.dismissed, spec.source.url]})
-    save_state(store.root, state)
+    state = load_state(data_dir)
+    if spec.source and spec.source.url and spec.source.url not in state.dismissed:
+        save_state(data_dir, state.model_copy(update={"dismissed": [*state.dismissed, spec.source.url]}))
     src.unlink()
-    print(f"dismissed: {rid}")
-    return 0
+    return f"dismissed: {rid}"
+
+
+def accept_or_dismiss(reports_dir: Path, store: Store, accept: str | None = None, dismiss: str | None = None) -> int:
+    """The CLI's --accept / --dismiss: one line either way; 2 for a bad id, 1 when it cannot be done."""
+    rid = accept or dismiss or ""
+    try:
+        print(move_proposal(reports_dir, store.root, rid, accept=bool(accept)))
+        return 0
+    except ProposalError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2 if "is not a report id" in str(exc) else 1
