@@ -224,3 +224,28 @@ def test_url_key_matches_the_same_document_in_its_usual_spellings():
     assert url_key("https://arxiv.org/abs/2505.09388v2") == url_key("http://arxiv.org/pdf/2505.09388")
     assert url_key("https://github.com/o/r/blob/main/a.pdf") == url_key("https://raw.githubusercontent.com/o/r/main/a.pdf")
     assert url_key("https://Example.org/post/") == url_key("https://example.org/post#top")
+
+
+def test_one_failing_organisation_does_not_stop_the_others(field, capsys):
+    reports, data, watch, _ = field
+    watch.write_text(watch.read_text().replace("github: [MoonshotAI]", "github: [NoSuchOrg, MoonshotAI]"))
+    assert _discover(reports, data, watch, "--since", SINCE, "--allow-private-hosts") == 0
+    err = capsys.readouterr().err
+    assert "warning: GitHub NoSuchOrg: HTTP 404" in err and err.count("\n") == 1
+    assert {p.stem for p in (reports / "incoming").glob("*.yaml")} == EXPECTED_NEW
+
+
+def test_hostile_titles_become_plain_valid_fields(field, capsys):
+    reports, data, watch, server = field
+    from .discover_fixtures import QWEN_RSS
+
+    evil = QWEN_RSS.replace("Qwen3.5: Towards Native Agents", "Qwen9 ../../etc/passwd\n\t &lt;script&gt;: x" + "y" * 500)
+    with serve_api({"/feeds/qwen.xml": (200, evil.encode(), "application/rss+xml", {})}) as other:
+        watch.write_text(watch.read_text().replace(server.url("/feeds/qwen.xml"), other.url("/feeds/qwen.xml")))
+        assert _discover(reports, data, watch, "--since", SINCE, "--allow-private-hosts") == 0
+    made = sorted(p.name for p in (reports / "incoming").glob("*.yaml"))
+    assert all(p.parent == reports / "incoming" for p in (reports / "incoming").glob("**/*.yaml"))
+    assert main(["check", "--reports-dir", str(reports / "incoming")]) == 0
+    qwen = [yaml.safe_load((reports / "incoming" / n).read_text()) for n in made if n.startswith("qwen9")]
+    assert len(qwen) == 1 and "\n" not in qwen[0]["model"] and len(qwen[0]["model"]) <= 80
+    assert "/" not in made[[n.startswith("qwen9") for n in made].index(True)]

@@ -70,6 +70,7 @@ class ApiClient:
     requests: int = 0
     _last: dict[str, float] = field(default_factory=dict)
     _blocked: dict[str, float] = field(default_factory=dict)  # host -> wall time its rate limit resets
+    _down: dict[str, str] = field(default_factory=dict)  # host -> why it could not be reached (not asked again)
     _client: httpx.Client | None = None
 
     def close(self) -> None:
@@ -102,6 +103,8 @@ class ApiClient:
         if params:
             url = str(httpx.URL(url, params=params))
         host = (urlsplit(url).hostname or "").lower()
+        if host in self._down:
+            raise ApiError(self._down[host], network=True)
         if host in self._blocked and self._blocked[host] > self.wall():
             raise ApiError(f"{host}: rate limit reached earlier in this run; skipped until it resets")
         for attempt in range(3):
@@ -109,7 +112,12 @@ class ApiClient:
                 raise ApiError(f"request budget of {self.api.max_requests} for this run used up; skipped {display_url(url)}")
             self.requests += 1
             self._pace(host, self.api.min_interval if interval is None else interval)
-            status, headers, body, final = self._once(url, accept)
+            try:
+                status, headers, body, final = self._once(url, accept)
+            except ApiError as exc:
+                if exc.network:  # unreachable: the run does not knock on this host again
+                    self._down[host] = str(exc)
+                raise
             if status == 200:
                 if headers.get("x-ratelimit-remaining") == "0":
                     self._blocked[host] = float(headers.get("x-ratelimit-reset", "0") or 0)

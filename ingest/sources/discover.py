@@ -17,19 +17,21 @@ import datetime as dt
 import os
 import re
 import sys
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
+from pydantic import ValidationError
 
 from ingest.sources import fetch
 from ingest.sources.api import ApiClient, ApiError
 from ingest.sources.candidates import Candidate, from_arxiv, from_feed, from_github, unique_id, wanted_file
-from ingest.sources.feeds import FeedError, parse_arxiv, parse_commit_date, parse_feed, parse_repos, parse_tree
+from ingest.sources.feeds import FeedError, Repo, parse_arxiv, parse_commit_date, parse_feed, parse_repos, parse_tree
 from ingest.sources.registry import load_registry
 from ingest.sources.schema import ID_PATTERN, ReportSpec
 from ingest.sources.urls import UrlError, normalize_url
-from ingest.sources.watch import Watch, WatchError, load_state, load_watch, save_state
+from ingest.sources.watch import Lab, Watch, WatchError, load_state, load_watch, save_state
 from ingest.store.store import Store, atomic_write_bytes
 
 INCOMING = "incoming"
@@ -102,50 +104,91 @@ def known_reports(reports_dir: Path, store: Store, dismissed: list[str]) -> Know
 # ------------------------------------------------------------------------------------------ sources
 
 
-def _arxiv(watch: Watch, client: ApiClient, since: dt.date) -> list[Candidate]:
+@dataclass
+class Tally:
+    """Runs the units of work of the sources (a query, an organisation, a repository, a feed): a
+    failing unit is an error line and the others go on."""
+
+    errors: list[str] = field(default_factory=list)
+    ok: int = 0
+    network: bool = True  # every failure so far was a host that could not be reached
+
+    def run(self, what: str, unit: Callable[[], list[Candidate]]) -> list[Candidate]:
+        try:
+            found = unit()
+        except (ApiError, FeedError) as exc:
+            self.errors.append(f"{what}: {exc}")
+            self.network = self.network and getattr(exc, "network", False)
+            return []
+        self.ok += 1
+        return found
+
+
+def _arxiv(watch: Watch, client: ApiClient, since: dt.date, tally: Tally) -> list[Candidate]:
     names = sorted({m for lab in watch.labs for m in [*lab.models, lab.name]})
     cats = " OR ".join(f"cat:{c}" for c in watch.arxiv.categories)
     out: list[Candidate] = []
     for i in range(0, len(names), 10):
         who = " OR ".join(f'all:"{n}"' for n in names[i : i + 10])
-        query = f"({cats}) AND ({who})" if cats else f"({who})"
         params = {
-            "search_query": query,
+            "search_query": f"({cats}) AND ({who})" if cats else f"({who})",
             "sortBy": "submittedDate",
             "sortOrder": "descending",
             "max_results": str(watch.arxiv.max_results),
         }
-        body = client.get(watch.api.arxiv, params, "application/atom+xml", interval=watch.api.arxiv_interval).body
-        out += [c for e in parse_arxiv(body) if (c := from_arxiv(e, watch, since)) is not None]
+
+        def query(params: dict[str, str] = params) -> list[Candidate]:
+            body = client.get(watch.api.arxiv, params, "application/atom+xml", interval=watch.api.arxiv_interval).body
+            return [c for e in parse_arxiv(body) if (c := from_arxiv(e, watch, since)) is not None]
+
+        out += tally.run("arXiv", query)
     return out
 
 
-def _github(watch: Watch, client: ApiClient, since: dt.date) -> list[Candidate]:
+def _repo(watch: Watch, client: ApiClient, since: dt.date, repo: Repo, lab: Lab) -> list[Candidate]:
+    """Report files of one repository changed since the date (one tree listing, one commit query per file)."""
     api, gh = watch.api.github, watch.github
+    tree = client.get(f"{api}/repos/{repo.full_name}/git/trees/{repo.default_branch}", {"recursive": "1"})
+    out = []
+    for f in [f for f in parse_tree(tree.body) if wanted_file(f.path, gh.files)][: gh.max_commits]:
+        after = f"{since.isoformat()}T00:00:00Z"
+        params = {"path": f.path, "sha": repo.default_branch, "since": after, "per_page": "1"}
+        changed = parse_commit_date(client.get(f"{api}/repos/{repo.full_name}/commits", params).body)
+        if changed is not None:
+            out.append(from_github(repo, f.path, changed, lab, watch.api.github_raw))
+    return out
+
+
+def _github(watch: Watch, client: ApiClient, since: dt.date, tally: Tally) -> list[Candidate]:
+    gh = watch.github
     out: list[Candidate] = []
     for lab in watch.labs:
         for org in lab.github:
             params = {"sort": "pushed", "direction": "desc", "per_page": str(gh.max_repos), "type": "public"}
-            repos = parse_repos(client.get(f"{api}/orgs/{org}/repos", params, "application/vnd.github+json").body)
-            for repo in repos[: gh.max_repos]:
-                if repo.pushed is None or repo.pushed < since:
-                    continue
-                tree = client.get(f"{api}/repos/{repo.full_name}/git/trees/{repo.default_branch}", {"recursive": "1"})
-                for f in [f for f in parse_tree(tree.body) if wanted_file(f.path, gh.files)][: gh.max_commits]:
-                    after = f"{since.isoformat()}T00:00:00Z"
-                    params = {"path": f.path, "sha": repo.default_branch, "since": after, "per_page": "1"}
-                    changed = parse_commit_date(client.get(f"{api}/repos/{repo.full_name}/commits", params).body)
-                    if changed is not None:
-                        out.append(from_github(repo, f.path, changed, lab, watch.api.github_raw))
+            listing: list[Repo] = []
+
+            def repos(org: str = org, params: dict[str, str] = params, listing: list[Repo] = listing) -> list[Candidate]:
+                url = f"{watch.api.github}/orgs/{org}/repos"
+                listing.extend(parse_repos(client.get(url, params, "application/vnd.github+json").body))
+                return []
+
+            tally.run(f"GitHub {org}", repos)
+            for repo in listing[: gh.max_repos]:
+                if repo.pushed is not None and repo.pushed >= since:
+                    out += tally.run(f"GitHub {repo.full_name}", lambda r=repo, lab=lab: _repo(watch, client, since, r, lab))
     return out
 
 
-def _feeds(watch: Watch, client: ApiClient, since: dt.date) -> list[Candidate]:
+def _feeds(watch: Watch, client: ApiClient, since: dt.date, tally: Tally) -> list[Candidate]:
     out: list[Candidate] = []
     for lab in watch.labs:
         for url in lab.feeds:
-            items = parse_feed(client.get(url, accept="application/rss+xml, application/atom+xml, text/xml").body)
-            out += [c for it in items if (c := from_feed(it, lab, watch, since)) is not None]
+
+            def feed(url: str = url, lab: Lab = lab) -> list[Candidate]:
+                items = parse_feed(client.get(url, accept="application/rss+xml, application/atom+xml, text/xml").body)
+                return [c for it in items if (c := from_feed(it, lab, watch, since)) is not None]
+
+            out += tally.run(f"feed {url}", feed)
     return out
 
 
@@ -153,24 +196,15 @@ def _feeds(watch: Watch, client: ApiClient, since: dt.date) -> list[Candidate]:
 class Found:
     candidates: list[Candidate]
     errors: list[str]
-    answered: int  # sources whose requests all succeeded (at least one request made)
+    answered: int  # units of work that succeeded
     network_only: bool  # every failure was a host that could not be reached
 
 
 def collect(watch: Watch, client: ApiClient, since: dt.date) -> Found:
-    """Every source's candidates; a failing source is an error line, the others still count."""
-    cands: list[Candidate] = []
-    errors: list[str] = []
-    answered, network = 0, True
-    for name, source in (("arXiv", _arxiv), ("GitHub", _github), ("feeds", _feeds)):
-        before = client.requests
-        try:
-            cands += source(watch, client, since)
-            answered += client.requests > before
-        except (ApiError, FeedError) as exc:
-            errors.append(f"{name}: {exc}")
-            network = network and getattr(exc, "network", False)
-    return Found(cands, errors, answered, network and bool(errors))
+    """Every source's candidates; a failing unit (query, organisation, repository, feed) is an error line."""
+    tally = Tally()
+    cands = [c for source in (_arxiv, _github, _feeds) for c in source(watch, client, since, tally)]
+    return Found(cands, tally.errors, tally.ok, tally.network and bool(tally.errors))
 
 
 # ------------------------------------------------------------------------------------------ proposals
@@ -259,8 +293,13 @@ def run(
             rows.append(c.row(f"same file as {next(r for s, r in known.sha.items() if s[:20] == sha[:20])}"))
             continue
         c = c.with_id(unique_id(c.model, known.ids))
+        try:
+            text = proposal_yaml(c, today)
+        except ValidationError as exc:  # a candidate the schema rejects is reported, not written
+            rows.append(c.row(f"not proposed: {exc.errors()[0]['msg'][:100]}"))
+            continue
         known.ids.add(c.id)
-        atomic_write_bytes(reports_dir / INCOMING / f"{c.id}.yaml", proposal_yaml(c, today).encode())
+        atomic_write_bytes(reports_dir / INCOMING / f"{c.id}.yaml", text.encode())
         written += 1
         rows.append(c.row("new" + (f"; {note}" if note else "")))
     save_state(store.root, state.model_copy(update={"last_run": today}))
