@@ -23,7 +23,7 @@ import streamlit as st
 from ingest.analysis.confidence import unsure
 from ingest.analysis.lens import NOT_ASSESSED, NOT_DISCLOSED, Dimension, Lens
 from ingest.outputs import export, stats, study_tables
-from views import data, matrix, nav
+from views import changes, data, matrix, nav
 
 T = TypeVar("T")
 
@@ -277,6 +277,7 @@ def render() -> None:
         return
     # The legend does not change with the filters, so it sits outside their fragment (not redrawn).
     st.caption(LEGEND)
+    changes.compare_note()  # reports whose latest version changed a cell, linked to their Changes view
     shown_ids: dict[str, pd.Series] = {}
     _matrix_and_filters(shown_ids)
     _downloads(tbl, shown_ids, lens)

@@ -37,6 +37,8 @@ PAGES: dict[str, tuple[str, str, str]] = {
     "benchmarks": ("benchmarks.py", "Benchmarks", ":material/leaderboard:"),
     "add": ("add_report.py", "Add report", ":material/add_circle:"),
     "review": ("review.py", "Review", ":material/rate_review:"),
+    "changes": ("changes.py", "Changes", ":material/difference:"),
+    "incoming": ("incoming.py", "Incoming", ":material/inbox:"),
     "source": ("source.py", "Source page", ":material/picture_as_pdf:"),
 }
 #: Pages reached only by a link (a quote's "see the page"), not listed in the menu.

@@ -23,7 +23,9 @@ from ingest.analysis.evidence import sentences
 from ingest.analysis.lens import Lens
 from ingest.reading.extract import Document
 from ingest.reading.sections import split_sections
+from ingest.store import history
 from ingest.store.records import Bundle, Cell
+from ingest.store.store import Store
 
 _WS = re.compile(r"\s+")
 
@@ -315,3 +317,36 @@ def format_diff(d: ReportDiff) -> str:
             lines.append(f"  {sign} (p. {s.page}, {', '.join(s.dimensions)}) {s.text}")
     lines += [f"note: {n}" for n in d.notes]
     return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------------ from the store
+
+
+def stored_diff(
+    store: Store, report_id: str, lens: Lens | None, old_key: str = "previous", new_key: str = history.LATEST,
+    labels: dict[str, str] | None = None, with_text: bool = True,
+) -> ReportDiff | None:  # fmt: skip
+    """The diff of two stored versions of a report (None when it has fewer than two or one cannot be read)."""
+    found = history.versions(store, report_id, labels)
+    old_v, new_v = history.find(found, old_key), history.find(found, new_key)
+    if old_v is None or new_v is None:
+        return None
+    readings = []
+    for v in (old_v, new_v):
+        b = history.reading(store, report_id, v)
+        if b is None:
+            return None
+        doc = store.get_text(v.sha256, b.meta.engine or "pdfium") if with_text else None
+        readings.append(Reading(v.label, b, doc))
+    return diff_readings(report_id, readings[0], readings[1], lens if with_text else None)
+
+
+def changed_reports(store: Store) -> dict[str, tuple[str, ...]]:
+    """Reports whose latest version changed a comparison cell's value, with those dimensions."""
+    root = store.results_dir / "history"
+    out: dict[str, tuple[str, ...]] = {}
+    for rid in sorted(p.name for p in root.iterdir()) if root.is_dir() else ():
+        d = stored_diff(store, rid, None, with_text=False)
+        if d is not None and d.changed_cells:
+            out[rid] = d.changed_cells
+    return out
