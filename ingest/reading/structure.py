@@ -103,6 +103,13 @@ def table_from_lines(lines: list[Line], page: int) -> Table | None:
         return None
     for p in pieces:
         p.c0, p.c1 = _cols_of(p.seg, cols)
+    joined = _join_word_bands(cols, pieces)
+    if len(joined) < 2:
+        return None
+    if len(joined) < len(cols):
+        cols = joined
+        for p in pieces:
+            p.c0, p.c1 = _cols_of(p.seg, cols)
     rows = _row_groups(lines, pieces)
     cells = _cells(pieces, rows)
     x0 = min(ln.x0 for ln in lines)
@@ -173,6 +180,36 @@ def column_bands(pieces: list[_Piece], head_end: int = 0) -> list[tuple[float, f
     inner = [k for k, band in enumerate(bands) if band[2] >= 0]
     out = [band for k, band in enumerate(bands) if band[2] >= 0 or not inner or k < inner[0] or k > inner[-1]]
     return [(a, b) for a, b, _ in out]
+
+
+def _join_word_bands(cols: list[tuple[float, float]], pieces: list[_Piece]) -> list[tuple[float, float]]:
+    """Columns with the column to their left where they are words of one cell split by wide word
+    spaces (justified text in a cell): no value in them, and on every line that has a piece there,
+    a piece of the left column ends just before it: less than one font size, or three when the
+    PDF itself puts a space character there (justified text stretches it)."""
+    at: dict[tuple[int, int], list[_Piece]] = {}
+    for p in pieces:
+        if p.c0 == p.c1:
+            at.setdefault((p.line, p.c0), []).append(p)
+    out = [list(cols[0])]
+    for k in range(1, len(cols)):
+        mine = [p for p in pieces if p.c0 == k or p.c1 == k]
+        glued = bool(mine) and all(
+            p.c0 == p.c1 == k
+            and not p.numeric
+            and any(0 <= p.seg.x0 - q.seg.x1 < _glue(p.seg) for q in at.get((p.line, k - 1), []))
+            for p in mine
+        )
+        if glued:
+            out[-1][1] = max(out[-1][1], cols[k][1])
+        else:
+            out.append(list(cols[k]))
+    return [(a, b) for a, b in out]
+
+
+def _glue(seg: Seg) -> float:
+    w = seg.words[0]
+    return (3.0 if w.spaced else 1.0) * w.size
 
 
 def _overlap(a0: float, a1: float, b0: float, b1: float) -> float:
