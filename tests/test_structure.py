@@ -10,6 +10,7 @@ import pytest
 from ingest.cli import main
 from ingest.outputs.table_formats import render
 from ingest.reading.structure import Cell, Table
+from ingest.reading.structure_grid import grid_from_table
 from ingest.reading.structure_regions import TablesError, parse_pages, read_pdf_tables
 
 from .conftest import _font
@@ -223,3 +224,35 @@ def test_tables_command_says_in_one_line_why_a_file_is_unreadable(tmp_path, caps
         assert err.startswith("error: ") and "\n" not in err and "Traceback" not in err
     assert main(["tables", str(bad), "--pages", "x"]) == 1
     assert "--pages" in capsys.readouterr().err
+
+
+def test_a_structure_table_becomes_a_results_grid_with_headers_groups_and_carried_labels():
+    rows = [
+        Cell(0, 2, "Reasoning", 1, 2),
+        Cell(1, 0, "Kind"),
+        Cell(1, 1, "Model"),
+        Cell(1, 2, "AIME"),
+        Cell(1, 3, "GPQA"),
+        Cell(2, 0, "Open"),
+        Cell(2, 1, "m-small"),
+        Cell(2, 2, "50.1"),
+        Cell(2, 3, "-"),
+        Cell(3, 1, "m-large"),
+        Cell(3, 2, "61.0"),
+        Cell(3, 3, "40.2"),
+        Cell(4, 1, "Closed models"),
+        Cell(5, 0, "API"),
+        Cell(5, 1, "c-one"),
+        Cell(5, 2, "70.0"),
+        Cell(5, 3, "55.5"),
+    ]
+    g = grid_from_table(Table(1, (0, 0, 1, 1), rows, 6, 4, 2))
+    assert g is not None
+    assert g.col_headers == [[("Reasoning", 2), ("AIME", 1)], [("Reasoning", 2), ("GPQA", 1)]]
+    assert g.label_headers == ["Kind", "Model"] and g.main == 1
+    assert [(r.labels, r.values, r.group) for r in g.rows] == [
+        (["Open", "m-small"], ["50.1", "-"], ""),
+        (["Open", "m-large"], ["61.0", "40.2"], ""),
+        (["API", "c-one"], ["70.0", "55.5"], "Closed models"),
+    ]
+    assert grid_from_table(Table(1, (0, 0, 1, 1), [Cell(0, 0, "a"), Cell(0, 1, "b")], 1, 2)) is None
