@@ -110,7 +110,7 @@ def table_from_lines(lines: list[Line], page: int) -> Table | None:
         cols = joined
         for p in pieces:
             p.c0, p.c1 = _cols_of(p.seg, cols)
-    rows = _row_groups(lines, pieces)
+    rows = _row_groups(lines, pieces, head_end)
     cells = _cells(pieces, rows)
     x0 = min(ln.x0 for ln in lines)
     x1 = max(ln.x1 for ln in lines)
@@ -229,7 +229,7 @@ def _cols_of(seg: Seg, cols: list[tuple[float, float]]) -> tuple[int, int]:
     return k, k
 
 
-def _row_groups(lines: list[Line], pieces: list[_Piece]) -> list[list[int]]:
+def _row_groups(lines: list[Line], pieces: list[_Piece], head_end: int = 0) -> list[list[int]]:
     """Line indices per row: a continuation line joins the row above."""
     per_line: dict[int, list[_Piece]] = {}
     for p in pieces:
@@ -238,18 +238,22 @@ def _row_groups(lines: list[Line], pieces: list[_Piece]) -> list[list[int]]:
     typical = statistics.median(gaps) if gaps else 0.0
     rows: list[list[int]] = []
     for i in range(len(lines)):
-        if rows and _continues(lines, per_line, rows[-1], i, typical):
+        if rows and _continues(lines, per_line, rows[-1], i, typical, i >= head_end):
             rows[-1].append(i)
         else:
             rows.append([i])
     return rows
 
 
-def _continues(lines: list[Line], per_line: dict[int, list[_Piece]], row: list[int], i: int, typical: float) -> bool:
+def _continues(
+    lines: list[Line], per_line: dict[int, list[_Piece]], row: list[int], i: int, typical: float, body: bool = True
+) -> bool:
     """Whether line `i` continues the cells of the row above rather than starting a row.
 
     It does when it holds no value, each of its segments lies under a cell of the row above, and
-    it is set tighter than the table's usual line gap or starts in lower case (a wrapped phrase)."""
+    it is set tighter than the table's usual line gap or starts in lower case (a wrapped phrase),
+    or, in the body of a table of text (no value in the row either), it leaves the first column
+    to the row's label (a paragraph of a description cell; in a header it is a header row)."""
     mine = per_line.get(i, [])
     above = [p for li in row for p in per_line.get(li, [])]
     if not mine or not above or any(p.numeric for p in mine):
@@ -265,7 +269,8 @@ def _continues(lines: list[Line], per_line: dict[int, list[_Piece]], row: list[i
         return False  # under a row of values only a wrapped phrase continues
     tight = gap < 0.6 * typical - 0.5
     lower = all(p.seg.words[0].text[:1].islower() for p in mine)
-    return tight or lower
+    text_row = body and not any(p.numeric for p in above) and any(p.c0 == 0 for p in above) and all(p.c0 > 0 for p in mine)
+    return tight or lower or text_row
 
 
 def _cells(pieces: list[_Piece], rows: list[list[int]]) -> list[Cell]:
