@@ -138,6 +138,12 @@ def test_running_header_heading_and_notes_stay_out(tmp_path):
     assert texts == {text for row in ROWS for text in row}
 
 
+def test_note_lines_under_a_table_in_its_own_font_stay_out(tmp_path):
+    items = [*grid(130, ROWS, XS), (72, 186, "(*) Preliminary figures."), (72, 200, "GPU: the graphics card used.")]
+    t = only_table(make_pdf(tmp_path / "t.pdf", [prose(80) + items]))
+    assert t.n_rows == 4 and "Preliminary" not in str(t.matrix()) and "graphics" not in str(t.matrix())
+
+
 def test_two_tables_on_one_page_are_two_tables(tmp_path):
     other = [["Split", "Train", "Test"], ["easy", "100", "20"], ["hard", "80", "40"]]
     items = grid(100, ROWS, XS) + prose(180) + grid(240, other, [72, 250, 350])

@@ -187,11 +187,20 @@ def _runs(lines: list[Line], kinds: list[str], rules: list[tuple[float, float, f
 
 
 def _trim_notes(lines: list[Line], body: list[int]) -> list[int]:
-    """Drop the notes under a table: from a line that starts "Source"/"Note", or from the first of
-    the bottom lines set in a smaller font than the table's rows."""
+    """Drop the notes under a table: from a line that starts "Source"/"Note"; below the last row
+    holding a value, from a line that starts with a note mark ("(*)", "\u2020", "(:)") or defines a
+    term ("GDP: ..."); then the bottom lines set in a smaller font than the table's rows."""
     for k, i in enumerate(body):
         if k >= 2 and _NOTE.match(lines[i].text):
-            return body[:k]
+            body = body[:k]
+            break
+    valued = [k for k, i in enumerate(body) if any(is_value(s.text) for s in lines[i].segs)]
+    if len(valued) >= 3:
+        for k in range(valued[-1] + 1, len(body)):
+            first = lines[body[k]].segs[0].text
+            if not first[:1].isalnum() or (first.endswith(":") and len(first.split()) <= 3):
+                body = body[:k]
+                break
     sizes = sorted(lines[i].size for i in body)
     typical = sizes[len(sizes) // 2]
     end = len(body)
