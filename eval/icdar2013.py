@@ -15,7 +15,8 @@ Two settings, as in the competition:
   `read_pdf_tables`, the `tables` command's library function), their relations pooled per document
   and compared with the pooled relations of all ground-truth tables of that document;
 * given regions: each ground-truth region (page and bounding box) is read on its own and compared
-  with that region's cells.
+  with that region's cells (ours: words whose centre is in the box; pdfplumber and camelot: the
+  box widened by MARGIN points, so ruling lines on its border count).
 A document with ground-truth variants (eu-009a/b, us-011a/b, ...: one PDF, two readings) is scored
 against each and keeps the better F1, for every system alike.
 
@@ -220,6 +221,8 @@ def ours_regions(doc: Doc, regions: list[Region]) -> Counter[Rel]:
     return out
 
 
+#: Points added around a true region for the other tools, so ruling lines on its border are inside.
+MARGIN = 4.0
 PLUMBER_TEXT = {"vertical_strategy": "text", "horizontal_strategy": "text"}
 
 
@@ -243,7 +246,8 @@ def plumber_regions(doc: Doc, regions: list[Region], settings: dict | None) -> C
             page = pdf.pages[reg.page - 1]
             h = float(page.height)
             x1, y1, x2, y2 = reg.bbox
-            box = (max(x1 - 1, 0), max(h - y2 - 1, 0), min(x2 + 1, float(page.width)), min(h - y1 + 1, h))
+            m = MARGIN
+            box = (max(x1 - m, 0), max(h - y2 - m, 0), min(x2 + m, float(page.width)), min(h - y1 + m, h))
             for t in page.crop(box).find_tables(settings or {}):
                 out += relations(matrix_cells(t.extract()))
     return out
@@ -266,7 +270,7 @@ def camelot_regions(doc: Doc, regions: list[Region]) -> Counter[Rel]:
     out: Counter[Rel] = Counter()
     for reg in regions:
         x1, y1, x2, y2 = reg.bbox
-        area = f"{x1 - 1},{y2 + 1},{x2 + 1},{y1 - 1}"
+        area = f"{x1 - MARGIN},{y2 + MARGIN},{x2 + MARGIN},{y1 - MARGIN}"
         for t in camelot.read_pdf(str(doc.pdf), pages=str(reg.page), flavor="stream", table_areas=[area]):
             out += relations(matrix_cells(t.df.values.tolist()))
     return out

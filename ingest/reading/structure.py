@@ -251,7 +251,8 @@ def _continues(
     """Whether line `i` continues the cells of the row above rather than starting a row.
 
     It does when it holds no value, each of its segments lies under a cell of the row above, and
-    it is set tighter than the table's usual line gap or starts in lower case (a wrapped phrase),
+    it is set tighter than the table's usual line gap or starts in lower case or with a
+    parenthesis (a wrapped phrase),
     or, in the body of a table of text (no value in the row either), it leaves the first column
     to the row's label (a paragraph of a description cell; in a header it is a header row)."""
     mine = per_line.get(i, [])
@@ -265,12 +266,17 @@ def _continues(
     filled = {c for p in above for c in range(p.c0, p.c1 + 1)}
     if not all(p.c0 in filled and p.c1 in filled for p in mine):
         return False
-    if any(p.numeric for p in above) and not all(p.seg.words[0].text[:1].islower() for p in mine):
+    lower = all(_wrapped(p.seg.words[0].text) for p in mine)
+    if any(p.numeric for p in above) and not lower:
         return False  # under a row of values only a wrapped phrase continues
     tight = gap < 0.6 * typical - 0.5
-    lower = all(p.seg.words[0].text[:1].islower() for p in mine)
     text_row = body and not any(p.numeric for p in above) and any(p.c0 == 0 for p in above) and all(p.c0 > 0 for p in mine)
     return tight or lower or text_row
+
+
+def _wrapped(word: str) -> bool:
+    """A word that goes on a phrase: lower case, or an opening parenthesis ("(Douwe Egberts)")."""
+    return word[:1].islower() or (word[:1] == "(" and word[1:2].isalpha())
 
 
 def _cells(pieces: list[_Piece], rows: list[list[int]]) -> list[Cell]:
