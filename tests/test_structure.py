@@ -262,3 +262,22 @@ def test_a_structure_table_becomes_a_results_grid_with_headers_groups_and_carrie
         (["API", "c-one"], ["70.0", "55.5"], "Closed models"),
     ]
     assert grid_from_table(Table(1, (0, 0, 1, 1), [Cell(0, 0, "a"), Cell(0, 1, "b")], 1, 2)) is None
+
+
+def test_a_page_with_too_many_words_is_noted_not_read(tmp_path, monkeypatch):
+    from ingest.reading import structure_regions
+
+    path = make_pdf(tmp_path / "t.pdf", [prose(80) + grid(130, ROWS, XS), grid(130, ROWS, XS)])
+    monkeypatch.setattr(structure_regions, "MAX_PAGE_WORDS", 30)
+    tables, notes = read_pdf_tables(path)
+    assert [t.page for t in tables] == [2]
+    assert len(notes) == 1 and notes[0].startswith("page 1: not read (") and "more than the limit of 30" in notes[0]
+
+
+def test_a_long_run_of_rows_is_read_in_parts(tmp_path, monkeypatch):
+    from ingest.reading import structure_regions
+
+    monkeypatch.setattr(structure_regions, "MAX_REGION_LINES", 3)
+    rows = [ROWS[0]] + [[f"row {k}", "1.0", "2.0", "3.0", "4.0"] for k in range(5)]
+    tables, _ = read_pdf_tables(make_pdf(tmp_path / "t.pdf", [grid(100, rows, XS)]))
+    assert [t.n_rows for t in tables] == [3, 3]
