@@ -10,6 +10,7 @@ import pytest
 from ingest.cli import main
 from ingest.outputs.table_formats import render
 from ingest.reading.structure import Cell, Table
+from ingest.reading.structure_grid import grid_from_table
 from ingest.reading.structure_regions import TablesError, parse_pages, read_pdf_tables
 
 from .conftest import _font
@@ -137,6 +138,12 @@ def test_running_header_heading_and_notes_stay_out(tmp_path):
     assert texts == {text for row in ROWS for text in row}
 
 
+def test_note_lines_under_a_table_in_its_own_font_stay_out(tmp_path):
+    items = [*grid(130, ROWS, XS), (72, 186, "(*) Preliminary figures."), (72, 200, "GPU: the graphics card used.")]
+    t = only_table(make_pdf(tmp_path / "t.pdf", [prose(80) + items]))
+    assert t.n_rows == 4 and "Preliminary" not in str(t.matrix()) and "graphics" not in str(t.matrix())
+
+
 def test_two_tables_on_one_page_are_two_tables(tmp_path):
     other = [["Split", "Train", "Test"], ["easy", "100", "20"], ["hard", "80", "40"]]
     items = grid(100, ROWS, XS) + prose(180) + grid(240, other, [72, 250, 350])
@@ -223,3 +230,54 @@ def test_tables_command_says_in_one_line_why_a_file_is_unreadable(tmp_path, caps
         assert err.startswith("error: ") and "\n" not in err and "Traceback" not in err
     assert main(["tables", str(bad), "--pages", "x"]) == 1
     assert "--pages" in capsys.readouterr().err
+
+
+def test_a_structure_table_becomes_a_results_grid_with_headers_groups_and_carried_labels():
+    rows = [
+        Cell(0, 2, "Reasoning", 1, 2),
+        Cell(1, 0, "Kind"),
+        Cell(1, 1, "Model"),
+        Cell(1, 2, "AIME"),
+        Cell(1, 3, "GPQA"),
+        Cell(2, 0, "Open"),
+        Cell(2, 1, "m-small"),
+        Cell(2, 2, "50.1"),
+        Cell(2, 3, "-"),
+        Cell(3, 1, "m-large"),
+        Cell(3, 2, "61.0"),
+        Cell(3, 3, "40.2"),
+        Cell(4, 1, "Closed models"),
+        Cell(5, 0, "API"),
+        Cell(5, 1, "c-one"),
+        Cell(5, 2, "70.0"),
+        Cell(5, 3, "55.5"),
+    ]
+    g = grid_from_table(Table(1, (0, 0, 1, 1), rows, 6, 4, 2))
+    assert g is not None
+    assert g.col_headers == [[("Reasoning", 2), ("AIME", 1)], [("Reasoning", 2), ("GPQA", 1)]]
+    assert g.label_headers == ["Kind", "Model"] and g.main == 1
+    assert [(r.labels, r.values, r.group) for r in g.rows] == [
+        (["Open", "m-small"], ["50.1", "-"], ""),
+        (["Open", "m-large"], ["61.0", "40.2"], ""),
+        (["API", "c-one"], ["70.0", "55.5"], "Closed models"),
+    ]
+    assert grid_from_table(Table(1, (0, 0, 1, 1), [Cell(0, 0, "a"), Cell(0, 1, "b")], 1, 2)) is None
+
+
+def test_a_page_with_too_many_words_is_noted_not_read(tmp_path, monkeypatch):
+    from ingest.reading import structure_regions
+
+    path = make_pdf(tmp_path / "t.pdf", [prose(80) + grid(130, ROWS, XS), grid(130, ROWS, XS)])
+    monkeypatch.setattr(structure_regions, "MAX_PAGE_WORDS", 30)
+    tables, notes = read_pdf_tables(path)
+    assert [t.page for t in tables] == [2]
+    assert len(notes) == 1 and notes[0].startswith("page 1: not read (") and "more than the limit of 30" in notes[0]
+
+
+def test_a_long_run_of_rows_is_read_in_parts(tmp_path, monkeypatch):
+    from ingest.reading import structure_regions
+
+    monkeypatch.setattr(structure_regions, "MAX_REGION_LINES", 3)
+    rows = [ROWS[0]] + [[f"row {k}", "1.0", "2.0", "3.0", "4.0"] for k in range(5)]
+    tables, _ = read_pdf_tables(make_pdf(tmp_path / "t.pdf", [grid(100, rows, XS)]))
+    assert [t.n_rows for t in tables] == [3, 3]

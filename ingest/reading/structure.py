@@ -103,7 +103,14 @@ def table_from_lines(lines: list[Line], page: int) -> Table | None:
         return None
     for p in pieces:
         p.c0, p.c1 = _cols_of(p.seg, cols)
-    rows = _row_groups(lines, pieces)
+    joined = _join_word_bands(cols, pieces)
+    if len(joined) < 2:
+        return None
+    if len(joined) < len(cols):
+        cols = joined
+        for p in pieces:
+            p.c0, p.c1 = _cols_of(p.seg, cols)
+    rows = _row_groups(lines, pieces, head_end)
     cells = _cells(pieces, rows)
     x0 = min(ln.x0 for ln in lines)
     x1 = max(ln.x1 for ln in lines)
@@ -175,6 +182,36 @@ def column_bands(pieces: list[_Piece], head_end: int = 0) -> list[tuple[float, f
     return [(a, b) for a, b, _ in out]
 
 
+def _join_word_bands(cols: list[tuple[float, float]], pieces: list[_Piece]) -> list[tuple[float, float]]:
+    """Columns with the column to their left where they are words of one cell split by wide word
+    spaces (justified text in a cell): no value in them, and on every line that has a piece there,
+    a piece of the left column ends just before it: less than one font size, or three when the
+    PDF itself puts a space character there (justified text stretches it)."""
+    at: dict[tuple[int, int], list[_Piece]] = {}
+    for p in pieces:
+        if p.c0 == p.c1:
+            at.setdefault((p.line, p.c0), []).append(p)
+    out = [list(cols[0])]
+    for k in range(1, len(cols)):
+        mine = [p for p in pieces if p.c0 == k or p.c1 == k]
+        glued = bool(mine) and all(
+            p.c0 == p.c1 == k
+            and not p.numeric
+            and any(0 <= p.seg.x0 - q.seg.x1 < _glue(p.seg) for q in at.get((p.line, k - 1), []))
+            for p in mine
+        )
+        if glued:
+            out[-1][1] = max(out[-1][1], cols[k][1])
+        else:
+            out.append(list(cols[k]))
+    return [(a, b) for a, b in out]
+
+
+def _glue(seg: Seg) -> float:
+    w = seg.words[0]
+    return (3.0 if w.spaced else 1.0) * w.size
+
+
 def _overlap(a0: float, a1: float, b0: float, b1: float) -> float:
     return min(a1, b1) - max(a0, b0)
 
@@ -192,7 +229,7 @@ def _cols_of(seg: Seg, cols: list[tuple[float, float]]) -> tuple[int, int]:
     return k, k
 
 
-def _row_groups(lines: list[Line], pieces: list[_Piece]) -> list[list[int]]:
+def _row_groups(lines: list[Line], pieces: list[_Piece], head_end: int = 0) -> list[list[int]]:
     """Line indices per row: a continuation line joins the row above."""
     per_line: dict[int, list[_Piece]] = {}
     for p in pieces:
@@ -201,18 +238,23 @@ def _row_groups(lines: list[Line], pieces: list[_Piece]) -> list[list[int]]:
     typical = statistics.median(gaps) if gaps else 0.0
     rows: list[list[int]] = []
     for i in range(len(lines)):
-        if rows and _continues(lines, per_line, rows[-1], i, typical):
+        if rows and _continues(lines, per_line, rows[-1], i, typical, i >= head_end):
             rows[-1].append(i)
         else:
             rows.append([i])
     return rows
 
 
-def _continues(lines: list[Line], per_line: dict[int, list[_Piece]], row: list[int], i: int, typical: float) -> bool:
+def _continues(
+    lines: list[Line], per_line: dict[int, list[_Piece]], row: list[int], i: int, typical: float, body: bool = True
+) -> bool:
     """Whether line `i` continues the cells of the row above rather than starting a row.
 
     It does when it holds no value, each of its segments lies under a cell of the row above, and
-    it is set tighter than the table's usual line gap or starts in lower case (a wrapped phrase)."""
+    it is set tighter than the table's usual line gap or starts in lower case or with a
+    parenthesis (a wrapped phrase),
+    or, in the body of a table of text (no value in the row either), it leaves the first column
+    to the row's label (a paragraph of a description cell; in a header it is a header row)."""
     mine = per_line.get(i, [])
     above = [p for li in row for p in per_line.get(li, [])]
     if not mine or not above or any(p.numeric for p in mine):
@@ -224,11 +266,17 @@ def _continues(lines: list[Line], per_line: dict[int, list[_Piece]], row: list[i
     filled = {c for p in above for c in range(p.c0, p.c1 + 1)}
     if not all(p.c0 in filled and p.c1 in filled for p in mine):
         return False
-    if any(p.numeric for p in above) and not all(p.seg.words[0].text[:1].islower() for p in mine):
+    lower = all(_wrapped(p.seg.words[0].text) for p in mine)
+    if any(p.numeric for p in above) and not lower:
         return False  # under a row of values only a wrapped phrase continues
     tight = gap < 0.6 * typical - 0.5
-    lower = all(p.seg.words[0].text[:1].islower() for p in mine)
-    return tight or lower
+    text_row = body and not any(p.numeric for p in above) and any(p.c0 == 0 for p in above) and all(p.c0 > 0 for p in mine)
+    return tight or lower or text_row
+
+
+def _wrapped(word: str) -> bool:
+    """A word that goes on a phrase: lower case, or an opening parenthesis ("(Douwe Egberts)")."""
+    return word[:1].islower() or (word[:1] == "(" and word[1:2].isalpha())
 
 
 def _cells(pieces: list[_Piece], rows: list[list[int]]) -> list[Cell]:

@@ -36,6 +36,11 @@ from ingest.reading.tables_pdf import (
 
 #: The most pages the `tables` command reads (the pipeline's own page limit).
 MAX_PAGES = 3000
+#: Words on one page beyond which the page is not read (a hostile or broken page; real pages hold
+#: a few thousand), and lines per region beyond which a run is read in parts (work per region grows
+#: with the square of its cells).
+MAX_PAGE_WORDS = 20_000
+MAX_REGION_LINES = 200
 #: Seconds the `tables` command may spend reading pages before it stops with what it has.
 TIME_LIMIT = 120.0
 _BULLET = re.compile(r"^([\u2022\u2023\u25aa\u25cf\u25e6\u2013\u2014\u2212*-]|\(?[a-zA-Z0-9]{1,3}[.)]|\d{1,2}(\.\d{1,2})+\.?)$")
@@ -182,16 +187,26 @@ def _runs(lines: list[Line], kinds: list[str], rules: list[tuple[float, float, f
             continue
         head = [i for i in run if i < tab[0]]
         body = _header_lines(lines, head, body) + body
-        out.append([lines[i] for i in body])
+        for k in range(0, len(body), MAX_REGION_LINES):
+            out.append([lines[i] for i in body[k : k + MAX_REGION_LINES]])
     return out
 
 
 def _trim_notes(lines: list[Line], body: list[int]) -> list[int]:
-    """Drop the notes under a table: from a line that starts "Source"/"Note", or from the first of
-    the bottom lines set in a smaller font than the table's rows."""
+    """Drop the notes under a table: from a line that starts "Source"/"Note"; below the last row
+    holding a value, from a line that starts with a note mark ("(*)", "\u2020", "(:)") or defines a
+    term ("GDP: ..."); then the bottom lines set in a smaller font than the table's rows."""
     for k, i in enumerate(body):
         if k >= 2 and _NOTE.match(lines[i].text):
-            return body[:k]
+            body = body[:k]
+            break
+    valued = [k for k, i in enumerate(body) if any(is_value(s.text) for s in lines[i].segs)]
+    if len(valued) >= 3:
+        for k in range(valued[-1] + 1, len(body)):
+            first = lines[body[k]].segs[0].text
+            if not first[:1].isalnum() or (first.endswith(":") and len(first.split()) <= 3):
+                body = body[:k]
+                break
     sizes = sorted(lines[i].size for i in body)
     typical = sizes[len(sizes) // 2]
     end = len(body)
@@ -284,12 +299,11 @@ def read_pdf_tables(
         if pages and len(wanted) < len(pages):
             notes.append(f"pages beyond the last ({n}) skipped")
         start = time.monotonic()
-        for k, num in enumerate(wanted):
+        for num in wanted:
             if time.monotonic() - start > time_limit:
                 notes.append(f"time limit of {time_limit:g} s reached: pages {num}-{wanted[-1]} not read")
                 break
             tables.extend(_read_page(pdf, num, notes))
-            del k
     finally:
         pdf.close()
     return tables, notes
@@ -301,6 +315,9 @@ def _read_page(pdf, num: int, notes: list[str]) -> list[Table]:  # type: ignore[
         page = pdf[num - 1]
         try:
             words = page_words(page)
+            if len(words) > MAX_PAGE_WORDS:
+                notes.append(f"page {num}: not read ({len(words)} words, more than the limit of {MAX_PAGE_WORDS})")
+                return []
             rules = page_rules(page)
             return page_tables(words, rules, page.get_width(), num, page.get_height())
         finally:
