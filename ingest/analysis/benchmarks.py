@@ -185,6 +185,10 @@ class Catalogue(_Strict):
         """The text uses a word for benchmark scores (`benchmark_words`: "benchmark", "leaderboard", …)."""
         return bool(self._vocab("benchmark_words").search(text or ""))
 
+    def is_rating_word(self, word: str) -> bool:
+        """One word that is a rating metric on its own ("Total", "Score"): a summed-score column."""
+        return bool(word) and bool(self._vocab("rating_metrics").fullmatch(word.strip("().:")))
+
     def is_result_caption(self, caption: str) -> bool:
         """A caption that says its table holds evaluation results (`result_captions`) and not that
         it describes models, data or systems (`non_result_captions`): how a table whose benchmarks

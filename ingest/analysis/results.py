@@ -23,10 +23,12 @@ from ingest.reading.extract import Document, KeptPages
 from ingest.reading.results_read import Table, cell_flag, clean, interpret, is_own, names_benchmark, score_of, validate
 from ingest.reading.results_web import html_tables, markdown_tables
 from ingest.reading.tables_pdf import CAPTION, FIGURE_CAPTION, build_grid, find_regions, page_rules, page_words
+from ingest.store.records import ResultCell as Cell
 from ingest.store.records import Results, ResultTable
 
 __all__ = [
     "RESULTS_VERSION",
+    "RESULT_ATTRIBUTE_COLUMNS",
     "RESULT_COLUMNS",
     "card_section",
     "cell_flag",
@@ -35,6 +37,7 @@ __all__ = [
     "is_own",
     "markdown_tables",
     "read_results",
+    "result_attribute_rows",
     "result_note_rows",
     "result_rows",
     "results_key",
@@ -62,8 +65,13 @@ RESULT_COLUMNS = [
     "category",
     "origin",
     "flag",
+    "verified",
     "notes",
 ]
+
+#: Columns of the `result_attributes` table: what a result table says about a model that is not a
+#: score (parameters, activated parameters, context length, shots, "Type").
+RESULT_ATTRIBUTE_COLUMNS = ["report_id", "page", "table", "model", "own", "attribute", "value"]
 
 _PAGE_OF_NOTE = re.compile(r"\bpage (\d+)\b")
 _NUM_TOKEN = re.compile(r"^\(?[-+]?\d+(?:[.,]\d+)*%?\)?$")
@@ -173,12 +181,13 @@ def _region_table(reg, rules, num: int, cat: Catalogue) -> tuple[Table | None, s
     grid = build_grid(reg, rules, cat.is_key_column, cat.is_attribute_row, cat.is_label_word)
     if grid is None:
         return None, "no header row and value rows found below or above the caption"
-    orientation, cells = interpret(grid, reg.caption, cat)
+    attributes: list[Cell] = []
+    orientation, cells = interpret(grid, reg.caption, cat, attributes=attributes)
     if not cells:
-        return None, "no numeric cell with a model and a benchmark header"
+        return None, "no numeric cell with a model and a benchmark header" + (" (model attributes only)" if attributes else "")
     if not any(cat.lookup(c.benchmark) for c in cells) and not cat.is_result_caption(reg.caption):
         return None, "no catalogue benchmark and the caption does not say it holds results"
-    t = Table(num, str(num), reg.label, reg.caption, orientation, cells, region=list(grid.region or ()))
+    t = Table(num, str(num), reg.label, reg.caption, orientation, cells, region=list(grid.region or ()), attributes=attributes)
     validate(t, grid, cat)
     return t, ""
 
@@ -261,6 +270,7 @@ def _record(t: Table) -> ResultTable:
         flags=tuple(t.flags),
         region=None if t.region is None else tuple(t.region),
         cells=tuple(t.cells),
+        attributes=tuple(t.attributes),
     )
 
 
@@ -297,7 +307,8 @@ def result_rows(spec, results: Results | None, catalogue: Catalogue | None = Non
         table_flag = "table: " + "; ".join(t.flags) if t.flags else ""
         for c in t.cells:
             b = cat.lookup(c.benchmark)
-            flag = cell_flag(c.value, c.metric, b.id if b else "", cat)
+            flag = cell_flag(c.value, c.metric, b.id if b else "", cat, c.benchmark)
+            row_flag = "; ".join(x for x in (flag, table_flag) if x)
             rows.append(
                 {
                     "report_id": spec.id,
@@ -315,8 +326,9 @@ def result_rows(spec, results: Results | None, catalogue: Catalogue | None = Non
                     "benchmark_id": b.id if b else "",
                     "category": b.category if b else "",
                     "origin": "auto",
-                    "flag": "; ".join(x for x in (flag, table_flag) if x),
-                    "notes": "",
+                    "flag": row_flag,
+                    "verified": not row_flag,
+                    "notes": c.note,
                 }
             )
     for r in getattr(spec, "results", []) or []:
@@ -339,11 +351,30 @@ def result_rows(spec, results: Results | None, catalogue: Catalogue | None = Non
                 "benchmark_id": b.id if b else "",
                 "category": b.category if b else "",
                 "origin": "curated",
-                "flag": cell_flag(value, r.metric or "", b.id if b else "", cat),
+                "flag": (flag := cell_flag(value, r.metric or "", b.id if b else "", cat, r.benchmark)),
+                "verified": not flag,
                 "notes": r.notes or "",
             }
         )
     return rows
+
+
+def result_attribute_rows(spec, results: Results | None) -> list[dict]:  # type: ignore[no-untyped-def]
+    """Rows of the `result_attributes` table: model attributes read from result tables."""
+    own = [spec.model, *getattr(spec, "aliases", [])]
+    return [
+        {
+            "report_id": spec.id,
+            "page": str(t.page_label or t.page),
+            "table": t.label,
+            "model": a.model,
+            "own": is_own(a.model, own[0], own[1:]),
+            "attribute": a.benchmark,
+            "value": a.value,
+        }
+        for t in (results.tables if results is not None else ())
+        for a in t.attributes
+    ]
 
 
 RESULT_NOTE_COLUMNS = ["report_id", "note"]

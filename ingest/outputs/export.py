@@ -55,6 +55,7 @@ TABLES: dict[str, Callable[[Store], pd.DataFrame]] = {
     "evidence": _stored("evidence"),
     "results": _stored("results"),
     "result_notes": _stored("result_notes"),
+    "result_attributes": _stored("result_attributes"),
     "leaderboard": lambda store: _leaderboard(store),
     "comparison": lambda store: _study_tables().comparison_table(store),
     "summary": lambda store: _study_tables().summary_table(store),

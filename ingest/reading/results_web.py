@@ -10,6 +10,7 @@ from html.parser import HTMLParser
 from ingest.analysis.benchmarks import Catalogue
 from ingest.reading.results_read import Table, clean, interpret, names_benchmark, validate
 from ingest.reading.tables_pdf import Grid, GridRow
+from ingest.store.records import ResultCell as Cell
 
 __all__ = ["html_tables", "markdown_tables"]
 
@@ -111,7 +112,7 @@ def _split_pipe(row: str) -> list[str]:
         row = row[1:]
     if row.endswith("|"):
         row = row[:-1]
-    return [re.sub(r"(\*\*|__|`)", "", c) for c in re.split(r"(?<!\\)\|", row)]
+    return [re.sub(r"(\*\*|__|`)", "", c).replace("\\|", "|") for c in re.split(r"(?<!\\)\|", row)]
 
 
 def _table_from_rows(
@@ -128,14 +129,15 @@ def _table_from_rows(
         grid = _grid_from_rows(rows, header_rows)
         if grid is None:
             return None
-        orientation, cells = interpret(grid, caption, cat, own)
+        attributes: list[Cell] = []
+        orientation, cells = interpret(grid, caption, cat, own, attributes)
         if not cells:
             notes.append(f"table in section {label!r} not read: no numeric cell with a model and a benchmark header")
             return None
         if not any(cat.lookup(c.benchmark) for c in cells) and not cat.is_result_caption(caption):
             notes.append(f"table in section {label!r} not read: no catalogue benchmark and no caption saying it holds results")
             return None
-        t = Table(page, label, f"Table in {label!r}", clean(caption)[:300], orientation, cells)
+        t = Table(page, label, f"Table in {label!r}", clean(caption)[:300], orientation, cells, attributes=attributes)
         validate(t, grid, cat)
         return t
     except Exception as exc:

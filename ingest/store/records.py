@@ -316,6 +316,7 @@ class ResultCell:
     metric: str = ""
     group: str = ""
     setting: str = ""
+    note: str = ""  # what was taken off the printed value: a citation, a footnote marker
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -325,6 +326,7 @@ class ResultCell:
             "metric": self.metric,
             "group": self.group,
             "setting": self.setting,
+            "note": self.note,
         }
 
     @classmethod
@@ -339,10 +341,11 @@ class ResultCell:
             metric=_opt_str(o.get("metric"), "result.metric") or "",
             group=_opt_str(o.get("group"), "result.group") or "",
             setting=_opt_str(o.get("setting"), "result.setting") or "",
+            note=_opt_str(o.get("note"), "result.note") or "",
         )
 
 
-_RESULT_CELL_KEYS = {"model", "benchmark", "value", "metric", "group", "setting"}
+_RESULT_CELL_KEYS = {"model", "benchmark", "value", "metric", "group", "setting", "note"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,6 +360,14 @@ class ResultTable:
     flags: tuple[str, ...] = ()
     region: tuple[float, ...] | None = None
     cells: tuple[ResultCell, ...] = ()
+    #: Rows or columns that describe the models (parameters, context length, shots, "Type"): kept
+    #: as (model, attribute name in `benchmark`, value), never as scores.
+    attributes: tuple[ResultCell, ...] = ()
+
+    @property
+    def verified(self) -> bool:
+        """Every cell validated (no review flag): the numbers are shown as verified."""
+        return not self.flags
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -368,6 +379,7 @@ class ResultTable:
             "flags": list(self.flags),
             "region": None if self.region is None else list(self.region),
             "cells": [c.to_json() for c in self.cells],
+            "attributes": [c.to_json() for c in self.attributes],
         }
 
     @classmethod
@@ -383,6 +395,7 @@ class ResultTable:
             flags=_strs(o.get("flags"), "table.flags"),
             region=None if region is None else tuple(_opt_float(v, "table.region") or 0.0 for v in _list(region, "table.region")),
             cells=tuple(ResultCell.from_json(c) for c in _list(o.get("cells"), "table.cells")),
+            attributes=tuple(ResultCell.from_json(c) for c in _list(o.get("attributes", []), "table.attributes")),
         )
 
 
