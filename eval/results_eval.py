@@ -14,7 +14,7 @@ the same page. Precision counts extracted cells of gold tables only; cells of ta
 file lists as skipped, or does not list, are counted apart (they are not scored as errors).
 Table recall: share of gold tables for which a table of the same label and page was extracted.
 Own-model accuracy: the own flag of every model header of the gold tables, from the report file
-in examples/corpus/ (model + aliases). Mapped: share of distinct gold benchmark names that the
+in examples/corpus/ (model + aliases) and the short names the report itself defines for them. Mapped: share of distinct gold benchmark names that the
 catalogue maps to an id.
 """
 
@@ -32,7 +32,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from ingest.analysis.benchmarks import load_catalogue, norm_name  # noqa: E402
-from ingest.analysis.results import clean, is_own, read_results  # noqa: E402
+from ingest.analysis.results import clean, is_own, read_results, report_own_names  # noqa: E402
 from ingest.reading.extract import extract_file  # noqa: E402
 from ingest.sources.registry import load_report  # noqa: E402
 
@@ -108,6 +108,7 @@ def evaluate(verbose: bool = False) -> dict:
         res = read_results(doc, path, cat)
         seconds += time.perf_counter() - t0
         pred_tables = {(t.label, t.page): t for t in res.tables}
+        names = report_own_names(spec, res)  # model, aliases and the short names the report defines
         skipped = {(s["label"], int(s["page"])) for s in d.get("skipped") or []}
         gold_keys = {(t["label"], int(t["page"])) for t in d["tables"]}
         c = Counter()
@@ -123,8 +124,8 @@ def evaluate(verbose: bool = False) -> dict:
                 gold_benches.add(g["benchmark"])
             for m in gt["models"]:
                 own_total += 1
-                own_right += is_own(m, spec.model, list(spec.aliases)) == (m in gt["own"])
-                if verbose and is_own(m, spec.model, list(spec.aliases)) != (m in gt["own"]):
+                own_right += is_own(m, names[0], names[1:]) == (m in gt["own"])
+                if verbose and is_own(m, names[0], names[1:]) != (m in gt["own"]):
                     print(f"  own flag wrong: {d['doc']} {gt['label']}: {m}")
             if verbose and (missed or spurious):
                 print(f"{d['doc']} {gt['label']} p{gt['page']}: {hit}/{len(gt['cells'])} right, {len(spurious)} spurious")

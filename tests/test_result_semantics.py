@@ -112,3 +112,15 @@ def test_a_summed_score_column_is_not_flagged_as_a_percentage_above_100():
 
     assert cell_flag("236.5", "", "", CAT, "Total") == ""
     assert cell_flag("236.5", "", "", CAT, "Development set").startswith("percentage above 100")
+
+
+def test_short_names_the_report_defines_for_its_own_model_are_own():
+    from ingest.reading.results_read import defined_names, is_own, own_names
+
+    text = "We introduce Lens Reasoner 7B (LR-7B), trained with RL. We compare with Other Model (OM)."
+    defined = defined_names([text], {"LR-7B", "OM", "Alpha-8B"})
+    assert ("Lens Reasoner 7B", "LR-7B") in defined and ("Other Model", "OM") in defined
+    names = own_names("Lens Reasoner 7B", [], defined)
+    assert names == ["Lens Reasoner 7B", "LR-7B"]
+    assert is_own("LR-7B", names[0], names[1:]) and not is_own("OM", names[0], names[1:])
+    assert is_own("Lens Reasoner 7B-Instruct", names[0], names[1:])  # the -Instruct/-Chat/-Base family

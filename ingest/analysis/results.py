@@ -20,7 +20,18 @@ from pathlib import Path
 
 from ingest.analysis.benchmarks import Catalogue, load_catalogue
 from ingest.reading.extract import Document, KeptPages
-from ingest.reading.results_read import Table, cell_flag, clean, interpret, is_own, names_benchmark, score_of, validate
+from ingest.reading.results_read import (
+    Table,
+    cell_flag,
+    clean,
+    defined_names,
+    interpret,
+    is_own,
+    names_benchmark,
+    own_names,
+    score_of,
+    validate,
+)
 from ingest.reading.results_web import html_tables, markdown_tables
 from ingest.reading.tables_pdf import CAPTION, FIGURE_CAPTION, build_grid, find_regions, page_rules, page_words
 from ingest.store.records import ResultCell as Cell
@@ -37,6 +48,7 @@ __all__ = [
     "is_own",
     "markdown_tables",
     "read_results",
+    "report_own_names",
     "result_attribute_rows",
     "result_note_rows",
     "result_rows",
@@ -251,11 +263,14 @@ def read_results(
     for t in tables:
         if t.flags:
             notes.append(f"{t.label} (page {t.page_label}): " + "; ".join(t.flags))
+    headers = {c.model for t in tables for c in t.cells}
+    defined = defined_names([p.text for p in doc.pages], headers) if headers else ()
     return Results(
         version=RESULTS_VERSION,
         tables=tuple(_record(t) for t in tables),
         notes=tuple(notes),
         seconds=round(time.perf_counter() - t0, 3),
+        defined_names=defined,
     )
 
 
@@ -303,6 +318,7 @@ def result_rows(spec, results: Results | None, catalogue: Catalogue | None = Non
     curated `results:` of its YAML (origin `curated`, never replaced by automatic ones)."""
     cat = catalogue or load_catalogue()
     rows: list[dict] = []
+    names = report_own_names(spec, results)
     for t in results.tables if results is not None else ():
         table_flag = "table: " + "; ".join(t.flags) if t.flags else ""
         for c in t.cells:
@@ -316,7 +332,7 @@ def result_rows(spec, results: Results | None, catalogue: Catalogue | None = Non
                     "table": t.label,
                     "caption": t.caption,
                     "model": c.model,
-                    "own": is_own(c.model, spec.model, list(getattr(spec, "aliases", []))),
+                    "own": is_own(c.model, names[0], names[1:]),
                     "benchmark": c.benchmark,
                     "metric": c.metric,
                     "group": c.group,
@@ -341,7 +357,7 @@ def result_rows(spec, results: Results | None, catalogue: Catalogue | None = Non
                 "table": r.figure or "",
                 "caption": "",
                 "model": r.model,
-                "own": is_own(r.model, spec.model, list(spec.aliases)),
+                "own": is_own(r.model, names[0], names[1:]),
                 "benchmark": r.benchmark,
                 "metric": r.metric or "",
                 "group": "",
@@ -359,9 +375,16 @@ def result_rows(spec, results: Results | None, catalogue: Catalogue | None = Non
     return rows
 
 
+def report_own_names(spec, results: Results | None) -> list[str]:  # type: ignore[no-untyped-def]
+    """The names of a report's own models: `model:`, `aliases:` and the short names the report
+    defines for them (`Results.defined_names`)."""
+    defined = results.defined_names if results is not None else ()
+    return own_names(spec.model, list(getattr(spec, "aliases", []) or []), defined) or [""]
+
+
 def result_attribute_rows(spec, results: Results | None) -> list[dict]:  # type: ignore[no-untyped-def]
     """Rows of the `result_attributes` table: model attributes read from result tables."""
-    own = [spec.model, *getattr(spec, "aliases", [])]
+    own = report_own_names(spec, results)
     return [
         {
             "report_id": spec.id,

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ingest.analysis.benchmarks import Catalogue
+from ingest.analysis.benchmarks import norm_name as norm
 from ingest.reading.tables_pdf import DASH, MARKS, Grid, is_value
 from ingest.store.records import ResultCell as Cell  # the stored record is the reading's cell too
 
@@ -285,6 +286,43 @@ def own_match(header: str, own: str) -> bool:
         return False
     h = _tokens(header)
     return f" {o} " in h or h.strip().startswith(o + " ") or h.strip() == o or f" {o} " in h.replace(" ", "  ")
+
+
+_DEFINED = re.compile(r"((?:[\w.+\-]+\s+){0,3}[\w.+\-]+)\s*\(([A-Za-z][\w.+\-]{0,30}(?:\s[\w.+\-]+)?)\)")
+_NAMEISH = re.compile(r"[A-Z0-9]")
+
+
+def defined_names(texts: list[str], model_headers: set[str]) -> tuple[tuple[str, str], ...]:
+    """Short names the report defines for models its tables use: "Full Name (Short)" in the text,
+    Short a model header of a table, Full Name the name-like words just before the parenthesis
+    (every word with a capital or a digit). Which of them are the report's own is decided later,
+    against the report's `model:` (see `own_names`)."""
+    wanted = {norm(h): h for h in model_headers if h}
+    out: dict[tuple[str, str], None] = {}
+    for text in texts:
+        if "(" not in text:
+            continue
+        for m in _DEFINED.finditer(" ".join(text.split())):
+            short = wanted.get(norm(m.group(2)))
+            if short is None:
+                continue
+            words = m.group(1).split()
+            while words and not _NAMEISH.search(words[0]):
+                words.pop(0)
+            if words and norm(" ".join(words)) != norm(short):
+                out[(" ".join(words), short)] = None
+    return tuple(list(out)[:200])
+
+
+def own_names(spec_model: str, aliases: list[str], defined: tuple[tuple[str, str], ...] = ()) -> list[str]:
+    """The names a report's own models go by: `model:`, `aliases:`, and the short names the report
+    defines for a full name that names its model ("Lens Reasoner 7B (LR-7B)")."""
+    names = [n for n in [spec_model, *aliases] if n]
+    for full, short in defined:
+        words = full.split()
+        if any(own_match(" ".join(words[-k:]), n) for k in range(1, len(words) + 1) for n in names[: 1 + len(aliases)]):
+            names.append(short)
+    return list(dict.fromkeys(names))
 
 
 def is_own(model: str, spec_model: str, aliases: list[str]) -> bool:

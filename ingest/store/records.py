@@ -407,6 +407,9 @@ class Results:
     tables: tuple[ResultTable, ...] = ()
     notes: tuple[str, ...] = ()
     seconds: float = 0.0
+    #: Names the report defines for models in its tables: (full name as printed before it, short
+    #: name) from "Full Name (Short)"; the own-model flag treats a short name as its full name.
+    defined_names: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -414,6 +417,7 @@ class Results:
             "tables": [t.to_json() for t in self.tables],
             "notes": list(self.notes),
             "seconds": self.seconds,
+            "defined_names": [list(p) for p in self.defined_names],
         }
 
     @classmethod
@@ -424,6 +428,11 @@ class Results:
             tables=tuple(ResultTable.from_json(t) for t in _list(o.get("tables"), "results.tables")),
             notes=_strs(o.get("notes"), "results.notes"),
             seconds=_opt_float(o.get("seconds", 0.0), "results.seconds") or 0.0,
+            defined_names=tuple(
+                (p[0], p[1])
+                for p in (_strs(x, "results.defined_names") for x in _list(o.get("defined_names"), "results.defined_names"))
+                if len(p) == 2
+            ),
         )
 
 
