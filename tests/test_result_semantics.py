@@ -124,3 +124,15 @@ def test_short_names_the_report_defines_for_its_own_model_are_own():
     assert names == ["Lens Reasoner 7B", "LR-7B"]
     assert is_own("LR-7B", names[0], names[1:]) and not is_own("OM", names[0], names[1:])
     assert is_own("Lens Reasoner 7B-Instruct", names[0], names[1:])  # the -Instruct/-Chat/-Base family
+
+
+def test_a_model_header_spanning_its_setting_columns_names_the_model_of_each():
+    from ingest.analysis.results import html_tables
+
+    page = """<h2>Results</h2><table><thead>
+<tr><th>Benchmark</th><th colspan="2">Lens-7B</th><th>Alpha-8B</th></tr>
+<tr><th></th><th>Thinking</th><th>Non-thinking</th><th></th></tr></thead>
+<tr><td>MMLU</td><td>80.1</td><td>75.2</td><td>70.0</td></tr></table>"""
+    tables, _notes = html_tables(page, CAT)
+    got = {(c.model, c.setting, c.value) for t in tables for c in t.cells}
+    assert got == {("Lens-7B", "Thinking", "80.1"), ("Lens-7B", "Non-thinking", "75.2"), ("Alpha-8B", "", "70.0")}

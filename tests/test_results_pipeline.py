@@ -123,7 +123,7 @@ def test_results_eval_floor_on_the_shared_gold(corpus):
     r = mod.evaluate()
     t = r["total"]
     _p, _r, f1 = mod.prf(t["tp"], t["pred"], t["gold"])
-    assert f1 >= 0.97, f1
+    assert f1 >= 0.98, f1
     per_doc = {doc: mod.prf(c["tp"], c["pred"], c["gold"])[2] for doc, c in r["per_doc"].items()}
     assert sum(1 for f in per_doc.values() if f < 0.85) <= 2, per_doc
     # the six documents the stage was first built on stay exact

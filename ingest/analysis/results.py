@@ -441,7 +441,9 @@ def card_section(results, notes, report_id: str) -> list[str]:  # type: ignore[n
             lines += [to_markdown(piv.fillna(""))]
             flags = sorted({f for f in t["flag"] if f})
             if flags:
-                lines += ["Review: " + "; ".join(flags), ""]
+                lines += ["Needs review (not every number verified): " + "; ".join(flags), ""]
+            else:
+                lines += ["Verified: every value is a token of the table region and every number in it was read.", ""]
         cur = df[df["origin"] == "curated"]
         if len(cur):
             lines += [

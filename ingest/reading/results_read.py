@@ -178,8 +178,8 @@ def interpret(
             if not bench:
                 continue
             for j, raw in enumerate(r.values):
-                b, m, st, _span = heads[j]
-                model = clean(b)
+                b, m, st, span = heads[j]
+                model = clean(b) or clean(span)  # a model header spanning its settings' columns
                 if not model:
                     continue
                 for v, m3, note in _values(raw, metric or m, pair, cat):

@@ -31,15 +31,21 @@ def _grid_from_rows(rows: list[list[str]], header_rows: int = 1) -> Grid | None:
     rows = [r + [""] * (n - len(r)) for r in rows]
     heads = rows[:header_rows]
     col_headers: list[list[tuple[str, int]]] = []
+    spans = [[1] * n for _ in heads]
+    for i, h in enumerate(heads):
+        for j in range(1, n):
+            k = j + 1
+            while k < n and h[k] == "" and h[j]:
+                spans[i][j] += 1
+                k += 1
     for j in range(1, n):
         parts = []
-        for h in heads:
-            t = h[j]
-            span = 1
-            k = j + 1
-            while k < n and h[k] == "" and t:
-                span += 1
-                k += 1
+        for i, h in enumerate(heads):
+            t, span = h[j], spans[i][j]
+            if not t and i < len(heads) - 1:  # under a spanning cell of an upper header row: its text
+                k = next((k for k in range(j - 1, 0, -1) if h[k]), 0)
+                if k and k + spans[i][k] > j:
+                    t, span = h[k], spans[i][k]
             parts.append((t, span))
         col_headers.append(parts)
     body = []
