@@ -100,7 +100,8 @@ def test_benchmarks_page_is_in_the_navigation_and_says_where_scores_come_from(en
     assert "Scores read from the reports' result tables (2): Lens-7B, Post-9B." in sentence
     assert "Curated scores only (1): Curio." in sentence
     assert "No benchmark results (1): Bare_Model_." in sentence  # plain text: underscores survive
-    assert [s.value for s in at.subheader] == ["Coverage", "Scores on one benchmark", "Result table", "Claims vs disclosure"]
+    assert [s.value for s in at.subheader] == [
+        "Coverage", "Scores on one benchmark", "Result table", "Claims across reports", "Claims vs disclosure"]  # fmt: skip
 
 
 def test_coverage_matrix_counts_benchmarks_per_catalogue_category(env: Path) -> None:
@@ -144,7 +145,8 @@ def test_scores_expander_lists_provenance_and_offers_csv(env: Path) -> None:
     prov = next(d for d in html_tables(at) if "report_id" in d.columns)
     assert prov[["report_id", "model", "value", "table", "origin"]].values.tolist() == [
         ["lens-7b", "Lens-7B-RL", "33.0", "Figure 2", "curated"]]  # fmt: skip
-    assert [b.proto.label for b in at.get("download_button")] == ["Coverage (CSV)", "Shown scores (CSV)"]
+    assert [b.proto.label for b in at.get("download_button")] == [
+        "Coverage (CSV)", "Shown scores (CSV)", "Leaderboard, all benchmarks (CSV)"]  # fmt: skip
 
 
 def test_table_picker_rebuilds_the_table_with_own_curated_and_flag_marks(env: Path) -> None:

@@ -11,7 +11,7 @@ from ingest.cli import main
 from ingest.outputs.leaderboard import LEADERBOARD_COLUMNS, disagreements, leaderboard
 from ingest.pipeline import Settings, run
 
-from .conftest import write_report
+from .conftest import REPO, write_report
 
 CAT = load_catalogue()
 
@@ -70,3 +70,40 @@ def test_export_leaderboard_csv_and_markdown(tmp_path, capsys):
     assert main(["export", "--table", "leaderboard", "--format", "md", "--data-dir", str(data)]) == 0
     md = capsys.readouterr().out
     assert "| benchmark | benchmark_id |" in md and "Rival-9B" in md
+
+
+def test_benchmarks_page_shows_the_claims_across_reports(tmp_path, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    from tests.bench_fixtures import build
+
+    data, reports = build(tmp_path)
+    monkeypatch.setenv("FRL_DATA_DIR", str(data))
+    monkeypatch.setenv("FRL_REPORTS_DIR", str(reports))
+    at = AppTest.from_file(str(REPO / "views" / "benchmarks.py"), default_timeout=60)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "Claims across reports" in [s.value for s in at.subheader]
+    box = at.selectbox(key="board")
+    assert box.options and box.value == box.options[0]
+    box.set_value(box.options[-1]).run()
+    assert not at.exception
+    assert any('data-table="leaderboard"' in h.proto.body for h in at.get("html"))
+
+
+def test_unknown_benchmarks_are_listed_for_the_catalogue_s_growth():
+    from ingest.outputs.leaderboard import UNKNOWN_COLUMNS, unknown_benchmarks
+
+    df = pd.DataFrame(
+        [
+            _row("lens", "Lens-7B", "Python", "61.0"),
+            _row("rival", "Rival-9B", "python", "55.0", page="2"),
+            _row("lens", "Lens-7B", "Rust", "40.0"),
+            _row("lens", "Lens-7B", "MMLU", "71.2"),
+        ]
+    )
+    out = unknown_benchmarks(df)
+    assert list(out.columns) == UNKNOWN_COLUMNS
+    assert out.values.tolist() == [
+        ["Python", 2, 2, "lens p3 Table 1; rival p2 Table 1"], ["Rust", 1, 1, "lens p3 Table 1"]
+    ]  # fmt: skip

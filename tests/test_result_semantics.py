@@ -59,3 +59,102 @@ Table 1: Model architecture.
 """
     tables, notes = markdown_tables(md, CAT)
     assert tables == [] and any("not read" in n for n in notes)
+
+
+def _tables(md: str):  # type: ignore[no-untyped-def]
+    return markdown_tables(md, CAT)[0]
+
+
+def test_attribute_columns_and_rows_are_model_attributes_never_scores():
+    by_rows = _tables("""
+| Model | # Total Params | # Activated Params | MMLU | GSM8K |
+|---|---|---|---|---|
+| Alpha-MoE | 236B | 21B | 78.5 | 79.2 |
+| Beta-7B | 7B | 7B | 65.0 | 70.1 |
+""")
+    by_cols = _tables("""
+| Benchmark | Alpha-MoE | Beta-7B |
+|---|---|---|
+| Architecture | MoE | Dense |
+| # Activated Params | 21B | 7B |
+| MMLU | 78.5 | 65.0 |
+""")
+    for tables, n in ((by_rows, 4), (by_cols, 2)):
+        assert {c.benchmark for t in tables for c in t.cells} <= {"MMLU", "GSM8K"} and sum(len(t.cells) for t in tables) == n
+    assert ("Alpha-MoE", "# Total Params", "236B") in {(a.model, a.benchmark, a.value) for a in by_rows[0].attributes}
+    assert ("Beta-7B", "Architecture", "Dense") in {(a.model, a.benchmark, a.value) for a in by_cols[0].attributes}
+
+
+def test_citations_and_footnote_markers_leave_the_value_and_go_to_its_note():
+    tables = _tables("""
+| Benchmark | Alpha-7B | Beta-7B |
+|---|---|---|
+| MMLU | 53.9 (Author et al., 2025) | 71.2† |
+""")
+    got = {(c.model, c.value, c.note) for t in tables for c in t.cells}
+    assert got == {("Alpha-7B", "53.9", "(Author et al., 2025)"), ("Beta-7B", "71.2", "marker †")}
+
+
+def test_a_packed_cell_is_two_values_when_the_caption_names_two_metrics():
+    tables = _tables("""
+Table 2: Results on GSM8K (pass@1 | pass@8).
+
+| Model | GSM8K |
+|---|---|
+| Alpha-7B | 35.02 \\| 62.26 |
+""")
+    got = {(c.benchmark, c.metric, c.value) for t in tables for c in t.cells}
+    assert got == {("GSM8K", "pass@1", "35.02"), ("GSM8K", "pass@8", "62.26")}
+
+
+def test_a_summed_score_column_is_not_flagged_as_a_percentage_above_100():
+    from ingest.analysis.results import cell_flag
+
+    assert cell_flag("236.5", "", "", CAT, "Total") == ""
+    assert cell_flag("236.5", "", "", CAT, "Development set").startswith("percentage above 100")
+
+
+def test_short_names_the_report_defines_for_its_own_model_are_own():
+    from ingest.reading.results_read import defined_names, is_own, own_names
+
+    text = "We introduce Lens Reasoner 7B (LR-7B), trained with RL. We compare with Other Model (OM)."
+    defined = defined_names([text], {"LR-7B", "OM", "Alpha-8B"})
+    assert ("Lens Reasoner 7B", "LR-7B") in defined and ("Other Model", "OM") in defined
+    names = own_names("Lens Reasoner 7B", [], defined)
+    assert names == ["Lens Reasoner 7B", "LR-7B"]
+    assert is_own("LR-7B", names[0], names[1:]) and not is_own("OM", names[0], names[1:])
+    assert is_own("Lens Reasoner 7B-Instruct", names[0], names[1:])  # the -Instruct/-Chat/-Base family
+
+
+def test_a_model_header_spanning_its_setting_columns_names_the_model_of_each():
+    from ingest.analysis.results import html_tables
+
+    page = """<h2>Results</h2><table><thead>
+<tr><th>Benchmark</th><th colspan="2">Lens-7B</th><th>Alpha-8B</th></tr>
+<tr><th></th><th>Thinking</th><th>Non-thinking</th><th></th></tr></thead>
+<tr><td>MMLU</td><td>80.1</td><td>75.2</td><td>70.0</td></tr></table>"""
+    tables, _notes = html_tables(page, CAT)
+    got = {(c.model, c.setting, c.value) for t in tables for c in t.cells}
+    assert got == {("Lens-7B", "Thinking", "80.1"), ("Lens-7B", "Non-thinking", "75.2"), ("Alpha-8B", "", "70.0")}
+
+
+def test_a_settings_table_naming_a_catalogue_benchmark_is_not_read_as_results():
+    md = """
+Table 1: Pre-training settings of each stage.
+
+| Stage | MATH | Code |
+|---|---|---|
+| Stage 1 | 0.25 | 0.30 |
+"""
+    tables, notes = markdown_tables(md, CAT)
+    assert tables == [] and any("does not say it holds results" in n for n in notes)
+
+
+def test_a_parameter_count_in_a_score_column_is_an_attribute_not_a_percentage_over_100():
+    tables = _tables("""
+| Model | Scale | MMLU |
+|---|---|---|
+| Alpha-MoE | 236B | 78.5 |
+""")
+    assert {(c.benchmark, c.value) for t in tables for c in t.cells} == {("MMLU", "78.5")}
+    assert ("Alpha-MoE", "Scale", "236B") in {(a.model, a.benchmark, a.value) for t in tables for a in t.attributes}

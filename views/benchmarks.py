@@ -15,6 +15,7 @@ from ingest.analysis.benchmarks import Catalogue, load_catalogue
 from ingest.analysis.lens import NOT_ASSESSED
 from ingest.outputs import scores
 from ingest.outputs.neutral import to_csv
+from ingest.outputs.leaderboard import disagreements, leaderboard
 from ingest.outputs.stats import STATS_GROUP
 from views import benchmark_charts as bc
 from views import benchmark_figures as bf
@@ -192,6 +193,7 @@ def render() -> None:
 
     _scores_section(key, cat, interactive)
     _table_section(results, tbl["result_notes"], models)
+    _leaderboard_section(key)
     _claims_section(key, tbl, cat, interactive, (rq, limit, has_box))
 
 
@@ -259,7 +261,9 @@ def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str,
         f"YAML) · {scores.FLAG_MARK} flagged for review · values as printed, footnote markers removed."
     )
     if facts["flags"]:
-        message("warning", f"Flagged for review: {facts['flags']}")
+        message("warning", f"Needs review (not every number verified): {facts['flags']}")
+    elif facts["origin"] == "auto":
+        st.caption("Verified: every value is a token of the table's region and every number in it was read.")
     mine = notes[notes["report_id"] == rid]["note"].tolist() if len(notes) else []
     if mine:
         with st.expander(f"Notes on this report's result tables ({len(mine)})"):
@@ -283,6 +287,33 @@ setTimeout(go, 50);
 def _scroll_to(anchor: str) -> None:
     """Bring the heading `anchor` to the top of the window when the URL's fragment names it."""
     components.html(_SCROLL_JS % json.dumps(anchor), height=0)
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _board(key: data.Stamp) -> pd.DataFrame:
+    return leaderboard(data.tables()[0]["results"], catalogue())
+
+
+def _leaderboard_section(key: data.Stamp) -> None:
+    """Every report's claims on one benchmark, ranked, with the values two reports print differently
+    for one model, metric and setting flagged (ingest/outputs/leaderboard.py)."""
+    st.subheader("Claims across reports")
+    board = _board(key)
+    if board.empty:
+        st.caption("No result stored yet.")
+        return
+    reach = board.groupby("benchmark", sort=False)["sources"].count().sort_values(ascending=False, kind="stable")
+    pick = st.selectbox("Benchmark (catalogue name, or as printed when unknown)", list(reach.index), key="board")
+    shown = board[board["benchmark"] == pick].drop(columns=["benchmark", "category"])
+    split = disagreements(shown)
+    st.html(f'<div data-table="leaderboard">{htmltable.table(shown.head(BAR_ROWS), wide=("sources", "disagreement"))}</div>')
+    st.caption(
+        "One row per model, metric, setting and printed value, with every report, page and table that prints it; "
+        "own_claim: printed by the model's own report; verified: every cell of its table validated. "
+        + (f"{len(split)} row(s) here have a different value in another report (see disagreement)." if len(split) else "")
+    )
+    st.download_button("Leaderboard, all benchmarks (CSV)", lambda: to_csv(board), file_name="leaderboard.csv",
+                       mime="text/csv", key="dl_leaderboard", on_click="ignore")  # fmt: skip
 
 
 def _claims_section(

@@ -25,7 +25,7 @@ _DOC = "the format notes at the top of data/benchmarks.yaml"
 _DROP = re.compile(r"[^0-9a-z+&\u00c0-\uffff]")
 #: Split and version qualifiers retried without: "MathVista-Test", "LiveCodeBench v6", "MMLU (5-shot)".
 _QUALIFIER = re.compile(
-    r"(\s*\([^)]*\)|[\s_-]*(test|val|valid|validation|dev|full|all|v\d+(\.\d+)*|\d{4}[-.]\d{2}(\s*-\s*\d{4}[-.]\d{2})?))$",
+    r"(\s*\([^)]*\)|[\s_-]*(test|val|valid|validation|dev|full|all|v\d+(\.\d+)*|\d{4}[-.]\d{2}([-.]\d{2})?(\s*-\s*\d{4}[-.]\d{2}([-.]\d{2})?)?))$",
     re.I,
 )
 
@@ -185,12 +185,23 @@ class Catalogue(_Strict):
         """The text uses a word for benchmark scores (`benchmark_words`: "benchmark", "leaderboard", …)."""
         return bool(self._vocab("benchmark_words").search(text or ""))
 
+    def is_rating_word(self, word: str) -> bool:
+        """One word that is a rating metric on its own ("Total", "Score"): a summed-score column."""
+        return bool(word) and bool(self._vocab("rating_metrics").fullmatch(word.strip("().:")))
+
     def is_result_caption(self, caption: str) -> bool:
         """A caption that says its table holds evaluation results (`result_captions`) and not that
         it describes models, data or systems (`non_result_captions`): how a table whose benchmarks
         the catalogue does not know is still read as results."""
         text = caption or ""
         return bool(self._vocab("result_captions").search(text)) and not self._vocab("non_result_captions").search(text)
+
+    def is_non_result_caption(self, caption: str) -> bool:
+        """A caption that says its table describes models, data or settings and not that it holds
+        results ("Pre-training setting of each stage"): not read as results even when a cell
+        names a catalogue benchmark (a data-mixture row called "Math")."""
+        text = caption or ""
+        return bool(self._vocab("non_result_captions").search(text)) and not self._vocab("result_captions").search(text)
 
     def is_model_word(self, text: str) -> bool:
         """A corner-cell word that says the label column holds models ("Model", "Method")."""

@@ -20,13 +20,26 @@ from pathlib import Path
 
 from ingest.analysis.benchmarks import Catalogue, load_catalogue
 from ingest.reading.extract import Document, KeptPages
-from ingest.reading.results_read import Table, cell_flag, clean, interpret, is_own, names_benchmark, score_of, validate
+from ingest.reading.results_read import (
+    Table,
+    cell_flag,
+    clean,
+    defined_names,
+    interpret,
+    is_own,
+    names_benchmark,
+    own_names,
+    score_of,
+    validate,
+)
 from ingest.reading.results_web import html_tables, markdown_tables
 from ingest.reading.tables_pdf import CAPTION, FIGURE_CAPTION, build_grid, find_regions, page_rules, page_words
+from ingest.store.records import ResultCell as Cell
 from ingest.store.records import Results, ResultTable
 
 __all__ = [
     "RESULTS_VERSION",
+    "RESULT_ATTRIBUTE_COLUMNS",
     "RESULT_COLUMNS",
     "card_section",
     "cell_flag",
@@ -35,6 +48,8 @@ __all__ = [
     "is_own",
     "markdown_tables",
     "read_results",
+    "report_own_names",
+    "result_attribute_rows",
     "result_note_rows",
     "result_rows",
     "results_key",
@@ -62,8 +77,13 @@ RESULT_COLUMNS = [
     "category",
     "origin",
     "flag",
+    "verified",
     "notes",
 ]
+
+#: Columns of the `result_attributes` table: what a result table says about a model that is not a
+#: score (parameters, activated parameters, context length, shots, "Type").
+RESULT_ATTRIBUTE_COLUMNS = ["report_id", "page", "table", "model", "own", "attribute", "value"]
 
 _PAGE_OF_NOTE = re.compile(r"\bpage (\d+)\b")
 _NUM_TOKEN = re.compile(r"^\(?[-+]?\d+(?:[.,]\d+)*%?\)?$")
@@ -173,12 +193,15 @@ def _region_table(reg, rules, num: int, cat: Catalogue) -> tuple[Table | None, s
     grid = build_grid(reg, rules, cat.is_key_column, cat.is_attribute_row, cat.is_label_word)
     if grid is None:
         return None, "no header row and value rows found below or above the caption"
-    orientation, cells = interpret(grid, reg.caption, cat)
+    attributes: list[Cell] = []
+    orientation, cells = interpret(grid, reg.caption, cat, attributes=attributes)
     if not cells:
-        return None, "no numeric cell with a model and a benchmark header"
+        return None, "no numeric cell with a model and a benchmark header" + (" (model attributes only)" if attributes else "")
     if not any(cat.lookup(c.benchmark) for c in cells) and not cat.is_result_caption(reg.caption):
         return None, "no catalogue benchmark and the caption does not say it holds results"
-    t = Table(num, str(num), reg.label, reg.caption, orientation, cells, region=list(grid.region or ()))
+    if cat.is_non_result_caption(reg.caption):
+        return None, "the caption describes models, data or settings, not results"
+    t = Table(num, str(num), reg.label, reg.caption, orientation, cells, region=list(grid.region or ()), attributes=attributes)
     validate(t, grid, cat)
     return t, ""
 
@@ -242,11 +265,14 @@ def read_results(
     for t in tables:
         if t.flags:
             notes.append(f"{t.label} (page {t.page_label}): " + "; ".join(t.flags))
+    headers = {c.model for t in tables for c in t.cells}
+    defined = defined_names([p.text for p in doc.pages], headers) if headers else ()
     return Results(
         version=RESULTS_VERSION,
         tables=tuple(_record(t) for t in tables),
         notes=tuple(notes),
         seconds=round(time.perf_counter() - t0, 3),
+        defined_names=defined,
     )
 
 
@@ -261,6 +287,7 @@ def _record(t: Table) -> ResultTable:
         flags=tuple(t.flags),
         region=None if t.region is None else tuple(t.region),
         cells=tuple(t.cells),
+        attributes=tuple(t.attributes),
     )
 
 
@@ -280,8 +307,9 @@ def status_note(results: Results | None) -> str:
     parts = [f"{n} result table(s)"] if n else []
     if flagged:
         parts.append(f"{flagged} flagged for review")
-    if skipped:
-        parts.append("; ".join(skipped[:3]))
+    if skipped:  # every table found and not read is in result_notes; the first few here
+        more = f" (+{len(skipped) - 3} more in result_notes)" if len(skipped) > 3 else ""
+        parts.append(f"{len(skipped)} table(s) not read: " + "; ".join(skipped[:3]) + more)
     return ("; " + ", ".join(parts)) if parts else ""
 
 
@@ -293,11 +321,13 @@ def result_rows(spec, results: Results | None, catalogue: Catalogue | None = Non
     curated `results:` of its YAML (origin `curated`, never replaced by automatic ones)."""
     cat = catalogue or load_catalogue()
     rows: list[dict] = []
+    names = report_own_names(spec, results)
     for t in results.tables if results is not None else ():
         table_flag = "table: " + "; ".join(t.flags) if t.flags else ""
         for c in t.cells:
             b = cat.lookup(c.benchmark)
-            flag = cell_flag(c.value, c.metric, b.id if b else "", cat)
+            flag = cell_flag(c.value, c.metric, b.id if b else "", cat, c.benchmark)
+            row_flag = "; ".join(x for x in (flag, table_flag) if x)
             rows.append(
                 {
                     "report_id": spec.id,
@@ -305,7 +335,7 @@ def result_rows(spec, results: Results | None, catalogue: Catalogue | None = Non
                     "table": t.label,
                     "caption": t.caption,
                     "model": c.model,
-                    "own": is_own(c.model, spec.model, list(getattr(spec, "aliases", []))),
+                    "own": is_own(c.model, names[0], names[1:]),
                     "benchmark": c.benchmark,
                     "metric": c.metric,
                     "group": c.group,
@@ -315,8 +345,9 @@ def result_rows(spec, results: Results | None, catalogue: Catalogue | None = Non
                     "benchmark_id": b.id if b else "",
                     "category": b.category if b else "",
                     "origin": "auto",
-                    "flag": "; ".join(x for x in (flag, table_flag) if x),
-                    "notes": "",
+                    "flag": row_flag,
+                    "verified": not row_flag,
+                    "notes": c.note,
                 }
             )
     for r in getattr(spec, "results", []) or []:
@@ -329,7 +360,7 @@ def result_rows(spec, results: Results | None, catalogue: Catalogue | None = Non
                 "table": r.figure or "",
                 "caption": "",
                 "model": r.model,
-                "own": is_own(r.model, spec.model, list(spec.aliases)),
+                "own": is_own(r.model, names[0], names[1:]),
                 "benchmark": r.benchmark,
                 "metric": r.metric or "",
                 "group": "",
@@ -339,11 +370,37 @@ def result_rows(spec, results: Results | None, catalogue: Catalogue | None = Non
                 "benchmark_id": b.id if b else "",
                 "category": b.category if b else "",
                 "origin": "curated",
-                "flag": cell_flag(value, r.metric or "", b.id if b else "", cat),
+                "flag": (flag := cell_flag(value, r.metric or "", b.id if b else "", cat, r.benchmark)),
+                "verified": not flag,
                 "notes": r.notes or "",
             }
         )
     return rows
+
+
+def report_own_names(spec, results: Results | None) -> list[str]:  # type: ignore[no-untyped-def]
+    """The names of a report's own models: `model:`, `aliases:` and the short names the report
+    defines for them (`Results.defined_names`)."""
+    defined = results.defined_names if results is not None else ()
+    return own_names(spec.model, list(getattr(spec, "aliases", []) or []), defined) or [""]
+
+
+def result_attribute_rows(spec, results: Results | None) -> list[dict]:  # type: ignore[no-untyped-def]
+    """Rows of the `result_attributes` table: model attributes read from result tables."""
+    own = report_own_names(spec, results)
+    return [
+        {
+            "report_id": spec.id,
+            "page": str(t.page_label or t.page),
+            "table": t.label,
+            "model": a.model,
+            "own": is_own(a.model, own[0], own[1:]),
+            "attribute": a.benchmark,
+            "value": a.value,
+        }
+        for t in (results.tables if results is not None else ())
+        for a in t.attributes
+    ]
 
 
 RESULT_NOTE_COLUMNS = ["report_id", "note"]
@@ -388,7 +445,9 @@ def card_section(results, notes, report_id: str) -> list[str]:  # type: ignore[n
             lines += [to_markdown(piv.fillna(""))]
             flags = sorted({f for f in t["flag"] if f})
             if flags:
-                lines += ["Review: " + "; ".join(md_text(f) for f in flags), ""]
+                lines += ["Needs review (not every number verified): " + "; ".join(md_text(f) for f in flags), ""]
+            else:
+                lines += ["Verified: every value is a token of the table region and every number in it was read.", ""]
         cur = df[df["origin"] == "curated"]
         if len(cur):
             lines += [

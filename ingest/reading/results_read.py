@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ingest.analysis.benchmarks import Catalogue
+from ingest.analysis.benchmarks import norm_name as norm
 from ingest.reading.tables_pdf import DASH, MARKS, Grid, is_value
 from ingest.store.records import ResultCell as Cell  # the stored record is the reading's cell too
 
@@ -41,6 +42,7 @@ class Table:
     cells: list[Cell] = field(default_factory=list)
     flags: list[str] = field(default_factory=list)
     region: list[float] | None = None
+    attributes: list[Cell] = field(default_factory=list)
 
 
 @lru_cache(maxsize=65536)
@@ -74,7 +76,8 @@ def _join(parts: list[str]) -> str:
         p = p.strip()
         if not p:
             continue
-        if out and ((out.endswith("-") and not out.endswith(" -")) or (p.startswith("-") and len(p) > 1)):
+        glued = out and out[-1].isdigit() and len(p) > 1 and p[0] == "." and p[1].isdigit()  # "v1" + ".5"
+        if glued or (out and ((out.endswith("-") and not out.endswith(" -")) or (p.startswith("-") and len(p) > 1))):
             out += p  # a name wrapped at a hyphen: "Claude-3.5-" + "Sonnet-1022", "DeepSeek-V2" + "-Base"
         elif p not in out.split(" / "):
             out = f"{out} {p}".strip()
@@ -126,8 +129,15 @@ def _is_benchmark(name: str, cat: Catalogue) -> bool:
     return cat.lookup(base) is not None or cat.lookup(clean(name)) is not None
 
 
-def interpret(grid: Grid, caption: str, cat: Catalogue, own_names: list[str] | None = None) -> tuple[str, list[Cell]]:
-    """Result cells of a grid: (orientation, cells). See the module docstring for the rules."""
+def interpret(
+    grid: Grid, caption: str, cat: Catalogue, own_names: list[str] | None = None, attributes: list[Cell] | None = None
+) -> tuple[str, list[Cell]]:
+    """Result cells of a grid: (orientation, cells). See the module docstring for the rules.
+
+    `attributes`, when given, receives the cells of rows or columns that describe the models
+    (parameters, context length, shots, "Type") as (model, attribute, value): never scores."""
+    attrs: list[Cell] = attributes if attributes is not None else []
+    pair = _two_metrics(caption, cat)
     main = grid.main if grid.main >= 0 else max(len(grid.label_headers) - len(grid.key_cols) - 1, 0)
     extra = [c for c in range(main + 1, len(grid.label_headers)) if c not in grid.key_cols]
     heads = [_column_parts(h, cat) for h in grid.col_headers]
@@ -150,6 +160,9 @@ def interpret(grid: Grid, caption: str, cat: Catalogue, own_names: list[str] | N
         for r in grid.rows:
             bench_raw = clean(r.labels[main])
             if cat.is_attribute_row(bench_raw):
+                attrs += [
+                    Cell(clean(heads[j][0]), bench_raw, clean(v)) for j, v in enumerate(r.values) if clean(v) and heads[j][0]
+                ]
                 continue
             bench, metric = _split_metric(bench_raw, cat)
             for c in extra:  # a metric column beside the benchmark names, or more of the name
@@ -165,15 +178,16 @@ def interpret(grid: Grid, caption: str, cat: Catalogue, own_names: list[str] | N
             )
             if not bench:
                 continue
-            for j, v in enumerate(r.values):
-                v = clean(v)
-                if not v or DASH.match(v) or not is_value(v):
-                    continue
-                b, m, st, _span = heads[j]
-                model = clean(b)
+            for j, raw in enumerate(r.values):
+                b, m, st, span = heads[j]
+                model = clean(b) or clean(span)  # a model header spanning its settings' columns
                 if not model:
                     continue
-                cells.append(Cell(model, bench, v, metric or m, group, _join([setting, st])))
+                for v, m3, note in _values(raw, metric or m, pair, cat):
+                    if _SIZE_VALUE.match(v):  # "236B", "128K": a parameter count or length, not a score
+                        attrs.append(Cell(model, bench, v))
+                        continue
+                    cells.append(Cell(model, bench, v, m3, group, _join([setting, st]), note))
     else:
         orientation = "models-as-rows"
         for r in grid.rows:
@@ -186,13 +200,12 @@ def interpret(grid: Grid, caption: str, cat: Catalogue, own_names: list[str] | N
             outer = [clean(x) for x in r.labels[:main] if clean(x)]
             if outer:  # an outer label column holds the model, the main column a variant
                 model = f"{' '.join(outer)} {model}"
-            for j, v in enumerate(r.values):
-                v = clean(v)
-                if not v or DASH.match(v) or not is_value(v):
-                    continue
+            for j, raw in enumerate(r.values):
                 b, m, st, span = heads[j]
                 if b and (cat.is_attribute_row(b) or cat.is_key_column(b)) and not _is_benchmark(b, cat):
-                    continue  # a column describing the models (layers, context length), not a result
+                    if clean(raw) and not DASH.match(clean(raw)):  # a column describing the models, not a result
+                        attrs.append(Cell(model, _join([b, m]), clean(raw)))
+                    continue
                 bench = _join([span, b]) if span and not _is_benchmark(b, cat) else (b or span)
                 group = span if span and _is_benchmark(b, cat) and not _is_benchmark(span, cat) else ""
                 prefix = corner_bench or (caption_bench if not _is_benchmark(bench, cat) else "")
@@ -205,8 +218,51 @@ def interpret(grid: Grid, caption: str, cat: Catalogue, own_names: list[str] | N
                 bench, m2 = _split_metric(bench, cat) if bench else ("", "")
                 if not bench:
                     continue
-                cells.append(Cell(model, bench, v, m or m2, group or clean(r.group), _join([setting, st])))
+                for v, m3, note in _values(raw, m or m2, pair, cat):
+                    if _SIZE_VALUE.match(v):  # "236B", "128K": a parameter count or length, not a score
+                        attrs.append(Cell(model, bench, v))
+                        continue
+                    cells.append(Cell(model, bench, v, m3, group or clean(r.group), _join([setting, st]), note))
     return orientation, cells
+
+
+_CITATION = re.compile(r"^(?P<v>.*?\d%?)\s*(?P<c>[(\[](?=[^()\[\]]*(?:et al|\d{4}|[A-Z][a-z]+,))[^()\[\]]*[)\]])$")
+_SIZE_VALUE = re.compile(r"^\d+(\.\d+)?\s*[KMBT]$")
+_PACKED = re.compile(r"^(?P<a>[^|]*\d[^|]*?)\s*\|\s*(?P<b>[^|]*\d[^|]*)$")
+_TWO_METRICS = re.compile(r"([\w@.+-]+(?: [\w@.+-]+)?)\s*(?:/|\||\band\b)\s*([\w@.+-]+(?: [\w@.+-]+)?)")
+
+
+def _two_metrics(text: str, cat: Catalogue) -> tuple[str, str] | None:
+    """Two metric labels a caption or header names together ("EM / F1", "pass@1 and pass@8")."""
+    for m in _TWO_METRICS.finditer(text or ""):
+        for a in (m.group(1), m.group(1).split()[-1]):
+            for b in (m.group(2), m.group(2).split()[0]):
+                if cat.is_metric(a) and cat.is_metric(b):
+                    return a, b
+    return None
+
+
+def _values(raw: str, metric: str, pair: tuple[str, str] | None, cat: Catalogue) -> list[tuple[str, str, str]]:
+    """The result value(s) of one printed cell as (value, metric, note): a citation after the number
+    ("53.9 (Author et al., 2025)") and footnote markers ("71.2†") are taken off into the note; a
+    cell packing two numbers ("35.02 | 62.26") is two values when the header or caption names two
+    metrics. Empty, dash and non-numeric cells give nothing."""
+    text = " ".join((raw or "").split())
+    note = ""
+    cm = _CITATION.match(text)
+    if cm:
+        text, note = cm.group("v"), cm.group("c")
+    v = clean(text)
+    if v != text.strip():
+        marks = text.strip()[len(v) :].strip() if text.strip().startswith(v) else ""
+        note = _join([note, f"marker {marks}" if marks else ""])
+    if not v or DASH.match(v):
+        return []
+    two = _two_metrics(metric, cat) or (pair if not metric else None)
+    pm = _PACKED.match(v) if "|" in v else None  # "1633 / 91.4%" is one value as printed
+    if pm and two and is_value(clean(pm.group("a"))) and is_value(clean(pm.group("b"))):
+        return [(clean(pm.group("a")), two[0], note), (clean(pm.group("b")), two[1], note)]
+    return [(v, metric, note)] if is_value(v) else []
 
 
 def _mentions(name: str, names: list[str]) -> bool:
@@ -238,6 +294,44 @@ def own_match(header: str, own: str) -> bool:
         return False
     h = _tokens(header)
     return f" {o} " in h or h.strip().startswith(o + " ") or h.strip() == o or f" {o} " in h.replace(" ", "  ")
+
+
+_PARENS = re.compile(r"\(([^()\n]{1,40})\)")
+_NAMEISH = re.compile(r"[A-Z0-9]")
+
+
+def defined_names(texts: list[str], model_headers: set[str]) -> tuple[tuple[str, str], ...]:
+    """Short names the report defines for models its tables use: "Full Name (Short)" in the text,
+    Short a model header of a table, Full Name the name-like words just before the parenthesis
+    (at most four, each with a capital or a digit). Which of them are the report's own is decided
+    later, against the report's `model:` (see `own_names`). One pass over each page: a set lookup
+    per parenthesis, the words before it read only for the few that name a header."""
+    wanted = {norm(h): h for h in model_headers if h}
+    out: dict[tuple[str, str], None] = {}
+    for text in texts:
+        if "(" not in text:
+            continue
+        for m in _PARENS.finditer(text):
+            short = wanted.get(norm(m.group(1)))
+            if short is None:
+                continue
+            words = text[max(0, m.start() - 120) : m.start()].split()[-4:]
+            while words and not _NAMEISH.search(words[0]):
+                words.pop(0)
+            if words and norm(" ".join(words)) != norm(short):
+                out[(" ".join(words), short)] = None
+    return tuple(list(out)[:200])
+
+
+def own_names(spec_model: str, aliases: list[str], defined: tuple[tuple[str, str], ...] = ()) -> list[str]:
+    """The names a report's own models go by: `model:`, `aliases:`, and the short names the report
+    defines for a full name that names its model ("Lens Reasoner 7B (LR-7B)")."""
+    names = [n for n in [spec_model, *aliases] if n]
+    for full, short in defined:
+        words = full.split()
+        if any(own_match(" ".join(words[-k:]), n) for k in range(1, len(words) + 1) for n in names[: 1 + len(aliases)]):
+            names.append(short)
+    return list(dict.fromkeys(names))
 
 
 def is_own(model: str, spec_model: str, aliases: list[str]) -> bool:
@@ -286,19 +380,24 @@ def validate(table: Table, grid: Grid, cat: Catalogue) -> None:
         kept.append(c)
     table.cells = kept
     present = sum(1 for r in grid.rows for v in r.values if clean(v) and is_value(clean(v)) and not DASH.match(clean(v)))
-    missing = present - len(table.cells) - sum(1 for f in table.flags if "dropped" in f)
+    dropped = sum(1 for f in table.flags if "dropped" in f)
+    missing = present - len(table.cells) - dropped - sum(1 for a in table.attributes if is_value(a.value))
     if missing > 0:
         table.flags.append(f"{missing} numeric cell(s) without a model or benchmark header not read; review")
-    if grid.unused:
-        shown = ", ".join(grid.unused[:6]) + (" …" if len(grid.unused) > 6 else "")
-        table.flags.append(f"{len(grid.unused)} numeric token(s) in the table region not read ({shown}); review")
+    # The page's own number (a running footer the region reached) is no unread result.
+    unused = [u for u in grid.unused if clean(u) not in {str(table.page), table.page_label}]
+    if unused:
+        shown = ", ".join(unused[:6]) + (" …" if len(unused) > 6 else "")
+        table.flags.append(f"{len(unused)} numeric token(s) in the table region not read ({shown}); review")
 
 
-def cell_flag(cell_value: str, metric: str, bench_id: str, cat: Catalogue) -> str:
-    """Review flag of one cell: a percentage above 100 unless the metric or benchmark is a rating."""
+def cell_flag(cell_value: str, metric: str, bench_id: str, cat: Catalogue, benchmark: str = "") -> str:
+    """Review flag of one cell: a percentage above 100 unless the metric or benchmark is a rating,
+    or the benchmark column is itself a summed score ("Total", "Sum")."""
     s = score_of(cell_value)
     b = cat.by_id.get(bench_id) if bench_id else None
-    if s is not None and s > 100 and not cat.is_rating(metric, b) and "/" not in cell_value:
+    summed = any(cat.is_rating_word(w) for w in benchmark.split())
+    if s is not None and s > 100 and not cat.is_rating(metric, b) and not summed and "/" not in cell_value:
         return "percentage above 100; review"
     return ""
 

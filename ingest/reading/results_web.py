@@ -10,6 +10,7 @@ from html.parser import HTMLParser
 from ingest.analysis.benchmarks import Catalogue
 from ingest.reading.results_read import Table, clean, interpret, names_benchmark, validate
 from ingest.reading.tables_pdf import Grid, GridRow
+from ingest.store.records import ResultCell as Cell
 
 __all__ = ["html_tables", "markdown_tables"]
 
@@ -30,15 +31,21 @@ def _grid_from_rows(rows: list[list[str]], header_rows: int = 1) -> Grid | None:
     rows = [r + [""] * (n - len(r)) for r in rows]
     heads = rows[:header_rows]
     col_headers: list[list[tuple[str, int]]] = []
+    spans = [[1] * n for _ in heads]
+    for i, h in enumerate(heads):
+        for j in range(1, n):
+            k = j + 1
+            while k < n and h[k] == "" and h[j]:
+                spans[i][j] += 1
+                k += 1
     for j in range(1, n):
         parts = []
-        for h in heads:
-            t = h[j]
-            span = 1
-            k = j + 1
-            while k < n and h[k] == "" and t:
-                span += 1
-                k += 1
+        for i, h in enumerate(heads):
+            t, span = h[j], spans[i][j]
+            if not t and i < len(heads) - 1:  # under a spanning cell of an upper header row: its text
+                k = next((k for k in range(j - 1, 0, -1) if h[k]), 0)
+                if k and k + spans[i][k] > j:
+                    t, span = h[k], spans[i][k]
             parts.append((t, span))
         col_headers.append(parts)
     body = []
@@ -111,7 +118,7 @@ def _split_pipe(row: str) -> list[str]:
         row = row[1:]
     if row.endswith("|"):
         row = row[:-1]
-    return [re.sub(r"(\*\*|__|`)", "", c) for c in re.split(r"(?<!\\)\|", row)]
+    return [re.sub(r"(\*\*|__|`)", "", c).replace("\\|", "|") for c in re.split(r"(?<!\\)\|", row)]
 
 
 def _table_from_rows(
@@ -128,14 +135,17 @@ def _table_from_rows(
         grid = _grid_from_rows(rows, header_rows)
         if grid is None:
             return None
-        orientation, cells = interpret(grid, caption, cat, own)
+        attributes: list[Cell] = []
+        orientation, cells = interpret(grid, caption, cat, own, attributes)
         if not cells:
             notes.append(f"table in section {label!r} not read: no numeric cell with a model and a benchmark header")
             return None
-        if not any(cat.lookup(c.benchmark) for c in cells) and not cat.is_result_caption(caption):
-            notes.append(f"table in section {label!r} not read: no catalogue benchmark and no caption saying it holds results")
+        if cat.is_non_result_caption(caption) or (
+            not any(cat.lookup(c.benchmark) for c in cells) and not cat.is_result_caption(caption)
+        ):
+            notes.append(f"table in section {label!r} not read: its caption does not say it holds results")
             return None
-        t = Table(page, label, f"Table in {label!r}", clean(caption)[:300], orientation, cells)
+        t = Table(page, label, f"Table in {label!r}", clean(caption)[:300], orientation, cells, attributes=attributes)
         validate(t, grid, cat)
         return t
     except Exception as exc:

@@ -336,6 +336,7 @@ class ResultCell:
     metric: str = ""
     group: str = ""
     setting: str = ""
+    note: str = ""  # what was taken off the printed value: a citation, a footnote marker
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -345,6 +346,7 @@ class ResultCell:
             "metric": self.metric,
             "group": self.group,
             "setting": self.setting,
+            "note": self.note,
         }
 
     @classmethod
@@ -359,10 +361,11 @@ class ResultCell:
             metric=_opt_str(o.get("metric"), "result.metric") or "",
             group=_opt_str(o.get("group"), "result.group") or "",
             setting=_opt_str(o.get("setting"), "result.setting") or "",
+            note=_opt_str(o.get("note"), "result.note") or "",
         )
 
 
-_RESULT_CELL_KEYS = {"model", "benchmark", "value", "metric", "group", "setting"}
+_RESULT_CELL_KEYS = {"model", "benchmark", "value", "metric", "group", "setting", "note"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,6 +380,14 @@ class ResultTable:
     flags: tuple[str, ...] = ()
     region: tuple[float, ...] | None = None
     cells: tuple[ResultCell, ...] = ()
+    #: Rows or columns that describe the models (parameters, context length, shots, "Type"): kept
+    #: as (model, attribute name in `benchmark`, value), never as scores.
+    attributes: tuple[ResultCell, ...] = ()
+
+    @property
+    def verified(self) -> bool:
+        """Every cell validated (no review flag): the numbers are shown as verified."""
+        return not self.flags
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -388,6 +399,7 @@ class ResultTable:
             "flags": list(self.flags),
             "region": None if self.region is None else list(self.region),
             "cells": [c.to_json() for c in self.cells],
+            "attributes": [c.to_json() for c in self.attributes],
         }
 
     @classmethod
@@ -403,6 +415,7 @@ class ResultTable:
             flags=_strs(o.get("flags"), "table.flags"),
             region=None if region is None else tuple(_opt_float(v, "table.region") or 0.0 for v in _list(region, "table.region")),
             cells=tuple(ResultCell.from_json(c) for c in _list(o.get("cells"), "table.cells")),
+            attributes=tuple(ResultCell.from_json(c) for c in _list(o.get("attributes", []), "table.attributes")),
         )
 
 
@@ -414,6 +427,9 @@ class Results:
     tables: tuple[ResultTable, ...] = ()
     notes: tuple[str, ...] = ()
     seconds: float = 0.0
+    #: Names the report defines for models in its tables: (full name as printed before it, short
+    #: name) from "Full Name (Short)"; the own-model flag treats a short name as its full name.
+    defined_names: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -421,6 +437,7 @@ class Results:
             "tables": [t.to_json() for t in self.tables],
             "notes": list(self.notes),
             "seconds": self.seconds,
+            "defined_names": [list(p) for p in self.defined_names],
         }
 
     @classmethod
@@ -431,6 +448,11 @@ class Results:
             tables=tuple(ResultTable.from_json(t) for t in _list(o.get("tables"), "results.tables")),
             notes=_strs(o.get("notes"), "results.notes"),
             seconds=_opt_float(o.get("seconds", 0.0), "results.seconds") or 0.0,
+            defined_names=tuple(
+                (p[0], p[1])
+                for p in (_strs(x, "results.defined_names") for x in _list(o.get("defined_names"), "results.defined_names"))
+                if len(p) == 2
+            ),
         )
 
 

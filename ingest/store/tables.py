@@ -31,7 +31,14 @@ except ImportError:  # pragma: no cover  (another pyarrow layout: the public mod
 
 from ingest.analysis.comparison import COMPARISON_COLUMNS, EVIDENCE_COLUMNS, comparison_rows, evidence_rows
 from ingest.analysis.lens import Lens, load_lens
-from ingest.analysis.results import RESULT_COLUMNS, RESULT_NOTE_COLUMNS, result_note_rows, result_rows
+from ingest.analysis.results import (
+    RESULT_ATTRIBUTE_COLUMNS,
+    RESULT_COLUMNS,
+    RESULT_NOTE_COLUMNS,
+    result_attribute_rows,
+    result_note_rows,
+    result_rows,
+)
 from ingest.sources.registry import Registry, Roster
 from ingest.sources.schema import ReportSpec
 from ingest.store.records import Annotation, Bundle, Results
@@ -223,6 +230,7 @@ TABLE_DEFS: tuple[TableDef, ...] = (
     TableDef("evidence", EVIDENCE_COLUMNS, lambda r: evidence_rows(r.spec.id, r.annotation, r.lens), dtypes=EV_DTYPES),
     TableDef("results", RESULT_COLUMNS, lambda r: result_rows(r.spec, r.results)),
     TableDef("result_notes", RESULT_NOTE_COLUMNS, lambda r: result_note_rows(r.spec, r.results)),
+    TableDef("result_attributes", RESULT_ATTRIBUTE_COLUMNS, lambda r: result_attribute_rows(r.spec, r.results)),
 )
 
 
