@@ -461,3 +461,55 @@ def test_cueset_answers_as_searching_every_pattern(lens) -> None:
                 hits = [i for i, q in enumerate(cues) if re.search(q, t, re.I)]
                 assert cs.search(t, fold(t)) == bool(hits), (cues, t)
                 assert set(hits) <= set(cs.candidates(fold(t))), (cues, t)
+
+
+# --------------------------------------------------------------------- codebook rules (issue 22)
+def test_reward_model_symbol_in_an_algorithm_box_is_not_a_reward_model(lens) -> None:
+    cells = run(lens, "Input: policy model, reward model R, task prompts; the RL loop computes the reward for each rollout.")
+    assert "reward-model" not in cells["reward_source"].value
+
+
+def test_lean_compiler_is_the_formal_verifier_not_code_execution(lens) -> None:
+    cells = run(lens, "The reward is 1 when the Lean 4 compiler accepts the generated proof and 0 otherwise.")
+    assert "formal-verifier" in cells["reward_source"].value
+    assert "code-execution/test-cases" not in cells["reward_source"].value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "During RL the reward comes from a judge model that grades each response against the reference.",
+        "We compute the reward with model-based scoring from an open 70B model prompted as a grader.",
+    ],
+)
+def test_llm_judge_however_named_is_a_generative_reward(lens, text: str) -> None:
+    assert "generative-reward-model/LLM-judge/rubric" in run(lens, text)["reward_source"].value
+
+
+def test_human_annotated_pairs_for_dpo_are_human_preference_data(lens) -> None:
+    cells = run(lens, "For DPO training, human annotators labelled the preferred response in 20k preference pairs.")
+    assert "human-preference-data" in cells["reward_source"].value
+
+
+def test_symbolic_checker_is_a_rule_based_reward(lens) -> None:
+    cells = run(lens, "The math reward is computed by a SymPy-based symbolic equivalence checker against the reference.")
+    assert "rule-based/verifiable" in cells["reward_source"].value
+
+
+def test_related_work_sentence_is_no_evidence_of_a_reward_source(lens) -> None:
+    cells = run(lens, "Several prior works have explored process-based reward models for mathematical reasoning.")
+    assert cells["reward_source"].value == ("not disclosed",)
+
+
+def test_contrast_with_costly_rl_does_not_raise_agentic_disclosure(lens) -> None:
+    cells = run(lens, "Unlike costly agentic RL with multi-turn rollouts and rewards, our model is trained by SFT only.")
+    assert cells["disclosure"].value == ("none",)
+
+
+def test_method_sentences_rank_above_the_introduction(lens) -> None:
+    cells = run(
+        lens,
+        "1 Introduction\nWe adopt GRPO for RL training and use GRPO again later, following GRPO papers.",
+        "3 Reinforcement Learning\nWe adopt GRPO as our RL algorithm.",
+    )
+    assert cells["rl_algorithm"].page == 2  # the method section's sentence is the quote
