@@ -43,7 +43,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from ingest.analysis.confidence import DocContext, Model, Support, background, features, load_model
+from ingest.analysis.confidence import DocContext, Model, Support, background, features, load_model, summary
 from ingest.analysis.evidence import Sentence
 from ingest.analysis.lens import NOT_DISCLOSED, Category, Dimension, Lens
 from ingest.store.records import Annotation, Cell, ChecklistItem, EvidenceRow
@@ -714,7 +714,9 @@ def _level(
             excluded[text] = _matches(rx.exclude, text, low[text])
         return excluded[text]
 
-    pool = [(i, s) for i, s in enumerate(sents) if admitted(s.text)]
+    # a summary section (abstract, introduction, conclusion) restates or motivates: it discloses nothing
+    # the method sections do not (blog text before any heading is the text itself and still counts)
+    pool = [(i, s) for i, s in enumerate(sents) if admitted(s.text) and s.index not in ctx.summary]
     fired: dict[str, list[Hit]] = {}
     for name, groups, ex, window in rx.indicators:
         hits = []
@@ -794,7 +796,8 @@ def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues") -> An
     """
     sim = _Similarity(sents, lens) if ranking == "tfidf" else None
     skip = _skipped(sents, lens)
-    ctx = DocContext(background(sents, alternation(lens.background_headings)), len(sents))
+    is_summary = alternation(lens.background_headings)
+    ctx = DocContext(background(sents, is_summary), len(sents), summary(sents, is_summary))
     model = load_model()
     kept = [s for s in sents if s.index not in skip]
     low = _Folded()  # each sentence folded once for all dimensions

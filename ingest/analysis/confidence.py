@@ -70,6 +70,7 @@ class DocContext:
 
     background: frozenset[int] = frozenset()  # indices of sentences in summary sections
     sentences: int = 0  # evidence sentences in the document (long reports have richer labels)
+    summary: frozenset[int] = frozenset()  # indices of sentences under a summary heading (not before the first)
 
 
 def features(sup: Support, ctx: DocContext) -> dict[str, float]:
@@ -175,6 +176,11 @@ def load_model(path: Path = MODEL_PATH) -> Model:
 def background(sents: Iterable[Sentence], is_summary: re.Pattern[str] | None) -> frozenset[int]:
     """Indices of sentences in summary sections (abstract, introduction, conclusion) or before the first heading."""
     return frozenset(s.index for s in sents if not s.heading or (is_summary is not None and is_summary.search(s.heading)))
+
+
+def summary(sents: Iterable[Sentence], is_summary: re.Pattern[str] | None) -> frozenset[int]:
+    """Indices of sentences under a heading of a summary section (abstract, introduction, conclusion)."""
+    return frozenset(s.index for s in sents if s.heading and is_summary is not None and is_summary.search(s.heading))
 
 
 def unsure(origin: object, confidence: object, model: Model | None = None) -> bool:
