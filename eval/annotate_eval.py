@@ -104,7 +104,7 @@ def map_names(
                 if m and (best is None or m.start() < best[0]):
                     best = (m.start(), c.name)
         for name in introduced:
-            m = re.search(rf"(?<![\w-]){re.escape(name)}(?!\w)", item)
+            m = re.search(rf"(?<![\w-]){re.escape(name)}(?!\w)", item, re.I)
             if m and (best is None or m.start() < best[0]):
                 best = (m.start(), name)
         if best:
