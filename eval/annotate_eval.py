@@ -104,7 +104,7 @@ def map_names(
                 if m and (best is None or m.start() < best[0]):
                     best = (m.start(), c.name)
         for name in introduced:
-            m = re.search(rf"(?<![\w-]){re.escape(name)}(?!\w)", item)
+            m = re.search(rf"(?<![\w-]){re.escape(name)}(?!\w)", item, re.I)
             if m and (best is None or m.start() < best[0]):
                 best = (m.start(), name)
         if best:
@@ -266,9 +266,10 @@ def level_cuts(dim: Dimension) -> tuple[int, ...]:
     return tuple(lv.min_indicators for lv in dim.levels[1:])
 
 
-def loo_levels(docs: list[Doc], res: dict[str, Annotation], lens: Lens) -> list[str]:
+def loo_levels(docs: list[Doc], res: dict[str, Annotation], lens: Lens, scores: dict | None = None) -> list[str]:
     """Leave-one-out over the gold documents for each level dimension: fit the cuts on the others,
-    predict the held-out document's level from its indicator count; plus the cuts fitted on all."""
+    predict the held-out document's level from its indicator count; plus the cuts fitted on all.
+    `scores`, when given, receives {dimension: (exact, within one, n)} of the leave-one-out."""
     lines = []
     for dim_id, key in LEVEL_KEYS.items():
         dim = lens.dimension(dim_id)
@@ -283,6 +284,8 @@ def loo_levels(docs: list[Doc], res: dict[str, Annotation], lens: Lens) -> list[
             ex += dist == 0
             w1 += dist <= 1
         n = len(docs)
+        if scores is not None:
+            scores[dim_id] = (ex, w1, n)
         full = fit_cuts(counts, gold, k, tie)
         same = "= the lens" if full == prior else f"!= the lens {list(prior)}"
         ins = [abs(_level_of(c, prior) - g) for c, g in zip(counts, gold, strict=True)]

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Literal
 
 from ingest.analysis.annotate import ANNOTATE_VERSION, annotate
+from ingest.analysis.confidence import load_model
 from ingest.analysis.evidence import sentences
 from ingest.analysis.keywords import count_keywords
 from ingest.analysis.lens import DEFAULT_LENS, LENS_DIR, Lens, known_dimensions, load_lens
@@ -189,8 +190,10 @@ def analyse(
 
 
 def lens_key(lens: Lens | None) -> str:
-    """The lens part of a bundle fingerprint: lens content plus the annotation code version."""
-    return (f"{lens.fingerprint}|a{ANNOTATE_VERSION}" if lens is not None else "") + f"|{results_key()}"
+    """The lens part of a bundle fingerprint: lens content, the annotation code version and the
+    confidence model (a retrained model re-scores every cell on the next run)."""
+    own = f"{lens.fingerprint}|a{ANNOTATE_VERSION}|c{load_model().fingerprint}" if lens is not None else ""
+    return own + f"|{results_key()}"
 
 
 def code_versions() -> tuple[int, int, int]:

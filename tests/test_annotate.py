@@ -378,10 +378,10 @@ def test_prefilters_never_drop_a_sentence_a_cue_matches(lens) -> None:
 
 # --------------------------------------------------------------------- floors on the gold corpus
 FLOORS = {
-    # measured on the 28 gold documents by eval/annotate_eval.py ("== all 28"), rounded down; a drop
-    # below fails the suite
-    "alg_exact": 0.60, "alg_f1": 0.79, "rs_f1": 0.86, "gran_acc": 0.89,
-    "disclosure_exact": 0.64, "disclosure_w1": 1.0, "rl_disclosure_exact": 0.71, "rl_disclosure_w1": 0.92,
+    # measured on the 28 gold documents by eval/annotate_eval.py ("== all 28", in-sample), rounded
+    # down; a drop below fails the suite
+    "alg_exact": 0.64, "alg_f1": 0.83, "rs_f1": 0.86, "gran_acc": 0.92,
+    "disclosure_exact": 0.67, "disclosure_w1": 1.0, "rl_disclosure_exact": 0.67, "rl_disclosure_w1": 0.92,
 }  # fmt: skip
 
 
@@ -411,6 +411,23 @@ def test_gold_corpus_scores_stay_above_their_floors(lens) -> None:
     low = {k: round(got[k], 3) for k, floor in FLOORS.items() if got[k] < floor}
     assert not low, f"below floor: {low}; confusions: {confusions}"
     assert got["quotes_bad"] == 0
+    # leave-one-document-out with a neutral tie-break (the level cut points are fitted on labels)
+    loo: dict = {}
+    ev.loo_levels(docs, res, lens, loo)
+    assert loo["disclosure"][0] >= 20 and loo["disclosure"][1] == 28, loo
+    assert loo["rl_disclosure"][0] >= 18 and loo["rl_disclosure"][1] >= 27, loo
+    # the confidence model, leave-one-document-out: cells at or above the threshold are right
+    import sys
+
+    sys.path.insert(0, str(REPO / "eval"))
+    from train_confidence import gold_examples
+    from train_confidence import loo as loo_conf
+
+    from ingest.analysis.confidence import load_model
+
+    pairs = loo_conf(gold_examples(docs, res, lens))
+    sure = [e.correct for e, p in pairs if p >= load_model().threshold]
+    assert len(sure) >= 7 and sum(sure) / len(sure) >= 0.95, sure
 
 
 def test_cues_that_cannot_share_one_regex_still_work() -> None:
@@ -461,3 +478,55 @@ def test_cueset_answers_as_searching_every_pattern(lens) -> None:
                 hits = [i for i, q in enumerate(cues) if re.search(q, t, re.I)]
                 assert cs.search(t, fold(t)) == bool(hits), (cues, t)
                 assert set(hits) <= set(cs.candidates(fold(t))), (cues, t)
+
+
+# --------------------------------------------------------------------- codebook rules (issue 22)
+def test_reward_model_symbol_in_an_algorithm_box_is_not_a_reward_model(lens) -> None:
+    cells = run(lens, "Input: policy model, reward model R, task prompts; the RL loop computes the reward for each rollout.")
+    assert "reward-model" not in cells["reward_source"].value
+
+
+def test_lean_compiler_is_the_formal_verifier_not_code_execution(lens) -> None:
+    cells = run(lens, "The reward is 1 when the Lean 4 compiler accepts the generated proof and 0 otherwise.")
+    assert "formal-verifier" in cells["reward_source"].value
+    assert "code-execution/test-cases" not in cells["reward_source"].value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "During RL the reward comes from a judge model that grades each response against the reference.",
+        "We compute the reward with model-based scoring from an open 70B model prompted as a grader.",
+    ],
+)
+def test_llm_judge_however_named_is_a_generative_reward(lens, text: str) -> None:
+    assert "generative-reward-model/LLM-judge/rubric" in run(lens, text)["reward_source"].value
+
+
+def test_human_annotated_pairs_for_dpo_are_human_preference_data(lens) -> None:
+    cells = run(lens, "For DPO training, human annotators labelled the preferred response in 20k preference pairs.")
+    assert "human-preference-data" in cells["reward_source"].value
+
+
+def test_symbolic_checker_is_a_rule_based_reward(lens) -> None:
+    cells = run(lens, "The math reward is computed by a SymPy-based symbolic equivalence checker against the reference.")
+    assert "rule-based/verifiable" in cells["reward_source"].value
+
+
+def test_related_work_sentence_is_no_evidence_of_a_reward_source(lens) -> None:
+    cells = run(lens, "Several prior works have explored process-based reward models for mathematical reasoning.")
+    assert cells["reward_source"].value == ("not disclosed",)
+
+
+def test_contrast_with_costly_rl_does_not_raise_agentic_disclosure(lens) -> None:
+    cells = run(lens, "Unlike costly agentic RL with multi-turn rollouts and rewards, our model is trained by SFT only.")
+    assert cells["disclosure"].value == ("none",)
+
+
+def test_method_sentences_rank_above_the_introduction(lens) -> None:
+    cells = run(
+        lens,
+        "1 Introduction\nWe adopt GRPO for RL training and use GRPO again later, following GRPO papers.",
+        "3 Reinforcement Learning\nWe adopt GRPO as our RL algorithm.",
+    )
+    assert cells["rl_algorithm"].page == 2  # the method section's sentence is the quote

@@ -448,3 +448,41 @@ def test_next_unreviewed_skips_reports_without_a_file(env: tuple[Path, Path]) ->
     at = review_page(rid="beta")
     at.button(key="next").click().run()
     assert at.selectbox(key="rid").value != "alpha"
+
+
+def _train_confidence():
+    import importlib.util
+    import sys
+
+    from tests.conftest import REPO
+
+    if "train_confidence" not in sys.modules:
+        sys.path.insert(0, str(REPO / "eval"))
+        spec = importlib.util.spec_from_file_location("train_confidence", REPO / "eval" / "train_confidence.py")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules["train_confidence"] = mod
+        spec.loader.exec_module(mod)
+    return sys.modules["train_confidence"]
+
+
+def test_a_saved_review_decision_becomes_a_confidence_training_example(env: tuple[Path, Path]) -> None:
+    """Issue 22: every curated cell beside its stored automatic cell is an example (right = kept)."""
+    tc = _train_confidence()
+    reports, data = env
+    lens = load_lens()
+    before = tc.review_examples(reports, data, lens)
+    curate.record_decision(reports / "alpha.yaml", "rl_algorithm", ["PPO"], "disagree on purpose", today=DAY)
+    after = tc.review_examples(reports, data, lens)
+    assert len(after) == len(before) + 1
+    ex = next(e for e in after if e.doc == "review:alpha" and e.dim == "rl_algorithm")
+    assert ex.correct is False and ex.source == "review" and ex.features
+    model = tc.fit([*after, *[tc.Example("g", "x", ex.features, True, "gold")] * 3])
+    assert model.trained_on["review"] == len(after)
+
+
+def test_review_page_counts_confident_cells_and_goes_to_the_least_sure(env: tuple[Path, Path]) -> None:
+    at = review_page(rid="alpha")
+    assert any("automatic cells are confident" in c.value for c in at.caption)
+    cmp_ = Store(env[1]).read_table("comparison")
+    at.button(key="next").click().run()
+    assert at.selectbox(key="rid").value == review.next_least_sure(cmp_, after="alpha")

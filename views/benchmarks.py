@@ -14,8 +14,8 @@ import streamlit.components.v1 as components
 from ingest.analysis.benchmarks import Catalogue, load_catalogue
 from ingest.analysis.lens import NOT_ASSESSED
 from ingest.outputs import scores
-from ingest.outputs.neutral import to_csv
 from ingest.outputs.leaderboard import disagreements, leaderboard
+from ingest.outputs.neutral import to_csv
 from ingest.outputs.stats import STATS_GROUP
 from views import benchmark_charts as bc
 from views import benchmark_figures as bf

@@ -43,13 +43,14 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from ingest.analysis.confidence import Model, Support, background, features, load_model
+from ingest.analysis.confidence import DocContext, Model, Support, background, features, load_model, summary
 from ingest.analysis.evidence import Sentence
 from ingest.analysis.lens import NOT_DISCLOSED, Category, Dimension, Lens
 from ingest.store.records import Annotation, Cell, ChecklistItem, EvidenceRow
 
 #: Bump when evidence or annotation rules change in code, so stored annotations are recomputed.
 ANNOTATE_VERSION = 5
+NO_CONTEXT = DocContext()
 Ranking = Literal["tfidf", "cues"]
 #: Candidate sentences kept per dimension × category in the evidence table.
 TOP_K = 5
@@ -478,9 +479,9 @@ def _rank(hits: list[Hit], sim: _Similarity | None, key: tuple[str, str], bg: fr
     return sorted(hits, key=lambda h: (h.sentence.index in bg, -h.score, h.sentence.index))
 
 
-def _scored(cell: Cell, sup: Support, bg: frozenset[int], model: Model) -> Cell:
+def _scored(cell: Cell, sup: Support, ctx: DocContext, model: Model) -> Cell:
     """The cell with its evidence features and the confidence model's probability that it is right."""
-    feats = features(sup, bg)
+    feats = features(sup, ctx)
     return replace(cell, confidence=model.predict(feats), features=feats)
 
 
@@ -530,10 +531,10 @@ def _categorical(
     sim: _Similarity | None,
     lens: Lens,
     low: _Folded | None = None,
-    bg: frozenset[int] = frozenset(),
+    ctx: DocContext = NO_CONTEXT,
     model: Model | None = None,
 ) -> tuple[Cell, list[EvidenceRow]]:
-    cell, rows, ranked, chosen = _categorical_cell(dim, sents, sim, lens, low, bg)
+    cell, rows, ranked, chosen = _categorical_cell(dim, sents, sim, lens, low, ctx.background)
     hits = [h for c in chosen for h in ranked[c]]
     n_sup = sum(len(h) for h in ranked.values())
     sup = Support(
@@ -544,7 +545,7 @@ def _categorical(
         n_values=len(chosen),
         competition=1 - len(hits) / n_sup if n_sup else 0.0,
     )
-    return _scored(cell, sup, bg, model or load_model()), rows
+    return _scored(cell, sup, ctx, model or load_model()), rows
 
 
 def _categorical_cell(
@@ -612,10 +613,11 @@ def _algorithm(
     lens: Lens,
     skip: set[int] = frozenset(),
     low: _Folded | None = None,
-    bg: frozenset[int] = frozenset(),
+    ctx: DocContext = NO_CONTEXT,
     model: Model | None = None,
 ) -> tuple[Cell, Cell, list[EvidenceRow]]:
     model = model or load_model()
+    bg = ctx.background
     comp = _compiled(lens, dim)
     low = _Folded() if low is None else low
     roles = algorithm_roles(sents, dim, comp, introduced_methods(sents, comp, low), low)
@@ -657,7 +659,7 @@ def _algorithm(
         mcell = _cell(mentioned, None, ranked[m][0], roles={n: tally[n] for n in mentioned})
     else:
         mcell = _cell([NOT_DISCLOSED], None, None)
-    return _scored(cell, sup, bg, model), _scored(mcell, msup, bg, model), _evidence_rows(dim.id, ranked)
+    return _scored(cell, sup, ctx, model), _scored(mcell, msup, ctx, model), _evidence_rows(dim.id, ranked)
 
 
 @dataclass
@@ -686,7 +688,7 @@ def _level(
     sents: list[Sentence],
     lens: Lens,
     low: _Folded | None = None,
-    bg: frozenset[int] = frozenset(),
+    ctx: DocContext = NO_CONTEXT,
     model: Model | None = None,
 ) -> tuple[Cell, list[EvidenceRow]]:
     """Count the indicators that fire; keep the whole checklist (FMTI-style: each yes/no with its quote)."""
@@ -707,7 +709,9 @@ def _level(
             excluded[text] = _matches(rx.exclude, text, low[text])
         return excluded[text]
 
-    pool = [(i, s) for i, s in enumerate(sents) if admitted(s.text)]
+    # a summary section (abstract, introduction, conclusion) restates or motivates: it discloses nothing
+    # the method sections do not (blog text before any heading is the text itself and still counts)
+    pool = [(i, s) for i, s in enumerate(sents) if admitted(s.text) and s.index not in ctx.summary]
     fired: dict[str, list[Hit]] = {}
     for name, groups, ex, window in rx.indicators:
         hits = []
@@ -766,7 +770,7 @@ def _level(
         n_values=n,
         margin=margin,
     )
-    return _scored(cell, sup, bg, model or load_model()), rows
+    return _scored(cell, sup, ctx, model or load_model()), rows
 
 
 def _skipped(sents: list[Sentence], lens: Lens) -> set[int]:
@@ -787,7 +791,8 @@ def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues") -> An
     """
     sim = _Similarity(sents, lens) if ranking == "tfidf" else None
     skip = _skipped(sents, lens)
-    bg = background(sents, alternation(lens.background_headings))
+    is_summary = alternation(lens.background_headings)
+    ctx = DocContext(background(sents, is_summary), len(sents), summary(sents, is_summary))
     model = load_model()
     kept = [s for s in sents if s.index not in skip]
     low = _Folded()  # each sentence folded once for all dimensions
@@ -795,15 +800,15 @@ def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues") -> An
     evidence: list[EvidenceRow] = []
     for dim in lens.dimensions:
         if dim.kind in ("multi", "single"):
-            cells[dim.id], rows = _categorical(dim, kept, sim, lens, low, bg, model)
+            cells[dim.id], rows = _categorical(dim, kept, sim, lens, low, ctx, model)
         elif dim.kind == "algorithm":
-            cell, mcell, rows = _algorithm(dim, sents, sim, lens, skip, low, bg, model)
+            cell, mcell, rows = _algorithm(dim, sents, sim, lens, skip, low, ctx, model)
             cells[dim.id] = cell
             for other in lens.dimensions:
                 if other.kind == "mentioned" and other.source == dim.id:
                     cells[other.id] = mcell
         elif dim.kind == "level":
-            cells[dim.id], rows = _level(dim, kept, lens, low, bg, model)
+            cells[dim.id], rows = _level(dim, kept, lens, low, ctx, model)
         else:
             continue
         evidence += rows

@@ -44,6 +44,7 @@ FEATURES: tuple[str, ...] = (
     "n_values",
     "competition",
     "margin",
+    "doc_size",
 )
 #: A cell is "confident" at or above this probability (declared, not fitted: see docs/comparison.md).
 DEFAULT_THRESHOLD = 0.9
@@ -63,8 +64,18 @@ class Support:
     margin: int = 0
 
 
-def features(sup: Support, background: frozenset[int]) -> dict[str, float]:
-    """The feature vector of one cell (`background`: indices of sentences in summary sections)."""
+@dataclass(frozen=True)
+class DocContext:
+    """What the features need to know of the whole document."""
+
+    background: frozenset[int] = frozenset()  # indices of sentences in summary sections
+    sentences: int = 0  # evidence sentences in the document (long reports have richer labels)
+    summary: frozenset[int] = frozenset()  # indices of sentences under a summary heading (not before the first)
+
+
+def features(sup: Support, ctx: DocContext) -> dict[str, float]:
+    """The feature vector of one cell."""
+    background = ctx.background
     sents = {s.index: s for s in sup.sentences}.values()  # independent = distinct sentences
     n = len(sents)
     method = [s for s in sents if s.index not in background and s.section != "appendix"]
@@ -80,6 +91,7 @@ def features(sup: Support, background: frozenset[int]) -> dict[str, float]:
         n_values=float(min(sup.n_values, 5)),
         competition=round(float(sup.competition), 4),
         margin=float(min(sup.margin, 3)),
+        doc_size=math.log10(1 + ctx.sentences),
     )
     return {k: round(v, 4) for k, v in out.items()}
 
@@ -164,6 +176,11 @@ def load_model(path: Path = MODEL_PATH) -> Model:
 def background(sents: Iterable[Sentence], is_summary: re.Pattern[str] | None) -> frozenset[int]:
     """Indices of sentences in summary sections (abstract, introduction, conclusion) or before the first heading."""
     return frozenset(s.index for s in sents if not s.heading or (is_summary is not None and is_summary.search(s.heading)))
+
+
+def summary(sents: Iterable[Sentence], is_summary: re.Pattern[str] | None) -> frozenset[int]:
+    """Indices of sentences under a heading of a summary section (abstract, introduction, conclusion)."""
+    return frozenset(s.index for s in sents if s.heading and is_summary is not None and is_summary.search(s.heading))
 
 
 def unsure(origin: object, confidence: object, model: Model | None = None) -> bool:

@@ -1,0 +1,140 @@
+"""Confidence of comparison cells (issue 22): features, the committed model, the review queue, the cue report."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pandas as pd
+import pytest
+
+from ingest.analysis.annotate import annotate
+from ingest.analysis.confidence import (
+    FEATURES,
+    MODEL_PATH,
+    DocContext,
+    Model,
+    Support,
+    features,
+    load_model,
+    parse_model,
+    unsure,
+)
+from ingest.analysis.evidence import Sentence, sentences
+from ingest.analysis.lens import DEFAULT_LENS, load_lens
+from ingest.outputs import review
+from ingest.reading.sections import Segment
+from ingest.store.records import Annotation
+
+from .conftest import REPO
+
+
+@pytest.fixture(scope="module")
+def lens():
+    return load_lens(DEFAULT_LENS)
+
+
+def _s(i: int, heading: str, section: str = "body") -> Sentence:
+    return Sentence(f"sentence {i}", 1, "1", section, i, heading)
+
+
+def test_features_count_independent_sentences_and_where_they_stand() -> None:
+    sents = (_s(0, "Abstract"), _s(1, "3 RL Training"), _s(1, "3 RL Training"), _s(2, "A Details", "appendix"))
+    f = features(Support("algorithm", default=False, sentences=sents, definition=True), DocContext(frozenset({0}), 100))
+    assert set(f) == set(FEATURES)
+    assert f["n_support"] == round(math.log1p(3), 4)  # the repeated sentence counts once
+    assert f["n_method"] == round(math.log1p(1), 4)  # not the abstract, not the appendix
+    assert f["kind_algorithm"] == 1.0 and f["kind_level"] == 0.0 and f["definition"] == 1.0
+
+
+def test_committed_model_loads_and_covers_only_known_features() -> None:
+    data = json.loads(MODEL_PATH.read_text(encoding="utf-8"))
+    model = parse_model(data)
+    assert set(model.coef) <= set(FEATURES) and 0 < model.threshold < 1
+    assert load_model().fingerprint == model.fingerprint
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [[], {"coef": []}, {"coef": {"nope": 1.0}, "intercept": 0}, {"coef": {"n_support": float("nan")}, "intercept": 0},
+     {"coef": {}, "intercept": "x"}, {"coef": {}, "intercept": 0, "threshold": 1.5}],
+)  # fmt: skip
+def test_hostile_model_json_is_refused(bad: object) -> None:
+    with pytest.raises(ValueError):
+        parse_model(bad)
+
+
+def test_unreadable_model_file_falls_back(tmp_path) -> None:
+    p = tmp_path / "confidence.json"
+    p.write_text("{not json", encoding="utf-8")
+    assert load_model(p).coef == load_model(tmp_path / "missing.json").coef
+
+
+def test_every_automatic_cell_gets_a_probability_and_its_features(lens) -> None:
+    segs = [Segment("body", 1, "1", "3 RL Training\nWe adopt GRPO as our RL algorithm with a rule-based reward.")]
+    cells = annotate(sentences(segs), lens).cells
+    for dim, cell in cells.items():
+        assert cell.features is not None and set(cell.features) == set(FEATURES), dim
+        assert cell.confidence is not None and 0 < cell.confidence < 1, dim
+
+
+def test_cell_features_survive_the_stored_json(lens) -> None:
+    segs = [Segment("body", 1, "1", "We adopt GRPO as our RL algorithm with a rule-based reward.")]
+    ann = annotate(sentences(segs), lens)
+    back = Annotation.from_json(json.loads(json.dumps(ann.to_json())))
+    assert back.cells["rl_algorithm"].features == ann.cells["rl_algorithm"].features
+
+
+def test_unsure_is_below_the_threshold_for_automatic_cells_only() -> None:
+    m = Model({}, 0.0, threshold=0.8)
+    assert unsure("auto", 0.5, m) and not unsure("auto", 0.85, m)
+    assert not unsure("curated", 0.1, m)
+    assert unsure("auto", None, m) and unsure("auto", float("nan"), m)  # never measured: to review
+
+
+def _cmp(rows: list[tuple[str, str, str, str | None, float | None]]) -> pd.DataFrame:
+    return pd.DataFrame(rows, columns=["report_id", "dimension", "origin", "auto_value", "confidence"])
+
+
+def test_review_queue_orders_pending_cells_least_sure_first() -> None:
+    c = _cmp([
+        ("a", "x", "auto", "GRPO", 0.9), ("a", "y", "curated", "PPO", 0.1), ("b", "x", "auto", "DPO", 0.3),
+        ("b", "y", "auto", "none", None), ("c", "x", "none", None, None),
+    ])  # fmt: skip
+    q = review.review_queue(c)
+    assert list(zip(q["report_id"], q["dimension"], strict=True)) == [("b", "y"), ("b", "x"), ("a", "x")]
+    assert review.next_least_sure(c) == "b"
+    assert review.next_least_sure(c, after="b") == "a"
+    assert review.next_least_sure(c[c["report_id"] != "b"], after="a") == "a"  # the only one left
+    assert review.next_least_sure(c[c["origin"] != "auto"]) is None
+
+
+def test_confident_counts_use_the_model_threshold() -> None:
+    thr = load_model().threshold
+    c = _cmp([("a", "x", "auto", "GRPO", thr), ("a", "y", "curated", "PPO", 0.99), ("b", "x", "auto", "DPO", thr / 2)])
+    assert review.confident_counts(c) == (2, 3)
+
+
+def _cue_report():
+    import importlib.util
+    import sys
+
+    if "cue_report" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("cue_report", REPO / "eval" / "cue_report.py")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules["cue_report"] = mod  # dataclasses look their module up while the class is made
+        spec.loader.exec_module(mod)
+    return sys.modules["cue_report"]
+
+
+def test_cue_report_walks_every_cue_and_ablates_one_at_a_time(lens) -> None:
+    cr = _cue_report()
+    cues = list(cr.lens_cues(lens))
+    dim = lens.dimension("reward_source")
+    assert sum(c.path[:3] == ("dimensions", 0, "categories") for c in cues) == sum(len(c.cues) for c in dim.categories)
+    assert any("all_of" in c.path for c in cues) and any("introduces" in c.path for c in cues)
+    for cue in cues[:3] + [c for c in cues if "introduces" in c.path][:1]:
+        ablated = cr.without(lens, cue)  # still a valid lens, one pattern fewer that can match
+        assert ablated.fingerprint != lens.fingerprint
+    row = cr.CueRow(cues[0], 1, 3, {k: 0.0 for k in cr.FIGURES} | {"rs_f1": -0.01})
+    assert row.fitted and not cr.CueRow(cues[0], 2, 3, row.delta).fitted
