@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ingest.run.executor import Done, Limits, describe_mb, run_isolated
-from ingest.sources.fetch import cache_entry, sha256_file
+from ingest.sources.fetch import PeakMemory, cache_entry, sha256_file
 from ingest.store.store import Store
 
 MAX_SCALE = 3.0
@@ -98,6 +98,8 @@ class _Cache:
 
 
 _CACHE = _Cache(CACHE_BYTES)
+#: Peak memory of the render processes started by this process (for eval/bad_inputs.py).
+PEAKS = PeakMemory()
 
 
 @functools.lru_cache(maxsize=256)
@@ -158,6 +160,7 @@ def render_pdf_page(pdf: Path, sha256: str, page: int, quote: str, scale: float 
         return hit
     with _SLOTS:
         result = run_isolated(_render_job, (str(pdf), page, quote, scale), Limits(timeout=RENDER_SECONDS, memory_mb=RENDER_MB))
+    PEAKS.note(result.peak_mb)
     if not isinstance(result, Done):
         if result.kind == "timeout":
             raise RenderRefused(f"this page took longer than {RENDER_SECONDS:g} s to render, so it is not shown")
