@@ -20,6 +20,13 @@ The `hostile` family (issue 8) runs without the private-host opt-in and also cou
                               the "public" host of the redirect cases is simulated on 127.0.0.1)
 
 Target: crashes 0, data lost 0, reads outside the roots 0, internal requests 0.
+
+Then issue 23's families (eval/bad_inputs_round2.py: compressed and dripping downloads, huge
+pages, read-only Source links and pages with payloads, formula/HTML payloads in every export,
+oversized pasted YAML, deletions, a decision during an ingest, full disks), with their own
+counts: hangs 0 (fetches and pages included), peak memory of every process <= 1 GB, data lost 0,
+stale tables 0, formula cells 0, raw HTML in Markdown 0, references to other hosts 0, files
+written in read-only mode 0.
 """
 
 from __future__ import annotations
@@ -48,6 +55,9 @@ from ingest.pipeline import Outcome, Settings, run  # noqa: E402
 from ingest.sources.fetch import FetchSettings  # noqa: E402
 from ingest.store.store import Store  # noqa: E402
 from tests.local_http import LocalServer, serve  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bad_inputs_round2 as round2  # noqa: E402
 
 #: The URL cases' server is on 127.0.0.1, so they opt in to private hosts (the `hostile` family does not).
 FAST = FetchSettings(
@@ -575,7 +585,10 @@ def setup_store(work: Path) -> tuple[Store, dict[str, str], str, bytes]:
 CANARY = "zebracanary"
 PUBLIC = "public.test"
 LISTENER_PORT = 9
-GUARDED = FetchSettings(connect_timeout=1, read_timeout=0.3, total_timeout=1.0, retries=0, backoff=0.01, max_bytes=1_000_000)
+#: In this process (`isolate=False`): the audit hook and the simulated public host act in this process only.
+GUARDED = FetchSettings(
+    connect_timeout=1, read_timeout=0.3, total_timeout=1.0, retries=0, backoff=0.01, max_bytes=1_000_000, isolate=False
+)
 OUTSIDE_WORDS = ("outside the allowed source folders",)
 #: Refused, unparseable or unresolvable: in each case nothing was sent.
 INTERNAL_WORDS = ("requests to internal addresses are refused", "not a valid url", "cannot resolve host")
@@ -826,6 +839,7 @@ def main() -> int:
     ap.add_argument("--verbose", action="store_true", help="print every case with its message")
     ap.add_argument("--rounds", type=int, default=3, help="concurrent-process rounds (default 3)")
     ap.add_argument("--keep", action="store_true", help="keep the temp work folder")
+    ap.add_argument("--no-round2", action="store_true", help="skip issue 23's families (eval/bad_inputs_round2.py)")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bad_inputs."))
     files = {
@@ -844,6 +858,7 @@ def main() -> int:
             results = [run_case(c, work, store, good, good_yaml) for c in cases]
             hostile, reads_outside, internal_requests = run_hostile(work, store, good, good_yaml)
             results += hostile
+            second = None if args.no_round2 else round2.run_round2(work / "round2", server)
         results += list(concurrent_cases(work, store, good, args.rounds))
     finally:
         if not args.keep:
@@ -874,8 +889,11 @@ def main() -> int:
     print(f"data lost: {len(lost)}")
     print(f"reads outside the roots: {reads_outside}")
     print(f"internal requests: {internal_requests}")
+    if second is not None:
+        print("\n".join(round2.report(second, args.verbose)))
     print(f"time: {time.perf_counter() - t_all:.1f} s" + (f"  (work folder kept: {work})" if args.keep else ""))
-    return 0 if not verdicts["crash"] and not lost and not reads_outside and not internal_requests else 1
+    ok2 = second is None or round2.passed(second)
+    return 0 if not verdicts["crash"] and not lost and not reads_outside and not internal_requests and ok2 else 1
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ from ingest.outputs.curate import UploadTooLarge, upload_bytes
 from ingest.sources.fetch import FetchSettings
 from ingest.sources.registry import MAX_YAML_BYTES, SpecError, SpecFileError, load_report, parse_yaml, validation_errors
 from ingest.sources.schema import DocType, ReportSpec
-from ingest.store.store import atomic_write_bytes
+from ingest.store.store import atomic_write_bytes, describe_os_error
 from views import data, htmltable
 from views.plain import escape_md, message
 
@@ -205,7 +205,12 @@ def _delete_section() -> None:
         if st.button("Delete", key="del_go", disabled=not sure, type="primary"):
             from ingest.pipeline import run
 
-            kept = delete_report(rid, rdir)
+            try:
+                kept = delete_report(rid, rdir)
+            except OSError as exc:
+                why = describe_os_error(exc) if exc.errno else str(exc)
+                message("error", f"cannot delete {rid}: {why}; the report is unchanged")
+                return
             run(reports_dir=rdir, settings=_settings())
             data.clear()
             message("success", f"Removed {rid}; its file is kept as {DELETED_DIR}/{kept.name} in the reports folder.")
@@ -268,6 +273,9 @@ def render() -> None:
         return
     except (FileExistsError, UploadTooLarge) as exc:
         message("warning", str(exc))
+        return
+    except OSError as exc:  # a full disk, a read-only folder: one line, nothing half-written
+        message("error", f"cannot save the report: {describe_os_error(exc)}")
         return
     message("success", f"Saved {data.reports_dir().name}/{path.name}")
     st.code(spec_yaml(spec), language="yaml")

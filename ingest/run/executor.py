@@ -61,7 +61,7 @@ MIN_JOB_SECONDS = 1.0
 #: Seconds a job's process may take to start before its time limit begins to run.
 STARTUP_GRACE = 30.0
 #: Modules the forkserver imports once, so each job's process starts with them loaded.
-PRELOAD = ["ingest.run.executor", "ingest.pipeline", "pypdfium2", "ingest.run.preload"]
+PRELOAD = ["ingest.run.executor", "ingest.pipeline", "pypdfium2", "httpx", "ingest.run.preload"]
 #: The driver forks jobs itself only while its address space is at most this share of a worker's
 #: memory limit (a forked worker inherits it, and RLIMIT_AS counts it).
 FORK_HERE_SHARE = 0.25

@@ -62,6 +62,21 @@ KILL_GRACE = 1.0
 _DROP_HEADERS = {"set-cookie", "authorization", "proxy-authorization", "www-authenticate"}
 
 
+class PeakMemory:
+    """The highest peak memory (MB) any child process of this kind reported, for eval/bad_inputs.py."""
+
+    def __init__(self) -> None:
+        self.mb = 0.0
+
+    def note(self, mb: float | None) -> None:
+        if mb is not None and mb > self.mb:
+            self.mb = mb
+
+
+#: Peak memory of the download processes started by this process.
+PEAKS = PeakMemory()
+
+
 class FetchError(Exception):
     """The source could not be obtained; the message is meant for the user."""
 
@@ -389,6 +404,7 @@ def _download(url: str, entry: dict | None, cache_dir: Path, settings: FetchSett
         return _download_here(url, entry, cache_dir, settings, origin)
     limits = Limits(timeout=settings.total_timeout + KILL_GRACE, memory_mb=settings.memory_mb)
     result = run_isolated(_download_job, (url, entry, str(cache_dir), settings, origin), limits)
+    PEAKS.note(result.peak_mb)
     shown = display_url(url)
     if isinstance(result, Done):
         kind, value = result.value
