@@ -144,7 +144,9 @@ def test_scores_expander_lists_provenance_and_offers_csv(env: Path) -> None:
     prov = next(d for d in html_tables(at) if "report_id" in d.columns)
     assert prov[["report_id", "model", "value", "table", "origin"]].values.tolist() == [
         ["lens-7b", "Lens-7B-RL", "33.0", "Figure 2", "curated"]]  # fmt: skip
-    assert [b.proto.label for b in at.get("download_button")] == ["Coverage (CSV)", "Shown scores (CSV)"]
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert labels == ["Coverage (CSV)", "Shown scores (CSV)", "All results, long (CSV)", "All results, wide (CSV)",
+                      "All results, wide (Markdown)"]  # fmt: skip
 
 
 def test_table_picker_rebuilds_the_table_with_own_curated_and_flag_marks(env: Path) -> None:

@@ -212,7 +212,9 @@ def render() -> None:
                            mime="text/csv", key="dl_sbs_csv", on_click="ignore")  # fmt: skip
     st.download_button(
         "Statistics table (Markdown)",
-        lambda: export.to_markdown(stats.stats_frame(tbl["reports"], tbl["reported"], tbl["counts"], source=prefer)),
+        lambda: export.to_markdown(
+            stats.stats_frame(tbl["reports"], tbl["reported"], tbl["counts"], source=prefer, figures=True)
+        ),
         file_name="stats.md", mime="text/markdown", key="dl_kw_stats", on_click="ignore",
     )  # fmt: skip
     st.download_button("Counts (CSV)", lambda: tbl["counts"].to_csv(index=False), file_name="counts.csv",

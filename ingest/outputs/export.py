@@ -54,6 +54,7 @@ TABLES: dict[str, Callable[[Store], pd.DataFrame]] = {
     "status": _stored("status"),
     "evidence": _stored("evidence"),
     "results": _stored("results"),
+    "results-wide": lambda store: _wide().wide_table(store),
     "result_notes": _stored("result_notes"),
     "comparison": lambda store: _study_tables().comparison_table(store),
     "summary": lambda store: _study_tables().summary_table(store),
@@ -77,6 +78,12 @@ def _study_tables():  # type: ignore[no-untyped-def]
     from ingest.outputs import study_tables
 
     return study_tables
+
+
+def _wide():  # type: ignore[no-untyped-def]
+    from ingest.outputs import results_wide
+
+    return results_wide
 
 
 def _stats():  # type: ignore[no-untyped-def]
@@ -176,12 +183,14 @@ def _csv_line(values: list[str]) -> bytes:
     return buf.getvalue().encode("utf-8")
 
 
-def write_table(store: Store, name: str, fmt: Format, out: Path | None) -> None:
-    """`export --table`: the table in `fmt` to `out` (atomically) or stdout."""
+def write_table(store: Store, name: str, fmt: Format, out: Path | None, quotes: bool = False) -> None:
+    """`export --table`: the table in `fmt` to `out` (atomically) or stdout; `quotes` adds the summary's
+    quote columns."""
     if fmt == "csv" and name in ARROW_CSV:
         _write_out(lambda fh: _arrow_csv(store, name, ARROW_CSV[name], fh), out)
         return
-    text = render(TABLES[name](store), fmt)
+    df = _study_tables().summary_table(store, quotes=True) if quotes and name == "summary" else TABLES[name](store)
+    text = render(df, fmt)
     write_text(text, out)
 
 
