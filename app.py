@@ -12,7 +12,9 @@ from pathlib import Path
 
 import streamlit as st
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # `streamlit run` from any folder finds views/
+_ROOT = str(Path(__file__).resolve().parent)
+if _ROOT not in sys.path:  # `streamlit run` from any folder finds views/; once, not on every rerun
+    sys.path.insert(0, _ROOT)
 
 from views import heap, nav
 

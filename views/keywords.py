@@ -158,9 +158,15 @@ def render() -> None:
             if n_models > HEATMAP_ROWS
             else ""
         )
+        none_reported = (
+            f" (no report has reported figures for {SCOPE_LABELS[scope]}, so the measured ones are shown)"
+            if prefer == "reported" and "reported" not in mixed
+            else ""
+        )
         st.caption(
             "Figures shown: "
             + ", ".join(sorted(mixed))
+            + none_reported
             + ". Density is per 1,000 words of the chosen scope (per 1,000 characters for Chinese,"
             " Japanese and Korean documents, whose words are counted as characters)." + more
         )

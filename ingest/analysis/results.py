@@ -264,6 +264,13 @@ def markdown_tables(text: str, cat: Catalogue, own: list[str] | None = None) -> 
     return tables, notes
 
 
+def table_name(caption: str, section: str) -> str:
+    """A post's table name: its own label when the line above it is a caption ("Table 1: …" keeps
+    "Table 1"), else where it stands ("Table in 'Results'")."""
+    m = CAPTION.match(caption or "")
+    return f"Table {m.group(2)}" if m else f"Table in {section!r}"
+
+
 def _split_pipe(row: str) -> list[str]:
     row = row.strip()
     if row.startswith("|"):
@@ -290,7 +297,7 @@ def _table_from_rows(
         orientation, cells = interpret(grid, caption, cat, own)
         if not cells or not any(cat.lookup(c.benchmark) for c in cells):
             return None
-        t = Table(page, label, f"Table in {label!r}", clean(caption)[:300], orientation, cells)
+        t = Table(page, label, table_name(caption, label), clean(caption)[:300], orientation, cells)
         validate(t, grid, cat)
         return t
     except Exception as exc:
