@@ -195,9 +195,6 @@ def _export_parser() -> argparse.ArgumentParser:
     exp_p.add_argument("--format", choices=["csv", "md"], default="csv", help="output format (default: csv)")
     exp_p.add_argument("--out", type=Path, default=None, help="write to this file instead of stdout")
     exp_p.add_argument("--report", default=None, metavar="ID", help="print one report's Markdown card instead of a table")
-    exp_p.add_argument(
-        "--quotes", action="store_true", help="summary: add a quote column (sentence and page) after each dimension"
-    )
     _common(exp_p)
     return exp_p
 
@@ -332,7 +329,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             return 1
         export.write_text(text, args.out)
     else:
-        export.write_table(store, args.table, args.format, args.out, quotes=args.quotes)
+        export.write_table(store, args.table, args.format, args.out)
     return 0
 
 

@@ -221,9 +221,7 @@ def test_density_scatter_follows_the_term_picker(env: Path) -> None:
     assert pts["Curio"] == 5.0
 
 
-def test_page_on_the_shipped_reports_offline_shows_bundled_results(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_page_on_the_shipped_reports_offline_shows_bundled_results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Offline, the shipped reports with a bundled source (reports/files) have result tables and claims;
     the others are named as having no results."""
     data = tmp_path / "data"

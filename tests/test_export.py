@@ -138,7 +138,7 @@ def test_summary_uses_the_lens_display_labels_and_optional_quote_columns() -> No
 
 def test_cli_summary_quotes_and_wide_results(shipped_store: Store, capsys: pytest.CaptureFixture) -> None:
     root = str(shipped_store.root)
-    assert main(["export", "--table", "summary", "--format", "md", "--quotes", "--data-dir", root]) == 0
+    assert main(["export", "--table", "summary-quotes", "--format", "md", "--data-dir", root]) == 0
     out = capsys.readouterr().out
     assert "[automatic]" in out and "[curated]" in out and ": quote |" in out and "(p. " in out
     assert main(["export", "--table", "results-wide", "--format", "csv", "--data-dir", root]) == 0

@@ -111,7 +111,7 @@ def _left_context(text: str, start: int) -> str:
     left = text[cut:start]
     if cut > 0 and not text[cut - 1].isspace() and not left[:1].isspace():
         space = left.find(" ")
-        left = left[space + 1 :] if 0 <= space else ""
+        left = left[space + 1 :] if space >= 0 else ""
     return left
 
 

@@ -58,6 +58,7 @@ TABLES: dict[str, Callable[[Store], pd.DataFrame]] = {
     "result_notes": _stored("result_notes"),
     "comparison": lambda store: _study_tables().comparison_table(store),
     "summary": lambda store: _study_tables().summary_table(store),
+    "summary-quotes": lambda store: _study_tables().summary_table(store, quotes=True),
     "stats": lambda store: _stats().stats_table(store),
     "stats-measured": lambda store: _stats().stats_table(store, source="measured"),
     "tiers": lambda store: _study_tables().tiers_table(store),
@@ -183,14 +184,12 @@ def _csv_line(values: list[str]) -> bytes:
     return buf.getvalue().encode("utf-8")
 
 
-def write_table(store: Store, name: str, fmt: Format, out: Path | None, quotes: bool = False) -> None:
-    """`export --table`: the table in `fmt` to `out` (atomically) or stdout; `quotes` adds the summary's
-    quote columns."""
+def write_table(store: Store, name: str, fmt: Format, out: Path | None) -> None:
+    """`export --table`: the table in `fmt` to `out` (atomically) or stdout."""
     if fmt == "csv" and name in ARROW_CSV:
         _write_out(lambda fh: _arrow_csv(store, name, ARROW_CSV[name], fh), out)
         return
-    df = _study_tables().summary_table(store, quotes=True) if quotes and name == "summary" else TABLES[name](store)
-    text = render(df, fmt)
+    text = render(TABLES[name](store), fmt)
     write_text(text, out)
 
 

@@ -40,7 +40,7 @@ _PATTERN_RULES = {
         "must be 1 to 64 characters: lowercase letters, digits, '.', '_' and '-', starting with a letter or digit",
         "e.g. kimi-k1.5 (it becomes a file name)",
     ),
-    "arxiv_id": ("must be an arXiv identifier: four digits, a dot, four or five digits", "e.g. \"2508.06471\" (quoted)"),
+    "arxiv_id": ("must be an arXiv identifier: four digits, a dot, four or five digits", 'e.g. "2508.06471" (quoted)'),
 }
 
 _HINTS = {
