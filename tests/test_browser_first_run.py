@@ -155,3 +155,11 @@ def test_review_link_by_id_and_an_unknown_id(page, server: str) -> None:  # type
     visit(page, f"{server}/review?rid=qwen3x")
     expect(page.get_by_text("No report with id 'qwen3x'", exact=False)).to_be_visible()
     assert page.get_by_text("automatic: ", exact=False).count() == 0
+
+
+def test_indicators_view_shows_checklists_with_pages(page, server: str) -> None:  # type: ignore[no-untyped-def]
+    visit(page, f"{server}/indicators")
+    cell = page.locator('[data-chart="indicators"] a', has_text="yes · p.").first
+    cell.wait_for(state="attached", timeout=30_000)
+    assert "evidence?report=" in (cell.get_attribute("href") or "")
+    shot(page, "indicators")

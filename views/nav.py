@@ -35,6 +35,7 @@ PAGES: dict[str, tuple[str, str, str]] = {
     "evidence": ("evidence.py", "Evidence", ":material/format_quote:"),
     "report": ("report.py", "Report", ":material/description:"),
     "benchmarks": ("benchmarks.py", "Benchmarks", ":material/leaderboard:"),
+    "indicators": ("indicators.py", "Indicators", ":material/checklist:"),
     "add": ("add_report.py", "Add report", ":material/add_circle:"),
     "review": ("review.py", "Review", ":material/rate_review:"),
     "source": ("source.py", "Source page", ":material/picture_as_pdf:"),
