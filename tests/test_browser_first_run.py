@@ -163,3 +163,12 @@ def test_indicators_view_shows_checklists_with_pages(page, server: str) -> None:
     cell.wait_for(state="attached", timeout=30_000)
     assert "evidence?report=" in (cell.get_attribute("href") or "")
     shot(page, "indicators")
+
+
+def test_search_view_finds_any_phrase_with_kwic_lines(page, server: str) -> None:  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+
+    visit(page, f"{server}/search?q=reward+shaping")
+    expect(page.get_by_text("[reward shaping]", exact=False).first).to_be_visible()
+    expect(page.get_by_text("see the page").first).to_be_visible()
+    shot(page, "search")

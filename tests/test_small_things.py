@@ -33,9 +33,9 @@ def test_kwic_line_never_splits_a_word() -> None:
 def test_kwic_context_is_cut_at_word_boundaries() -> None:
     text = "x" * 100 + " the accuracy rewards are computed from verifiable outcomes of each rollout and compared with a mean"
     i = text.find("reward")
-    left, right = keywords._left_context(text, i), keywords._right_context(text, i + len("reward"))
+    left, right = keywords.left_context(text, i), keywords.right_context(text, i + len("reward"))
     assert left == "the accuracy " and right.startswith("s are computed") and right.endswith("compared")
-    assert keywords._left_context("short text reward", 11) == "short text "
+    assert keywords.left_context("short text reward", 11) == "short text "
 
 
 def test_reported_figures_show_in_the_scope_the_report_file_gives() -> None:

@@ -36,6 +36,7 @@ PAGES: dict[str, tuple[str, str, str]] = {
     "report": ("report.py", "Report", ":material/description:"),
     "benchmarks": ("benchmarks.py", "Benchmarks", ":material/leaderboard:"),
     "indicators": ("indicators.py", "Indicators", ":material/checklist:"),
+    "search": ("search.py", "Search", ":material/search:"),
     "add": ("add_report.py", "Add report", ":material/add_circle:"),
     "review": ("review.py", "Review", ":material/rate_review:"),
     "source": ("source.py", "Source page", ":material/picture_as_pdf:"),

@@ -93,9 +93,9 @@ def count_keywords(segments: list[Segment], lexicon: Lexicon, rule: WordRule = "
                         "section": name,
                         "page": seg.page,
                         "page_label": seg.label,
-                        "left": _left_context(text, start),
+                        "left": left_context(text, start),
                         "match": text[start:end],
-                        "right": _right_context(text, end),
+                        "right": right_context(text, end),
                         "offset": start,
                     }
                 )
@@ -105,7 +105,7 @@ def count_keywords(segments: list[Segment], lexicon: Lexicon, rule: WordRule = "
     return res
 
 
-def _left_context(text: str, start: int) -> str:
+def left_context(text: str, start: int) -> str:
     """Up to KWIC_CONTEXT characters before a match, without a cut word at the far end."""
     cut = max(0, start - KWIC_CONTEXT)
     left = text[cut:start]
@@ -115,7 +115,7 @@ def _left_context(text: str, start: int) -> str:
     return left
 
 
-def _right_context(text: str, end: int) -> str:
+def right_context(text: str, end: int) -> str:
     """Up to KWIC_CONTEXT characters after a match, without a cut word at the far end."""
     stop = end + KWIC_CONTEXT
     right = text[end:stop]
