@@ -172,3 +172,10 @@ def test_search_view_finds_any_phrase_with_kwic_lines(page, server: str) -> None
     expect(page.get_by_text("[reward shaping]", exact=False).first).to_be_visible()
     expect(page.get_by_text("see the page").first).to_be_visible()
     shot(page, "search")
+
+
+def test_timeline_view_places_dated_reports(page, server: str) -> None:  # type: ignore[no-untyped-def]
+    visit(page, f"{server}/timeline")
+    page.locator('[data-chart="timeline"] a.m').first.wait_for(state="attached", timeout=30_000)
+    assert page.locator('[data-chart="timeline"] a.m').count() >= 2
+    shot(page, "timeline")

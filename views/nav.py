@@ -37,6 +37,7 @@ PAGES: dict[str, tuple[str, str, str]] = {
     "benchmarks": ("benchmarks.py", "Benchmarks", ":material/leaderboard:"),
     "indicators": ("indicators.py", "Indicators", ":material/checklist:"),
     "search": ("search.py", "Search", ":material/search:"),
+    "timeline": ("timeline.py", "Timeline", ":material/timeline:"),
     "add": ("add_report.py", "Add report", ":material/add_circle:"),
     "review": ("review.py", "Review", ":material/rate_review:"),
     "source": ("source.py", "Source page", ":material/picture_as_pdf:"),
