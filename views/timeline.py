@@ -31,7 +31,7 @@ def chart(df: pd.DataFrame, term: str, level_label: str, levels: list[str]) -> s
     """Density of `term` by month, a point per report coloured by its level; a point opens the report card."""
     dense = df[df["density"].notna()]
     if dense.empty:
-        return hc.scatter(f"“{term}” over time: no report with a date has figures", [], {}, "", "")
+        return hc.scatter(f"“{term}” over time: no report with a date has figures", [], {}, "", "", key="timeline")
     months = tl.months_between(str(dense["month"].min()), str(dense["month"].max()))
     colours = palette([lv for lv in [*levels, "not assessed"] if lv in set(dense["level"].replace("", "not assessed"))])
     pts = [
