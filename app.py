@@ -12,9 +12,11 @@ from pathlib import Path
 
 import streamlit as st
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # `streamlit run` from any folder finds views/
+_ROOT = str(Path(__file__).resolve().parent)
+if _ROOT not in sys.path:  # `streamlit run` from any folder finds views/; once, not on every rerun
+    sys.path.insert(0, _ROOT)
 
-from views import heap, nav
+from views import heap, nav  # noqa: E402  (needs the path above)
 
 # A local icon: a material-icon page_icon makes the browser fetch its SVG from fonts.gstatic.com.
 ICON = Path(__file__).resolve().parent / "assets" / "favicon.png"

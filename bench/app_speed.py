@@ -62,6 +62,9 @@ PAGES: dict[str, tuple[str, str]] = {
     "Report": ("/report?report={r2}", "table.frl-q"),
     "Benchmarks": ("/benchmarks", '[data-chart="bench_coverage"]'),
     "Review": ("/review?rid={r0}", "table.frl-q"),
+    "Indicators": ("/indicators", '[data-chart="indicators"]'),
+    "Search": ("/search?q=agent", "table.frl-q"),
+    "Timeline": ("/timeline", '[data-chart="timeline"]'),
     "Add report": ("/add", '[data-testid="stForm"]'),
 }
 #: The page is drawn: the app is idle and the element `sel` is visible (a box with a size, not hidden).

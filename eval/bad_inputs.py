@@ -305,7 +305,7 @@ def catalogue(good_pdf: bytes) -> list[Case]:
         ("counts-negative", "reported:\n  from: x\n  counts: {agent: -1}\n", (">= 0",)),
         ("counts-float", "reported:\n  from: x\n  counts: {agent: 1.5}\n", ("whole number", "integer")),
         ("doc-type-unknown", "doc_type: paper\n", ("use one of", "duplicate key")),
-        ("arxiv-id-bad", "arxiv_id: 'abc'\n", ("pattern", "file name", "should match")),
+        ("arxiv-id-bad", "arxiv_id: 'abc'\n", ("pattern", "file name", "should match", "arxiv identifier")),
         ("source-string", "source: https://x.org/a.pdf\n", ("mapping",)),
         ("source-empty", "source: {}\n", ("url:` or `path:",)),
         ("url-ftp", "source:\n  url: ftp://x.org/a.pdf\n", ("http://",)),

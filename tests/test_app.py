@@ -205,7 +205,8 @@ def test_compare_search_matches_wording_and_quotes(store_env: Path) -> None:
 def test_compare_exports_are_offered(store_env: Path) -> None:
     at = run_app()
     labels = [b.proto.label for b in at.get("download_button")]
-    assert labels == ["Summary (Markdown)", "Statistics (Markdown)", "Tiers (Markdown)", "Comparison (CSV)"]
+    assert labels == ["Summary (Markdown)", "Summary with quotes (Markdown)", "Statistics (Markdown)", "Tiers (Markdown)",
+                      "Comparison (CSV)"]  # fmt: skip
 
 
 def test_compare_sends_only_its_own_class_names(store_env: Path) -> None:

@@ -145,8 +145,9 @@ def test_scores_expander_lists_provenance_and_offers_csv(env: Path) -> None:
     prov = next(d for d in html_tables(at) if "report_id" in d.columns)
     assert prov[["report_id", "model", "value", "table", "origin"]].values.tolist() == [
         ["lens-7b", "Lens-7B-RL", "33.0", "Figure 2", "curated"]]  # fmt: skip
-    assert [b.proto.label for b in at.get("download_button")] == [
-        "Coverage (CSV)", "Shown scores (CSV)", "Leaderboard, all benchmarks (CSV)"]  # fmt: skip
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert labels == ["Coverage (CSV)", "Shown scores (CSV)", "All results, long (CSV)", "All results, wide (CSV)",
+                      "All results, wide (Markdown)", "Leaderboard, all benchmarks (CSV)"]  # fmt: skip
 
 
 def test_table_picker_rebuilds_the_table_with_own_curated_and_flag_marks(env: Path) -> None:
@@ -221,9 +222,7 @@ def test_density_scatter_follows_the_term_picker(env: Path) -> None:
     assert pts["Curio"] == 5.0
 
 
-def test_page_on_the_shipped_reports_offline_shows_bundled_results(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_page_on_the_shipped_reports_offline_shows_bundled_results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Offline, the shipped reports with a bundled source (reports/files) have result tables and claims;
     the others are named as having no results."""
     data = tmp_path / "data"

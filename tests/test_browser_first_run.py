@@ -155,3 +155,27 @@ def test_review_link_by_id_and_an_unknown_id(page, server: str) -> None:  # type
     visit(page, f"{server}/review?rid=qwen3x")
     expect(page.get_by_text("No report with id 'qwen3x'", exact=False)).to_be_visible()
     assert page.get_by_text("automatic: ", exact=False).count() == 0
+
+
+def test_indicators_view_shows_checklists_with_pages(page, server: str) -> None:  # type: ignore[no-untyped-def]
+    visit(page, f"{server}/indicators")
+    cell = page.locator('[data-chart="indicators"] a', has_text="yes · p.").first
+    cell.wait_for(state="attached", timeout=30_000)
+    assert "evidence?report=" in (cell.get_attribute("href") or "")
+    shot(page, "indicators")
+
+
+def test_search_view_finds_any_phrase_with_kwic_lines(page, server: str) -> None:  # type: ignore[no-untyped-def]
+    from playwright.sync_api import expect
+
+    visit(page, f"{server}/search?q=reward+shaping")
+    expect(page.get_by_text("[reward shaping]", exact=False).first).to_be_visible()
+    expect(page.get_by_text("see the page").first).to_be_visible()
+    shot(page, "search")
+
+
+def test_timeline_view_places_dated_reports(page, server: str) -> None:  # type: ignore[no-untyped-def]
+    visit(page, f"{server}/timeline")
+    page.locator('[data-chart="timeline"] a.m').first.wait_for(state="attached", timeout=30_000)
+    assert page.locator('[data-chart="timeline"] a.m').count() >= 2
+    shot(page, "timeline")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
@@ -111,12 +112,41 @@ def test_summary_matches_study_wording(shipped_store: Store) -> None:
     lab = LAB
     assert list(df.columns) == ["model", "organization", *(lab[d] for d in LENS.summary_ids), "wording"]
     row = df.set_index("model").loc["A.X K2"]
-    assert row[lab["rl_algorithm"]] == "CISPO + GDPO"
-    assert row[lab["disclosure"]] == "detailed"
+    assert row[lab["rl_algorithm"]] == "CISPO + GDPO [curated]"  # every cell says where it comes from
+    assert row[lab["disclosure"]] == "detailed [curated]"
     llama = df.set_index("model").loc["Llama 4"]
-    assert llama[lab["credit_granularity"]] == "not disclosed"
-    # MiniMax-M1's supplement gives no granularity: that is "not assessed", never a blank
-    assert df.set_index("model").loc["MiniMax-M1", lab["credit_granularity"]] == "not assessed"
+    assert llama[lab["credit_granularity"]] == "not disclosed [curated]"
+    # MiniMax-M1's supplement gives no granularity: its bundled PDF gives an automatic one, in the lens's label
+    assert df.set_index("model").loc["MiniMax-M1", lab["credit_granularity"]] == "Trajectory / outcome [automatic]"
+    # a report without a source and without that cell is "not assessed", never a blank
+    unmarked = study_tables.summary_table(shipped_store, marks=False).set_index("model")
+    assert unmarked.loc["A.X K2", lab["rl_algorithm"]] == "CISPO + GDPO"
+
+
+def test_summary_uses_the_lens_display_labels_and_optional_quote_columns() -> None:
+    reports = pd.DataFrame([{"report_id": "a", "model": "A", "organization": "Lab"}])
+    cmp_ = pd.DataFrame(
+        [{"report_id": "a", "dimension": "reward_source", "value": "rule-based/verifiable; code-execution/test-cases",
+          "origin": "auto", "quote": "We reward passing tests.", "page": 4, "page_label": "4"}]
+    )  # fmt: skip
+    df = study_tables.summary_frame(reports, cmp_, marks=True, quotes=True)
+    label = LAB["reward_source"]
+    assert df.loc[0, label] == "Rule-based / verifiable; Code execution / tests [automatic]"
+    assert df.loc[0, f"{label}: quote"] == "“We reward passing tests.” (p. 4)"
+    assert list(df.columns).index(f"{label}: quote") == list(df.columns).index(label) + 1
+
+
+def test_cli_summary_quotes_and_wide_results(shipped_store: Store, capsys: pytest.CaptureFixture) -> None:
+    root = str(shipped_store.root)
+    assert main(["export", "--table", "summary-quotes", "--format", "md", "--data-dir", root]) == 0
+    out = capsys.readouterr().out
+    assert "[automatic]" in out and "[curated]" in out and ": quote |" in out and "(p. " in out
+    assert main(["export", "--table", "results-wide", "--format", "csv", "--data-dir", root]) == 0
+    wide = pd.read_csv(io.StringIO(capsys.readouterr().out), dtype=str, keep_default_na=False)
+    assert list(wide.columns[:4]) == ["report", "model", "setting", "own"]
+    own = wide[(wide["report"] == "MiniMax-M1") & (wide["own"] == "yes")]
+    assert len(own) and "AIME 2024" in wide.columns  # headed by the catalogue's names
+    assert set(own["AIME 2024"]) & {"86.0", "83.3"}
 
 
 def test_summary_marks_curated_and_disagreement_when_asked() -> None:
@@ -187,3 +217,12 @@ def test_cli_export_stats_md_and_report_card(shipped_store: Store, tmp_path: Pat
     assert main(["export", "--report", "nope", "--data-dir", str(shipped_store.root)]) == 1
     for name in ("summary", "tiers", "comparison", "counts"):
         assert main(["export", "--table", name, "--format", "csv", "--data-dir", str(shipped_store.root)]) == 0
+
+
+def test_stats_can_keep_the_figures_column_for_any_selection() -> None:
+    """The dashboard's downloads: the same columns whichever reports are shown."""
+    reports = pd.DataFrame([{"report_id": "a", "model": "A", "measured": False, "words": None}])
+    reported = pd.DataFrame([{"report_id": "a", "term": "tool", "count": 2, "words": 2000, "note": None}])
+    assert "figures" not in stats.stats_frame(reports, reported, pd.DataFrame(), terms=["tool"]).columns
+    kept = stats.stats_frame(reports, reported, pd.DataFrame(), terms=["tool"], figures=True)
+    assert list(kept.columns) == ["model", "words", "tool", "figures"] and kept.loc[0, "figures"] == "reported"

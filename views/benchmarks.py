@@ -13,7 +13,7 @@ import streamlit.components.v1 as components
 
 from ingest.analysis.benchmarks import Catalogue, load_catalogue
 from ingest.analysis.lens import NOT_ASSESSED
-from ingest.outputs import scores
+from ingest.outputs import mdtable, results_wide, scores
 from ingest.outputs.leaderboard import disagreements, leaderboard
 from ingest.outputs.neutral import to_csv
 from ingest.outputs.stats import STATS_GROUP
@@ -238,6 +238,7 @@ def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str,
     if not with_rows:
         st.caption("No result table stored.")
         return
+    _result_downloads(results)
     c1, c2 = st.columns(2)
     rid = nav.select("Report", with_rows, "report", lambda r: str(models.get(r, r)), c1)
     keys = scores.report_tables(results, rid)
@@ -269,6 +270,23 @@ def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str,
         with st.expander(f"Notes on this report's result tables ({len(mine)})"):
             for n in mine:
                 st.text(redact(n))
+
+
+def _result_downloads(results: pd.DataFrame) -> None:
+    """Every stored score: long (a row per score, with table and page) and wide (a row per report ×
+    model × setting, a column per benchmark), built only when clicked."""
+
+    def wide() -> pd.DataFrame:
+        tbl, _ = data.tables()
+        return results_wide.wide_results(results, tbl["reports"], {b.id: b.name for b in catalogue().benchmarks})
+
+    c1, c2, c3 = st.columns(3)
+    c1.download_button("All results, long (CSV)", lambda: to_csv(results), file_name="results-long.csv",
+                       mime="text/csv", key="dl_results_long", on_click="ignore")  # fmt: skip
+    c2.download_button("All results, wide (CSV)", lambda: to_csv(wide()), file_name="results-wide.csv",
+                       mime="text/csv", key="dl_results_wide", on_click="ignore")  # fmt: skip
+    c3.download_button("All results, wide (Markdown)", lambda: mdtable.to_markdown(wide()), file_name="results-wide.md",
+                       mime="text/markdown", key="dl_results_wide_md", on_click="ignore")  # fmt: skip
 
 
 #: Scrolls the page to an element id once it is laid out, when the address's fragment names it. Streamlit

@@ -122,6 +122,16 @@ def _dimension_view(key: data.Stamp, report: str, dim: str) -> DimensionView:
                          _more(len(ev), n_ev, "candidate sentences"))  # fmt: skip
 
 
+def kwic_line(left: object, match: object, right: object) -> str:
+    """One KWIC line, "…left [match] right…", that never splits a word: a match inside a longer word
+    (the study counts substrings) stays glued to it ("[reward]s", "multi-[agent]"), with a space
+    only where the text has one."""
+    a, m, b = (x if isinstance(x, str) else "" for x in (left, match, right))
+    gap_l = " " if a[-1:].isspace() else ""
+    gap_r = " " if b[:1].isspace() else ""
+    return f"…{a.strip()}{gap_l}[{m}]{gap_r}{b.strip()}…"
+
+
 @st.cache_resource(show_spinner=False, max_entries=64)
 def _kwic_view(key: data.Stamp, report: str, term: str, section: str) -> tuple[int, str | None]:
     """How many KWIC lines there are and the first KWIC_LIMIT as an HTML table (None: no lines)."""
@@ -134,7 +144,7 @@ def _kwic_view(key: data.Stamp, report: str, term: str, section: str) -> tuple[i
     view = pd.DataFrame({
         "Report": shown["report_id"].map(lambda r: models.get(r, r)), "Page": shown["page"].astype(str),
         "Section": shown["section"],
-        "Line": shown["left"].str.strip().radd("…") + " [" + shown["match"] + "] " + shown["right"].str.strip() + "…",
+        "Line": [kwic_line(a, m, b) for a, m, b in zip(shown["left"], shown["match"], shown["right"], strict=True)],
         "": [htmltable.see_link(r["report_id"], r, r["match"]) for r in shown.to_dict("records")],
     })  # fmt: skip
     return len(rows), htmltable.table(view, wide=("Line",), raw=("",))

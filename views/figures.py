@@ -58,6 +58,11 @@ def densities(count: pd.Series, words: pd.Series) -> list[float | None]:
     return out
 
 
+#: The keyword scope each `reported.scope` of a report file counts (data entered for "body" shows under
+#: "body only", never under the whole document); body + appendix has no reported counterpart.
+REPORTED_SCOPE: dict[str, str] = {"all": "whole-document", "body": "body", "references": "references"}
+
+
 def keyword_matrix(
     reports: pd.DataFrame,
     counts: pd.DataFrame,
@@ -69,9 +74,9 @@ def keyword_matrix(
 ) -> pd.DataFrame:
     """Long table report × term with count, words and density for one section scope.
 
-    Measured counts come from the `counts` table; the study's reported figures (whole-document)
-    fill in for the `all` scope when a report has no measurement, or replace measurement when
-    `prefer="reported"`. The `figures` column says which one each row is. A one-section scope takes
+    Measured counts come from the `counts` table; the reported figures of the same scope (a report
+    file's `reported.scope`, whole-document by default) fill in when a report has no measurement, or
+    replace measurement when `prefer="reported"`. The `figures` column says which one each row is. A one-section scope takes
     the density stored with each count (ingest computed it with `ingest.analysis.keywords.density`); a scope
     that adds sections up, and the study's figures, compute it from the sums.
     """
@@ -85,8 +90,11 @@ def keyword_matrix(
             else:
                 g = c.groupby(["report_id", "term"], as_index=False, sort=False)[["count", "words"]].sum()
             parts.append(g.assign(figures="measured"))
-    if scope == "all" and not reported.empty:
-        r = reported[isin(reported["term"], terms)][["report_id", "term", "count", "words"]].dropna(subset=["count"])
+    rscope = REPORTED_SCOPE.get(scope)
+    if rscope and not reported.empty:
+        scopes = reported["scope"].fillna(REPORTED_SCOPE["all"]) if "scope" in reported.columns else REPORTED_SCOPE["all"]
+        r = reported[(scopes == rscope) & isin(reported["term"], terms)]
+        r = r[["report_id", "term", "count", "words"]].dropna(subset=["count"])
         if len(r):
             parts.append(r.assign(figures="reported"))
     if not parts:

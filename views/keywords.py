@@ -158,9 +158,15 @@ def render() -> None:
             if n_models > HEATMAP_ROWS
             else ""
         )
+        none_reported = (
+            f" (no report has reported figures for {SCOPE_LABELS[scope]}, so the measured ones are shown)"
+            if prefer == "reported" and "reported" not in mixed
+            else ""
+        )
         st.caption(
             "Figures shown: "
             + ", ".join(sorted(mixed))
+            + none_reported
             + ". Density is per 1,000 words of the chosen scope (per 1,000 characters for Chinese,"
             " Japanese and Korean documents, whose words are counted as characters)." + more
         )
@@ -212,7 +218,9 @@ def render() -> None:
                            mime="text/csv", key="dl_sbs_csv", on_click="ignore")  # fmt: skip
     st.download_button(
         "Statistics table (Markdown)",
-        lambda: export.to_markdown(stats.stats_frame(tbl["reports"], tbl["reported"], tbl["counts"], source=prefer)),
+        lambda: export.to_markdown(
+            stats.stats_frame(tbl["reports"], tbl["reported"], tbl["counts"], source=prefer, figures=True)
+        ),
         file_name="stats.md", mime="text/markdown", key="dl_kw_stats", on_click="ignore",
     )  # fmt: skip
     st.download_button("Counts (CSV)", lambda: export.to_csv(tbl["counts"]), file_name="counts.csv",

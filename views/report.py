@@ -53,6 +53,12 @@ def _figures(key: data.Stamp, report_id: str) -> list[tuple[str, pd.DataFrame]]:
     return out
 
 
+def meta_label(field: str, label: str, kind: object) -> str:
+    """A metadata row's label: a Markdown or HTML source is read section by section, so its "pages"
+    are sections (a blog post has no page 9)."""
+    return "Sections" if field == "pages" and isinstance(kind, str) and kind not in ("", "pdf") else label
+
+
 def _show(v: object) -> str:
     """Whole numbers stored as floats (pandas NaN-able columns) print without '.0'."""
     return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
@@ -101,7 +107,9 @@ def _card(key: data.Stamp, lens_id: str, rid: str) -> Card:
     reports = tbl["reports"]
     row = reports[reports["report_id"] == rid].iloc[0]
     meta = [
-        {"Field": label, "Value": _show(row.get(k))} for k, label in META.items() if not blank(row.get(k)) and str(row.get(k))
+        {"Field": meta_label(k, label, row.get("kind")), "Value": _show(row.get(k))}
+        for k, label in META.items()
+        if not blank(row.get(k)) and str(row.get(k))
     ]
     status = tbl["status"]
     last = None

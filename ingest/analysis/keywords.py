@@ -93,9 +93,9 @@ def count_keywords(segments: list[Segment], lexicon: Lexicon, rule: WordRule = "
                         "section": name,
                         "page": seg.page,
                         "page_label": seg.label,
-                        "left": text[max(0, start - KWIC_CONTEXT) : start],
+                        "left": left_context(text, start),
                         "match": text[start:end],
-                        "right": text[end : end + KWIC_CONTEXT],
+                        "right": right_context(text, end),
                         "offset": start,
                     }
                 )
@@ -103,6 +103,26 @@ def count_keywords(segments: list[Segment], lexicon: Lexicon, rule: WordRule = "
             res.counts.append(_row(ct.group, ct.term, ct.rule, name, n, words[name]))
         res.counts.append(_row(ct.group, ct.term, ct.rule, "all", total, words["all"]))
     return res
+
+
+def left_context(text: str, start: int) -> str:
+    """Up to KWIC_CONTEXT characters before a match, without a cut word at the far end."""
+    cut = max(0, start - KWIC_CONTEXT)
+    left = text[cut:start]
+    if cut > 0 and not text[cut - 1].isspace() and not left[:1].isspace():
+        space = left.find(" ")
+        left = left[space + 1 :] if space >= 0 else ""
+    return left
+
+
+def right_context(text: str, end: int) -> str:
+    """Up to KWIC_CONTEXT characters after a match, without a cut word at the far end."""
+    stop = end + KWIC_CONTEXT
+    right = text[end:stop]
+    if stop < len(text) and not text[stop].isspace() and not right[-1:].isspace():
+        space = right.rfind(" ")
+        right = right[:space] if space >= 0 else ""
+    return right
 
 
 def _row(group: str, term: str, rule: str, section: str, n: int, words: int) -> dict:

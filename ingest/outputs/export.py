@@ -55,12 +55,14 @@ TABLES: dict[str, Callable[[Store], pd.DataFrame]] = {
     "status": _stored("status"),
     "evidence": _stored("evidence"),
     "results": _stored("results"),
+    "results-wide": lambda store: _wide().wide_table(store),
     "result_notes": _stored("result_notes"),
     "result_attributes": _stored("result_attributes"),
     "leaderboard": lambda store: _leaderboard(store),
     "unknown_benchmarks": lambda store: _unknown(store),
     "comparison": lambda store: _study_tables().comparison_table(store),
     "summary": lambda store: _study_tables().summary_table(store),
+    "summary-quotes": lambda store: _study_tables().summary_table(store, quotes=True),
     "stats": lambda store: _stats().stats_table(store),
     "stats-measured": lambda store: _stats().stats_table(store, source="measured"),
     "tiers": lambda store: _study_tables().tiers_table(store),
@@ -96,6 +98,12 @@ def _study_tables():  # type: ignore[no-untyped-def]
     from ingest.outputs import study_tables
 
     return study_tables
+
+
+def _wide():  # type: ignore[no-untyped-def]
+    from ingest.outputs import results_wide
+
+    return results_wide
 
 
 def _stats():  # type: ignore[no-untyped-def]

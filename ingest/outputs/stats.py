@@ -105,6 +105,7 @@ def stats_frame(
     counts: pd.DataFrame,
     terms: Sequence[str] | None = None,
     source: Source = "reported",
+    figures: bool = False,
 ) -> pd.DataFrame:
     """The study's statistics table: words, then each term as `count (density)`.
 
@@ -113,7 +114,9 @@ def stats_frame(
     count (`0`, nothing to compare); and a report with a references-only note gets bare
     counts in its other cells too, because densities would mislead for it (Gemma 4 `10`).
     `source` picks reported (default: the study reproduces even after measuring) or measured
-    figures; a report lacking the chosen kind falls back to the other, flagged in `figures`.
+    figures; a report lacking the chosen kind falls back to the other, flagged in `figures`. That
+    column is left out when every row holds the chosen kind (as the study prints it), unless `figures`
+    asks for it always, so a table of any selection of reports has the same columns.
     """
     terms = list(terms or study_terms())
     rows = report_figures(reports, reported, counts, source)
@@ -136,7 +139,7 @@ def stats_frame(
         line["figures"] = r.used
         out.append(line)
     df = pd.DataFrame(out, columns=["model", "words", *terms, "figures"])
-    if (df["figures"] == source).all():
+    if not figures and (df["figures"] == source).all():
         df = df.drop(columns="figures")
     return df
 

@@ -12,6 +12,7 @@ import typing
 
 import pandas as pd
 
+from ingest.analysis.comparison import SEP
 from ingest.analysis.confidence import unsure
 from ingest.analysis.lens import NOT_ASSESSED, Lens, lens_for
 from ingest.outputs.mdtable import blank
@@ -47,10 +48,26 @@ def uses_study_wording(row: pd.Series | dict, lens: Lens) -> bool:
     return isinstance(detail, str) and bool(detail) and kind != "level"
 
 
+def display_value(value: object, dim_id: object, lens: Lens) -> str:
+    """A stored cell value in the lens's display labels ("Rule-based / verifiable; Code execution / tests"):
+    each category name becomes its `label`; names the lens lacks (a method a report introduced, a
+    level) stay as stored."""
+    if blank(value):
+        return ""
+    if dim_id not in lens.ids:
+        return str(value)
+    dim = lens.dimension(str(dim_id))
+    src = lens.dimension(dim.source) if dim.kind == "mentioned" and dim.source else dim
+    labels = {c.name: c.label or c.name for c in src.categories}
+    return SEP.join(labels.get(v.strip(), v.strip()) for v in str(value).split(SEP.strip()) if v.strip())
+
+
 def cell_text(row: pd.Series | dict, lens: Lens, marks: bool = False) -> str:
-    """A comparison cell as the study writes it: the curated wording when present, else the value(s)."""
-    value = row.get("value")
-    text = str(row["detail"]) if uses_study_wording(row, lens) else ("" if blank(value) else str(value))
+    """A comparison cell as the study writes it: the curated wording when present, else the value(s)
+    in the lens's display labels. With `marks`, each cell says where it comes from: `[curated]`
+    (hand-checked, the study's wording when it has some) or `[automatic]` (found by the pipeline)."""
+    dim = row.get("dimension")
+    text = str(row["detail"]) if uses_study_wording(row, lens) else display_value(row.get("value"), dim, lens)
     if marks:
         if row.get("origin") == "curated":
             text += " [curated]"
@@ -58,15 +75,28 @@ def cell_text(row: pd.Series | dict, lens: Lens, marks: bool = False) -> str:
             low = unsure("auto", row.get("confidence"))
             text += " [automatic, low confidence]" if low else " [automatic]"
         if row.get("disagree") is True and isinstance(row.get("auto_value"), str):
-            text += f" [auto disagrees: {row.get('auto_value')}]"
+            text += f" [auto disagrees: {display_value(row.get('auto_value'), dim, lens)}]"
     return text
 
 
-def summary_frame(reports: pd.DataFrame, comparison: pd.DataFrame, lens: Lens | None = None, marks: bool = False) -> pd.DataFrame:
+def evidence_text(row: pd.Series | dict) -> str:
+    """A cell's supporting quote and page, “…” (p. 5), or '' when it has none."""
+    quote = row.get("quote")
+    if blank(quote) or not str(quote).strip():
+        return ""
+    page = row.get("page_label") if not blank(row.get("page_label")) else row.get("page")
+    return f"“{str(quote).strip()}”" + ("" if blank(page) else f" (p. {page})")
+
+
+def summary_frame(
+    reports: pd.DataFrame, comparison: pd.DataFrame, lens: Lens | None = None, marks: bool = False, quotes: bool = False
+) -> pd.DataFrame:
     """The study's summary table: model, organization, one column per lens summary dimension, `wording`.
 
     `wording` says where the row's cells come from: `study` (the curated wording of the study),
-    `categories` (the lens's category names), or which columns use the study's wording when mixed.
+    `categories` (the lens's category labels), or which columns use the study's wording when mixed.
+    `marks` tags each cell curated/automatic; `quotes` adds a "<label>: quote" column after each
+    dimension with the supporting sentence and its page.
     """
     lens = lens or lens_of(comparison)
     dims = lens.summary_ids
@@ -78,6 +108,8 @@ def summary_frame(reports: pd.DataFrame, comparison: pd.DataFrame, lens: Lens | 
         study_cols, cat_cols = [], []
         for dim in dims:
             cell = by.get((r.report_id, dim))
+            if quotes:
+                line[f"{labels[dim]}: quote"] = evidence_text(cell) if cell is not None else ""
             if cell is None:
                 line[labels[dim]] = NOT_ASSESSED
                 continue
@@ -88,7 +120,8 @@ def summary_frame(reports: pd.DataFrame, comparison: pd.DataFrame, lens: Lens | 
         else:
             line["wording"] = STUDY_WORDING if study_cols else CATEGORY_WORDING
         out.append(line)
-    return pd.DataFrame(out, columns=["model", "organization", *(labels[d] for d in dims), "wording"])
+    shown = [c for d in dims for c in ([labels[d], f"{labels[d]}: quote"] if quotes else [labels[d]])]
+    return pd.DataFrame(out, columns=["model", "organization", *shown, "wording"])
 
 
 def _level_order(lens: Lens, values: typing.Sequence[str]) -> list[str]:
@@ -148,9 +181,9 @@ def comparison_table(store: Store) -> pd.DataFrame:
     return comparison_frame(store.read_table("comparison"))
 
 
-def summary_table(store: Store, lens: Lens | None = None) -> pd.DataFrame:
-    """Summary table of the stored data."""
-    return summary_frame(store.read_table("reports"), store.read_table("comparison"), lens)
+def summary_table(store: Store, lens: Lens | None = None, marks: bool = True, quotes: bool = False) -> pd.DataFrame:
+    """Summary table of the stored data; each cell marked curated/automatic as the dashboard's download."""
+    return summary_frame(store.read_table("reports"), store.read_table("comparison"), lens, marks=marks, quotes=quotes)
 
 
 def tiers_table(store: Store, lens: Lens | None = None) -> pd.DataFrame:

@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 
 from ingest.analysis.benchmarks import Catalogue
 from ingest.reading.results_read import Table, clean, interpret, names_benchmark, validate
-from ingest.reading.tables_pdf import Grid, GridRow
+from ingest.reading.tables_pdf import CAPTION, Grid, GridRow
 from ingest.store.records import ResultCell as Cell
 
 __all__ = ["html_tables", "markdown_tables"]
@@ -112,6 +112,13 @@ def markdown_tables(text: str, cat: Catalogue, own: list[str] | None = None) -> 
     return tables, notes
 
 
+def table_name(caption: str, section: str) -> str:
+    """A post's table name: its own label when the line above it is a caption ("Table 1: …" keeps
+    "Table 1"), else where it stands ("Table in 'Results'")."""
+    m = CAPTION.match(caption or "")
+    return f"Table {m.group(2)}" if m else f"Table in {section!r}"
+
+
 def _split_pipe(row: str) -> list[str]:
     row = row.strip()
     if row.startswith("|"):
@@ -145,7 +152,7 @@ def _table_from_rows(
         ):
             notes.append(f"table in section {label!r} not read: its caption does not say it holds results")
             return None
-        t = Table(page, label, f"Table in {label!r}", clean(caption)[:300], orientation, cells, attributes=attributes)
+        t = Table(page, label, table_name(caption, label), clean(caption)[:300], orientation, cells, attributes=attributes)
         validate(t, grid, cat)
         return t
     except Exception as exc:

@@ -35,6 +35,7 @@ Where a supervisor is forked from, in order of preference:
 from __future__ import annotations
 
 import atexit
+import contextlib
 import gc
 import math
 import multiprocessing
@@ -44,6 +45,7 @@ import signal
 import subprocess
 import sys
 import time
+import types
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import suppress
@@ -307,13 +309,30 @@ def warm_up() -> None:
     env = _with_package_path(dict(os.environ))
     os.environ.update({k: env[k] for k in keys})
     try:
-        forkserver.ensure_running()
+        with _main_unnamed():
+            forkserver.ensure_running()
     finally:
         for k, v in saved.items():
             if v is None:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+@contextlib.contextmanager
+def _main_unnamed() -> Iterator[None]:
+    """While the forkserver or a job's process starts, a `__main__` without a file: multiprocessing
+    would have them import the driver's main script, which in the dashboard is a Streamlit page (it
+    imports Streamlit outside a session and logs "missing ScriptRunContext!" per cached function)."""
+    main = sys.modules.get("__main__")
+    if main is None or getattr(getattr(main, "__spec__", None), "name", None) or not getattr(main, "__file__", None):
+        yield  # `python -m ingest` and the like: multiprocessing names the module, it imports no file
+        return
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = main
 
 
 def stop_forkserver() -> None:
@@ -378,7 +397,8 @@ class _Child:
         reader, writer = ctx.Pipe(duplex=False)
         self.proc = ctx.Process(target=_supervise, args=(writer, self.job.fn, self.job.arg, self.limits), daemon=True)
         try:
-            self.proc.start()
+            with _main_unnamed():  # the job's process would import the driver's main script (see there)
+                self.proc.start()
         finally:
             writer.close()
         self.conn = reader
@@ -580,7 +600,9 @@ class DaskExecutor:
         try:
             from distributed import Client
         except ImportError as exc:
-            raise ExecutorError("--executor needs the `distributed` package (pip install .[cluster], or -r requirements-cluster.txt)") from exc
+            raise ExecutorError(
+                "--executor needs the `distributed` package (pip install .[cluster], or -r requirements-cluster.txt)"
+            ) from exc
         self.limits, self.on_start = limits, on_start
         try:
             self.client = Client(address, timeout=connect_timeout, set_as_default=False)

@@ -34,6 +34,15 @@ SKIP_PREFIX = "_"
 #: A report YAML larger than this is refused before parsing (defends against YAML bombs too).
 MAX_YAML_BYTES = 256 * 1024
 
+#: Field -> (message, hint) for a value that fails the field's pattern: readable rules, not regexes.
+_PATTERN_RULES = {
+    "id": (
+        "must be 1 to 64 characters: lowercase letters, digits, '.', '_' and '-', starting with a letter or digit",
+        "e.g. kimi-k1.5 (it becomes a file name)",
+    ),
+    "arxiv_id": ("must be an arXiv identifier: four digits, a dot, four or five digits", 'e.g. "2508.06471" (quoted)'),
+}
+
 _HINTS = {
     "extra_forbidden": "unknown key; check its spelling against {doc}",
     "missing": "this field is required; see {doc}",
@@ -227,6 +236,9 @@ def validation_errors(
     for err in exc.errors():
         msg = err["msg"]
         hint = _HINTS.get(err["type"], "").format(doc=doc)
+        if err["type"] == "string_pattern_mismatch":  # the rule in words, never the raw regex
+            key = str(err["loc"][-1]) if err["loc"] else ""
+            msg, hint = _PATTERN_RULES.get(key, ("does not have the expected form", hint))
         if err["type"] == "extra_forbidden":
             msg = "unknown key"
             near = difflib.get_close_matches(str(err["loc"][-1]), names, n=1, cutoff=0.6) if err["loc"] else []

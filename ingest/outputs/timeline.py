@@ -1,0 +1,88 @@
+"""Reports by release date, with their disclosure level and a keyword's density: the timeline view.
+
+A report's date is its `released:` field; without one, an arXiv identifier gives the month of
+submission (2508.06471 -> 2025-08), marked as such so a reader never takes it for a release day.
+Reports with neither are listed apart, never placed on the axis.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+import pandas as pd
+
+from ingest.outputs.mdtable import blank
+from ingest.outputs.stats import Source, report_figures
+
+ARXIV = re.compile(r"^(\d{2})(\d{2})\.\d{4,5}")
+BY_RELEASE, BY_ARXIV = "released", "arXiv id (month)"
+
+
+@dataclass(frozen=True)
+class Dated:
+    """When a report came out and how that is known."""
+
+    day: dt.date
+    by: str
+
+    @property
+    def month(self) -> str:
+        return f"{self.day.year:04d}-{self.day.month:02d}"
+
+
+def date_of(released: object, arxiv_id: object) -> Dated | None:
+    """The report's date: `released`, else the month its arXiv id encodes, else None."""
+    if isinstance(released, dt.date):
+        return Dated(released, BY_RELEASE)
+    if isinstance(released, str) and released:
+        try:
+            return Dated(dt.date.fromisoformat(released[:10]), BY_RELEASE)
+        except ValueError:
+            pass
+    m = ARXIV.match(str(arxiv_id)) if not blank(arxiv_id) else None
+    if m and 1 <= int(m.group(2)) <= 12:
+        return Dated(dt.date(2000 + int(m.group(1)), int(m.group(2)), 1), BY_ARXIV)
+    return None
+
+
+def timeline(
+    reports: pd.DataFrame,
+    levels: dict[str, str],
+    reported: pd.DataFrame,
+    counts: pd.DataFrame,
+    term: str,
+    prefer: Source = "measured",
+) -> tuple[pd.DataFrame, list[str]]:
+    """Dated reports (oldest first) with month, how dated, level and the term's density per 1,000
+    words (measured preferred, reported otherwise, as `figures` says); and the undated report ids."""
+    figs = {f.report_id: f for f in report_figures(reports, reported, counts, prefer)}
+    rows, undated = [], []
+    for r in reports.itertuples(index=False):
+        d = date_of(getattr(r, "released", None), getattr(r, "arxiv_id", None))
+        if d is None:
+            undated.append(str(r.report_id))
+            continue
+        f = figs.get(str(r.report_id))
+        n = f.figures.count.get(term) if f else None
+        words = f.figures.words if f else None
+        density = round(1000 * n / words, 2) if n is not None and words else None
+        rows.append({
+            "report_id": r.report_id, "model": r.model, "month": d.month, "dated by": d.by,
+            "date": d.day.isoformat() if d.by == BY_RELEASE else d.month,  # an arXiv id gives no day
+            "level": levels.get(str(r.report_id), ""), "density": density, "figures": f.used if f else "none",
+        })  # fmt: skip
+    cols = ["report_id", "model", "date", "month", "dated by", "level", "density", "figures"]
+    df = pd.DataFrame(rows, columns=cols).sort_values(["date", "model"], kind="stable").reset_index(drop=True)
+    return df, undated
+
+
+def months_between(first: str, last: str) -> list[str]:
+    """Every month from `first` to `last` ("YYYY-MM"), so the axis spaces months evenly."""
+    y, m = int(first[:4]), int(first[5:7])
+    out = []
+    while f"{y:04d}-{m:02d}" <= last and len(out) < 600:
+        out.append(f"{y:04d}-{m:02d}")
+        y, m = (y + 1, 1) if m == 12 else (y, m + 1)
+    return out

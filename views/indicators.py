@@ -1,0 +1,95 @@
+"""Indicators page: indicators × reports for a level dimension, FMTI-style (ingest.outputs.indicators).
+
+Each cell says whether a sentence of the report fired the indicator, on which page; its hover text
+is that sentence and a click opens the dimension's evidence for the report. A score per report
+(indicators met / indicators) heads the grid, best first. Reports without a checklist (no source
+text) are named below the grid: they are not assessed, not "no" on every indicator.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from ingest.outputs import export
+from ingest.outputs.indicators import Indicators, indicator_grid
+from ingest.outputs.neutral import to_csv
+from views import data, nav
+from views import htmlchart as hc
+from views.plain import escape_md
+
+#: Report columns drawn (best scores first); the CSV has them all.
+COLUMNS = 40
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _grid(key: data.Stamp, lens_id: str, dim_id: str) -> Indicators:
+    tbl, _ = data.tables()
+    return indicator_grid(tbl["comparison"], data.read("evidence", filters=[("dimension", "==", dim_id)]), data.lens(), dim_id)
+
+
+def grid_html(g: Indicators, models: dict[str, str], dim_id: str, limit: int = COLUMNS) -> str:
+    """The grid as a heat table (indicators as rows, reports as columns), a score row first."""
+    shown = g.scores[:limit]
+    cols = [str(models.get(s.report_id, s.report_id)) for s in shown]
+    score_row = [
+        hc.HeatCell(f"{s.met}/{s.total}", s.share, f"{models.get(s.report_id, s.report_id)}: {s.met} of {s.total} "
+                    f"indicators; level {s.level or 'not assessed'}")
+        for s in shown
+    ]  # fmt: skip
+    rows = [("Score (indicators met)", score_row)]
+    for n in g.names:
+        cells = []
+        for s in shown:
+            c = g.cells.get((n, s.report_id))
+            if c is None:
+                cells.append(None)
+                continue
+            href = "evidence?" + urlencode({"report": s.report_id, "dim": dim_id})
+            text = f"yes · p. {c.page}" if c.fired and c.page else ("yes" if c.fired else "no")
+            tip = f"“{c.quote}”" if c.fired and c.quote else ("fired" if c.fired else "no sentence fired it")
+            cells.append(hc.HeatCell(text, 0.7 if c.fired else 0.0, tip, href))
+        rows.append((g.labels.get(n, n), cells))
+    title = "Indicators × reports (hover a cell for the sentence, click it for the evidence)"
+    return hc.heat_table(title, cols, rows, key="indicators")
+
+
+def render() -> None:
+    """Draw the page."""
+    st.title("Indicators")
+    tbl, key = data.tables()
+    if data.no_data_notice(tbl):
+        return
+    lens = data.lens()
+    levels = {d.id: d for d in lens.dimensions if d.kind == "level"}
+    if not levels:
+        st.text("The lens declares no level dimension, so there are no indicators to show.")
+        return
+    dim_id = nav.select("Level dimension", list(levels), "dim", lambda d: levels[d].label)
+    st.caption(escape_md(
+        f"Each indicator of “{levels[dim_id].label}” is met when a sentence of the report matches it "
+        "(the lens, data/lenses); a report's level follows from how many are met. Hand-checked levels "
+        "are on the Compare page."
+    ))  # fmt: skip
+    g = _grid(key, lens.id, dim_id)
+    models = data.names()[0]
+    if not g.scores:
+        st.text("No report has a checklist yet: add a source file to a report to measure it.")
+    else:
+        if len(g.scores) > COLUMNS:
+            st.caption(f"The {COLUMNS} highest scores of {len(g.scores)} reports; the CSV has them all.")
+        st.html(grid_html(g, models, dim_id))
+        frame = g.frame(models)
+        c1, c2 = st.columns(2)
+        c1.download_button("Indicators (CSV)", lambda: to_csv(frame), file_name="indicators.csv",
+                           mime="text/csv", key="dl_indicators_csv", on_click="ignore")  # fmt: skip
+        c2.download_button("Indicators (Markdown)", lambda: export.to_markdown(frame), file_name="indicators.md",
+                           mime="text/markdown", key="dl_indicators_md", on_click="ignore")  # fmt: skip
+    if g.unscored:
+        names = ", ".join(str(models.get(r, r)) for r in g.unscored[:40]) + (" …" if len(g.unscored) > 40 else "")
+        st.text(f"Not assessed ({len(g.unscored)}: no source text was read): {names}")
+
+
+if __name__ == "__main__":
+    render()

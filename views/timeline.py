@@ -1,0 +1,79 @@
+"""Timeline page: reports by release date, with their disclosure level and a keyword's density.
+
+Dates come from `released:`, else the month an arXiv id encodes (marked so); undated reports are
+named below. The chart spaces months evenly and puts a point per report: the term's density per
+1,000 words, coloured by the chosen level dimension's level. Data from ingest.outputs.timeline.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import pandas as pd
+import streamlit as st
+
+from ingest.outputs import timeline as tl
+from ingest.outputs.neutral import to_csv
+from ingest.outputs.scores import level_of
+from ingest.outputs.stats import STATS_GROUP
+from views import data, htmltable, nav
+from views import htmlchart as hc
+from views.benchmark_charts import palette
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _timeline(key: data.Stamp, dim_id: str, term: str) -> tuple[pd.DataFrame, list[str]]:
+    tbl, _ = data.tables()
+    counts = data.read("counts", filters=[("section", "==", "all"), ("group", "==", STATS_GROUP)])
+    return tl.timeline(tbl["reports"], level_of(tbl["comparison"], dim_id), tbl["reported"], counts, term)
+
+
+def chart(df: pd.DataFrame, term: str, level_label: str, levels: list[str]) -> str:
+    """Density of `term` by month, a point per report coloured by its level; a point opens the report card."""
+    dense = df[df["density"].notna()]
+    if dense.empty:
+        return hc.scatter(f"“{term}” over time: no report with a date has figures", [], {}, "", "", key="timeline")
+    months = tl.months_between(str(dense["month"].min()), str(dense["month"].max()))
+    colours = palette([lv for lv in [*levels, "not assessed"] if lv in set(dense["level"].replace("", "not assessed"))])
+    pts = [
+        hc.Point(r["month"], float(r["density"]), r["level"] or "not assessed", str(r["model"]),
+                 f"{r['model']} · {r['date']} ({r['dated by']}) · {level_label}: {r['level'] or 'not assessed'} · "
+                 f"“{term}” {r['density']:.2f} per 1,000 words ({r['figures']})",
+                 "report?" + urlencode({"report": r["report_id"]}))
+        for r in dense.to_dict("records")
+    ]  # fmt: skip
+    return hc.scatter(f"Density of “{term}” over time (colour: {level_label})", pts, colours, "month",
+                      "per 1,000 words (whole document)", categories=months, key="timeline")  # fmt: skip
+
+
+def render() -> None:
+    """Draw the page."""
+    st.title("Timeline")
+    tbl, key = data.tables()
+    if data.no_data_notice(tbl):
+        return
+    lens = data.lens()
+    levels = {d.id: d for d in lens.dimensions if d.kind == "level"}
+    terms = [t.name for t in data.lexicon().group(STATS_GROUP).terms]
+    c1, c2 = st.columns(2)
+    dim_id = nav.select("Level dimension", list(levels), "dim", lambda d: levels[d].label, c1) if levels else ""
+    term = nav.select("Keyword", terms, "term", str, c2)
+    df, undated = _timeline(key, dim_id, term)
+    models = data.names()[0]
+    label = levels[dim_id].label if dim_id else "level"
+    st.html(chart(df, term, label, levels[dim_id].values if dim_id else []))
+    st.caption("Dated by `released:` in the report file, else by the month its arXiv id encodes (marked "
+               "“arXiv id (month)”); click a point for the report card.")  # fmt: skip
+    if len(df):
+        shown = df.drop(columns=["report_id", "month"]).rename(columns={"model": "Report", "level": label,
+                                                                         "density": f"“{term}” per 1,000 words"})  # fmt: skip
+        st.html(htmltable.table(shown))
+        st.download_button("Timeline (CSV)", lambda: to_csv(df), file_name="timeline.csv", mime="text/csv",
+                           key="dl_timeline", on_click="ignore")  # fmt: skip
+    if undated:
+        names = ", ".join(str(models.get(r, r)) for r in undated[:40]) + (" …" if len(undated) > 40 else "")
+        st.text(f"No date ({len(undated)}; add `released: YYYY-MM-DD` to the report file): {names}")
+
+
+if __name__ == "__main__":
+    render()
