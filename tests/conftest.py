@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from tests import review_fixtures
+from tests.bench_fixtures import build as build_bench_store
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 CORPUS = SHARED / "corpus"
@@ -79,3 +82,41 @@ def corpus() -> Path:
     if not (CORPUS / "reference_counts.tsv").exists():
         pytest.skip(f"real corpus not found at {CORPUS} (it is provided beside the repo in CI and dev sessions)")
     return CORPUS
+
+
+@pytest.fixture(scope="session")
+def pipeline_store(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., tuple[Path, Path]]:
+    """Factory: pipeline_store(n=6, lens=DEFAULT_LENS) -> (data, reports) of `app_fixtures.build_store`,
+    built by the real pipeline once per session for each (n, lens) and shared by every module.
+
+    Building is the slow part of a dashboard test, so it is done once; the result is READ-ONLY —
+    a test that writes (ingests, deletes, curates) works on a copy (`app_fixtures.copy_built`).
+    """
+    # app_fixtures imports write_pdf from this module: importing it at the top would be a cycle.
+    from ingest.analysis.lens import DEFAULT_LENS
+    from tests.app_fixtures import build_store
+
+    built: dict[tuple[int, Path], tuple[Path, Path]] = {}
+
+    def get(n: int = 6, lens: Path = DEFAULT_LENS) -> tuple[Path, Path]:
+        key = (n, Path(lens).resolve())
+        if key not in built:
+            built[key] = build_store(tmp_path_factory.mktemp(f"store{n}-{Path(lens).stem}"), n, lens)
+        return built[key]
+
+    return get
+
+
+@pytest.fixture(scope="session")
+def bench_store(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """(data, reports) of `bench_fixtures.build`, built once per session; READ-ONLY (copy before writing)."""
+    return build_bench_store(tmp_path_factory.mktemp("bench"))
+
+
+@pytest.fixture(scope="session")
+def review_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Root of `review_fixtures.build` (reports/ and data/), built once per session; tests take a private
+    copy with `review_fixtures.copy_built` (the Review page writes the YAML files)."""
+    root = tmp_path_factory.mktemp("review-built")
+    review_fixtures.build(root)
+    return root

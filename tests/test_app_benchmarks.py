@@ -25,7 +25,6 @@ from ingest.outputs import scores
 from ingest.pipeline import Settings, run
 from ingest.store.store import Store
 from tests.app_fixtures import html_tables as fixture_tables
-from tests.bench_fixtures import build
 from tests.test_app import _decode
 from views import benchmark_figures as bf
 from views.benchmarks import claims_categories
@@ -36,9 +35,9 @@ PAGE = str(REPO / "views" / "benchmarks.py")
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """(data dir, reports dir) built once per module by the real pipeline."""
-    return build(tmp_path_factory.mktemp("bench"))
+def built(bench_store: tuple[Path, Path]) -> tuple[Path, Path]:
+    """(data dir, reports dir) built once per session by the real pipeline (tests/conftest.py; read-only)."""
+    return bench_store
 
 
 @pytest.fixture
