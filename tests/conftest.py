@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 import textwrap
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from ingest.pipeline import RunResult, Settings, run
 from tests import review_fixtures
 from tests.bench_fixtures import build as build_bench_store
 
@@ -120,3 +122,22 @@ def review_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("review-built")
     review_fixtures.build(root)
     return root
+
+
+@dataclass(frozen=True)
+class ShippedRun:
+    """The shipped reports/ ingested offline into `data` (the run's result kept for its outcomes)."""
+
+    result: RunResult
+    data: Path
+
+
+@pytest.fixture(scope="session")
+def shipped(tmp_path_factory: pytest.TempPathFactory) -> ShippedRun:
+    """The shipped reports ingested offline by the real pipeline, once per session; READ-ONLY.
+
+    The reports with a source URL fail to fetch offline (not cached); like the others they keep their
+    reported figures and curated cells, and nothing is measured.
+    """
+    data = tmp_path_factory.mktemp("shipped") / "data"
+    return ShippedRun(run(reports_dir=REPO / "reports", settings=Settings(data_dir=data, offline=True)), data)

@@ -22,7 +22,6 @@ from streamlit.testing.v1 import AppTest
 from ingest.analysis.benchmarks import load_catalogue
 from ingest.analysis.lens import NOT_ASSESSED, load_lens
 from ingest.outputs import scores
-from ingest.pipeline import Settings, run
 from ingest.store.store import Store
 from tests.app_fixtures import html_tables as fixture_tables
 from tests.test_app import _decode
@@ -219,10 +218,9 @@ def test_density_scatter_follows_the_term_picker(env: Path) -> None:
     assert pts["Curio"] == 5.0
 
 
-def test_page_works_on_the_shipped_reports_and_says_they_have_no_results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_page_works_on_the_shipped_reports_and_says_they_have_no_results(shipped, monkeypatch: pytest.MonkeyPatch) -> None:
     """The shipped study reports have no source: the page says so and still draws every section."""
-    data = tmp_path / "data"
-    run(reports_dir=REPO / "reports", settings=Settings(data_dir=data, offline=True))
+    data = shipped.data
     monkeypatch.setenv("FRL_DATA_DIR", str(data))
     at = page()
     reports = Store(data).read_table("reports")
