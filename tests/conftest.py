@@ -18,6 +18,26 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 CORPUS = SHARED / "corpus"
 
+#: Fixtures that mean a test takes seconds: a store the real pipeline builds (the dashboard tests), the
+#: real corpus. A test using one — or marked `browser` or `corpus`, or in SLOW_MODULES — is marked `slow`,
+#: which `make check` leaves out (`make test` runs everything).
+SLOW_FIXTURES = frozenset({"pipeline_store", "bench_store", "review_store", "shipped", "corpus"})
+#: Modules whose tests start processes that take seconds each: a Dask cluster, worker pools, the CLI.
+SLOW_MODULES = frozenset({"test_dask_executor", "test_corpus"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        module = getattr(getattr(item, "module", None), "__name__", "").rsplit(".", 1)[-1]
+        if (
+            module in SLOW_MODULES
+            or SLOW_FIXTURES & set(getattr(item, "fixturenames", ()))
+            or item.get_closest_marker("browser")
+            or item.get_closest_marker("corpus")
+        ):
+            item.add_marker(pytest.mark.slow)
+
+
 #: A page is a list of lines (one column) or a pair of line lists (two columns: left, right).
 PageSpec = Sequence[str] | tuple[Sequence[str], Sequence[str]]
 
