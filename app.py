@@ -23,7 +23,7 @@ ICON = Path(__file__).resolve().parent / "assets" / "favicon.png"
 st.set_page_config(page_title="Frontier Report Lens", page_icon=str(ICON), layout="wide")
 _t0, _c0 = time.perf_counter(), time.thread_time()
 # Streamlit's own menu in the sidebar (drawn by the browser from the page list, not as elements of
-# every run: seven page links cost 0.01-0.15 s of browser busy time per first render, one-off A/B).
+# every run: page links drawn by the script cost browser time on every first render).
 nav_ = st.navigation(nav.pages(), position="sidebar")
 nav_.run()
 heap.settle()  # freeze the caches this run built, so the cycle collector stops walking them (views/heap.py)

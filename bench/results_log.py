@@ -1,6 +1,7 @@
-"""Bench history: every bench script run from the command line appends its output to bench/RESULTS.md.
+"""Figure history: every bench (and eval) script run from the command line appends its output to
+bench/RESULTS.md (eval/RESULTS.md for the evals).
 
-    with recorded(__file__):          # in a bench's `if __name__ == "__main__":` block
+    with recorded(__file__):          # in the script's `if __name__ == "__main__":` block
         raise SystemExit(main())
 
 Whatever the bench prints goes to the terminal as usual and, when it ends, into one dated block
@@ -27,11 +28,20 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "RESULTS.md"
 ENV = "FRL_BENCH_RESULTS"
 HEADER = (
-    "# Bench results\n\n"
-    "Appended by the bench scripts (`bench/results_log.py`), one block per run, newest last; not edited by\n"
-    "hand. Each block says when and where it ran: on a shared machine, judge by the CPU columns and the\n"
-    "load average. `make bench` runs them all.\n"
+    "# {title}\n\n"
+    "Appended by the {kind} scripts (`bench/results_log.py`), one block per run, newest last; not edited by\n"
+    "hand. Each block says when and where it ran (commit, load average, cores). `make {kind}` runs them all.\n"
 )
+
+
+def results_file(script: str) -> Path:
+    """eval/RESULTS.md for a script in eval/, bench/RESULTS.md otherwise."""
+    return ROOT / "eval" / "RESULTS.md" if Path(script).resolve().parent.name == "eval" else RESULTS
+
+
+def header(target: Path) -> str:
+    kind = "eval" if target.parent.name == "eval" else "bench"
+    return HEADER.format(title="Evaluation results" if kind == "eval" else "Bench results", kind=kind)
 
 
 class _Tee(io.TextIOBase):
@@ -64,7 +74,7 @@ def block(script: str, argv: list[str], output: str, status: object, when: dt.da
     """One run as Markdown: a heading with the time and command, the context line, the output verbatim."""
     when = when or dt.datetime.now(dt.UTC)
     load = " ".join(f"{x:.1f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
-    command = " ".join(["python", f"bench/{Path(script).name}", *argv])
+    command = " ".join(["python", f"{Path(script).resolve().parent.name}/{Path(script).name}", *argv])
     fence = "````" if "```" in output else "```"
     return (
         f"\n## {when:%Y-%m-%d %H:%M} UTC · `{command}`\n\n"
@@ -77,7 +87,7 @@ def append(text: str, path: Path | None = None) -> Path:
     """Add a block to the results file atomically (whole new file, then rename), under a lock."""
     target = path or RESULTS
     with FileLock(str(target) + ".lock"):
-        old = target.read_text(encoding="utf-8") if target.exists() else HEADER
+        old = target.read_text(encoding="utf-8") if target.exists() else header(target)
         tmp = target.with_name(target.name + ".tmp")
         tmp.write_text(old + text, encoding="utf-8")
         tmp.replace(target)
@@ -104,5 +114,6 @@ def recorded(script: str, enabled: bool = True) -> Iterator[None]:
         raise
     finally:
         sys.stdout = real
-        target = append(block(script, sys.argv[1:], tee.copy.getvalue(), status), Path(setting) if setting else None)
+        text = block(script, sys.argv[1:], tee.copy.getvalue(), status)
+        target = append(text, Path(setting) if setting else results_file(script))
         print(f"(recorded in {target.relative_to(ROOT) if target.is_relative_to(ROOT) else target})", file=sys.stderr)

@@ -32,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.results_log import recorded  # noqa: E402
 from ingest.analysis.annotate import annotate  # noqa: E402
 from ingest.analysis.evidence import Sentence, quote_on_page, sentences  # noqa: E402
 from ingest.analysis.lens import DEFAULT_LENS, NOT_DISCLOSED, Dimension, Lens, load_lens  # noqa: E402
@@ -422,4 +423,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with recorded(__file__):
+        raise SystemExit(main())

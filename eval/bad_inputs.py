@@ -51,6 +51,7 @@ sys.path.insert(0, str(ROOT))
 
 from fpdf import FPDF  # noqa: E402
 
+from bench.results_log import recorded  # noqa: E402
 from ingest.pipeline import Outcome, Settings, run  # noqa: E402
 from ingest.sources.fetch import FetchSettings  # noqa: E402
 from ingest.store.store import Store  # noqa: E402
@@ -897,4 +898,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with recorded(__file__):
+        raise SystemExit(main())

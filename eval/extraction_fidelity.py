@@ -19,6 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.results_log import recorded  # noqa: E402
 from ingest.analysis.lexicon import load_lexicon  # noqa: E402
 from ingest.pipeline import analyse  # noqa: E402
 from ingest.reading.extract import Document, Page, extract_pdf  # noqa: E402
@@ -88,4 +89,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with recorded(__file__):
+        raise SystemExit(main())

@@ -34,6 +34,7 @@ import yaml
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from bench.results_log import recorded  # noqa: E402
 from ingest.analysis.benchmarks import load_catalogue, norm_name  # noqa: E402
 from ingest.analysis.results import clean, is_own, read_results, report_own_names  # noqa: E402
 from ingest.reading.extract import extract_file  # noqa: E402
@@ -200,4 +201,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with recorded(__file__):
+        raise SystemExit(main())

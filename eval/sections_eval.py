@@ -21,6 +21,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.results_log import recorded  # noqa: E402
 from ingest.reading.extract import extract_pdf  # noqa: E402
 from ingest.reading.sections import SECTIONS, section_spans, split_sections  # noqa: E402
 
@@ -89,4 +90,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with recorded(__file__):
+        raise SystemExit(main())

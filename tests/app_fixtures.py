@@ -123,6 +123,12 @@ def copy_store(src: Path, dst: Path) -> Path:
     return dst
 
 
+def copy_built(built: tuple[Path, Path], dst: Path) -> tuple[Path, Path]:
+    """A private copy of a built store and its reports folder (sources included): (dst/data, dst/reports)."""
+    data, reports = built
+    return copy_store(data, dst / "data"), copy_store(reports, dst / "reports")
+
+
 class _Tables(HTMLParser):
     """Cells of every <table> as text (what a reader sees; tags such as links are dropped)."""
 
@@ -165,4 +171,4 @@ def html_tables(body: str) -> list[pd.DataFrame]:
     return out
 
 
-__all__ = ["QUOTE", "build_store", "copy_store", "html_tables", "scale_store", "write_corpus"]
+__all__ = ["QUOTE", "build_store", "copy_built", "copy_store", "html_tables", "scale_store", "write_corpus"]

@@ -5,13 +5,38 @@ from __future__ import annotations
 import os
 import textwrap
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from ingest.pipeline import RunResult, Settings, run
+from tests import review_fixtures
+from tests.bench_fixtures import build as build_bench_store
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 CORPUS = SHARED / "corpus"
+
+#: Fixtures that mean a test takes seconds: a store the real pipeline builds (the dashboard tests), the
+#: real corpus. A test using one — or marked `browser` or `corpus`, or in SLOW_MODULES — is marked `slow`,
+#: which `make check` leaves out (`make test` runs everything).
+SLOW_FIXTURES = frozenset({"pipeline_store", "bench_store", "review_store", "shipped", "corpus"})
+#: Modules whose tests start processes that take seconds each: a Dask cluster, worker pools, the CLI.
+SLOW_MODULES = frozenset({"test_dask_executor", "test_corpus"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        module = getattr(getattr(item, "module", None), "__name__", "").rsplit(".", 1)[-1]
+        if (
+            module in SLOW_MODULES
+            or SLOW_FIXTURES & set(getattr(item, "fixturenames", ()))
+            or item.get_closest_marker("browser")
+            or item.get_closest_marker("corpus")
+        ):
+            item.add_marker(pytest.mark.slow)
+
 
 #: A page is a list of lines (one column) or a pair of line lists (two columns: left, right).
 PageSpec = Sequence[str] | tuple[Sequence[str], Sequence[str]]
@@ -79,3 +104,60 @@ def corpus() -> Path:
     if not (CORPUS / "reference_counts.tsv").exists():
         pytest.skip(f"real corpus not found at {CORPUS} (it is provided beside the repo in CI and dev sessions)")
     return CORPUS
+
+
+@pytest.fixture(scope="session")
+def pipeline_store(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., tuple[Path, Path]]:
+    """Factory: pipeline_store(n=6, lens=DEFAULT_LENS) -> (data, reports) of `app_fixtures.build_store`,
+    built by the real pipeline once per session for each (n, lens) and shared by every module.
+
+    Building is the slow part of a dashboard test, so it is done once; the result is READ-ONLY —
+    a test that writes (ingests, deletes, curates) works on a copy (`app_fixtures.copy_built`).
+    """
+    # app_fixtures imports write_pdf from this module: importing it at the top would be a cycle.
+    from ingest.analysis.lens import DEFAULT_LENS
+    from tests.app_fixtures import build_store
+
+    built: dict[tuple[int, Path], tuple[Path, Path]] = {}
+
+    def get(n: int = 6, lens: Path = DEFAULT_LENS) -> tuple[Path, Path]:
+        key = (n, Path(lens).resolve())
+        if key not in built:
+            built[key] = build_store(tmp_path_factory.mktemp(f"store{n}-{Path(lens).stem}"), n, lens)
+        return built[key]
+
+    return get
+
+
+@pytest.fixture(scope="session")
+def bench_store(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """(data, reports) of `bench_fixtures.build`, built once per session; READ-ONLY (copy before writing)."""
+    return build_bench_store(tmp_path_factory.mktemp("bench"))
+
+
+@pytest.fixture(scope="session")
+def review_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Root of `review_fixtures.build` (reports/ and data/), built once per session; tests take a private
+    copy with `review_fixtures.copy_built` (the Review page writes the YAML files)."""
+    root = tmp_path_factory.mktemp("review-built")
+    review_fixtures.build(root)
+    return root
+
+
+@dataclass(frozen=True)
+class ShippedRun:
+    """The shipped reports/ ingested offline into `data` (the run's result kept for its outcomes)."""
+
+    result: RunResult
+    data: Path
+
+
+@pytest.fixture(scope="session")
+def shipped(tmp_path_factory: pytest.TempPathFactory) -> ShippedRun:
+    """The shipped reports ingested offline by the real pipeline, once per session; READ-ONLY.
+
+    The reports with a source URL fail to fetch offline (not cached); like the others they keep their
+    reported figures and curated cells, and nothing is measured.
+    """
+    data = tmp_path_factory.mktemp("shipped") / "data"
+    return ShippedRun(run(reports_dir=REPO / "reports", settings=Settings(data_dir=data, offline=True)), data)

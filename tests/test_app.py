@@ -18,7 +18,7 @@ from streamlit.testing.v1 import AppTest
 
 from ingest.analysis.lens import load_lens
 from ingest.store.store import Store
-from tests.app_fixtures import QUOTE, build_store, copy_store, html_tables
+from tests.app_fixtures import QUOTE, copy_built, copy_store, html_tables
 from views import compare, evidence, figures, matrix
 from views.add_report import spec_from_fields, spec_from_yaml, write_report
 from views.plain import escape_md
@@ -35,10 +35,10 @@ MULTI = next(d.id for d in LENS.dimensions if d.kind == "multi")
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A store of N reports made by the real pipeline from generated PDFs and Markdown (see app_fixtures)."""
-    data, _ = build_store(tmp_path_factory.mktemp("app"), N)
-    return data
+def built(pipeline_store) -> Path:
+    """A store of N reports made by the real pipeline from generated PDFs and Markdown (see app_fixtures);
+    built once per session and shared (read-only: tests that write use `private_env`)."""
+    return pipeline_store(N)[0]
 
 
 @pytest.fixture
@@ -237,10 +237,10 @@ def test_empty_store_explains_how_to_fill_it(tmp_path: Path, monkeypatch: pytest
         assert any("No results in nothing yet" in t for t in texts(at))
 
 
-def test_second_lens_shows_its_own_columns_everywhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_second_lens_shows_its_own_columns_everywhere(pipeline_store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     lens_path = REPO / "data" / "lenses" / "helpfulness_reward.yaml"
     other = load_lens(lens_path)
-    data, _ = build_store(tmp_path, 3, lens=lens_path)
+    data, _ = copy_built(pipeline_store(3, lens_path), tmp_path)
     monkeypatch.setenv("FRL_DATA_DIR", str(data))
     at = run_app()
     assert at.title[0].value == f"Compare: {other.label}"

@@ -22,9 +22,7 @@ from streamlit.testing.v1 import AppTest
 from ingest.analysis.benchmarks import load_catalogue
 from ingest.analysis.lens import NOT_ASSESSED, load_lens
 from ingest.outputs import scores
-from ingest.pipeline import Settings, run
 from tests.app_fixtures import html_tables as fixture_tables
-from tests.bench_fixtures import build
 from tests.test_app import _decode
 from views import benchmark_figures as bf
 from views.benchmarks import claims_categories
@@ -35,9 +33,9 @@ PAGE = str(REPO / "views" / "benchmarks.py")
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """(data dir, reports dir) built once per module by the real pipeline."""
-    return build(tmp_path_factory.mktemp("bench"))
+def built(bench_store: tuple[Path, Path]) -> tuple[Path, Path]:
+    """(data dir, reports dir) built once per session by the real pipeline (tests/conftest.py; read-only)."""
+    return bench_store
 
 
 @pytest.fixture
@@ -222,11 +220,10 @@ def test_density_scatter_follows_the_term_picker(env: Path) -> None:
     assert pts["Curio"] == 5.0
 
 
-def test_page_on_the_shipped_reports_offline_shows_bundled_results(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_page_on_the_shipped_reports_offline_shows_bundled_results(shipped, monkeypatch: pytest.MonkeyPatch) -> None:
     """Offline, the shipped reports with a bundled source (reports/files) have result tables and claims;
     the others are named as having no results."""
-    data = tmp_path / "data"
-    run(reports_dir=REPO / "reports", settings=Settings(data_dir=data, offline=True))
+    data = shipped.data
     monkeypatch.setenv("FRL_DATA_DIR", str(data))
     at = page()
     sentence = next(t.value for t in at.text if "No benchmark results" in t.value)

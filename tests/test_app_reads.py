@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from ingest.analysis.lens import load_lens
 from ingest.store.store import Store
-from tests.app_fixtures import build_store, copy_store
+from tests.app_fixtures import copy_store
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 ALGO = next(d.id for d in load_lens().dimensions if d.kind == "algorithm")
@@ -23,9 +23,8 @@ BIG = {"kwic", "evidence", "sections", "counts"}
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    data, _ = build_store(tmp_path_factory.mktemp("reads"), 4)
-    return data
+def built(pipeline_store) -> Path:
+    return pipeline_store(6)[0]  # the session's store (shared with test_app.py), read-only: each test reads a copy
 
 
 @pytest.fixture

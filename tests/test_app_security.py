@@ -14,7 +14,7 @@ import pytest
 import yaml
 from streamlit.testing.v1 import AppTest
 
-from tests.app_fixtures import build_store
+from tests.app_fixtures import copy_built
 from tests.test_app import APP, run_app, texts
 from tests.test_hosts import listening
 from views import nav
@@ -40,8 +40,8 @@ def assert_no_markdown_payload(at: AppTest) -> None:
 
 
 @pytest.fixture
-def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    build_store(tmp_path / "built", 3)  # the real pipeline; Add report writes to an empty reports folder
+def env(pipeline_store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    copy_built(pipeline_store(3), tmp_path / "built")  # the real pipeline's; Add report writes to an empty reports folder
     monkeypatch.setenv("FRL_DATA_DIR", str(tmp_path / "built" / "data"))
     monkeypatch.setenv("FRL_REPORTS_DIR", str(tmp_path / "reports"))
     for var in ("FRL_READ_ONLY", "FRL_SOURCE_ROOTS", "FRL_ALLOW_PRIVATE_HOSTS"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -65,14 +66,24 @@ class Env:
         assert (store.read_table("counts")["report_id"] == "r").any()
 
 
-@pytest.fixture
-def env(tmp_path: Path) -> Env:
-    reports, data = tmp_path / "reports", tmp_path / "data"
-    good = write_pdf(tmp_path / "good.pdf", [GOOD_LINES, ["Results", "More agent text."]])
-    write_report(reports, "r", f"source:\n  path: {good}\n")
-    res = run(reports_dir=reports, settings=Settings(data_dir=data, source_roots=(tmp_path,)))
+@pytest.fixture(scope="module")
+def good_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding good.pdf, reports/r.yaml pointing at it (relative path) and data/ with `r`
+    ingested by the real pipeline: built once per module, copied by every test."""
+    root = tmp_path_factory.mktemp("good-store")
+    write_pdf(root / "good.pdf", [GOOD_LINES, ["Results", "More agent text."]])
+    write_report(root / "reports", "r", "source:\n  path: ../good.pdf\n")
+    res = run(reports_dir=root / "reports", settings=Settings(data_dir=root / "data", source_roots=(root,)))
     assert [o.status for o in res.outcomes] == ["ok"], res.outcomes
-    return Env(reports, data, good, Store(data).load_bundle("r").meta.sha256)
+    return root
+
+
+@pytest.fixture
+def env(good_store: Path, tmp_path: Path) -> Env:
+    """A private copy of `good_store` in tmp_path: `r` was ingested successfully."""
+    shutil.copytree(good_store, tmp_path, dirs_exist_ok=True)
+    reports, data = tmp_path / "reports", tmp_path / "data"
+    return Env(reports, data, tmp_path / "good.pdf", Store(data).load_bundle("r").meta.sha256)
 
 
 def bad_file(env: Env, name: str, data: bytes) -> Outcome:
@@ -346,12 +357,11 @@ def test_url_serving_more_than_the_size_cap(env, server):
     env.assert_r_kept()
 
 
-def test_shipped_url_reports_offline_fail_clearly_and_keep_reported_figures(tmp_path):
-    res = run(reports_dir=REPO / "reports", settings=Settings(data_dir=tmp_path / "data", offline=True))
-    by_id = {o.report_id: o for o in res.outcomes}
+def test_shipped_url_reports_offline_fail_clearly_and_keep_reported_figures(shipped):
+    by_id = {o.report_id: o for o in shipped.result.outcomes}
     for rid in ("glm-4.5", "qwen3", "minimax-m1", "llama-4"):
         assert by_id[rid].failed and "offline" in by_id[rid].message and "not in the download cache" in by_id[rid].message
-    reported = Store(tmp_path / "data").read_table("reported")
+    reported = Store(shipped.data).read_table("reported")
     assert {"glm-4.5", "qwen3", "minimax-m1", "llama-4"} <= set(reported["report_id"])
 
 

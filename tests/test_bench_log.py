@@ -22,7 +22,7 @@ def test_a_recorded_run_appends_its_output_as_a_dated_block(tmp_path: Path, monk
             print(f"figure {figure} s")
             raise SystemExit(0)
     text = target.read_text(encoding="utf-8")
-    assert text.startswith(results_log.HEADER)
+    assert text.startswith(results_log.header(target))
     assert text.count("\n## ") == 2 and "`python bench/x.py --pages 3`" in text
     assert "exit status 0" in text and "load average" in text and "cores" in text
     assert text.index("figure 1.25 s") < text.index("figure 0.75 s")  # newest last
@@ -47,8 +47,8 @@ def test_recording_can_be_switched_off(tmp_path: Path, monkeypatch: pytest.Monke
     assert before == after
 
 
-def test_every_bench_script_records_its_runs() -> None:
-    for script in sorted((REPO / "bench").glob("*.py")):
+def test_every_bench_and_eval_script_records_its_runs() -> None:
+    for script in sorted([*(REPO / "bench").glob("*.py"), *(REPO / "eval").glob("*.py")]):
         if script.name in ("results_log.py", "__init__.py"):
             continue
         assert "with recorded(__file__" in script.read_text(encoding="utf-8"), f"{script.name} does not record its runs"
@@ -60,3 +60,9 @@ def test_a_bench_run_from_the_command_line_is_recorded(tmp_path: Path) -> None:
     cmd = [sys.executable, str(REPO / "bench" / "sections_speed.py"), "--pages", "20", "--repeat", "1"]
     subprocess.run(cmd, cwd=REPO, env=env, check=True, capture_output=True, timeout=120)
     assert "sections_speed.py --pages 20 --repeat 1" in target.read_text(encoding="utf-8")
+
+
+def test_eval_runs_go_to_their_own_history() -> None:
+    assert results_log.results_file(str(REPO / "eval" / "x.py")) == REPO / "eval" / "RESULTS.md"
+    assert results_log.results_file(str(REPO / "bench" / "x.py")) == REPO / "bench" / "RESULTS.md"
+    assert results_log.header(REPO / "eval" / "RESULTS.md").startswith("# Evaluation results")

@@ -20,7 +20,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from tests.app_fixtures import build_store
+from tests.app_fixtures import copy_built
 
 REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -78,10 +78,10 @@ def stop(proc: subprocess.Popen) -> None:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The app on 127.0.0.1:<free port>, reading a 6-report store made by the real pipeline."""
+def server(pipeline_store, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app on 127.0.0.1:<free port>, reading a private copy of the session's 6-report store (real pipeline)."""
     root = tmp_path_factory.mktemp("browser")
-    data, reports = build_store(root, 6)
+    data, reports = copy_built(pipeline_store(6), root)
     proc, url = start_app(data, reports, root / "streamlit.log")
     try:
         yield url

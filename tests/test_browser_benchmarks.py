@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.bench_fixtures import build
 from tests.test_browser import ARTIFACTS, CHROME_ARGS, CHROMIUM, IDLE, start_app, stop
 
 pytestmark = [
@@ -23,11 +22,11 @@ pytestmark = [
 ]
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    """The app on 127.0.0.1:<free port>, reading the pipeline-built store."""
-    data, reports = build(tmp_path / "store")
-    proc, url = start_app(data, reports, tmp_path / "streamlit.log", {"FRL_READ_ONLY": "1"})
+@pytest.fixture(scope="module")
+def server(bench_store: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app on 127.0.0.1:<free port>, read-only, reading the pipeline-built store (shared by the session)."""
+    data, reports = bench_store
+    proc, url = start_app(data, reports, tmp_path_factory.mktemp("bench-browser") / "streamlit.log", {"FRL_READ_ONLY": "1"})
     try:
         yield url
     finally:

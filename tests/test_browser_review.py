@@ -29,9 +29,9 @@ pytestmark = [
 
 
 @pytest.fixture
-def review_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    """The app on a free port over reports built by the real pipeline; yields (url, reports_dir)."""
-    reports, data = rf.build(tmp_path)
+def review_server(review_store: Path, tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """The app on a free port over a private copy of reports built by the real pipeline; yields (url, reports_dir)."""
+    reports, data = rf.copy_built(review_store, tmp_path)
     proc, url = start_app(data, reports, tmp_path / "streamlit.log", {"FRL_READ_ONLY": "0"})
     try:
         yield url, reports

@@ -15,7 +15,7 @@ from ingest.sources.schema import ReportSpec
 from ingest.store.records import Annotation, Cell, ChecklistItem
 from ingest.store.store import Store
 
-from .conftest import REPO, write_pdf, write_report
+from .conftest import write_pdf, write_report
 
 
 @pytest.fixture(scope="module")
@@ -118,11 +118,10 @@ def test_pipeline_fills_comparison_and_export_prints_it(tmp_path: Path, capsys) 
     assert "lab,rl_algorithm,CISPO,auto" in out
 
 
-def test_shipped_study_reports_show_curated_rows_without_sources(tmp_path: Path) -> None:
+def test_shipped_study_reports_show_curated_rows_without_sources(shipped) -> None:
     """The default dataset: the nine study reports appear curated even though none has a local source."""
-    result = run(reports_dir=REPO / "reports", settings=Settings(data_dir=tmp_path / "data", offline=True))
-    assert not result.spec_errors
-    df = Store(tmp_path / "data").read_table("comparison")
+    assert not shipped.result.spec_errors
+    df = Store(shipped.data).read_table("comparison")
     study = {"kimi-k3", "ax-k2", "solar-open-2", "glm-4.5", "deepseek-v4", "qwen3", "k-exaone-2.0", "llama-4", "gemma-4"}
     cur = df[(df.origin == "curated") & (df.dimension == "rl_algorithm")]
     assert study <= set(cur.report_id)

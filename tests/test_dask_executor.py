@@ -12,9 +12,7 @@ from ingest.run.executor import DaskExecutor, ExecutorError, Limits
 from .pathological import deflate_bomb
 from .test_executor import _assert_same, _reports, _snapshot
 
-distributed = pytest.importorskip(
-    "distributed", reason="dask.distributed is not installed (requirements-cluster.txt pins it; requirements-dev.txt includes it)"
-)
+distributed = pytest.importorskip("distributed", reason="dask.distributed is not installed (requirements-cluster.txt)")
 
 
 @pytest.fixture(scope="module")

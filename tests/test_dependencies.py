@@ -35,7 +35,9 @@ def _requirements(name: str) -> dict[str, str]:
 
 
 IMPORT = re.compile(
-    r"^[ \t]*(?:import[ \t]+([A-Za-z_]\w*)[\w.]*[ \t]*(?:$|,|#| as )|from[ \t]+([A-Za-z_]\w*)[\w.]*[ \t]+import\b)", re.M
+    r"^[ \t]*(?:import[ \t]+([A-Za-z_]\w*)[\w.]*[ \t]*(?:$|,|#| as )"  # import x, import x.y as z
+    r"|from[ \t]+([A-Za-z_]\w*)[\w.]*[ \t]+import\b)",  # from x.y import z
+    re.M,
 )
 
 

@@ -13,7 +13,6 @@ from ingest.analysis.lens import load_lens
 from ingest.cli import main
 from ingest.outputs import export, stats, study_tables
 from ingest.outputs.distinctive import distinctive_terms
-from ingest.pipeline import Settings, run
 from ingest.store.store import Store
 
 REPO = Path(__file__).resolve().parents[1]
@@ -25,15 +24,9 @@ SHIPPED = sorted(p for p in (REPO / "reports").glob("*.yaml") if not p.name.star
 
 
 @pytest.fixture(scope="module")
-def shipped_store(tmp_path_factory: pytest.TempPathFactory) -> Store:
-    """A private store built by the real pipeline from the shipped reports, offline.
-
-    The four reports with a source URL fail to fetch offline (not cached); like the others they
-    keep their reported figures and curated cells, and nothing is measured.
-    """
-    data = tmp_path_factory.mktemp("shipped") / "data"
-    run(reports_dir=REPO / "reports", settings=Settings(data_dir=data, offline=True))
-    return Store(data)
+def shipped_store(shipped) -> Store:
+    """The shipped reports ingested offline, once per session (tests/conftest.py `shipped`; read-only)."""
+    return Store(shipped.data)
 
 
 def parse_md_table(text: str) -> list[dict[str, str]]:

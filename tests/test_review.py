@@ -222,10 +222,8 @@ def test_page_of_prefers_section_label_of_posts() -> None:
 
 # ------------------------------------------------------------------------------- Review page (AppTest, real pipeline)
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("review-built")
-    rf.build(root)
-    return root
+def built(review_store: Path) -> Path:
+    return review_store  # built once per session (tests/conftest.py); each test copies it
 
 
 @pytest.fixture

@@ -221,11 +221,11 @@ def section_hits(
 
 
 #: The most points a scatter draws (plain or plotly; $FRL_CHART_POINTS overrides it). One mark per
-#: report took the browser more than 10 s at 10,000 reports; beyond the cap the first points by report
+#: report makes the browser slow on a large store; beyond the cap the first points by report
 #: name are drawn and the page says how many, and how to narrow them, in a sentence (as the heatmap's rows).
-#: 100, not 300: each point is a link with its hover text, and 300 of them took the browser 0.2-0.4 s
-#: longer to draw the Keywords page (one-off A/B of its busy time at 500 reports), for a cloud no
-#: easier to read; the interactive chart obeys the same cap.
+#: 100, not 300: each point is a link with its hover text, so more points cost the browser more time to
+#: draw the Keywords page (bench/app_speed.py times it), for a cloud no easier to read; the interactive
+#: chart obeys the same cap.
 SCATTER_POINTS = 100
 
 

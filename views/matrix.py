@@ -4,7 +4,7 @@ Why: a Streamlit widget change costs a rerun, and on this 2-core machine the fra
 0.08-0.28 s to re-render a one-line app after a multiselect pick (bench/app_speed.py's reference,
 depending on the host's load), which left the matrix's own redraw almost nothing of the 0.3 s
 budget. Here the rows' facets and chips come as compact data (ids and category indices, no quotes:
-about 140 bytes a report, 1.4 MB at bench/scale.py's 10,005 reports by a one-off measurement; sent
+small beside the quotes they leave out; sent
 with each run of Compare's fragment, parsed by the script only when it changed), and the browser
 redraws the 25 rows of a page itself when a filter value or the page changes. It then sends the
 choice back (`setStateValue`): the rerun that follows writes the URL, points the exports at the
