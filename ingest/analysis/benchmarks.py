@@ -25,7 +25,7 @@ _DOC = "the format notes at the top of data/benchmarks.yaml"
 _DROP = re.compile(r"[^0-9a-z+&\u00c0-\uffff]")
 #: Split and version qualifiers retried without: "MathVista-Test", "LiveCodeBench v6", "MMLU (5-shot)".
 _QUALIFIER = re.compile(
-    r"(\s*\([^)]*\)|[\s_-]*(test|val|valid|validation|dev|full|all|v\d+(\.\d+)*|\d{4}[-.]\d{2}(\s*-\s*\d{4}[-.]\d{2})?))$",
+    r"(\s*\([^)]*\)|[\s_-]*(test|val|valid|validation|dev|full|all|v\d+(\.\d+)*|\d{4}[-.]\d{2}([-.]\d{2})?(\s*-\s*\d{4}[-.]\d{2}([-.]\d{2})?)?))$",
     re.I,
 )
 

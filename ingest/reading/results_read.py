@@ -288,25 +288,26 @@ def own_match(header: str, own: str) -> bool:
     return f" {o} " in h or h.strip().startswith(o + " ") or h.strip() == o or f" {o} " in h.replace(" ", "  ")
 
 
-_DEFINED = re.compile(r"((?:[\w.+\-]+\s+){0,3}[\w.+\-]+)\s*\(([A-Za-z][\w.+\-]{0,30}(?:\s[\w.+\-]+)?)\)")
+_PARENS = re.compile(r"\(([^()\n]{1,40})\)")
 _NAMEISH = re.compile(r"[A-Z0-9]")
 
 
 def defined_names(texts: list[str], model_headers: set[str]) -> tuple[tuple[str, str], ...]:
     """Short names the report defines for models its tables use: "Full Name (Short)" in the text,
     Short a model header of a table, Full Name the name-like words just before the parenthesis
-    (every word with a capital or a digit). Which of them are the report's own is decided later,
-    against the report's `model:` (see `own_names`)."""
+    (at most four, each with a capital or a digit). Which of them are the report's own is decided
+    later, against the report's `model:` (see `own_names`). One pass over each page: a set lookup
+    per parenthesis, the words before it read only for the few that name a header."""
     wanted = {norm(h): h for h in model_headers if h}
     out: dict[tuple[str, str], None] = {}
     for text in texts:
         if "(" not in text:
             continue
-        for m in _DEFINED.finditer(" ".join(text.split())):
-            short = wanted.get(norm(m.group(2)))
+        for m in _PARENS.finditer(text):
+            short = wanted.get(norm(m.group(1)))
             if short is None:
                 continue
-            words = m.group(1).split()
+            words = text[max(0, m.start() - 120) : m.start()].split()[-4:]
             while words and not _NAMEISH.search(words[0]):
                 words.pop(0)
             if words and norm(" ".join(words)) != norm(short):
