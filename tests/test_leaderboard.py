@@ -89,3 +89,21 @@ def test_benchmarks_page_shows_the_claims_across_reports(tmp_path, monkeypatch):
     box.set_value(box.options[-1]).run()
     assert not at.exception
     assert any('data-table="leaderboard"' in h.proto.body for h in at.get("html"))
+
+
+def test_unknown_benchmarks_are_listed_for_the_catalogue_s_growth():
+    from ingest.outputs.leaderboard import UNKNOWN_COLUMNS, unknown_benchmarks
+
+    df = pd.DataFrame(
+        [
+            _row("lens", "Lens-7B", "Python", "61.0"),
+            _row("rival", "Rival-9B", "python", "55.0", page="2"),
+            _row("lens", "Lens-7B", "Rust", "40.0"),
+            _row("lens", "Lens-7B", "MMLU", "71.2"),
+        ]
+    )
+    out = unknown_benchmarks(df)
+    assert list(out.columns) == UNKNOWN_COLUMNS
+    assert out.values.tolist() == [
+        ["Python", 2, 2, "lens p3 Table 1; rival p2 Table 1"], ["Rust", 1, 1, "lens p3 Table 1"]
+    ]  # fmt: skip

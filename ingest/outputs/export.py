@@ -57,6 +57,7 @@ TABLES: dict[str, Callable[[Store], pd.DataFrame]] = {
     "result_notes": _stored("result_notes"),
     "result_attributes": _stored("result_attributes"),
     "leaderboard": lambda store: _leaderboard(store),
+    "unknown_benchmarks": lambda store: _unknown(store),
     "comparison": lambda store: _study_tables().comparison_table(store),
     "summary": lambda store: _study_tables().summary_table(store),
     "stats": lambda store: _stats().stats_table(store),
@@ -73,6 +74,13 @@ def _leaderboard(store: Store) -> pd.DataFrame:
     from ingest.outputs.leaderboard import leaderboard
 
     return leaderboard(store.read_table("results"), load_catalogue())
+
+
+def _unknown(store: Store) -> pd.DataFrame:
+    """Benchmark names read but not in the catalogue (see ingest.outputs.leaderboard)."""
+    from ingest.outputs.leaderboard import unknown_benchmarks
+
+    return unknown_benchmarks(store.read_table("results"))
 
 
 def _review():  # type: ignore[no-untyped-def]

@@ -132,5 +132,25 @@ def disagreements(board: pd.DataFrame) -> pd.DataFrame:
     return board[board["disagreement"] != ""].reset_index(drop=True)
 
 
+UNKNOWN_COLUMNS = ["benchmark", "reports", "cells", "where"]
+
+
+def unknown_benchmarks(results: pd.DataFrame) -> pd.DataFrame:
+    """Benchmark names read from tables that the catalogue does not know, most widespread first:
+    the list to grow `data/benchmarks.yaml` from (an alias for a known one, or a new entry)."""
+    if results is None or not len(results):
+        return pd.DataFrame(columns=UNKNOWN_COLUMNS)
+    df = results[results["benchmark_id"].fillna("") == ""]
+    rows = []
+    for _k, g in df.groupby(df["benchmark"].map(lambda b: norm_name(str(b))), sort=False):
+        where = _dedupe(f"{r} p{p} {t}".strip() for r, p, t in zip(g["report_id"], g["page"], g["table"], strict=True))
+        rows.append({"benchmark": str(g["benchmark"].iloc[0]), "reports": g["report_id"].nunique(), "cells": len(g),
+                     "where": "; ".join(where[:5]) + (" …" if len(where) > 5 else "")})  # fmt: skip
+    out = pd.DataFrame(rows, columns=UNKNOWN_COLUMNS)
+    return out.sort_values(["reports", "cells", "benchmark"], ascending=[False, False, True], kind="stable").reset_index(
+        drop=True
+    )
+
+
 def _dedupe(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(items))
