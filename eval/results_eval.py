@@ -136,6 +136,8 @@ def evaluate(verbose: bool = False) -> dict:
                     print(f"    missed   {g['model']!r:40} {g['benchmark']!r:28} {g['value']!r}")
                 for p in spurious[:12]:
                     print(f"    spurious {p['model']!r:40} {p['benchmark']!r:28} {p['value']!r}")
+        for t in res.tables:
+            tot.update(all_cells=len(t.cells), verified_cells=len(t.cells) if t.verified else 0)
         for key, t in pred_tables.items():
             if key not in gold_keys:
                 extra_cells["skipped in gold" if key in skipped else "not in gold"] += len(t.cells)
@@ -189,6 +191,10 @@ def main() -> int:
     k = r["mapped_or_kept"]
     print(f"gold benchmarks mapped or kept as unknown {k[0]}/{k[1]} = {k[0] / max(k[1], 1):.3f}")
     print(f"cells from tables outside the gold set (not scored): {dict(r['extra'])}")
+    print(
+        f"cells in tables that validate (verified, not 'needs review'), all tables read: "
+        f"{t['verified_cells']}/{t['all_cells']} = {t['verified_cells'] / max(t['all_cells'], 1):.3f}"
+    )
     print(f"results stage time on the {len(r['per_doc'])} PDFs: {r['seconds']:.2f} s")
     return 0
 

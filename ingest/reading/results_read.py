@@ -375,9 +375,11 @@ def validate(table: Table, grid: Grid, cat: Catalogue) -> None:
     missing = present - len(table.cells) - sum(1 for f in table.flags if "dropped" in f)
     if missing > 0:
         table.flags.append(f"{missing} numeric cell(s) without a model or benchmark header not read; review")
-    if grid.unused:
-        shown = ", ".join(grid.unused[:6]) + (" …" if len(grid.unused) > 6 else "")
-        table.flags.append(f"{len(grid.unused)} numeric token(s) in the table region not read ({shown}); review")
+    # The page's own number (a running footer the region reached) is no unread result.
+    unused = [u for u in grid.unused if clean(u) not in {str(table.page), table.page_label}]
+    if unused:
+        shown = ", ".join(unused[:6]) + (" …" if len(unused) > 6 else "")
+        table.flags.append(f"{len(unused)} numeric token(s) in the table region not read ({shown}); review")
 
 
 def cell_flag(cell_value: str, metric: str, bench_id: str, cat: Catalogue, benchmark: str = "") -> str:
