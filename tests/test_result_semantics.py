@@ -136,3 +136,15 @@ def test_a_model_header_spanning_its_setting_columns_names_the_model_of_each():
     tables, _notes = html_tables(page, CAT)
     got = {(c.model, c.setting, c.value) for t in tables for c in t.cells}
     assert got == {("Lens-7B", "Thinking", "80.1"), ("Lens-7B", "Non-thinking", "75.2"), ("Alpha-8B", "", "70.0")}
+
+
+def test_a_settings_table_naming_a_catalogue_benchmark_is_not_read_as_results():
+    md = """
+Table 1: Pre-training settings of each stage.
+
+| Stage | MATH | Code |
+|---|---|---|
+| Stage 1 | 0.25 | 0.30 |
+"""
+    tables, notes = markdown_tables(md, CAT)
+    assert tables == [] and any("does not say it holds results" in n for n in notes)

@@ -196,6 +196,13 @@ class Catalogue(_Strict):
         text = caption or ""
         return bool(self._vocab("result_captions").search(text)) and not self._vocab("non_result_captions").search(text)
 
+    def is_non_result_caption(self, caption: str) -> bool:
+        """A caption that says its table describes models, data or settings and not that it holds
+        results ("Pre-training setting of each stage"): not read as results even when a cell
+        names a catalogue benchmark (a data-mixture row called "Math")."""
+        text = caption or ""
+        return bool(self._vocab("non_result_captions").search(text)) and not self._vocab("result_captions").search(text)
+
     def is_model_word(self, text: str) -> bool:
         """A corner-cell word that says the label column holds models ("Model", "Method")."""
         return bool(text) and bool(self._vocab("model_words").fullmatch(text.strip()))

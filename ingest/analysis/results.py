@@ -199,6 +199,8 @@ def _region_table(reg, rules, num: int, cat: Catalogue) -> tuple[Table | None, s
         return None, "no numeric cell with a model and a benchmark header" + (" (model attributes only)" if attributes else "")
     if not any(cat.lookup(c.benchmark) for c in cells) and not cat.is_result_caption(reg.caption):
         return None, "no catalogue benchmark and the caption does not say it holds results"
+    if cat.is_non_result_caption(reg.caption):
+        return None, "the caption describes models, data or settings, not results"
     t = Table(num, str(num), reg.label, reg.caption, orientation, cells, region=list(grid.region or ()), attributes=attributes)
     validate(t, grid, cat)
     return t, ""

@@ -140,8 +140,10 @@ def _table_from_rows(
         if not cells:
             notes.append(f"table in section {label!r} not read: no numeric cell with a model and a benchmark header")
             return None
-        if not any(cat.lookup(c.benchmark) for c in cells) and not cat.is_result_caption(caption):
-            notes.append(f"table in section {label!r} not read: no catalogue benchmark and no caption saying it holds results")
+        if cat.is_non_result_caption(caption) or (
+            not any(cat.lookup(c.benchmark) for c in cells) and not cat.is_result_caption(caption)
+        ):
+            notes.append(f"table in section {label!r} not read: its caption does not say it holds results")
             return None
         t = Table(page, label, f"Table in {label!r}", clean(caption)[:300], orientation, cells, attributes=attributes)
         validate(t, grid, cat)
