@@ -148,3 +148,13 @@ Table 1: Pre-training settings of each stage.
 """
     tables, notes = markdown_tables(md, CAT)
     assert tables == [] and any("does not say it holds results" in n for n in notes)
+
+
+def test_a_parameter_count_in_a_score_column_is_an_attribute_not_a_percentage_over_100():
+    tables = _tables("""
+| Model | Scale | MMLU |
+|---|---|---|
+| Alpha-MoE | 236B | 78.5 |
+""")
+    assert {(c.benchmark, c.value) for t in tables for c in t.cells} == {("MMLU", "78.5")}
+    assert ("Alpha-MoE", "Scale", "236B") in {(a.model, a.benchmark, a.value) for t in tables for a in t.attributes}

@@ -183,6 +183,9 @@ def interpret(
                 if not model:
                     continue
                 for v, m3, note in _values(raw, metric or m, pair, cat):
+                    if _SIZE_VALUE.match(v):  # "236B", "128K": a parameter count or length, not a score
+                        attrs.append(Cell(model, bench, v))
+                        continue
                     cells.append(Cell(model, bench, v, m3, group, _join([setting, st]), note))
     else:
         orientation = "models-as-rows"
@@ -215,11 +218,15 @@ def interpret(
                 if not bench:
                     continue
                 for v, m3, note in _values(raw, m or m2, pair, cat):
+                    if _SIZE_VALUE.match(v):  # "236B", "128K": a parameter count or length, not a score
+                        attrs.append(Cell(model, bench, v))
+                        continue
                     cells.append(Cell(model, bench, v, m3, group or clean(r.group), _join([setting, st]), note))
     return orientation, cells
 
 
 _CITATION = re.compile(r"^(?P<v>.*?\d%?)\s*(?P<c>[(\[](?=[^()\[\]]*(?:et al|\d{4}|[A-Z][a-z]+,))[^()\[\]]*[)\]])$")
+_SIZE_VALUE = re.compile(r"^\d+(\.\d+)?\s*[KMBT]$")
 _PACKED = re.compile(r"^(?P<a>[^|]*\d[^|]*?)\s*\|\s*(?P<b>[^|]*\d[^|]*)$")
 _TWO_METRICS = re.compile(r"([\w@.+-]+(?: [\w@.+-]+)?)\s*(?:/|\||\band\b)\s*([\w@.+-]+(?: [\w@.+-]+)?)")
 
@@ -372,7 +379,8 @@ def validate(table: Table, grid: Grid, cat: Catalogue) -> None:
         kept.append(c)
     table.cells = kept
     present = sum(1 for r in grid.rows for v in r.values if clean(v) and is_value(clean(v)) and not DASH.match(clean(v)))
-    missing = present - len(table.cells) - sum(1 for f in table.flags if "dropped" in f)
+    dropped = sum(1 for f in table.flags if "dropped" in f)
+    missing = present - len(table.cells) - dropped - sum(1 for a in table.attributes if is_value(a.value))
     if missing > 0:
         table.flags.append(f"{missing} numeric cell(s) without a model or benchmark header not read; review")
     # The page's own number (a running footer the region reached) is no unread result.
