@@ -307,8 +307,9 @@ def status_note(results: Results | None) -> str:
     parts = [f"{n} result table(s)"] if n else []
     if flagged:
         parts.append(f"{flagged} flagged for review")
-    if skipped:
-        parts.append("; ".join(skipped[:3]))
+    if skipped:  # every table found and not read is in result_notes; the first few here
+        more = f" (+{len(skipped) - 3} more in result_notes)" if len(skipped) > 3 else ""
+        parts.append(f"{len(skipped)} table(s) not read: " + "; ".join(skipped[:3]) + more)
     return ("; " + ", ".join(parts)) if parts else ""
 
 

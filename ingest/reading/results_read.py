@@ -76,7 +76,8 @@ def _join(parts: list[str]) -> str:
         p = p.strip()
         if not p:
             continue
-        if out and ((out.endswith("-") and not out.endswith(" -")) or (p.startswith("-") and len(p) > 1)):
+        glued = out and out[-1].isdigit() and len(p) > 1 and p[0] == "." and p[1].isdigit()  # "v1" + ".5"
+        if glued or (out and ((out.endswith("-") and not out.endswith(" -")) or (p.startswith("-") and len(p) > 1))):
             out += p  # a name wrapped at a hyphen: "Claude-3.5-" + "Sonnet-1022", "DeepSeek-V2" + "-Base"
         elif p not in out.split(" / "):
             out = f"{out} {p}".strip()
