@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from ingest.analysis.benchmarks import Catalogue
 from ingest.analysis.benchmarks import norm_name as norm
-from ingest.reading.tables_pdf import DASH, MARKS, Grid, is_value
+from ingest.reading.tables_pdf import DASH, MARKS, Grid, GridRow, is_value
 from ingest.store.records import ResultCell as Cell  # the stored record is the reading's cell too
 
 _MARK_RX = re.compile(rf"(?<=\S)[{re.escape(MARKS)}\u00b9\u00b2\u00b3]+$|^[{re.escape(MARKS)}]+(?=\S)")
@@ -129,6 +129,34 @@ def _is_benchmark(name: str, cat: Catalogue) -> bool:
     return cat.lookup(base) is not None or cat.lookup(clean(name)) is not None
 
 
+@dataclass
+class _Reading:
+    """What reading one grid needs, shared by both orientations, and what it collects."""
+
+    grid: Grid
+    cat: Catalogue
+    main: int
+    extra: list[int]
+    heads: list[tuple[str, str, str, str]]
+    pair: tuple[str, str] | None
+    corner_bench: str
+    caption_bench: str
+    cells: list[Cell] = field(default_factory=list)
+    attrs: list[Cell] = field(default_factory=list)
+
+    def setting(self, r: GridRow) -> str:
+        g = self.grid
+        return "; ".join(f"{clean(g.label_headers[c])} {clean(r.labels[c])}".strip() for c in g.key_cols if clean(r.labels[c]))
+
+    def emit(self, model: str, bench: str, raw: str, metric: str, group: str, setting: str) -> None:
+        """The cells of one printed value; a size ("236B", "128K") is a model attribute, not a score."""
+        for v, m, note in _values(raw, metric, self.pair, self.cat):
+            if _SIZE_VALUE.match(v):
+                self.attrs.append(Cell(model, bench, v))
+            else:
+                self.cells.append(Cell(model, bench, v, m, group, setting, note))
+
+
 def interpret(
     grid: Grid, caption: str, cat: Catalogue, own_names: list[str] | None = None, attributes: list[Cell] | None = None
 ) -> tuple[str, list[Cell]]:
@@ -136,10 +164,7 @@ def interpret(
 
     `attributes`, when given, receives the cells of rows or columns that describe the models
     (parameters, context length, shots, "Type") as (model, attribute, value): never scores."""
-    attrs: list[Cell] = attributes if attributes is not None else []
-    pair = _two_metrics(caption, cat)
     main = grid.main if grid.main >= 0 else max(len(grid.label_headers) - len(grid.key_cols) - 1, 0)
-    extra = [c for c in range(main + 1, len(grid.label_headers)) if c not in grid.key_cols]
     heads = [_column_parts(h, cat) for h in grid.col_headers]
     col_names = [_join([s, b]) if s and b else (b or s) for b, _m, _st, s in heads]
     row_names = [clean(r.labels[main]) if r.labels else "" for r in grid.rows]
@@ -151,79 +176,78 @@ def interpret(
     corner_bench = "" if (not corner or cat.is_label_word(corner) or cat.is_metric(corner)) else corner
     if corner_bench and not _is_benchmark(corner_bench, cat) and any(cat.is_model_word(w) for w in corner_bench.split()):
         corner_bench = ""  # "Method Speedup": the label column's name, not a benchmark over the columns
-    caption_bench = _caption_benchmark(caption, cat)
-    cells: list[Cell] = []
+    rd = _Reading(
+        grid, cat, main, [c for c in range(main + 1, len(grid.label_headers)) if c not in grid.key_cols], heads,
+        _two_metrics(caption, cat), corner_bench, _caption_benchmark(caption, cat),
+    )  # fmt: skip
     rows_named = row_frac == col_frac and corner and cat.is_label_word(corner) and not cat.is_model_word(corner)
     own_cols = row_frac == col_frac and own_names and any(_mentions(n, own_names) for n in col_names)
     if row_frac > col_frac or own_cols or rows_named:
         orientation = "models-as-columns"
-        for r in grid.rows:
-            bench_raw = clean(r.labels[main])
-            if cat.is_attribute_row(bench_raw):
-                attrs += [
-                    Cell(clean(heads[j][0]), bench_raw, clean(v)) for j, v in enumerate(r.values) if clean(v) and heads[j][0]
-                ]
-                continue
-            bench, metric = _split_metric(bench_raw, cat)
-            for c in extra:  # a metric column beside the benchmark names, or more of the name
-                x = clean(r.labels[c])
-                if x and (cat.is_metric(x) or cat.is_metric(x.strip("()"))):
-                    metric = metric or x.strip("()")
-                elif x:
-                    bench = _join([bench, x])
-            groups = [clean(x) for i, x in enumerate(r.labels[:main]) if clean(x)]
-            group = " / ".join(groups) or clean(r.group)
-            setting = "; ".join(
-                f"{clean(grid.label_headers[c])} {clean(r.labels[c])}".strip() for c in grid.key_cols if clean(r.labels[c])
-            )
-            if not bench:
-                continue
-            for j, raw in enumerate(r.values):
-                b, m, st, span = heads[j]
-                model = clean(b) or clean(span)  # a model header spanning its settings' columns
-                if not model:
-                    continue
-                for v, m3, note in _values(raw, metric or m, pair, cat):
-                    if _SIZE_VALUE.match(v):  # "236B", "128K": a parameter count or length, not a score
-                        attrs.append(Cell(model, bench, v))
-                        continue
-                    cells.append(Cell(model, bench, v, m3, group, _join([setting, st]), note))
+        _models_as_columns(rd)
     else:
         orientation = "models-as-rows"
-        for r in grid.rows:
-            model = _join([clean(r.labels[main])] + [clean(r.labels[c]) for c in extra])
-            if not model:
+        _models_as_rows(rd)
+    if attributes is not None:
+        attributes.extend(rd.attrs)
+    return orientation, rd.cells
+
+
+def _models_as_columns(rd: _Reading) -> None:
+    cat, heads, main = rd.cat, rd.heads, rd.main
+    for r in rd.grid.rows:
+        bench_raw = clean(r.labels[main])
+        if cat.is_attribute_row(bench_raw):
+            pairs = zip(heads, r.values, strict=False)
+            rd.attrs += [Cell(clean(h[0]), bench_raw, clean(v)) for h, v in pairs if clean(v) and h[0]]
+            continue
+        bench, metric = _split_metric(bench_raw, cat)
+        for c in rd.extra:  # a metric column beside the benchmark names, or more of the name
+            x = clean(r.labels[c])
+            if x and (cat.is_metric(x) or cat.is_metric(x.strip("()"))):
+                metric = metric or x.strip("()")
+            elif x:
+                bench = _join([bench, x])
+        groups = [clean(x) for x in r.labels[:main] if clean(x)]
+        group = " / ".join(groups) or clean(r.group)
+        setting = rd.setting(r)
+        if not bench:
+            continue
+        for j, raw in enumerate(r.values):
+            b, m, st, span = heads[j]
+            model = clean(b) or clean(span)  # a model header spanning its settings' columns
+            if model:
+                rd.emit(model, bench, raw, metric or m, group, _join([setting, st]))
+
+
+def _models_as_rows(rd: _Reading) -> None:
+    cat, main = rd.cat, rd.main
+    for r in rd.grid.rows:
+        model = _join([clean(r.labels[main])] + [clean(r.labels[c]) for c in rd.extra])
+        if not model:
+            continue
+        setting = rd.setting(r)
+        outer = [clean(x) for x in r.labels[:main] if clean(x)]
+        if outer:  # an outer label column holds the model, the main column a variant
+            model = f"{' '.join(outer)} {model}"
+        for j, raw in enumerate(r.values):
+            b, m, st, span = rd.heads[j]
+            if b and (cat.is_attribute_row(b) or cat.is_key_column(b)) and not _is_benchmark(b, cat):
+                if clean(raw) and not DASH.match(clean(raw)):  # a column describing the models, not a result
+                    rd.attrs.append(Cell(model, _join([b, m]), clean(raw)))
                 continue
-            setting = "; ".join(
-                f"{clean(grid.label_headers[c])} {clean(r.labels[c])}".strip() for c in grid.key_cols if clean(r.labels[c])
-            )
-            outer = [clean(x) for x in r.labels[:main] if clean(x)]
-            if outer:  # an outer label column holds the model, the main column a variant
-                model = f"{' '.join(outer)} {model}"
-            for j, raw in enumerate(r.values):
-                b, m, st, span = heads[j]
-                if b and (cat.is_attribute_row(b) or cat.is_key_column(b)) and not _is_benchmark(b, cat):
-                    if clean(raw) and not DASH.match(clean(raw)):  # a column describing the models, not a result
-                        attrs.append(Cell(model, _join([b, m]), clean(raw)))
-                    continue
-                bench = _join([span, b]) if span and not _is_benchmark(b, cat) else (b or span)
-                group = span if span and _is_benchmark(b, cat) and not _is_benchmark(span, cat) else ""
-                prefix = corner_bench or (caption_bench if not _is_benchmark(bench, cat) else "")
-                if prefix and not _is_benchmark(bench, cat):
-                    if bench and not cat.is_setting(bench) and corner_bench:
-                        bench = f"{prefix} {bench}"
-                    else:
-                        st = _join([bench, st])
-                        bench = prefix
-                bench, m2 = _split_metric(bench, cat) if bench else ("", "")
-                if not bench:
-                    continue
-                for v, m3, note in _values(raw, m or m2, pair, cat):
-                    if _SIZE_VALUE.match(v):  # "236B", "128K": a parameter count or length, not a score
-                        attrs.append(Cell(model, bench, v))
-                        continue
-                    cells.append(Cell(model, bench, v, m3, group or clean(r.group), _join([setting, st]), note))
-    return orientation, cells
+            bench = _join([span, b]) if span and not _is_benchmark(b, cat) else (b or span)
+            group = span if span and _is_benchmark(b, cat) and not _is_benchmark(span, cat) else ""
+            prefix = rd.corner_bench or (rd.caption_bench if not _is_benchmark(bench, cat) else "")
+            if prefix and not _is_benchmark(bench, cat):
+                if bench and not cat.is_setting(bench) and rd.corner_bench:
+                    bench = f"{prefix} {bench}"
+                else:
+                    st = _join([bench, st])
+                    bench = prefix
+            bench, m2 = _split_metric(bench, cat) if bench else ("", "")
+            if bench:
+                rd.emit(model, bench, raw, m or m2, group or clean(r.group), _join([setting, st]))
 
 
 _CITATION = re.compile(r"^(?P<v>.*?\d%?)\s*(?P<c>[(\[](?=[^()\[\]]*(?:et al|\d{4}|[A-Z][a-z]+,))[^()\[\]]*[)\]])$")
