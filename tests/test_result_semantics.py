@@ -158,3 +158,16 @@ def test_a_parameter_count_in_a_score_column_is_an_attribute_not_a_percentage_ov
 """)
     assert {(c.benchmark, c.value) for t in tables for c in t.cells} == {("MMLU", "78.5")}
     assert ("Alpha-MoE", "Scale", "236B") in {(a.model, a.benchmark, a.value) for t in tables for a in t.attributes}
+
+
+def test_huge_hostile_cells_and_captions_are_read_in_bounded_time():
+    import time
+
+    from ingest.reading.results_read import _split_metric, _two_metrics, _values
+
+    t0 = time.perf_counter()
+    _values("1(" * 50_000, "", None, CAT)
+    _values("1 | " + "2" * 100_000, "", ("EM", "F1"), CAT)
+    _two_metrics("a" * 200_000, CAT)
+    _split_metric("x" * 100_000 + "@1", CAT)
+    assert time.perf_counter() - t0 < 2.0

@@ -26,6 +26,8 @@ from ingest.store.records import ResultCell as Cell  # the stored record is the 
 
 _MARK_RX = re.compile(rf"(?<=\S)[{re.escape(MARKS)}\u00b9\u00b2\u00b3]+$|^[{re.escape(MARKS)}]+(?=\S)")
 _PAREN_TAIL = re.compile(r"^(.*?\S)\s*\(([^()]*)\)\s*$")
+#: Longest name or cell the quadratic-at-worst patterns below are tried on (real ones are far shorter).
+_SHORT = 160
 _GLUED_AT = re.compile(r"^(.+?)([A-Za-z]+@\d+)$")
 _NUMBER = re.compile(r"[-+\u2212]?(\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)")
 
@@ -99,7 +101,7 @@ def _split_metric(name: str, cat: Catalogue) -> tuple[str, str]:
     for k in (3, 2, 1):
         if len(words) > k and cat.is_metric(" ".join(words[-k:])) and not cat.is_metric(" ".join(words[:-k])):
             return " ".join(words[:-k]), " ".join(words[-k:])
-    g = _GLUED_AT.match(name)
+    g = _GLUED_AT.match(name) if "@" in name and len(name) <= _SHORT else None
     if g:  # the longest metric suffix: "LiveMathBenchpass@1" -> "LiveMathBench" + "pass@1"
         head, tail = g.group(1), g.group(2)
         for i in range(len(tail)):
@@ -258,7 +260,7 @@ _TWO_METRICS = re.compile(r"([\w@.+-]+(?: [\w@.+-]+)?)\s*(?:/|\||\band\b)\s*([\w
 
 def _two_metrics(text: str, cat: Catalogue) -> tuple[str, str] | None:
     """Two metric labels a caption or header names together ("EM / F1", "pass@1 and pass@8")."""
-    for m in _TWO_METRICS.finditer(text or ""):
+    for m in _TWO_METRICS.finditer((text or "")[:300]):  # bounded: captions and headers are short
         for a in (m.group(1), m.group(1).split()[-1]):
             for b in (m.group(2), m.group(2).split()[0]):
                 if cat.is_metric(a) and cat.is_metric(b):
@@ -273,7 +275,7 @@ def _values(raw: str, metric: str, pair: tuple[str, str] | None, cat: Catalogue)
     metrics. Empty, dash and non-numeric cells give nothing."""
     text = " ".join((raw or "").split())
     note = ""
-    cm = _CITATION.match(text)
+    cm = _CITATION.match(text) if len(text) <= _SHORT else None  # bounded: a hostile cell may be huge
     if cm:
         text, note = cm.group("v"), cm.group("c")
     v = clean(text)
@@ -283,7 +285,7 @@ def _values(raw: str, metric: str, pair: tuple[str, str] | None, cat: Catalogue)
     if not v or DASH.match(v):
         return []
     two = _two_metrics(metric, cat) or (pair if not metric else None)
-    pm = _PACKED.match(v) if "|" in v else None  # "1633 / 91.4%" is one value as printed
+    pm = _PACKED.match(v) if "|" in v and len(v) <= _SHORT else None  # "1633 / 91.4%" is one value as printed
     if pm and two and is_value(clean(pm.group("a"))) and is_value(clean(pm.group("b"))):
         return [(clean(pm.group("a")), two[0], note), (clean(pm.group("b")), two[1], note)]
     return [(v, metric, note)] if is_value(v) else []
