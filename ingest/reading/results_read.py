@@ -225,13 +225,16 @@ def _models_as_columns(rd: _Reading) -> None:
 def _models_as_rows(rd: _Reading) -> None:
     cat, main = rd.cat, rd.main
     for r in rd.grid.rows:
-        model = _join([clean(r.labels[main])] + [clean(r.labels[c]) for c in rd.extra])
+        outer = [clean(x) for x in r.labels[:main] if clean(x)]
+        core = [x for x in [clean(r.labels[main])] + [clean(r.labels[c]) for c in rd.extra] if x]
+        # A "Metric" column beside the models (two metric rows per model): the row's metric.
+        row_metric = next((x for x in core if cat.is_metric(x)), "") if len(outer) + len(core) > 1 else ""
+        model = _join([x for x in core if x != row_metric])
+        if outer:  # an outer label column holds the model, the main column a variant
+            model = f"{' '.join(outer)} {model}".strip()
         if not model:
             continue
         setting = rd.setting(r)
-        outer = [clean(x) for x in r.labels[:main] if clean(x)]
-        if outer:  # an outer label column holds the model, the main column a variant
-            model = f"{' '.join(outer)} {model}"
         for j, raw in enumerate(r.values):
             b, m, st, span = rd.heads[j]
             if b and (cat.is_attribute_row(b) or cat.is_key_column(b)) and not _is_benchmark(b, cat):
@@ -249,7 +252,7 @@ def _models_as_rows(rd: _Reading) -> None:
                     bench = prefix
             bench, m2 = _split_metric(bench, cat) if bench else ("", "")
             if bench:
-                rd.emit(model, bench, raw, m or m2, group or clean(r.group), _join([setting, st]))
+                rd.emit(model, bench, raw, m or m2 or row_metric, group or clean(r.group), _join([setting, st]))
 
 
 _CITATION = re.compile(r"^(?P<v>.*?\d%?)\s*(?P<c>[(\[](?=[^()\[\]]*(?:et al|\d{4}|[A-Z][a-z]+,))[^()\[\]]*[)\]])$")
