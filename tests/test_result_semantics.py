@@ -158,3 +158,40 @@ def test_a_parameter_count_in_a_score_column_is_an_attribute_not_a_percentage_ov
 """)
     assert {(c.benchmark, c.value) for t in tables for c in t.cells} == {("MMLU", "78.5")}
     assert ("Alpha-MoE", "Scale", "236B") in {(a.model, a.benchmark, a.value) for t in tables for a in t.attributes}
+
+
+def test_huge_hostile_cells_and_captions_are_read_in_bounded_time():
+    import time
+
+    from ingest.reading.results_read import _split_metric, _two_metrics, _values
+
+    t0 = time.perf_counter()
+    _values("1(" * 50_000, "", None, CAT)
+    _values("1 | " + "2" * 100_000, "", ("EM", "F1"), CAT)
+    _two_metrics("a" * 200_000, CAT)
+    _split_metric("x" * 100_000 + "@1", CAT)
+    assert time.perf_counter() - t0 < 2.0
+
+
+def test_a_metrics_column_beside_the_models_is_the_metric_not_part_of_the_model(tmp_path):
+    """Two metric rows per model, the model name centred between them, a "Metric" column."""
+    from .test_results import cells_of, row, table_pdf, triples
+
+    xs = [300, 370]
+    items = [
+        (72, 80, "Table 3: Results of the models on two benchmarks."),
+        (72, 100, "Model"), (190, 100, "Metric"), (300, 100, "^MMLU"), (370, 100, "^GSM8K"),
+        *row(116, "", ["70.1", "60.2"], xs), (190, 116, "EM"),
+        (72, 122, "Alpha-7B"),
+        *row(128, "", ["72.0", "61.0"], xs), (190, 128, "Acc."),
+        *row(144, "", ["75.5", "66.6"], xs), (190, 144, "EM"),
+        (72, 150, "Beta-9B"),
+        *row(156, "", ["77.0", "68.0"], xs), (190, 156, "Acc."),
+    ]  # fmt: skip
+    cells, _ = cells_of(table_pdf(tmp_path / "m.pdf", [items]))
+    assert triples(cells, "model", "benchmark", "metric", "value") == {
+        ("Alpha-7B", "MMLU", "EM", "70.1"), ("Alpha-7B", "GSM8K", "EM", "60.2"),
+        ("Alpha-7B", "MMLU", "Acc.", "72.0"), ("Alpha-7B", "GSM8K", "Acc.", "61.0"),
+        ("Beta-9B", "MMLU", "EM", "75.5"), ("Beta-9B", "GSM8K", "EM", "66.6"),
+        ("Beta-9B", "MMLU", "Acc.", "77.0"), ("Beta-9B", "GSM8K", "Acc.", "68.0"),
+    }  # fmt: skip

@@ -21,11 +21,13 @@ from functools import lru_cache
 
 from ingest.analysis.benchmarks import Catalogue
 from ingest.analysis.benchmarks import norm_name as norm
-from ingest.reading.tables_pdf import DASH, MARKS, Grid, is_value
+from ingest.reading.tables_pdf import DASH, MARKS, Grid, GridRow, is_value
 from ingest.store.records import ResultCell as Cell  # the stored record is the reading's cell too
 
 _MARK_RX = re.compile(rf"(?<=\S)[{re.escape(MARKS)}\u00b9\u00b2\u00b3]+$|^[{re.escape(MARKS)}]+(?=\S)")
 _PAREN_TAIL = re.compile(r"^(.*?\S)\s*\(([^()]*)\)\s*$")
+#: Longest name or cell the quadratic-at-worst patterns below are tried on (real ones are far shorter).
+_SHORT = 160
 _GLUED_AT = re.compile(r"^(.+?)([A-Za-z]+@\d+)$")
 _NUMBER = re.compile(r"[-+\u2212]?(\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)")
 
@@ -99,7 +101,7 @@ def _split_metric(name: str, cat: Catalogue) -> tuple[str, str]:
     for k in (3, 2, 1):
         if len(words) > k and cat.is_metric(" ".join(words[-k:])) and not cat.is_metric(" ".join(words[:-k])):
             return " ".join(words[:-k]), " ".join(words[-k:])
-    g = _GLUED_AT.match(name)
+    g = _GLUED_AT.match(name) if "@" in name and len(name) <= _SHORT else None
     if g:  # the longest metric suffix: "LiveMathBenchpass@1" -> "LiveMathBench" + "pass@1"
         head, tail = g.group(1), g.group(2)
         for i in range(len(tail)):
@@ -129,6 +131,34 @@ def _is_benchmark(name: str, cat: Catalogue) -> bool:
     return cat.lookup(base) is not None or cat.lookup(clean(name)) is not None
 
 
+@dataclass
+class _Reading:
+    """What reading one grid needs, shared by both orientations, and what it collects."""
+
+    grid: Grid
+    cat: Catalogue
+    main: int
+    extra: list[int]
+    heads: list[tuple[str, str, str, str]]
+    pair: tuple[str, str] | None
+    corner_bench: str
+    caption_bench: str
+    cells: list[Cell] = field(default_factory=list)
+    attrs: list[Cell] = field(default_factory=list)
+
+    def setting(self, r: GridRow) -> str:
+        g = self.grid
+        return "; ".join(f"{clean(g.label_headers[c])} {clean(r.labels[c])}".strip() for c in g.key_cols if clean(r.labels[c]))
+
+    def emit(self, model: str, bench: str, raw: str, metric: str, group: str, setting: str) -> None:
+        """The cells of one printed value; a size ("236B", "128K") is a model attribute, not a score."""
+        for v, m, note in _values(raw, metric, self.pair, self.cat):
+            if _SIZE_VALUE.match(v):
+                self.attrs.append(Cell(model, bench, v))
+            else:
+                self.cells.append(Cell(model, bench, v, m, group, setting, note))
+
+
 def interpret(
     grid: Grid, caption: str, cat: Catalogue, own_names: list[str] | None = None, attributes: list[Cell] | None = None
 ) -> tuple[str, list[Cell]]:
@@ -136,10 +166,7 @@ def interpret(
 
     `attributes`, when given, receives the cells of rows or columns that describe the models
     (parameters, context length, shots, "Type") as (model, attribute, value): never scores."""
-    attrs: list[Cell] = attributes if attributes is not None else []
-    pair = _two_metrics(caption, cat)
     main = grid.main if grid.main >= 0 else max(len(grid.label_headers) - len(grid.key_cols) - 1, 0)
-    extra = [c for c in range(main + 1, len(grid.label_headers)) if c not in grid.key_cols]
     heads = [_column_parts(h, cat) for h in grid.col_headers]
     col_names = [_join([s, b]) if s and b else (b or s) for b, _m, _st, s in heads]
     row_names = [clean(r.labels[main]) if r.labels else "" for r in grid.rows]
@@ -151,79 +178,81 @@ def interpret(
     corner_bench = "" if (not corner or cat.is_label_word(corner) or cat.is_metric(corner)) else corner
     if corner_bench and not _is_benchmark(corner_bench, cat) and any(cat.is_model_word(w) for w in corner_bench.split()):
         corner_bench = ""  # "Method Speedup": the label column's name, not a benchmark over the columns
-    caption_bench = _caption_benchmark(caption, cat)
-    cells: list[Cell] = []
+    rd = _Reading(
+        grid, cat, main, [c for c in range(main + 1, len(grid.label_headers)) if c not in grid.key_cols], heads,
+        _two_metrics(caption, cat), corner_bench, _caption_benchmark(caption, cat),
+    )  # fmt: skip
     rows_named = row_frac == col_frac and corner and cat.is_label_word(corner) and not cat.is_model_word(corner)
     own_cols = row_frac == col_frac and own_names and any(_mentions(n, own_names) for n in col_names)
     if row_frac > col_frac or own_cols or rows_named:
         orientation = "models-as-columns"
-        for r in grid.rows:
-            bench_raw = clean(r.labels[main])
-            if cat.is_attribute_row(bench_raw):
-                attrs += [
-                    Cell(clean(heads[j][0]), bench_raw, clean(v)) for j, v in enumerate(r.values) if clean(v) and heads[j][0]
-                ]
-                continue
-            bench, metric = _split_metric(bench_raw, cat)
-            for c in extra:  # a metric column beside the benchmark names, or more of the name
-                x = clean(r.labels[c])
-                if x and (cat.is_metric(x) or cat.is_metric(x.strip("()"))):
-                    metric = metric or x.strip("()")
-                elif x:
-                    bench = _join([bench, x])
-            groups = [clean(x) for i, x in enumerate(r.labels[:main]) if clean(x)]
-            group = " / ".join(groups) or clean(r.group)
-            setting = "; ".join(
-                f"{clean(grid.label_headers[c])} {clean(r.labels[c])}".strip() for c in grid.key_cols if clean(r.labels[c])
-            )
-            if not bench:
-                continue
-            for j, raw in enumerate(r.values):
-                b, m, st, span = heads[j]
-                model = clean(b) or clean(span)  # a model header spanning its settings' columns
-                if not model:
-                    continue
-                for v, m3, note in _values(raw, metric or m, pair, cat):
-                    if _SIZE_VALUE.match(v):  # "236B", "128K": a parameter count or length, not a score
-                        attrs.append(Cell(model, bench, v))
-                        continue
-                    cells.append(Cell(model, bench, v, m3, group, _join([setting, st]), note))
+        _models_as_columns(rd)
     else:
         orientation = "models-as-rows"
-        for r in grid.rows:
-            model = _join([clean(r.labels[main])] + [clean(r.labels[c]) for c in extra])
-            if not model:
+        _models_as_rows(rd)
+    if attributes is not None:
+        attributes.extend(rd.attrs)
+    return orientation, rd.cells
+
+
+def _models_as_columns(rd: _Reading) -> None:
+    cat, heads, main = rd.cat, rd.heads, rd.main
+    for r in rd.grid.rows:
+        bench_raw = clean(r.labels[main])
+        if cat.is_attribute_row(bench_raw):
+            pairs = zip(heads, r.values, strict=False)
+            rd.attrs += [Cell(clean(h[0]), bench_raw, clean(v)) for h, v in pairs if clean(v) and h[0]]
+            continue
+        bench, metric = _split_metric(bench_raw, cat)
+        for c in rd.extra:  # a metric column beside the benchmark names, or more of the name
+            x = clean(r.labels[c])
+            if x and (cat.is_metric(x) or cat.is_metric(x.strip("()"))):
+                metric = metric or x.strip("()")
+            elif x:
+                bench = _join([bench, x])
+        groups = [clean(x) for x in r.labels[:main] if clean(x)]
+        group = " / ".join(groups) or clean(r.group)
+        setting = rd.setting(r)
+        if not bench:
+            continue
+        for j, raw in enumerate(r.values):
+            b, m, st, span = heads[j]
+            model = clean(b) or clean(span)  # a model header spanning its settings' columns
+            if model:
+                rd.emit(model, bench, raw, metric or m, group, _join([setting, st]))
+
+
+def _models_as_rows(rd: _Reading) -> None:
+    cat, main = rd.cat, rd.main
+    for r in rd.grid.rows:
+        outer = [clean(x) for x in r.labels[:main] if clean(x)]
+        core = [x for x in [clean(r.labels[main])] + [clean(r.labels[c]) for c in rd.extra] if x]
+        # A "Metric" column beside the models (two metric rows per model): the row's metric.
+        row_metric = next((x for x in core if cat.is_metric(x)), "") if len(outer) + len(core) > 1 else ""
+        model = _join([x for x in core if x != row_metric])
+        if outer:  # an outer label column holds the model, the main column a variant
+            model = f"{' '.join(outer)} {model}".strip()
+        if not model:
+            continue
+        setting = rd.setting(r)
+        for j, raw in enumerate(r.values):
+            b, m, st, span = rd.heads[j]
+            if b and (cat.is_attribute_row(b) or cat.is_key_column(b)) and not _is_benchmark(b, cat):
+                if clean(raw) and not DASH.match(clean(raw)):  # a column describing the models, not a result
+                    rd.attrs.append(Cell(model, _join([b, m]), clean(raw)))
                 continue
-            setting = "; ".join(
-                f"{clean(grid.label_headers[c])} {clean(r.labels[c])}".strip() for c in grid.key_cols if clean(r.labels[c])
-            )
-            outer = [clean(x) for x in r.labels[:main] if clean(x)]
-            if outer:  # an outer label column holds the model, the main column a variant
-                model = f"{' '.join(outer)} {model}"
-            for j, raw in enumerate(r.values):
-                b, m, st, span = heads[j]
-                if b and (cat.is_attribute_row(b) or cat.is_key_column(b)) and not _is_benchmark(b, cat):
-                    if clean(raw) and not DASH.match(clean(raw)):  # a column describing the models, not a result
-                        attrs.append(Cell(model, _join([b, m]), clean(raw)))
-                    continue
-                bench = _join([span, b]) if span and not _is_benchmark(b, cat) else (b or span)
-                group = span if span and _is_benchmark(b, cat) and not _is_benchmark(span, cat) else ""
-                prefix = corner_bench or (caption_bench if not _is_benchmark(bench, cat) else "")
-                if prefix and not _is_benchmark(bench, cat):
-                    if bench and not cat.is_setting(bench) and corner_bench:
-                        bench = f"{prefix} {bench}"
-                    else:
-                        st = _join([bench, st])
-                        bench = prefix
-                bench, m2 = _split_metric(bench, cat) if bench else ("", "")
-                if not bench:
-                    continue
-                for v, m3, note in _values(raw, m or m2, pair, cat):
-                    if _SIZE_VALUE.match(v):  # "236B", "128K": a parameter count or length, not a score
-                        attrs.append(Cell(model, bench, v))
-                        continue
-                    cells.append(Cell(model, bench, v, m3, group or clean(r.group), _join([setting, st]), note))
-    return orientation, cells
+            bench = _join([span, b]) if span and not _is_benchmark(b, cat) else (b or span)
+            group = span if span and _is_benchmark(b, cat) and not _is_benchmark(span, cat) else ""
+            prefix = rd.corner_bench or (rd.caption_bench if not _is_benchmark(bench, cat) else "")
+            if prefix and not _is_benchmark(bench, cat):
+                if bench and not cat.is_setting(bench) and rd.corner_bench:
+                    bench = f"{prefix} {bench}"
+                else:
+                    st = _join([bench, st])
+                    bench = prefix
+            bench, m2 = _split_metric(bench, cat) if bench else ("", "")
+            if bench:
+                rd.emit(model, bench, raw, m or m2 or row_metric, group or clean(r.group), _join([setting, st]))
 
 
 _CITATION = re.compile(r"^(?P<v>.*?\d%?)\s*(?P<c>[(\[](?=[^()\[\]]*(?:et al|\d{4}|[A-Z][a-z]+,))[^()\[\]]*[)\]])$")
@@ -234,7 +263,7 @@ _TWO_METRICS = re.compile(r"([\w@.+-]+(?: [\w@.+-]+)?)\s*(?:/|\||\band\b)\s*([\w
 
 def _two_metrics(text: str, cat: Catalogue) -> tuple[str, str] | None:
     """Two metric labels a caption or header names together ("EM / F1", "pass@1 and pass@8")."""
-    for m in _TWO_METRICS.finditer(text or ""):
+    for m in _TWO_METRICS.finditer((text or "")[:300]):  # bounded: captions and headers are short
         for a in (m.group(1), m.group(1).split()[-1]):
             for b in (m.group(2), m.group(2).split()[0]):
                 if cat.is_metric(a) and cat.is_metric(b):
@@ -249,7 +278,7 @@ def _values(raw: str, metric: str, pair: tuple[str, str] | None, cat: Catalogue)
     metrics. Empty, dash and non-numeric cells give nothing."""
     text = " ".join((raw or "").split())
     note = ""
-    cm = _CITATION.match(text)
+    cm = _CITATION.match(text) if len(text) <= _SHORT else None  # bounded: a hostile cell may be huge
     if cm:
         text, note = cm.group("v"), cm.group("c")
     v = clean(text)
@@ -259,7 +288,7 @@ def _values(raw: str, metric: str, pair: tuple[str, str] | None, cat: Catalogue)
     if not v or DASH.match(v):
         return []
     two = _two_metrics(metric, cat) or (pair if not metric else None)
-    pm = _PACKED.match(v) if "|" in v else None  # "1633 / 91.4%" is one value as printed
+    pm = _PACKED.match(v) if "|" in v and len(v) <= _SHORT else None  # "1633 / 91.4%" is one value as printed
     if pm and two and is_value(clean(pm.group("a"))) and is_value(clean(pm.group("b"))):
         return [(clean(pm.group("a")), two[0], note), (clean(pm.group("b")), two[1], note)]
     return [(v, metric, note)] if is_value(v) else []
