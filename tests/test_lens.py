@@ -159,4 +159,7 @@ def test_generic_category_only_in_an_algorithm_dimension_and_exclude_only_on_it(
 def test_default_lens_says_when_an_rl_algorithm_is_not_named() -> None:
     dim = load_lens(DEFAULT_LENS).dimension("rl_algorithm")
     assert [c.name for c in dim.categories if c.generic] == ["RL, algorithm not named"]
-    assert dim.mention_before
+    # issue 22: rejection sampling that only checks data is a codebook rule of the category, not a
+    # phrase fitted to one sentence
+    rft = next(c for c in dim.categories if c.name == "rejection sampling fine-tuning")
+    assert rft.use_requires and rft.mention_if and not dim.mention_before

@@ -5,22 +5,24 @@ Decisions are lexical and explainable:
 * **Decide** with the cues declared in the lens YAML. A sentence *supports* a category when it
   matches one of the category's cues, the dimension's `context`, and none of its `negation`
   patterns. `multi` keeps every category with at least `min_sentences` supporters, `single`
-  the best-supported one. With 13 labelled documents a trained classifier would learn the
-  documents rather than the categories, so decisions stay with cues a reader can audit.
+  the best-supported one. With 28 labelled documents a trained classifier would learn the
+  documents rather than the categories, so decisions stay with cues a reader can audit; the cues
+  implement ../shared/labels/CODEBOOK.md (eval/annotate_eval.py --cues lists cues fitted to one document).
   A method the report introduces itself (the algorithm dimension's `introduces:` patterns)
   becomes a category of its own for that report.
-* **Rank** the supporting sentences by how many distinct cues they match (the best-ranked
-  sentence is the cell's quote). `ranking="tfidf"` adds TF-IDF cosine similarity to a category
+* **Rank** the supporting sentences: method sections before summary sections (the lens'
+  `background_headings`), then by how many distinct cues they match (the best-ranked sentence is
+  the cell's quote). `ranking="tfidf"` adds TF-IDF cosine similarity to a category
   *prototype* (its label, description and the literal words of its cues); `eval/annotate_eval.py`
   measures both on the gold evidence pages; TF-IDF is at most marginally better (17 vs 15 of 29
   top quotes on the gold page at the last run) and costs a scikit-learn import, so cue count is
   the default.
 * **Algorithms** are decided *used* or *mentioned only* from the words around each name in
   its clause: "we adopt / our / as our algorithm" before or after it means used; "unlike /
-  compared with / than / baseline" means contrast; a name that is the instrument of a data
-  check ("samples validated through rejection sampling", `mention_before:`) is only mentioned:
-  filtering data with a method is not training the model with it. A name is used when it has
-  at least one use and no more contrasts than uses.
+  compared with / than / baseline" means contrast; a category's `use_requires:` / `mention_if:`
+  say when a sentence can make it a use at all (rejection sampling that only validates data is
+  mentioned), and `not_after:` drops a name that is something else ("DAPO-Math-17K", a data set).
+  A name is used when it has at least one use and no more contrasts than uses.
 * **Unnamed algorithms**: when the report's own model is trained with RL whose algorithm it
   describes only generically ("we adopt an on-policy RL algorithm"), a `generic: true` category
   says so ("RL, algorithm not named"), with that sentence as evidence. Absence is a finding, like
@@ -31,10 +33,11 @@ Decisions are lexical and explainable:
   elsewhere, and matches none of the category's `exclude:` patterns (future work, baselines).
 * **Levels** (disclosure) count named indicators; the cell keeps the whole checklist (each
   indicator yes/no with the first sentence that fired it), so the level can be checked by hand.
-  No opaque score. The cut points are chosen from the labelled data (see the README).
+  No opaque score. Sentences under a summary heading fire no indicator. The cut points are chosen
+  from the labelled data (eval/annotate_eval.py reports them leave-one-out, neutral tie-break).
 
-Confidence is a heuristic in 0..1 (more independent supporting sentences → higher; ties and
-near-threshold levels → lower); it orders suggestions for curation, it is not a probability.
+Confidence: every cell carries its evidence features and the probability the committed
+confidence model (ingest/analysis/confidence.py, data/confidence.json) gives that it is right.
 """
 
 from __future__ import annotations
@@ -44,6 +47,19 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from ingest.analysis.confidence import DocContext, Model, Support, background, features, load_model, summary
+from ingest.analysis.cues import (  # noqa: F401 (fold, literal_gate: also used by tests and evals)
+    FLAGS,
+    CueSet,
+    Folded,
+    alternation,
+    compile_cues,
+    cue_set,
+    cues_match,
+    fold,
+    gate_may,
+    literal_gate,
+    rx_hit,
+)
 from ingest.analysis.evidence import Sentence
 from ingest.analysis.lens import NOT_DISCLOSED, Category, Dimension, Lens
 from ingest.store.records import Annotation, Cell, ChecklistItem, EvidenceRow
@@ -56,95 +72,6 @@ Ranking = Literal["tfidf", "cues"]
 TOP_K = 5
 #: Characters left/right of a method name searched for use/contrast phrases (within its clause).
 WINDOW = 70
-
-_FLAGS = re.IGNORECASE
-
-
-#: Letters that `re.IGNORECASE` equates with "i" although `str.casefold` does not (checked over all
-#: of Unicode by tests/test_annotate.py); `fold` maps them first.
-_RE_FOLD = str.maketrans({"\u0130": "i", "\u0131": "i"})
-
-
-def fold(text: str) -> str:
-    """`text` case-folded the way `re.IGNORECASE` compares letters: a plain string that every match
-    of a pattern contains (`literal_gate`, folded alike) is in `fold(text)` whenever the pattern
-    matches `text`."""
-    return text.casefold() if text.isascii() else text.translate(_RE_FOLD).casefold()
-
-
-class _Folded(dict):
-    """Folded text of each sentence text, computed once per document and shared by every dimension."""
-
-    def __missing__(self, text: str) -> str:
-        low = self[text] = fold(text)
-        return low
-
-
-class CueSet:
-    """Patterns matched one by one, each only where it can match.
-
-    Why: one alternation of many case-insensitive cues costs the regex engine a try of every cue at
-    every character of every sentence. Here each pattern is searched only in sentences whose folded
-    text contains one of the plain strings every match of it contains (`_required`; a pattern with
-    none is always searched), so a sentence costs a few substring tests plus the searches of the
-    few cues that can match. The answer is the same as searching every pattern.
-    """
-
-    def __init__(self, patterns: list[str]) -> None:
-        self.patterns = list(patterns)
-        self.rxs = _rx(self.patterns)
-        self.free: tuple[int, ...] = ()  # patterns without a required string: always searched
-        by_lit: dict[str, list[int]] = {}
-        free = []
-        for i, p in enumerate(self.patterns):
-            req = _literals(p)
-            if req is None:
-                free.append(i)
-            else:
-                for lit in sorted(req):
-                    by_lit.setdefault(lit, []).append(i)
-        self.free = tuple(free)
-        self.lits: tuple[tuple[str, tuple[int, ...]], ...] = tuple((k, tuple(v)) for k, v in by_lit.items())
-
-    def __bool__(self) -> bool:
-        return bool(self.patterns)
-
-    def may(self, folded: str) -> bool:
-        """Whether some pattern may match the text whose `fold` is `folded` (never False when one does)."""
-        return bool(self.free) or any(lit in folded for lit, _ in self.lits)
-
-    def candidates(self, folded: str) -> list[int]:
-        """Indices, in order, of the patterns that may match (a superset of those that do)."""
-        present = [ii for lit, ii in self.lits if lit in folded]
-        if not self.free:
-            if not present:
-                return []
-            if len(present) == 1:
-                return list(present[0])
-        return sorted(set(self.free).union(*present))
-
-    def search(self, text: str, folded: str) -> bool:
-        """Whether one of the patterns matches `text` (`folded` = `fold(text)`)."""
-        tried: set[int] = set()
-        for i in self.free:
-            if self.rxs[i].search(text):
-                return True
-        for lit, ii in self.lits:
-            if lit in folded:
-                for i in ii:
-                    if i not in tried:
-                        if self.rxs[i].search(text):
-                            return True
-                        tried.add(i)
-        return False
-
-
-def _cueset(patterns: list[str]) -> CueSet | None:
-    return CueSet(patterns) if patterns else None
-
-
-def _matches(cs: CueSet | None, text: str, folded: str) -> bool:
-    return cs is not None and cs.search(text, folded)
 
 
 @dataclass
@@ -174,94 +101,6 @@ class _Compiled:
 _CACHE: dict[tuple[str, str], _Compiled] = {}
 
 
-def _rx(patterns: list[str]) -> list[re.Pattern[str]]:
-    return [re.compile(p, _FLAGS) for p in patterns]
-
-
-def alternation(patterns: list[str]) -> re.Pattern[str] | None:
-    """One compiled regex matching wherever one of `patterns` matches (None for no patterns).
-
-    `alternation(ps).search(t)` is truthy exactly when `any(re.search(p, t) for p in ps)` is, since
-    each pattern is wrapped in its own group; scoped flags such as `(?-i:Lean)` stay scoped.
-    Used for the short phrase lists read around a method name; sentence-wide cue lists are `CueSet`s.
-    """
-    if not patterns:
-        return None
-    try:
-        return re.compile("|".join(f"(?:{p})" for p in patterns), _FLAGS)
-    except re.error:  # e.g. the same named group in two cues: search them one by one
-        return _AnyOf(_rx(patterns))  # type: ignore[return-value]
-
-
-class _AnyOf:
-    """Fallback for cues that cannot share one regex: `search` returns the first match of any."""
-
-    def __init__(self, rxs: list[re.Pattern[str]]):
-        self.rxs = rxs
-
-    def search(self, text: str) -> re.Match[str] | None:
-        return next((m for r in self.rxs if (m := r.search(text))), None)
-
-
-def _hit(rx: re.Pattern[str] | None, text: str) -> bool:
-    return bool(rx is not None and rx.search(text))
-
-
-def _required(seq: object) -> frozenset[str] | None:
-    """Strings of which every match of the parsed regex `seq` contains one (folded), or None."""
-    from re import _constants as c  # type: ignore[attr-defined]
-
-    best: frozenset[str] | None = None
-
-    def better(cand: frozenset[str] | None) -> None:
-        nonlocal best
-        if cand and (best is None or min(map(len, cand)) > min(map(len, best))):
-            best = cand
-
-    run = ""
-    for op, av in seq:  # type: ignore[attr-defined]
-        if op is c.LITERAL:
-            run += fold(chr(av))
-            continue
-        better(frozenset([run]) if run else None)
-        run = ""
-        if op is c.SUBPATTERN:
-            better(_required(av[-1]))
-        elif op is c.BRANCH:
-            alts = [_required(b) for b in av[1]]
-            better(None if any(a is None for a in alts) else frozenset().union(*alts))  # type: ignore[arg-type]
-        elif op in (c.MAX_REPEAT, c.MIN_REPEAT) and av[0] >= 1:
-            better(_required(av[2]))
-    better(frozenset([run]) if run else None)
-    return best
-
-
-def _literals(pattern: str) -> frozenset[str] | None:
-    from re import _parser  # type: ignore[attr-defined]
-
-    return _required(_parser.parse(pattern, _FLAGS))
-
-
-def literal_gate(patterns: list[str]) -> frozenset[str] | None:
-    """Plain strings one of which (folded, see `fold`) a sentence must contain to match any of `patterns`.
-
-    A fast, exact prefilter: `s in fold(text)` is far cheaper than a regex search, and a
-    sentence without any of the strings cannot match, so results are unchanged. None when some
-    pattern has no required literal (then every sentence is searched).
-    """
-    out: set[str] = set()
-    for p in patterns:
-        req = _literals(p)
-        if req is None:
-            return None
-        out |= req
-    return frozenset(out) if out else None
-
-
-def _may(gate: frozenset[str] | None, folded: str) -> bool:
-    return gate is None or any(x in folded for x in gate)
-
-
 def _compiled(lens: Lens, dim: Dimension) -> _Compiled:
     key = (lens.fingerprint, dim.id)
     if key not in _CACHE:
@@ -269,8 +108,8 @@ def _compiled(lens: Lens, dim: Dimension) -> _Compiled:
             names=tuple(c.name for c in dim.categories),
             cats=CueSet([q for c in dim.categories for q in c.cues]),
             cat_of=tuple(c.name for c in dim.categories for _ in c.cues),
-            context=_cueset(dim.context),
-            negation=_cueset(dim.negation),
+            context=cue_set(dim.context),
+            negation=cue_set(dim.negation),
             used_before=alternation(dim.used_before),
             used_after=alternation(dim.used_after),
             contrast_before=alternation(dim.contrast_before),
@@ -282,7 +121,7 @@ def _compiled(lens: Lens, dim: Dimension) -> _Compiled:
             exclude={c.name: alternation(c.exclude) for c in dim.categories if c.generic},
             summary={c.name: alternation(c.summary_headings) for c in dim.categories if c.generic},
             generic=frozenset(c.name for c in dim.categories if c.generic),
-            introduces=[(literal_gate([p]), rx) for p, rx in zip(dim.introduces, _rx(dim.introduces), strict=True)],
+            introduces=[(literal_gate([p]), rx) for p, rx in zip(dim.introduces, compile_cues(dim.introduces), strict=True)],
         )
     return _CACHE[key]
 
@@ -326,9 +165,9 @@ class Hit:
     score: float = 0.0
 
 
-def _supporters(sents: list[Sentence], dim: Dimension, comp: _Compiled, low: _Folded | None = None) -> dict[str, list[Hit]]:
+def _supporters(sents: list[Sentence], dim: Dimension, comp: _Compiled, low: Folded | None = None) -> dict[str, list[Hit]]:
     out: dict[str, list[Hit]] = {c.name: [] for c in dim.categories}
-    low = _Folded() if low is None else low
+    low = Folded() if low is None else low
     seen: dict[str, list[tuple[str, list[str]]]] = {}  # a repeated sentence is read once
     for s in sents:
         t = s.text
@@ -358,7 +197,7 @@ def _category_cues(t: str, low: str, comp: _Compiled) -> list[tuple[str, list[st
         return []
     if comp.context is not None and not comp.context.search(t, low):
         return []
-    if _matches(comp.negation, t, low):
+    if cues_match(comp.negation, t, low):
         return []
     return [(name, sorted(found[name])) for name in comp.names if name in found]
 
@@ -375,7 +214,7 @@ def _clause_right(text: str, end: int) -> str:
     return right[: m.start()] if m else right
 
 
-def introduced_methods(sents: list[Sentence], comp: _Compiled, low: _Folded | None = None) -> dict[str, re.Pattern[str]]:
+def introduced_methods(sents: list[Sentence], comp: _Compiled, low: Folded | None = None) -> dict[str, re.Pattern[str]]:
     """Methods the report names itself that no category knows: name -> a whole-word, case-sensitive cue.
 
     A name is taken from the dimension's `introduces` patterns (e.g. an acronym defined next to
@@ -384,10 +223,10 @@ def introduced_methods(sents: list[Sentence], comp: _Compiled, low: _Folded | No
     out: dict[str, re.Pattern[str]] = {}
     if not comp.introduces:
         return out
-    low = _Folded() if low is None else low
+    low = Folded() if low is None else low
     for s in sents:
         for gate, rx in comp.introduces:
-            if not _may(gate, low[s.text]):
+            if not gate_may(gate, low[s.text]):
                 continue
             for m in rx.finditer(s.text):
                 name = " ".join(m.group("name").split()).strip(" .,;:")
@@ -402,7 +241,7 @@ def algorithm_roles(
     dim: Dimension,
     comp: _Compiled,
     extra: dict[str, re.Pattern[str]] | None = None,
-    low: _Folded | None = None,
+    low: Folded | None = None,
 ) -> dict[str, list[Hit]]:
     """Every sentence naming a method, with its role: use, contrast or plain mention.
 
@@ -411,7 +250,7 @@ def algorithm_roles(
     extra = extra or {}
     names = [*comp.names, *(n for n in extra if n not in comp.names)]
     own = [(n, fold(n), rx) for n, rx in extra.items()]  # (a name equal to a category's replaces its cues)
-    low = _Folded() if low is None else low
+    low = Folded() if low is None else low
     out: dict[str, list[Hit]] = {name: [] for name in names}
     seen: dict[str, list[tuple[str, list[str], str]]] = {}  # a repeated sentence is read once
     for s in sents:
@@ -447,20 +286,21 @@ def _roles_of(
         roles, cues = [], set()
         # codebook: a use needs the sentence to say the method trains the model (`use_requires`), and a
         # method that only checks data (`mention_if`) is mentioned
-        can_use = not _hit(comp.mention_if.get(name), t) and (name not in comp.use_requires or _hit(comp.use_requires[name], t))
+        needs = comp.use_requires.get(name)
+        can_use = not rx_hit(comp.mention_if.get(name), t) and (needs is None or rx_hit(needs, t))
         for r in by_name[name]:
             for m in r.finditer(t):
-                if _hit(comp.not_after, t[m.end() : m.end() + 30]):
+                if rx_hit(comp.not_after, t[m.end() : m.end() + 30]):
                     continue  # a data set or other thing named after the method
                 cues.add(m.group(0).lower())
                 if negated is None:
-                    negated = _matches(comp.negation, t, low)
+                    negated = cues_match(comp.negation, t, low)
                 left, right = _clause_left(t, m.start()), _clause_right(t, m.end())
-                if negated or _hit(comp.contrast_before, left) or _hit(comp.contrast_after, right):
+                if negated or rx_hit(comp.contrast_before, left) or rx_hit(comp.contrast_after, right):
                     roles.append("contrast")
-                elif _hit(comp.mention_before, left) or not can_use:
+                elif rx_hit(comp.mention_before, left) or not can_use:
                     roles.append("mention")
-                elif _hit(comp.used_before, left) or _hit(comp.used_after, right):
+                elif rx_hit(comp.used_before, left) or rx_hit(comp.used_after, right):
                     roles.append("use")
                 else:
                     roles.append("mention")
@@ -530,7 +370,7 @@ def _categorical(
     sents: list[Sentence],
     sim: _Similarity | None,
     lens: Lens,
-    low: _Folded | None = None,
+    low: Folded | None = None,
     ctx: DocContext = NO_CONTEXT,
     model: Model | None = None,
 ) -> tuple[Cell, list[EvidenceRow]]:
@@ -549,7 +389,7 @@ def _categorical(
 
 
 def _categorical_cell(
-    dim: Dimension, sents: list[Sentence], sim: _Similarity | None, lens: Lens, low: _Folded | None, bg: frozenset[int]
+    dim: Dimension, sents: list[Sentence], sim: _Similarity | None, lens: Lens, low: Folded | None, bg: frozenset[int]
 ) -> tuple[Cell, list[EvidenceRow], dict[str, list[Hit]], list[str]]:
     sup = _supporters(sents, dim, _compiled(lens, dim), low)
     ranked = {c: _rank(h, sim, (dim.id, c), bg) for c, h in sup.items() if h}
@@ -588,8 +428,8 @@ def generic_uses(roles: dict[str, list[Hit]], comp: _Compiled, skip: set[int] = 
             and h.sentence.index not in naming
             and h.sentence.index not in skip
             and h.sentence.heading not in stages
-            and not (names_a_method and (not h.sentence.heading or _hit(summary, h.sentence.heading)))
-            and not _hit(ex, h.sentence.text)
+            and not (names_a_method and (not h.sentence.heading or rx_hit(summary, h.sentence.heading)))
+            and not rx_hit(ex, h.sentence.text)
         ]
 
 
@@ -612,14 +452,14 @@ def _algorithm(
     sim: _Similarity | None,
     lens: Lens,
     skip: set[int] = frozenset(),
-    low: _Folded | None = None,
+    low: Folded | None = None,
     ctx: DocContext = NO_CONTEXT,
     model: Model | None = None,
 ) -> tuple[Cell, Cell, list[EvidenceRow]]:
     model = model or load_model()
     bg = ctx.background
     comp = _compiled(lens, dim)
-    low = _Folded() if low is None else low
+    low = Folded() if low is None else low
     roles = algorithm_roles(sents, dim, comp, introduced_methods(sents, comp, low), low)
     for hits in roles.values():  # under a skipped heading a name is at most mentioned
         for h in hits:
@@ -676,9 +516,9 @@ def _level_rx(lens: Lens, dim: Dimension) -> _LevelRx:
     key = (lens.fingerprint, dim.id)
     if key not in _LEVEL_CACHE:
         _LEVEL_CACHE[key] = _LevelRx(
-            _cueset(dim.require),
-            _cueset(dim.exclude),
-            [(i.name, [CueSet(g) for g in i.all_of], _cueset(i.exclude), i.window) for i in dim.indicators],
+            cue_set(dim.require),
+            cue_set(dim.exclude),
+            [(i.name, [CueSet(g) for g in i.all_of], cue_set(i.exclude), i.window) for i in dim.indicators],
         )
     return _LEVEL_CACHE[key]
 
@@ -687,13 +527,13 @@ def _level(
     dim: Dimension,
     sents: list[Sentence],
     lens: Lens,
-    low: _Folded | None = None,
+    low: Folded | None = None,
     ctx: DocContext = NO_CONTEXT,
     model: Model | None = None,
 ) -> tuple[Cell, list[EvidenceRow]]:
     """Count the indicators that fire; keep the whole checklist (FMTI-style: each yes/no with its quote)."""
     rx = _level_rx(lens, dim)
-    low = _Folded() if low is None else low
+    low = Folded() if low is None else low
     pooled: dict[str, bool] = {}  # a repeated sentence (or window of sentences) is tested once
 
     def admitted(text: str) -> bool:
@@ -706,7 +546,7 @@ def _level(
 
     def out_of_scope(text: str) -> bool:
         if text not in excluded:
-            excluded[text] = _matches(rx.exclude, text, low[text])
+            excluded[text] = cues_match(rx.exclude, text, low[text])
         return excluded[text]
 
     # a summary section (abstract, introduction, conclusion) restates or motivates: it discloses nothing
@@ -724,7 +564,7 @@ def _level(
             if text not in tested:
                 f = fold(text) if window > 1 else low[text]
                 tested[text] = (
-                    all(g.may(f) for g in groups) and all(g.search(text, f) for g in groups) and not _matches(ex, text, f)
+                    all(g.may(f) for g in groups) and all(g.search(text, f) for g in groups) and not cues_match(ex, text, f)
                 )
             if tested[text]:
                 hits.append(Hit(s, [], "indicator", 1.0))
@@ -776,7 +616,7 @@ def _level(
 def _skipped(sents: list[Sentence], lens: Lens) -> set[int]:
     """Indices of sentences under headings the lens skips (related work, limitations, failed attempts)."""
     rx = alternation(lens.skip_headings)
-    return {s.index for s in sents if s.heading and _hit(rx, s.heading)}
+    return {s.index for s in sents if s.heading and rx_hit(rx, s.heading)}
 
 
 def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues") -> Annotation:
@@ -795,7 +635,7 @@ def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues") -> An
     ctx = DocContext(background(sents, is_summary), len(sents), summary(sents, is_summary))
     model = load_model()
     kept = [s for s in sents if s.index not in skip]
-    low = _Folded()  # each sentence folded once for all dimensions
+    low = Folded()  # each sentence folded once for all dimensions
     cells: dict[str, Cell] = {}
     evidence: list[EvidenceRow] = []
     for dim in lens.dimensions:

@@ -1,0 +1,188 @@
+"""Cue matching shared by the annotation stages: case folding as regex IGNORECASE does, cue sets
+searched only where they can match, alternations, and the literal prefilters behind them.
+
+Why a module of its own: these are the hot loops of annotation (every cue against every
+sentence) and their exactness is tested on their own (tests/test_annotate.py: the prefilters never
+drop a sentence a cue matches); the annotation rules in annotate.py only use them.
+"""
+
+from __future__ import annotations
+
+import re
+
+FLAGS = re.IGNORECASE
+
+
+#: Letters that `re.IGNORECASE` equates with "i" although `str.casefold` does not (checked over all
+#: of Unicode by tests/test_annotate.py); `fold` maps them first.
+_RE_FOLD = str.maketrans({"\u0130": "i", "\u0131": "i"})
+
+
+def fold(text: str) -> str:
+    """`text` case-folded the way `re.IGNORECASE` compares letters: a plain string that every match
+    of a pattern contains (`literal_gate`, folded alike) is in `fold(text)` whenever the pattern
+    matches `text`."""
+    return text.casefold() if text.isascii() else text.translate(_RE_FOLD).casefold()
+
+
+class Folded(dict):
+    """Folded text of each sentence text, computed once per document and shared by every dimension."""
+
+    def __missing__(self, text: str) -> str:
+        low = self[text] = fold(text)
+        return low
+
+
+class CueSet:
+    """Patterns matched one by one, each only where it can match.
+
+    Why: one alternation of many case-insensitive cues costs the regex engine a try of every cue at
+    every character of every sentence. Here each pattern is searched only in sentences whose folded
+    text contains one of the plain strings every match of it contains (`_required`; a pattern with
+    none is always searched), so a sentence costs a few substring tests plus the searches of the
+    few cues that can match. The answer is the same as searching every pattern.
+    """
+
+    def __init__(self, patterns: list[str]) -> None:
+        self.patterns = list(patterns)
+        self.rxs = compile_cues(self.patterns)
+        self.free: tuple[int, ...] = ()  # patterns without a required string: always searched
+        by_lit: dict[str, list[int]] = {}
+        free = []
+        for i, p in enumerate(self.patterns):
+            req = _literals(p)
+            if req is None:
+                free.append(i)
+            else:
+                for lit in sorted(req):
+                    by_lit.setdefault(lit, []).append(i)
+        self.free = tuple(free)
+        self.lits: tuple[tuple[str, tuple[int, ...]], ...] = tuple((k, tuple(v)) for k, v in by_lit.items())
+
+    def __bool__(self) -> bool:
+        return bool(self.patterns)
+
+    def may(self, folded: str) -> bool:
+        """Whether some pattern may match the text whose `fold` is `folded` (never False when one does)."""
+        return bool(self.free) or any(lit in folded for lit, _ in self.lits)
+
+    def candidates(self, folded: str) -> list[int]:
+        """Indices, in order, of the patterns that may match (a superset of those that do)."""
+        present = [ii for lit, ii in self.lits if lit in folded]
+        if not self.free:
+            if not present:
+                return []
+            if len(present) == 1:
+                return list(present[0])
+        return sorted(set(self.free).union(*present))
+
+    def search(self, text: str, folded: str) -> bool:
+        """Whether one of the patterns matches `text` (`folded` = `fold(text)`)."""
+        tried: set[int] = set()
+        for i in self.free:
+            if self.rxs[i].search(text):
+                return True
+        for lit, ii in self.lits:
+            if lit in folded:
+                for i in ii:
+                    if i not in tried:
+                        if self.rxs[i].search(text):
+                            return True
+                        tried.add(i)
+        return False
+
+
+def cue_set(patterns: list[str]) -> CueSet | None:
+    return CueSet(patterns) if patterns else None
+
+
+def cues_match(cs: CueSet | None, text: str, folded: str) -> bool:
+    return cs is not None and cs.search(text, folded)
+
+
+def compile_cues(patterns: list[str]) -> list[re.Pattern[str]]:
+    return [re.compile(p, FLAGS) for p in patterns]
+
+
+def alternation(patterns: list[str]) -> re.Pattern[str] | None:
+    """One compiled regex matching wherever one of `patterns` matches (None for no patterns).
+
+    `alternation(ps).search(t)` is truthy exactly when `any(re.search(p, t) for p in ps)` is, since
+    each pattern is wrapped in its own group; scoped flags such as `(?-i:Lean)` stay scoped.
+    Used for the short phrase lists read around a method name; sentence-wide cue lists are `CueSet`s.
+    """
+    if not patterns:
+        return None
+    try:
+        return re.compile("|".join(f"(?:{p})" for p in patterns), FLAGS)
+    except re.error:  # e.g. the same named group in two cues: search them one by one
+        return _AnyOf(compile_cues(patterns))  # type: ignore[return-value]
+
+
+class _AnyOf:
+    """Fallback for cues that cannot share one regex: `search` returns the first match of any."""
+
+    def __init__(self, rxs: list[re.Pattern[str]]):
+        self.rxs = rxs
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return next((m for r in self.rxs if (m := r.search(text))), None)
+
+
+def rx_hit(rx: re.Pattern[str] | None, text: str) -> bool:
+    return bool(rx is not None and rx.search(text))
+
+
+def _required(seq: object) -> frozenset[str] | None:
+    """Strings of which every match of the parsed regex `seq` contains one (folded), or None."""
+    from re import _constants as c  # type: ignore[attr-defined]
+
+    best: frozenset[str] | None = None
+
+    def better(cand: frozenset[str] | None) -> None:
+        nonlocal best
+        if cand and (best is None or min(map(len, cand)) > min(map(len, best))):
+            best = cand
+
+    run = ""
+    for op, av in seq:  # type: ignore[attr-defined]
+        if op is c.LITERAL:
+            run += fold(chr(av))
+            continue
+        better(frozenset([run]) if run else None)
+        run = ""
+        if op is c.SUBPATTERN:
+            better(_required(av[-1]))
+        elif op is c.BRANCH:
+            alts = [_required(b) for b in av[1]]
+            better(None if any(a is None for a in alts) else frozenset().union(*alts))  # type: ignore[arg-type]
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT) and av[0] >= 1:
+            better(_required(av[2]))
+    better(frozenset([run]) if run else None)
+    return best
+
+
+def _literals(pattern: str) -> frozenset[str] | None:
+    from re import _parser  # type: ignore[attr-defined]
+
+    return _required(_parser.parse(pattern, FLAGS))
+
+
+def literal_gate(patterns: list[str]) -> frozenset[str] | None:
+    """Plain strings one of which (folded, see `fold`) a sentence must contain to match any of `patterns`.
+
+    A fast, exact prefilter: `s in fold(text)` is far cheaper than a regex search, and a
+    sentence without any of the strings cannot match, so results are unchanged. None when some
+    pattern has no required literal (then every sentence is searched).
+    """
+    out: set[str] = set()
+    for p in patterns:
+        req = _literals(p)
+        if req is None:
+            return None
+        out |= req
+    return frozenset(out) if out else None
+
+
+def gate_may(gate: frozenset[str] | None, folded: str) -> bool:
+    return gate is None or any(x in folded for x in gate)
