@@ -281,3 +281,9 @@ def test_a_long_run_of_rows_is_read_in_parts(tmp_path, monkeypatch):
     rows = [ROWS[0]] + [[f"row {k}", "1.0", "2.0", "3.0", "4.0"] for k in range(5)]
     tables, _ = read_pdf_tables(make_pdf(tmp_path / "t.pdf", [grid(100, rows, XS)]))
     assert [t.n_rows for t in tables] == [3, 3]
+
+
+def test_the_time_limit_stops_reading_with_a_note(tmp_path):
+    path = make_pdf(tmp_path / "t.pdf", [grid(130, ROWS, XS), grid(130, ROWS, XS)])
+    tables, notes = read_pdf_tables(path, time_limit=0.0)
+    assert len(tables) <= 1 and notes and "time limit" in notes[0]
