@@ -281,3 +281,26 @@ def test_a_long_run_of_rows_is_read_in_parts(tmp_path, monkeypatch):
     rows = [ROWS[0]] + [[f"row {k}", "1.0", "2.0", "3.0", "4.0"] for k in range(5)]
     tables, _ = read_pdf_tables(make_pdf(tmp_path / "t.pdf", [grid(100, rows, XS)]))
     assert [t.n_rows for t in tables] == [3, 3]
+
+
+def test_the_time_limit_stops_reading_with_a_note(tmp_path):
+    path = make_pdf(tmp_path / "t.pdf", [grid(130, ROWS, XS), grid(130, ROWS, XS)])
+    tables, notes = read_pdf_tables(path, time_limit=0.0)
+    assert len(tables) <= 1 and notes and "time limit" in notes[0]
+
+
+def test_two_stacked_panels_are_one_table_with_the_second_header_as_a_row(tmp_path):
+    top = [
+        ["Model", "MMLU", "GPQA", "MATH", "AIME"],
+        ["alpha", "80.1", "50.2", "70.3", "30.4"],
+        ["beta", "81.0", "52.0", "72.0", "33.0"],
+    ]
+    bottom = [
+        ["Model", "HumanEval", "MBPP", "SWE", "LCB"],
+        ["alpha", "60.1", "55.2", "30.3", "20.4"],
+        ["beta", "62.0", "57.0", "31.0", "22.0"],
+    ]
+    items = prose(60) + grid(110, top, XS) + grid(160, bottom, XS)
+    t = only_table(make_pdf(tmp_path / "t.pdf", [items]))
+    rows = t.matrix()
+    assert rows == top + bottom
