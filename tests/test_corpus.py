@@ -81,4 +81,5 @@ def test_ingest_of_shipped_reports_plus_a_corpus_pdf(corpus, tmp_path):
     kimi = reported[(reported.report_id == "kimi-k3") & (reported.term == "agentic")].iloc[0]
     assert (kimi["count"], kimi["words"]) == (50, 28771)
     counts = store.read_table("counts")
-    assert set(counts.report_id) == {"deepseek-r1"}  # measured figures only where a source was read
+    # measured figures only where a source was read: the corpus PDF and the two bundled ones (reports/files)
+    assert set(counts.report_id) == {"deepseek-r1", "glm-4.5", "minimax-m1"}

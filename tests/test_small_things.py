@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from ingest.analysis import keywords
 from ingest.reading.results_web import table_name
-from ingest.run import executor
+from ingest.run import mainmod
 from ingest.sources.registry import validation_errors
 from ingest.sources.schema import ReportSpec
 from tests.app_fixtures import build_store
@@ -84,7 +84,7 @@ def test_job_processes_do_not_import_the_dashboards_page_script(monkeypatch: pyt
     page = types.ModuleType("__main__")
     page.__file__ = str(REPO / "views" / "add_report.py")
     monkeypatch.setitem(sys.modules, "__main__", page)
-    with executor._main_unnamed():
+    with mainmod.main_unnamed():
         assert getattr(sys.modules["__main__"], "__file__", None) is None
     assert sys.modules["__main__"] is page
 

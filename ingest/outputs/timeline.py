@@ -57,10 +57,19 @@ def timeline(
 ) -> tuple[pd.DataFrame, list[str]]:
     """Dated reports (oldest first) with month, how dated, level and the term's density per 1,000
     words (measured preferred, reported otherwise, as `figures` says); and the undated report ids."""
-    figs = {f.report_id: f for f in report_figures(reports, reported, counts, prefer)}
+    dates = {
+        str(r.report_id): date_of(getattr(r, "released", None), getattr(r, "arxiv_id", None))
+        for r in reports.itertuples(index=False)
+    }
+    dated = reports[reports["report_id"].map(lambda rid: dates.get(str(rid)) is not None)] if len(reports) else reports
+    ids = set(dated["report_id"]) if len(dated) else set()
+    # figures of the dated reports only (the per-report lookups are the cost; undated ones need none)
+    rep = reported[reported["report_id"].isin(ids)] if len(reported) else reported
+    cnt = counts[counts["report_id"].isin(ids)] if len(counts) else counts
+    figs = {f.report_id: f for f in report_figures(dated, rep, cnt, prefer)} if ids else {}
     rows, undated = [], []
     for r in reports.itertuples(index=False):
-        d = date_of(getattr(r, "released", None), getattr(r, "arxiv_id", None))
+        d = dates.get(str(r.report_id))
         if d is None:
             undated.append(str(r.report_id))
             continue

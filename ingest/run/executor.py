@@ -35,7 +35,6 @@ Where a supervisor is forked from, in order of preference:
 from __future__ import annotations
 
 import atexit
-import contextlib
 import gc
 import math
 import multiprocessing
@@ -45,7 +44,6 @@ import signal
 import subprocess
 import sys
 import time
-import types
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import suppress
@@ -53,6 +51,8 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any, Literal, Protocol
+
+from ingest.run.mainmod import main_unnamed
 
 #: Default wall-clock limit for one report's extraction and analysis, in seconds.
 DEFAULT_TIMEOUT = 60.0
@@ -309,7 +309,7 @@ def warm_up() -> None:
     env = _with_package_path(dict(os.environ))
     os.environ.update({k: env[k] for k in keys})
     try:
-        with _main_unnamed():
+        with main_unnamed():
             forkserver.ensure_running()
     finally:
         for k, v in saved.items():
@@ -317,22 +317,6 @@ def warm_up() -> None:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
-
-
-@contextlib.contextmanager
-def _main_unnamed() -> Iterator[None]:
-    """While the forkserver or a job's process starts, a `__main__` without a file: multiprocessing
-    would have them import the driver's main script, which in the dashboard is a Streamlit page (it
-    imports Streamlit outside a session and logs "missing ScriptRunContext!" per cached function)."""
-    main = sys.modules.get("__main__")
-    if main is None or getattr(getattr(main, "__spec__", None), "name", None) or not getattr(main, "__file__", None):
-        yield  # `python -m ingest` and the like: multiprocessing names the module, it imports no file
-        return
-    sys.modules["__main__"] = types.ModuleType("__main__")
-    try:
-        yield
-    finally:
-        sys.modules["__main__"] = main
 
 
 def stop_forkserver() -> None:
@@ -397,7 +381,7 @@ class _Child:
         reader, writer = ctx.Pipe(duplex=False)
         self.proc = ctx.Process(target=_supervise, args=(writer, self.job.fn, self.job.arg, self.limits), daemon=True)
         try:
-            with _main_unnamed():  # the job's process would import the driver's main script (see there)
+            with main_unnamed():  # else the job imports the driver's main script (mainmod.py)
                 self.proc.start()
         finally:
             writer.close()
