@@ -841,8 +841,11 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=3, help="concurrent-process rounds (default 3)")
     ap.add_argument("--keep", action="store_true", help="keep the temp work folder")
     ap.add_argument("--no-round2", action="store_true", help="skip issue 23's families (eval/bad_inputs_round2.py)")
+    ap.add_argument("--round2-only", action="store_true", help="only issue 23's families")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bad_inputs."))
+    if args.round2_only:
+        return _round2_only(work, args)
     files = {
         "page.html": (b"<html><body><p>x</p></body></html>", "text/html"),
         "login.pdf": (b"<!DOCTYPE html><html><head><title>Sign in</title></head><body>log in</body></html>", "text/html"),
@@ -895,6 +898,19 @@ def main() -> int:
     print(f"time: {time.perf_counter() - t_all:.1f} s" + (f"  (work folder kept: {work})" if args.keep else ""))
     ok2 = second is None or round2.passed(second)
     return 0 if not verdicts["crash"] and not lost and not reads_outside and not internal_requests and ok2 else 1
+
+
+def _round2_only(work: Path, args: argparse.Namespace) -> int:
+    t0 = time.perf_counter()
+    try:
+        with serve() as server:
+            second = round2.run_round2(work / "round2", server)
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+    print("\n".join(round2.report(second, args.verbose)))
+    print(f"time: {time.perf_counter() - t0:.1f} s")
+    return 0 if round2.passed(second) else 1
 
 
 if __name__ == "__main__":

@@ -215,19 +215,20 @@ def test_redirect_to_a_local_file_is_refused(server, tmp_path):
 def test_silent_server_times_out_quickly(server, tmp_path):
     t0 = time.monotonic()
     msg = fail(server, "/slow-headers", tmp_path)
-    assert "timed out" in msg and "3 attempts" in msg and time.monotonic() - t0 < 3
+    # (< 6 s: three 0.3 s read timeouts, and the download's process start on a busy machine)
+    assert "timed out" in msg and "3 attempts" in msg and time.monotonic() - t0 < 6
 
 
 def test_trickling_body_stops_at_the_deadline(server, tmp_path):
     t0 = time.monotonic()
     msg = fail(server, "/trickle", tmp_path)
-    assert "too slow" in msg and time.monotonic() - t0 < 3
+    assert "too slow" in msg and time.monotonic() - t0 < 6  # (the deadline, and the process start on a busy machine)
 
 
 def test_endless_body_stops_at_the_size_cap(server, tmp_path):
     t0 = time.monotonic()
     msg = fail(server, "/endless", tmp_path)
-    assert "size cap" in msg and time.monotonic() - t0 < 3
+    assert "size cap" in msg and time.monotonic() - t0 < 6
     assert not list((tmp_path / "tmp").iterdir())  # partial download removed
 
 
