@@ -22,8 +22,15 @@ CORPUS = SHARED / "corpus"
 #: real corpus. A test using one — or marked `browser` or `corpus`, or in SLOW_MODULES — is marked `slow`,
 #: which `make check` leaves out (`make test` runs everything).
 SLOW_FIXTURES = frozenset({"pipeline_store", "bench_store", "review_store", "shipped", "corpus"})
-#: Modules whose tests start processes that take seconds each: a Dask cluster, worker pools, the CLI.
-SLOW_MODULES = frozenset({"test_dask_executor", "test_corpus"})
+#: Modules whose tests run the whole pipeline or start processes (worker pools, a Dask cluster, the CLI),
+#: or time inputs at several sizes: seconds per test.
+SLOW_MODULES = frozenset(
+    {
+        "test_bad_inputs", "test_corpus", "test_dask_executor", "test_executor", "test_linear_time", "test_pipeline",
+        "test_records", "test_results_pipeline", "test_store", "test_store_app", "test_store_fresh_rows",
+        "test_store_incremental",
+    }
+)  # fmt: skip
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -584,9 +584,7 @@ class DaskExecutor:
         try:
             from distributed import Client
         except ImportError as exc:
-            raise ExecutorError(
-                "--executor needs the `distributed` package (pip install .[cluster], or -r requirements-cluster.txt)"
-            ) from exc
+            raise ExecutorError("--executor needs the `distributed` package: pip install .[cluster]") from exc
         self.limits, self.on_start = limits, on_start
         try:
             self.client = Client(address, timeout=connect_timeout, set_as_default=False)
