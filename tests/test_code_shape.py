@@ -20,7 +20,6 @@ SPLIT = "to be split into named steps / modules by the issue 21/22/23/25 work (a
 #: "path" for a module over the limit, "path::qualified.name" for a function; value: why it is still so.
 ALLOWLIST: dict[str, str] = {
     "bench/ingest_speed.py::main": "to be split into named steps (issue 25)",
-    "bench/scale.py::main": "to be split into named steps (issue 25)",
     "eval/bad_inputs.py": "the hostile-input catalogue: one case table; to be split by topic",
     "eval/bad_inputs.py::catalogue": "one literal list of cases; to be split by topic",
     "ingest/analysis/annotate.py": SPLIT,
@@ -32,7 +31,6 @@ ALLOWLIST: dict[str, str] = {
     "ingest/sources/registry.py": SPLIT,
     "ingest/store/store.py": "the Store class; to be split (issue 25)",
     "ingest/store/tables.py::rebuild_tables": "to be split into one step per table (issue 25)",
-    "tests/local_http.py::_handler": "to be split into named steps (issue 25)",
     "tests/test_app.py": "to be split by topic (issue 25)",
     "views/keywords.py::render": SPLIT,
 }
