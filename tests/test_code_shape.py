@@ -31,7 +31,6 @@ ALLOWLIST: dict[str, str] = {
     "ingest/sources/registry.py": SPLIT,
     "ingest/store/store.py": "the Store class; to be split (issue 25)",
     "ingest/store/tables.py::rebuild_tables": "to be split into one step per table (issue 25)",
-    "tests/test_app.py": "to be split by topic (issue 25)",
     "views/keywords.py::render": SPLIT,
 }
 
