@@ -327,7 +327,7 @@ def judged(secs: float, cpu: float, target: float) -> bool:
 REGISTRY_WARM_TARGET = 1.0
 
 
-def main(argv: list[str] | None = None) -> dict:
+def _parse(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--reports", type=int, default=10_000, help="reports in the synthetic store (default 10000)")
     p.add_argument("--pages", type=int, default=40, help="pages worth of rows per report (default 40)")
@@ -335,76 +335,107 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--profile", action="store_true", help="print a cProfile of adding one report in this process")
     p.add_argument("--no-cli", action="store_true", help="skip the fresh-process `python -m ingest` figure")
     p.add_argument("--repeat", type=int, default=3, help="fresh `python -m ingest NEW.yaml` runs; the best is shown (default 3)")
-    args = p.parse_args(argv)
+    return p.parse_args(argv)
+
+
+def _build_store(args: argparse.Namespace, root: Path, reports_dir: Path, lens: Lens) -> tuple[Registry, dict[str, int], float]:
+    """The synthetic store and its tables, built from scratch: (registry, rows per table, build seconds)."""
+    t0 = time.perf_counter()
+    reg = generate(root, reports_dir, args.reports, args.pages, lens)
+    gen = time.perf_counter() - t0
+    store = Store(root)
+    t0 = time.perf_counter()
+    with store.lock():
+        first = rebuild_tables(store, reg, lens)
+    build = time.perf_counter() - t0
+    m = store.manifest()
+    rows = {n: sum(p.rows for p in t.parts.values()) for n, t in m.tables.items()}
+    size = sum(p.size for t in m.tables.values() for p in t.parts.values())
+    print(f"store: {args.reports:,} reports × ~{args.pages} pages: " + ", ".join(f"{n} {r:,}" for n, r in rows.items()))
+    line("generate bundles and YAML (bench setup)", f"{gen:.1f} s")
+    line(f"build tables ({first.bundles_read:,} bundles read)", f"{build:.1f} s")
+    line("stored parts", f"{size / 1e6:.0f} MB")
+    return reg, rows, build
+
+
+def _registry_figures(reg: Registry, root: Path, reports_dir: Path) -> float:
+    """Cold and warm registry loads; returns the warm seconds."""
+    # The YAML files must be older than the registry cache's "racy" window to be cached.
+    time.sleep(max(0.0, 2.1 - (time.time() - max(Path(yp).stat().st_mtime for yp in list(reg.paths.values())[-50:]))))
+    cache = root / "cache" / "registry.json"
+    cache.unlink(missing_ok=True)
+    cold, cold_cpu, n = registry_load(reports_dir, cache)
+    warm, warm_cpu, _ = registry_load(reports_dir, cache)
+    line(f"registry: load {n:,} YAML files, cold", timing(cold, cold_cpu))
+    line("registry: load them again, warm (cached)", timing(warm, warm_cpu), f"≤ {REGISTRY_WARM_TARGET:g} s",
+         judged(warm, warm_cpu, REGISTRY_WARM_TARGET))  # fmt: skip
+    return warm
+
+
+def _add_one_figures(root: Path, reports_dir: Path, profile: bool) -> dict:
+    """Adding one report in this process, twice (the second with the worker server up)."""
+    secs, cpu, written = add_one(root, reports_dir, profile)
+    line("add one report end to end (in process)", timing(secs, cpu), "≤ 2 s", judged(secs, cpu, 2))
+    line("  parts rewritten", f"{written}")
+    again, again_cpu, _ = add_one(root, reports_dir)  # a long-running process: forkserver already up
+    line("  another one, same process (warm forkserver)", timing(again, again_cpu), "≤ 2 s", judged(again, again_cpu, 2))
+    return {"add_one": secs, "add_one_cpu": cpu, "parts_written": written, "add_one_again": again, "add_one_again_cpu": again_cpu}
+
+
+def _cli_figures(work: Path, root: Path, reports_dir: Path, repeat: int) -> dict:
+    """Adding one report as a fresh `python -m ingest` process, on the big store and on a 1-report one."""
+    # This process's worker server (started by the in-process figures) is stopped and
+    # reaped first, so none of its CPU lands in the fresh processes' figures.
+    from ingest.run.executor import stop_forkserver
+
+    stop_forkserver()
+    reap(set())
+    # Best of --repeat runs (each adds another new report), wall and CPU each: on a shared
+    # machine one run mostly measures the others' load.
+    runs = [add_one_cli(root, reports_dir) for _ in range(max(1, repeat))]
+    cli, cli_cpu, cli_written = min(r[0] for r in runs), min(r[1] for r in runs), runs[0][2]
+    best = f" (best of {len(runs)})" if len(runs) > 1 else ""
+    line("add one report: python -m ingest NEW.yaml" + best, timing(cli, cli_cpu), "≤ 2 s", judged(cli, cli_cpu, 2))
+    line("  parts rewritten", f"{cli_written}")
+    # The same on a store of one report: what does not depend on the store's size (interpreter,
+    # imports, starting the worker, the pipeline on the new report).
+    tiny = work / "tiny"
+    shutil.rmtree(tiny, ignore_errors=True)
+    add_one_cli(tiny / "data", tiny / "reports")
+    tiny_runs = [add_one_cli(tiny / "data", tiny / "reports") for _ in range(max(1, repeat))]
+    base, base_cpu = min(r[0] for r in tiny_runs), min(r[1] for r in tiny_runs)
+    line("  the same on a 1-report store (start-up)" + best, timing(base, base_cpu))
+    return {"add_one_cli": cli, "add_one_cli_cpu": cli_cpu, "add_one_cli_base_cpu": base_cpu}
+
+
+def _export_and_dashboard_figures(root: Path, work: Path, rows: dict[str, int]) -> dict:
+    ex, ex_cpu = export_counts(root, work / "counts.csv")
+    line(f"export --table counts ({rows['counts']:,} rows)", timing(ex, ex_cpu), "≤ 5 s", judged(ex, ex_cpu, 5))
+    dash = dashboard(root)
+    line("dashboard first-render reads (in-process)", timing(dash["first"], dash["first_cpu"]))
+    line("  one term's KWIC across all reports", timing(dash["term_all"], dash["term_all_cpu"]))
+    line("dashboard peak memory (RSS)", f"{dash['rss_mb']:.0f} MB", "≤ 2048 MB", dash["rss_mb"] <= 2048)
+    return {"export_counts": ex, "export_cpu": ex_cpu, "dashboard": dash}
+
+
+def main(argv: list[str] | None = None) -> dict:
+    args = _parse(argv)
     become_subreaper()
     work = args.keep or Path(tempfile.mkdtemp(prefix="frl-scale-"))
     root, reports_dir = work / "data", work / "reports"
     lens = load_lens()
     figures: dict = {}
     try:
-        t0 = time.perf_counter()
-        reg = generate(root, reports_dir, args.reports, args.pages, lens)
-        gen = time.perf_counter() - t0
-        store = Store(root)
-        t0 = time.perf_counter()
-        with store.lock():
-            first = rebuild_tables(store, reg, lens)
-        build = time.perf_counter() - t0
-        m = store.manifest()
-        rows = {n: sum(p.rows for p in t.parts.values()) for n, t in m.tables.items()}
-        size = sum(p.size for t in m.tables.values() for p in t.parts.values())
-        print(f"store: {args.reports:,} reports × ~{args.pages} pages: " + ", ".join(f"{n} {r:,}" for n, r in rows.items()))
-        line("generate bundles and YAML (bench setup)", f"{gen:.1f} s")
-        line(f"build tables ({first.bundles_read:,} bundles read)", f"{build:.1f} s")
-        line("stored parts", f"{size / 1e6:.0f} MB")
-        # The YAML files must be older than the registry cache's "racy" window to be cached.
-        time.sleep(max(0.0, 2.1 - (time.time() - max(Path(yp).stat().st_mtime for yp in list(reg.paths.values())[-50:]))))
-        cache = root / "cache" / "registry.json"
-        cache.unlink(missing_ok=True)
-        cold, cold_cpu, n = registry_load(reports_dir, cache)
-        warm, warm_cpu, _ = registry_load(reports_dir, cache)
-        line(f"registry: load {n:,} YAML files, cold", timing(cold, cold_cpu))
-        line("registry: load them again, warm (cached)", timing(warm, warm_cpu), f"≤ {REGISTRY_WARM_TARGET:g} s",
-             judged(warm, warm_cpu, REGISTRY_WARM_TARGET))  # fmt: skip
-        secs, cpu, written = add_one(root, reports_dir, args.profile)
-        line("add one report end to end (in process)", timing(secs, cpu), "≤ 2 s", judged(secs, cpu, 2))
-        line("  parts rewritten", f"{written}")
-        again, again_cpu, _ = add_one(root, reports_dir)  # a long-running process: forkserver already up
-        line("  another one, same process (warm forkserver)", timing(again, again_cpu), "≤ 2 s", judged(again, again_cpu, 2))
-        figures = {"add_one": secs, "add_one_cpu": cpu, "parts_written": written, "registry_warm": warm}
-        figures |= {"add_one_again": again, "add_one_again_cpu": again_cpu}
+        reg, rows, build = _build_store(args, root, reports_dir, lens)
+        warm = _registry_figures(reg, root, reports_dir)
+        figures = _add_one_figures(root, reports_dir, args.profile)
+        figures["registry_warm"] = warm
         if not args.no_cli:
-            # This process's worker server (started by the in-process figures) is stopped and
-            # reaped first, so none of its CPU lands in the fresh processes' figures.
-            from ingest.run.executor import stop_forkserver
-
-            stop_forkserver()
-            reap(set())
-            # Best of --repeat runs (each adds another new report), wall and CPU each: on a shared
-            # machine one run mostly measures the others' load.
-            runs = [add_one_cli(root, reports_dir) for _ in range(max(1, args.repeat))]
-            cli, cli_cpu, cli_written = min(r[0] for r in runs), min(r[1] for r in runs), runs[0][2]
-            best = f" (best of {len(runs)})" if len(runs) > 1 else ""
-            line("add one report: python -m ingest NEW.yaml" + best, timing(cli, cli_cpu), "≤ 2 s", judged(cli, cli_cpu, 2))
-            line("  parts rewritten", f"{cli_written}")
-            # The same on a store of one report: what does not depend on the store's size (interpreter,
-            # imports, starting the worker, the pipeline on the new report).
-            tiny = work / "tiny"
-            shutil.rmtree(tiny, ignore_errors=True)
-            add_one_cli(tiny / "data", tiny / "reports")
-            tiny_runs = [add_one_cli(tiny / "data", tiny / "reports") for _ in range(max(1, args.repeat))]
-            base, base_cpu = min(r[0] for r in tiny_runs), min(r[1] for r in tiny_runs)
-            line("  the same on a 1-report store (start-up)" + best, timing(base, base_cpu))
-            figures |= {"add_one_cli": cli, "add_one_cli_cpu": cli_cpu, "add_one_cli_base_cpu": base_cpu}
-        ex, ex_cpu = export_counts(root, work / "counts.csv")
-        line(f"export --table counts ({rows['counts']:,} rows)", timing(ex, ex_cpu), "≤ 5 s", judged(ex, ex_cpu, 5))
-        dash = dashboard(root)
-        line("dashboard first-render reads (in-process)", timing(dash["first"], dash["first_cpu"]))
-        line("  one term's KWIC across all reports", timing(dash["term_all"], dash["term_all_cpu"]))
-        line("dashboard peak memory (RSS)", f"{dash['rss_mb']:.0f} MB", "≤ 2048 MB", dash["rss_mb"] <= 2048)
+            figures |= _cli_figures(work, root, reports_dir, args.repeat)
+        figures |= _export_and_dashboard_figures(root, work, rows)
         load = os.getloadavg()[0]
         print(f"load average {load:.1f} on {os.cpu_count()} cores: wall times above include waiting for the CPU")
-        figures |= {"export_counts": ex, "export_cpu": ex_cpu, "dashboard": dash, "build": build}
+        figures["build"] = build
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"(peak RSS of this process, incl. the initial build: {rss:.0f} MB; {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC)")
     finally:

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ingest.cli_options import roots_option
 from ingest.sources import confine
 from ingest.store.store import DEFAULT_DATA_DIR, Store, StoreError, describe_os_error
 
@@ -52,26 +53,6 @@ def imports_done() -> None:
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR, help="data folder (default: data/)")
-
-
-def _folder(text: str) -> Path:
-    """argparse type of --source-root: an existing folder (a typo fails before any work)."""
-    p = Path(text).expanduser()
-    if not p.is_dir():
-        raise argparse.ArgumentTypeError(f"{text!r} is not a folder")
-    return p
-
-
-def _roots_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--source-root",
-        type=_folder,
-        action="append",
-        default=[],
-        metavar="DIR",
-        help=f"another folder local sources may come from (repeatable; also ${confine.ROOTS_ENV}); "
-        "the reports folder is always allowed",
-    )
 
 
 class UsageError(Exception):
@@ -134,7 +115,7 @@ def _run_parser() -> argparse.ArgumentParser:
         help="let URL sources reach loopback, private and link-local addresses "
         f"(also ${confine.PRIVATE_HOSTS_ENV}=1); off by default",
     )
-    _roots_option(run_p)
+    roots_option(run_p)
     run_p.add_argument(
         "--jobs", type=_positive_int, default=None, metavar="N", help="reports read at once (default: one per available core)"
     )
@@ -188,7 +169,7 @@ def _check_parser() -> argparse.ArgumentParser:
     check_p.add_argument(
         "--reports-dir", type=Path, default=DEFAULT_REPORTS_DIR, help="folder of report YAML files (default: reports/)"
     )
-    _roots_option(check_p)
+    roots_option(check_p)
     return check_p
 
 

@@ -17,6 +17,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from ingest.cli_options import roots_option
 from ingest.sources import confine
 from ingest.store.store import DEFAULT_DATA_DIR, Store
 
@@ -41,9 +42,7 @@ def _private(p: argparse.ArgumentParser) -> None:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    from ingest.cli import _roots_option
-
-    _roots_option(p)
+    roots_option(p)
     p.add_argument("--reports-dir", type=Path, default=DEFAULT_REPORTS_DIR, help="folder of report YAML files")
     p.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR, help="data folder (default: data/)")
     _private(p)

@@ -1,8 +1,9 @@
-"""Typed bundle records: exact round trip through the stored JSON, and a bundle of unknown shape is
-recomputed (never crashes the run or the table build)."""
+"""Typed bundle records: exact round trip through the stored JSON (every record type), and a bundle of
+unknown shape is recomputed (never crashes the run or the table build)."""
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 import pickle
@@ -11,7 +12,21 @@ from pathlib import Path
 import pytest
 
 from ingest.pipeline import Settings, run
-from ingest.store.records import Annotation, Bundle, BundleError, Cell, EvidenceRow, Meta
+from ingest.store import records
+from ingest.store.jsonrecord import Record
+from ingest.store.records import (
+    Annotation,
+    Bundle,
+    BundleError,
+    Cell,
+    ChecklistItem,
+    EvidenceRow,
+    Meta,
+    ResultCell,
+    Results,
+    ResultTable,
+    SectionRow,
+)
 from ingest.store.store import Store
 
 from .conftest import write_pdf, write_report
@@ -135,3 +150,84 @@ def test_rerun_rewrites_no_bundle_when_nothing_changed(ingested) -> None:
     result = run(reports_dir=reports, settings=settings)
     assert {o.report_id: o.status for o in result.outcomes} == {"paper": "cached", "nosrc": "no-source"}
     assert bundles() == before
+
+
+# --------------------------------------------------------------------------- one generic JSON mapping
+
+_CHECK = ChecklistItem("grader", "Grader named", True, 2, "A grader scores it.", 3, "iii")
+_CELL = Cell(
+    ("GRPO",), 0.75, "We adopt GRPO.", 2, "2", "rl", {"GRPO": 3}, {"GRPO": {"use": 2}}, ("a",), (_CHECK,), "why", 1, {"f": 0.5}
+)
+_RCELL = ResultCell("M", "MMLU", "88.1", "acc", "g", "5-shot", "[3]")
+_TABLE = ResultTable(4, "iv", "Table 2", "Results", "models-as-rows", ("flag",), (1.0, 2.5, 3.0, 4.0), (_RCELL,), (_RCELL,))
+_RESULTS = Results(3, (_TABLE,), ("note",), 1.5, (("Full Name", "FN"),))
+_META = Meta(
+    "r", {"id": "r"}, "r.yaml", fingerprint="fp", sha256="s", origin="o", final_url="u", kind="pdf", engine="pdfium",
+    pages=2, words=10, word_rule="w", notes=("n",), ingested_at="2026-01-01T00:00:00+00:00",
+)  # fmt: skip
+_EVIDENCE = EvidenceRow("rl", "GRPO", 1, 0.9, "use", "grpo", "We adopt GRPO.", 2, "2", "rl")
+_ANNOTATION = Annotation("lens", "lfp", {"rl": _CELL}, (_EVIDENCE,))
+EXAMPLES = {
+    SectionRow: SectionRow("intro", 1, 2, "Introduction", 300),
+    EvidenceRow: _EVIDENCE,
+    ChecklistItem: _CHECK,
+    Cell: _CELL,
+    Annotation: _ANNOTATION,
+    ResultCell: _RCELL,
+    ResultTable: _TABLE,
+    Results: _RESULTS,
+    Meta: _META,
+    Bundle: Bundle(_META, (SectionRow("s", 1, 1, "S", 1),), ({"k": 1},), ({"q": "x"},), _ANNOTATION, _RESULTS),
+}
+
+
+def test_every_stored_record_type_has_a_round_trip_example() -> None:
+    stored = {c for c in vars(records).values() if isinstance(c, type) and issubclass(c, Record) and c is not Record}
+    assert stored == set(EXAMPLES)
+
+
+@pytest.mark.parametrize("cls", list(EXAMPLES), ids=lambda c: c.__name__)
+def test_record_round_trips_through_json_with_every_field_set(cls) -> None:
+    rec = EXAMPLES[cls]
+    raw = json.loads(json.dumps(rec.to_json()))
+    assert cls.from_json(raw) == rec
+    assert list(raw) == [f.name for f in dataclasses.fields(cls)]  # every field, in declaration order
+    assert json.dumps(cls.from_json(raw).to_json()) == json.dumps(raw)
+
+
+def test_optional_keys_are_left_out_as_the_stored_format_has_them() -> None:
+    cell = Cell(("x",), None)
+    assert list(cell.to_json()) == ["value", "confidence", "quote", "page", "page_label", "section"]
+    snap = Bundle(Meta("r", {}, "r.yaml"))
+    assert snap.to_json() == {"meta": {"report_id": "r", "spec": {}, "yaml_path": "r.yaml"}}
+    assert Bundle.from_json(snap.to_json()) == snap
+
+
+def test_older_records_without_later_keys_read_with_their_defaults() -> None:
+    assert SectionRow.from_json({"section": "s", "start_page": 1, "end_page": 2}) == SectionRow("s", 1, 2, "", 0)
+    item = ChecklistItem.from_json({"indicator": "grader", "fired": False})
+    assert (item.label, item.sentences, item.quote) == ("grader", 0, None)
+    table = ResultTable.from_json({"page": 7})
+    assert (table.page_label, table.label, table.cells, table.attributes) == ("7", "", (), ())
+    assert ResultCell.from_json({"model": "M", "benchmark": "B", "value": "1", "metric": None}).metric == ""
+    ev = EvidenceRow.from_json({"dimension": "d", "category": "c", "rank": 1, "score": None, "quote": "q"})
+    assert (ev.score, ev.role, ev.page) == (0.0, None, None)
+    assert Results.from_json({}) == Results(0)
+    assert Annotation.from_json({"lens": "l"}) == Annotation("l", "")
+
+
+@pytest.mark.parametrize(
+    ("cls", "raw", "field"),
+    [
+        (ChecklistItem, {"indicator": "i", "fired": "yes"}, r"checklistitem\.fired"),
+        (Cell, {"value": ["x"], "confidence": 0.5, "features": {"f": float("nan")}}, r"cell\.features"),
+        (Cell, {"value": ["x"], "confidence": True}, r"cell\.confidence"),
+        (ResultTable, {"page": 1, "region": "box"}, r"resulttable\.region"),
+        (Results, {"defined_names": [["only one"]]}, r"results\.defined_names"),
+        (ResultCell, {"model": "M", "benchmark": "B", "value": 1.5}, r"resultcell\.value"),
+        (Bundle, {"meta": {"report_id": "r", "spec": {}, "yaml_path": "p"}, "kwic": ["row"]}, r"bundle\.kwic"),
+    ],
+)
+def test_wrong_types_raise_bundle_error_naming_the_field(cls, raw, field) -> None:
+    with pytest.raises(BundleError, match=field):
+        cls.from_json(raw)
