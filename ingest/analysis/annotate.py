@@ -619,7 +619,7 @@ def _skipped(sents: list[Sentence], lens: Lens) -> set[int]:
     return {s.index for s in sents if s.heading and rx_hit(rx, s.heading)}
 
 
-def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues") -> Annotation:
+def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues", model: Model | None = None) -> Annotation:
     """Every dimension of the lens for one document: a `Cell` per dimension and the ranked evidence.
 
     `cells[dim]` has value (category names, or ("not disclosed",)), confidence, quote,
@@ -627,13 +627,14 @@ def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues") -> An
 
     Quotes are ranked by cue count by default: eval/annotate_eval.py measures TF-IDF ranking
     (`ranking="tfidf"`) as at most marginally better on the gold evidence pages, and importing
-    scikit-learn would cost a cold ingest about a second.
+    scikit-learn would cost a cold ingest about a second. `model`: the confidence model of this
+    run (refitted on Review decisions, see confidence_fit.py); the committed one by default.
     """
     sim = _Similarity(sents, lens) if ranking == "tfidf" else None
     skip = _skipped(sents, lens)
     is_summary = alternation(lens.background_headings)
     ctx = DocContext(background(sents, is_summary), len(sents), summary(sents, is_summary))
-    model = load_model()
+    model = model or load_model()
     kept = [s for s in sents if s.index not in skip]
     low = Folded()  # each sentence folded once for all dimensions
     cells: dict[str, Cell] = {}
