@@ -65,7 +65,7 @@ from ingest.analysis.lens import NOT_DISCLOSED, Category, Dimension, Lens
 from ingest.store.records import Annotation, Cell, ChecklistItem, EvidenceRow
 
 #: Bump when evidence or annotation rules change in code, so stored annotations are recomputed.
-ANNOTATE_VERSION = 5
+ANNOTATE_VERSION = 6
 NO_CONTEXT = DocContext()
 Ranking = Literal["tfidf", "cues"]
 #: Candidate sentences kept per dimension × category in the evidence table.
@@ -397,10 +397,40 @@ def _categorical_cell(
     chosen = [c.name for c in dim.categories if support.get(c.name, 0) >= dim.min_sentences]
     if dim.kind == "single" and chosen:
         chosen = [max(chosen, key=lambda c: support[c])]  # max keeps lens order on ties
+        stages = stage_values(dim, ranked, bg)
+        if dim.mixed is not None and len(set(stages.values())) >= 2:
+            chosen = [dim.mixed]
+            ranked[dim.mixed] = sorted(
+                (h for c in set(stages.values()) for h in ranked[c] if h.sentence.heading in stages), key=_order(bg)
+            )
     rows = _evidence_rows(dim.id, ranked)
     if not chosen:
         return _cell([NOT_DISCLOSED], None, None, support=support), rows, ranked, chosen
     return _cell(chosen, None, ranked[chosen[0]][0], support=support), rows, ranked, chosen
+
+
+def _order(bg: frozenset[int]):
+    return lambda h: (h.sentence.index in bg, -h.score, h.sentence.index)
+
+
+def stage_values(dim: Dimension, ranked: dict[str, list[Hit]], bg: frozenset[int]) -> dict[str, str]:
+    """Each method section's own category: heading -> the category most of its sentences support.
+
+    Codebook (credit granularity `mixed`): different granularities in different stages or tracks of
+    the model's own training. A stage or track is a section of its own; summary sections (`bg`:
+    abstract, introduction, conclusion, text before the first heading) restate, so they are no stage.
+    Ties within a section go to the lens order. The `mixed` category itself is no stage's value."""
+    order = {c.name: i for i, c in enumerate(dim.categories)}
+    per: dict[str, dict[str, int]] = {}
+    for cat, hits in ranked.items():
+        if cat == dim.mixed:
+            continue
+        for h in hits:
+            s = h.sentence
+            if s.heading and s.index not in bg and s.section != "appendix":
+                per.setdefault(s.heading, {}).setdefault(cat, 0)
+                per[s.heading][cat] += 1
+    return {head: min(cnt, key=lambda c: (-cnt[c], order[c])) for head, cnt in per.items()}
 
 
 def generic_uses(roles: dict[str, list[Hit]], comp: _Compiled, skip: set[int] = frozenset()) -> None:

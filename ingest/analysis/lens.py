@@ -181,6 +181,11 @@ class Dimension(_Strict):
         description="`algorithm`: patterns whose group `name` captures a method the report defines itself "
         "(e.g. an acronym defined next to 'policy optimization'); a name no category knows becomes a category",
     )
+    mixed: str | None = Field(
+        None,
+        description="`single`: the category chosen when different method sections (stages or tracks of the "
+        "training) each support a different category (codebook: credit granularity `mixed`)",
+    )
     require: list[str] = Field(default_factory=list, description="`level`: every indicator sentence must match one of these")
     exclude: list[str] = Field(default_factory=list, description="`level`: sentences matching any of these never fire")
     indicators: list[Indicator] = Field(default_factory=list)
@@ -234,6 +239,8 @@ class Dimension(_Strict):
         elif self.indicators or self.levels:
             raise ValueError("`indicators:`/`levels:` are only for kind 'level'")
         names = [c.name for c in self.categories]
+        if self.mixed is not None and (self.kind != "single" or self.mixed not in names):
+            raise ValueError("`mixed:` is only for kind 'single' and must name one of its categories")
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
             raise ValueError(f"duplicate category name(s): {', '.join(dup)}")
