@@ -80,3 +80,25 @@ def test_mixed_key_must_name_a_category_of_a_single_dimension(lens) -> None:
         Dimension(id="g", label="G", kind="single", categories=cats, mixed="nope")
     with pytest.raises(ValidationError):
         Dimension(id="g", label="G", kind="multi", categories=cats, mixed="m")
+
+
+def _algorithm_named(lens, sents: list[Sentence]) -> bool:
+    item = next(c for c in annotate(sents, lens).cells["rl_disclosure"].checklist if c.indicator == "algorithm_named")
+    return item.fired
+
+
+def test_an_algorithm_named_under_an_rl_training_heading_counts_as_named(lens) -> None:
+    # Codebook: an algorithm named under an RL-training heading counts as "algorithm named",
+    # though the sentence itself does not say "we use".
+    under_rl = doc(("4 Reinforcement Learning", "The policy is optimised with GRPO on a mix of math and code prompts."))
+    assert _algorithm_named(lens, under_rl)
+    under_other = doc(("4 Evaluation", "The policy is optimised with GRPO on a mix of math and code prompts."))
+    assert not _algorithm_named(lens, under_other)
+
+
+def test_an_algorithm_under_an_rl_heading_in_a_summary_section_or_contrast_does_not_count(lens) -> None:
+    # a summary heading restates (no indicator fires there); a contrast is excluded by the dimension
+    summary = doc(("1 Introduction to reinforcement learning", "The policy is optimised with GRPO."))
+    assert not _algorithm_named(lens, summary)
+    contrast = doc(("4 RL Training", "Prior works have trained the policy with PPO instead of our recipe."))
+    assert not _algorithm_named(lens, contrast)

@@ -537,6 +537,8 @@ class _LevelRx:
     require: CueSet | None
     exclude: CueSet | None
     indicators: list[tuple[str, list[CueSet], CueSet | None, int]]  # name, all_of groups, exclude, window
+    #: per indicator: (heading regex, cue groups) of its `under_heading` rule, or None
+    under: dict[str, tuple[re.Pattern[str] | None, list[CueSet]] | None] = field(default_factory=dict)
 
 
 _LEVEL_CACHE: dict[tuple[str, str], _LevelRx] = {}
@@ -549,6 +551,12 @@ def _level_rx(lens: Lens, dim: Dimension) -> _LevelRx:
             cue_set(dim.require),
             cue_set(dim.exclude),
             [(i.name, [CueSet(g) for g in i.all_of], cue_set(i.exclude), i.window) for i in dim.indicators],
+            {
+                i.name: (alternation(i.under_heading.heading), [CueSet(g) for g in i.under_heading.all_of])
+                if i.under_heading
+                else None
+                for i in dim.indicators
+            },
         )
     return _LEVEL_CACHE[key]
 
@@ -596,7 +604,7 @@ def _level(
                 tested[text] = (
                     all(g.may(f) for g in groups) and all(g.search(text, f) for g in groups) and not cues_match(ex, text, f)
                 )
-            if tested[text]:
+            if tested[text] or _under_heading(rx.under.get(name), s, low[s.text], ex):
                 hits.append(Hit(s, [], "indicator", 1.0))
         if len(hits) >= dim.min_sentences:
             fired[name] = hits
@@ -641,6 +649,15 @@ def _level(
         margin=margin,
     )
     return _scored(cell, sup, ctx, model or load_model()), rows
+
+
+def _under_heading(rule: tuple[re.Pattern[str] | None, list[CueSet]] | None, s: Sentence, f: str, ex: CueSet | None) -> bool:
+    """An indicator's `under_heading` rule: the sentence's heading says what it is about (codebook:
+    an algorithm named under an RL-training heading counts as "algorithm named")."""
+    if rule is None or not s.heading or not rx_hit(rule[0], s.heading):
+        return False
+    groups = rule[1]
+    return all(g.search(s.text, f) for g in groups) and not cues_match(ex, s.text, f)
 
 
 def _skipped(sents: list[Sentence], lens: Lens) -> set[int]:

@@ -108,6 +108,28 @@ class Category(_Strict):
         return v
 
 
+class HeadingRule(_Strict):
+    """An indicator's second way to fire: a sentence under a heading that says what the section is
+    about need not say it again (codebook: an algorithm named under an RL-training heading)."""
+
+    heading: list[str] = Field(min_length=1, description="the sentence's section heading must match one of these")
+    all_of: list[list[str]] = Field(min_length=1, description="cue groups; the sentence must match one cue from each")
+
+    @field_validator("heading")
+    @classmethod
+    def _heading(cls, v: list[str]) -> list[str]:
+        return _compile_all(v)
+
+    @field_validator("all_of")
+    @classmethod
+    def _groups(cls, v: list[list[str]]) -> list[list[str]]:
+        for g in v:
+            if not g:
+                raise ValueError("empty cue group")
+            _compile_all(g)
+        return v
+
+
 class Indicator(_Strict):
     """A named, explainable disclosure signal: fires on a sentence matching one cue of every group."""
 
@@ -122,6 +144,9 @@ class Indicator(_Strict):
         le=3,
         description="sentences read together: 2 = the sentence with the one before it under the same heading "
         "('These tasks included agent capabilities' after 'we applied RL to 20 tasks')",
+    )
+    under_heading: HeadingRule | None = Field(
+        None, description="also fires on a sentence under a matching heading that matches these groups"
     )
 
     @field_validator("all_of")
