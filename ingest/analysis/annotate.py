@@ -46,6 +46,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from ingest.analysis.codebook import stage_values, under_heading
 from ingest.analysis.confidence import DocContext, Model, Support, background, features, load_model, summary
 from ingest.analysis.cues import (  # noqa: F401 (fold, literal_gate: also used by tests and evals)
     FLAGS,
@@ -397,7 +398,7 @@ def _categorical_cell(
     chosen = [c.name for c in dim.categories if support.get(c.name, 0) >= dim.min_sentences]
     if dim.kind == "single" and chosen:
         chosen = [max(chosen, key=lambda c: support[c])]  # max keeps lens order on ties
-        stages = stage_values(dim, ranked, bg)
+        stages = stage_values(dim, {c: [h.sentence for h in hits] for c, hits in ranked.items()}, bg)
         if dim.mixed is not None and len(set(stages.values())) >= 2:
             chosen = [dim.mixed]
             ranked[dim.mixed] = sorted(
@@ -411,26 +412,6 @@ def _categorical_cell(
 
 def _order(bg: frozenset[int]):
     return lambda h: (h.sentence.index in bg, -h.score, h.sentence.index)
-
-
-def stage_values(dim: Dimension, ranked: dict[str, list[Hit]], bg: frozenset[int]) -> dict[str, str]:
-    """Each method section's own category: heading -> the category most of its sentences support.
-
-    Codebook (credit granularity `mixed`): different granularities in different stages or tracks of
-    the model's own training. A stage or track is a section of its own; summary sections (`bg`:
-    abstract, introduction, conclusion, text before the first heading) restate, so they are no stage.
-    Ties within a section go to the lens order. The `mixed` category itself is no stage's value."""
-    order = {c.name: i for i, c in enumerate(dim.categories)}
-    per: dict[str, dict[str, int]] = {}
-    for cat, hits in ranked.items():
-        if cat == dim.mixed:
-            continue
-        for h in hits:
-            s = h.sentence
-            if s.heading and s.index not in bg and s.section != "appendix":
-                per.setdefault(s.heading, {}).setdefault(cat, 0)
-                per[s.heading][cat] += 1
-    return {head: min(cnt, key=lambda c: (-cnt[c], order[c])) for head, cnt in per.items()}
 
 
 def generic_uses(roles: dict[str, list[Hit]], comp: _Compiled, skip: set[int] = frozenset()) -> None:
@@ -604,7 +585,7 @@ def _level(
                 tested[text] = (
                     all(g.may(f) for g in groups) and all(g.search(text, f) for g in groups) and not cues_match(ex, text, f)
                 )
-            if tested[text] or _under_heading(rx.under.get(name), s, low[s.text], ex):
+            if tested[text] or under_heading(rx.under.get(name), s, low[s.text], ex):
                 hits.append(Hit(s, [], "indicator", 1.0))
         if len(hits) >= dim.min_sentences:
             fired[name] = hits
@@ -649,15 +630,6 @@ def _level(
         margin=margin,
     )
     return _scored(cell, sup, ctx, model or load_model()), rows
-
-
-def _under_heading(rule: tuple[re.Pattern[str] | None, list[CueSet]] | None, s: Sentence, f: str, ex: CueSet | None) -> bool:
-    """An indicator's `under_heading` rule: the sentence's heading says what it is about (codebook:
-    an algorithm named under an RL-training heading counts as "algorithm named")."""
-    if rule is None or not s.heading or not rx_hit(rule[0], s.heading):
-        return False
-    groups = rule[1]
-    return all(g.search(s.text, f) for g in groups) and not cues_match(ex, s.text, f)
 
 
 def _skipped(sents: list[Sentence], lens: Lens) -> set[int]:
