@@ -96,6 +96,13 @@ def _walk(node: dict, path: tuple[str | int, ...], label: str) -> Iterator[Cue]:
     for gi, group in enumerate(node.get("all_of") or ()):
         for j, p in enumerate(group):
             yield Cue((*path, "all_of", gi, j), p)
+    rule = node.get("under_heading")
+    if isinstance(rule, dict):  # an indicator's heading rule: its heading patterns and cue groups
+        for j, p in enumerate(rule.get("heading") or ()):
+            yield Cue((*path, "under_heading", "heading", j), p)
+        for gi, group in enumerate(rule.get("all_of") or ()):
+            for j, p in enumerate(group):
+                yield Cue((*path, "under_heading", "all_of", gi, j), p)
 
 
 def readable(lens: Lens, cue: Cue) -> str:

@@ -1,7 +1,8 @@
 """Train the confidence model of the comparison cells and measure it leave-one-document-out.
 
     .venv/bin/python eval/train_confidence.py            # print the leave-one-document-out figures
-    .venv/bin/python eval/train_confidence.py --write    # also write data/confidence.json
+    .venv/bin/python eval/train_confidence.py --write    # also write data/confidence.json and
+                                                         # data/confidence_examples.json
 
 Training examples, one per automatic cell: the cell's evidence features (ingest/analysis/
 confidence.py) and whether the cell is right. They come from
@@ -11,7 +12,9 @@ confidence.py) and whether the cell is right. They come from
   value. So a decision saved in Review is a training example the next time this script runs.
 
 The model is scikit-learn's LogisticRegression (log loss, L2; a calibrated probability). Its
-coefficients go to data/confidence.json as plain JSON; ingest applies them without scikit-learn.
+coefficients go to data/confidence.json as plain JSON. The labelled documents' examples go to
+data/confidence_examples.json as plain feature vectors and labels (no text), so an ingest run
+refits the model on them plus that run's Review decisions (ingest/analysis/confidence_fit.py).
 "Confident" means a probability at or above the model's declared threshold (0.9, not fitted).
 Reported leave-one-document-out: for each labelled document the model is fit on the examples of
 every other document, so a document's cells are never scored by a model that saw them.
@@ -31,14 +34,13 @@ sys.path.insert(0, str(ROOT / "eval"))
 
 from annotate_eval import Doc, annotate_all, cell_truth, load_docs  # noqa: E402
 
-from ingest.analysis.confidence import DEFAULT_THRESHOLD, FEATURES, MODEL_PATH, Model  # noqa: E402
+from ingest.analysis.confidence import DEFAULT_THRESHOLD, MODEL_PATH, Model  # noqa: E402
+from ingest.analysis.confidence_fit import EXAMPLES_PATH, Examples, same_value, vector  # noqa: E402
+from ingest.analysis.confidence_fit import fit as fit_examples  # noqa: E402
 from ingest.analysis.lens import DEFAULT_LENS, Lens, load_lens  # noqa: E402
 from ingest.sources.registry import SpecFileError, load_report  # noqa: E402
 from ingest.store.records import Annotation  # noqa: E402
 from ingest.store.store import DEFAULT_DATA_DIR, Store  # noqa: E402
-
-#: Inverse L2 strength: strong regularisation, since a few hundred examples from 28 documents.
-C = 0.5
 
 
 @dataclass(frozen=True)
@@ -83,29 +85,21 @@ def review_examples(reports: Path, data_dir: Path, lens: Lens) -> list[Example]:
             cell = ann.cells.get(dim)
             if cell is None or cell.features is None:
                 continue
-            same = {v.lower().strip() for v in cur.values} == {v.lower().strip() for v in cell.value}
+            same = same_value(cur.values, cell.value)
             out.append(Example(f"review:{spec.id}", dim, cell.features, same, "review"))
     return out
 
 
-def _xy(examples: list[Example]) -> tuple[list[list[float]], list[int]]:
-    return [[e.features.get(f, 0.0) for f in FEATURES] for e in examples], [int(e.correct) for e in examples]
+def as_examples(examples: list[Example]) -> Examples:
+    """Plain vectors and labels (no text), in the order given."""
+    gold = sum(e.source == "gold" for e in examples)
+    x = tuple(vector(e.features) for e in examples)
+    return Examples(x, tuple(int(e.correct) for e in examples), gold, len(examples) - gold)
 
 
 def fit(examples: list[Example], threshold: float = DEFAULT_THRESHOLD) -> Model:
-    """Logistic regression over `FEATURES` (a constant model when every example has one label)."""
-    from sklearn.linear_model import LogisticRegression
-
-    x, y = _xy(examples)
-    trained = {"gold": sum(e.source == "gold" for e in examples), "review": sum(e.source == "review" for e in examples)}
-    if len(set(y)) < 2:
-        p = min(0.999, max(0.001, sum(y) / max(1, len(y))))
-        import math
-
-        return Model({}, math.log(p / (1 - p)), threshold, trained)
-    clf = LogisticRegression(C=C, max_iter=2000).fit(x, y)
-    coef = {f: round(float(w), 5) for f, w in zip(FEATURES, clf.coef_[0], strict=True)}
-    return Model(coef, round(float(clf.intercept_[0]), 5), threshold, trained)
+    """Logistic regression over the features (the same fit ingest uses to refit on Review decisions)."""
+    return fit_examples(as_examples(examples), threshold)
 
 
 def loo(examples: list[Example]) -> list[tuple[Example, float]]:
@@ -155,6 +149,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.write:
         MODEL_PATH.write_text(json.dumps(model.to_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
         print(f"wrote {MODEL_PATH.relative_to(ROOT)} (model {model.fingerprint})")
+        # Only the labelled documents' examples ship: a run adds its own Review decisions itself.
+        shipped = as_examples([e for e in examples if e.source == "gold"])
+        EXAMPLES_PATH.write_text(json.dumps(shipped.to_json(), separators=(",", ":")) + "\n", encoding="utf-8")
+        print(f"wrote {EXAMPLES_PATH.relative_to(ROOT)} ({len(shipped.y)} examples)")
     return 0
 
 

@@ -89,6 +89,7 @@ def _settings(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
+    from ingest.analysis.confidence_fit import run_model
     from ingest.analysis.lens import LENS_DIR, known_dimensions, load_lens
     from ingest.analysis.lexicon import load_lexicon
     from ingest.outputs.diff import diff_readings, format_diff
@@ -111,7 +112,8 @@ def cmd_diff(args: argparse.Namespace) -> int:
         return 0
     settings = _settings(args)
     lens = load_lens(settings.lens_path)
-    ctx = Context(spec, Path(reg.paths[spec.id]), store, settings, load_lexicon(settings.lexicon_path), lens)
+    model = run_model(reg.reports, store, lens)  # the model `python -m ingest` scores this folder with
+    ctx = Context(spec, Path(reg.paths[spec.id]), store, settings, load_lexicon(settings.lexicon_path), lens, model)
     try:
         old, new = pair(ctx, *(args.versions or (None, None)))
     except VersionError as exc:

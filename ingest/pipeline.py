@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import Literal
 
 from ingest.analysis.annotate import ANNOTATE_VERSION, annotate
-from ingest.analysis.confidence import load_model
+from ingest.analysis.confidence import Model, load_model
+from ingest.analysis.confidence_fit import run_model
 from ingest.analysis.evidence import sentences
 from ingest.analysis.keywords import count_keywords
 from ingest.analysis.lens import DEFAULT_LENS, LENS_DIR, Lens, known_dimensions, load_lens
@@ -166,18 +167,23 @@ def fingerprint(sha256: str, lexicon: Lexicon, settings: Settings, extra: str = 
 
 
 def analyse(
-    doc: Document, lexicon: Lexicon, lens: Lens | None = None, source: Path | None = None, kept: KeptPages | None = None
+    doc: Document,
+    lexicon: Lexicon,
+    lens: Lens | None = None,
+    source: Path | None = None,
+    kept: KeptPages | None = None,
+    model: Model | None = None,
 ) -> Analysis:
     """Sections, words, keyword counts, (with a lens) the annotated comparison cells, and the
     benchmark-result tables (re-reading only the table pages of `source`, when given; `kept`:
-    the pages extraction kept open for that)."""
+    the pages extraction kept open for that; `model`: the run's confidence model)."""
     segments = split_sections(doc)
     rule = word_rule(doc.text)
     kw = count_keywords(segments, lexicon, rule)
     sections = tuple(
         SectionRow(s.section, s.start_page, s.end_page, s.heading, kw.words.get(s.section, 0)) for s in section_spans(segments)
     )
-    annotation = annotate(sentences(segments), lens) if lens is not None else None
+    annotation = annotate(sentences(segments), lens, model=model) if lens is not None else None
     return Analysis(
         word_rule=rule,
         words=kw.words,
@@ -189,10 +195,10 @@ def analyse(
     )
 
 
-def lens_key(lens: Lens | None) -> str:
+def lens_key(lens: Lens | None, model: Model | None = None) -> str:
     """The lens part of a bundle fingerprint: lens content, the annotation code version and the
-    confidence model (a retrained model re-scores every cell on the next run)."""
-    own = f"{lens.fingerprint}|a{ANNOTATE_VERSION}|c{load_model().fingerprint}" if lens is not None else ""
+    confidence model (a retrained or refitted model re-scores every cell on the next run)."""
+    own = f"{lens.fingerprint}|a{ANNOTATE_VERSION}|c{(model or load_model()).fingerprint}" if lens is not None else ""
     return own + f"|{results_key()}"
 
 
@@ -214,6 +220,7 @@ class Task:
     text: Document | None = None  # the cached extraction, when there is one
     data: bytes | None = None  # the source's bytes, for a worker that cannot read `source` (Dask)
     versions: tuple[int, int, int] = field(default_factory=code_versions)
+    model: Model | None = None  # the run's confidence model (None: the committed one)
 
 
 @dataclass(frozen=True)
@@ -249,7 +256,7 @@ def compute(task: Task, progress: Progress | None = None) -> Computed:
             try:
                 if doc is None:
                     doc = extract_file(path, engine=settings.engine, max_pages=settings.max_pages, progress=progress, keep=kept)
-                result = analyse(doc, task.lexicon, task.lens, path, kept)
+                result = analyse(doc, task.lexicon, task.lens, path, kept, task.model)
             finally:
                 if kept is not None:
                     kept.close()
@@ -313,11 +320,13 @@ def plan(
     lens: Lens | None = None,
     ship_source: bool = False,
     written: set[str] | None = None,
+    model: Model | None = None,
 ) -> Outcome | Planned:
     """Driver side, before the work: a final `Outcome` (no source, unchanged, fetch failed) or a `Planned` task.
 
     `ship_source` puts the source's bytes into the task, for workers that do not share this
     machine's files (a Dask cluster). `written` collects the report when its bundle is written here.
+    `model`: the run's confidence model (see `run`), part of the fingerprint.
     """
     t0 = time.perf_counter()
     out = Outcome(spec.id, "ok", file=str(yaml_path))
@@ -340,7 +349,7 @@ def plan(
             settings=download_settings(settings),
             roots=settings.source_roots,
         )
-        fp = fingerprint(fetched.sha256, lexicon, settings, extra=lens_key(lens))
+        fp = fingerprint(fetched.sha256, lexicon, settings, extra=lens_key(lens, model))
         old = store.load_bundle(spec.id)
         if old is not None and not settings.force and old.meta.fingerprint == fp:
             note = f" ({fetched.note})" if fetched.note else ""
@@ -349,7 +358,7 @@ def plan(
             return out
         text = store.get_text(fetched.sha256, settings.engine)
         data = Path(fetched.path).read_bytes() if ship_source else None
-        task = Task(spec.id, str(fetched.path), settings, lexicon, lens, text=text, data=data)
+        task = Task(spec.id, str(fetched.path), settings, lexicon, lens, text=text, data=data, model=model)
         return Planned(spec, yaml_path, fetched, fp, task, out, t0, time.perf_counter() - t0)
     except (fetch.FetchError, ExtractionError) as exc:
         out.status, out.message = "failed", str(exc)
@@ -439,9 +448,10 @@ def ingest_report(
     settings: Settings,
     lens: Lens | None = None,
     page_progress: Progress | None = None,
+    model: Model | None = None,
 ) -> Outcome:
     """Run one report through every stage; never raises, never erases its last good bundle."""
-    step = plan(spec, yaml_path, store, lexicon, settings, lens)
+    step = plan(spec, yaml_path, store, lexicon, settings, lens, model=model)
     if isinstance(step, Outcome):
         return _record(store, step)
     on_progress = (lambda _key, done, total: page_progress(done, total)) if page_progress else None
@@ -488,6 +498,7 @@ def _ingest_all(
     page_progress: Progress | None,
     meanwhile: Callable[[], None] | None = None,
     written: set[str] | None = None,
+    model: Model | None = None,
 ) -> list[Outcome]:
     """Plan each report in the driver, run the work on the executor, finish in the driver; keep input order.
 
@@ -524,7 +535,7 @@ def _ingest_all(
     def jobs() -> Iterator[Job]:
         for i in order:
             spec, path = items[i]
-            step = plan(spec, path, store, lexicon, settings, lens, ship_source=ship, written=written)
+            step = plan(spec, path, store, lexicon, settings, lens, ship_source=ship, written=written, model=model)
             if isinstance(step, Outcome):
                 outcomes[i] = _record(store, step, written)
                 ready.append(i)
@@ -694,9 +705,14 @@ def run(
         msg = "; ".join(str(e) for e in errs)
         result.outcomes.append(Outcome(Path(file).stem, "failed", msg, file=file))
     items = [(spec, registry.paths[spec.id]) for spec in registry.reports]
-    prep = _TablesPrep(store, registry, files, reports_dir, dims, cache, lens_key(lens), lexicon, seen)
+    # Review decisions beside stored automatic cells refit the confidence model for this run.
+    # Always from the whole folder, so a run of a few files scores with the same model as a full run.
+    every = registry if files is None else load_registry(reports_dir, known_dimensions=dims, cache=cache)
+    model = run_model(every.reports, store, lens)
+    prep = _TablesPrep(store, registry, files, reports_dir, dims, cache, lens_key(lens, model), lexicon, seen)
     written: set[str] = set()
-    result.outcomes.extend(_ingest_all(items, store, lexicon, settings, lens, progress, page_progress, prep, written))
+    outs = _ingest_all(items, store, lexicon, settings, lens, progress, page_progress, prep, written, model)
+    result.outcomes.extend(outs)
     prep.load()  # (done already, unless no report needed a job)
     assert prep.full is not None
     # The tables take in written bundles and statuses; an unchanged re-run wrote none (see `_record`),

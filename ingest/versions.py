@@ -13,6 +13,7 @@ import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
+from ingest.analysis.confidence import Model
 from ingest.analysis.lens import Lens
 from ingest.analysis.lexicon import Lexicon
 from ingest.outputs.diff import Reading
@@ -39,6 +40,7 @@ class Context:
     settings: Settings
     lexicon: Lexicon
     lens: Lens | None
+    model: Model | None = None  # the confidence model of a run over the reports folder (see pipeline.run)
 
 
 def declared_origins(spec: ReportSpec) -> dict[str, str]:
@@ -65,7 +67,7 @@ def read_version(ctx: Context, version: SourceVersion) -> Bundle:
         )
     except fetch.FetchError as exc:
         raise VersionError(f"version {version.label}: {exc}") from exc
-    fp = fingerprint(fetched.sha256, ctx.lexicon, ctx.settings, extra=lens_key(ctx.lens))
+    fp = fingerprint(fetched.sha256, ctx.lexicon, ctx.settings, extra=lens_key(ctx.lens, ctx.model))
     for known in (history.load(ctx.store, ctx.spec.id, fetched.sha256), ctx.store.load_bundle(ctx.spec.id)):
         if known is not None and known.meta.sha256 == fetched.sha256 and known.meta.fingerprint == fp:
             if known.meta.origin != fetched.origin:  # label it by this version's origin in the history
@@ -80,7 +82,7 @@ def read_version(ctx: Context, version: SourceVersion) -> Bundle:
                 history.archive(ctx.store, known)
             return known
     text = ctx.store.get_text(fetched.sha256, ctx.settings.engine)
-    task = Task(ctx.spec.id, str(fetched.path), ctx.settings, ctx.lexicon, ctx.lens, text=text)
+    task = Task(ctx.spec.id, str(fetched.path), ctx.settings, ctx.lexicon, ctx.lens, text=text, model=ctx.model)
     for _, result in LocalExecutor(ctx.settings.limits(), 1).imap_unordered([Job(ctx.spec.id, compute, task)]):
         if not isinstance(result, Done):
             raise VersionError(f"version {version.label}: {result.message}")

@@ -381,7 +381,7 @@ FLOORS = {
     # measured on the 28 gold documents by eval/annotate_eval.py ("== all 28", in-sample), rounded
     # down; a drop below fails the suite
     "alg_exact": 0.64, "alg_f1": 0.84, "rs_f1": 0.88, "gran_acc": 0.92,
-    "disclosure_exact": 0.67, "disclosure_w1": 1.0, "rl_disclosure_exact": 0.67, "rl_disclosure_w1": 0.92,
+    "disclosure_exact": 0.67, "disclosure_w1": 1.0, "rl_disclosure_exact": 0.74, "rl_disclosure_w1": 0.96,
 }  # fmt: skip
 
 
@@ -415,7 +415,7 @@ def test_gold_corpus_scores_stay_above_their_floors(lens) -> None:
     loo: dict = {}
     ev.loo_levels(docs, res, lens, loo)
     assert loo["disclosure"][0] >= 20 and loo["disclosure"][1] == 28, loo
-    assert loo["rl_disclosure"][0] >= 18 and loo["rl_disclosure"][1] >= 27, loo
+    assert loo["rl_disclosure"][0] >= 19 and loo["rl_disclosure"][1] == 28, loo
     # the confidence model, leave-one-document-out: cells at or above the threshold are right
     import sys
 

@@ -133,6 +133,7 @@ def test_cue_report_walks_every_cue_and_ablates_one_at_a_time(lens) -> None:
     dim = lens.dimension("reward_source")
     assert sum(c.path[:3] == ("dimensions", 0, "categories") for c in cues) == sum(len(c.cues) for c in dim.categories)
     assert any("all_of" in c.path for c in cues) and any("introduces" in c.path for c in cues)
+    assert any("under_heading" in c.path for c in cues)  # an indicator's heading rule is ablated too
     for cue in cues[:3] + [c for c in cues if "introduces" in c.path][:1]:
         ablated = cr.without(lens, cue)  # still a valid lens, one pattern fewer that can match
         assert ablated.fingerprint != lens.fingerprint

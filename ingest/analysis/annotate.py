@@ -46,6 +46,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from ingest.analysis.codebook import stage_values, under_heading
 from ingest.analysis.confidence import DocContext, Model, Support, background, features, load_model, summary
 from ingest.analysis.cues import (  # noqa: F401 (fold, literal_gate: also used by tests and evals)
     FLAGS,
@@ -65,7 +66,7 @@ from ingest.analysis.lens import NOT_DISCLOSED, Category, Dimension, Lens
 from ingest.store.records import Annotation, Cell, ChecklistItem, EvidenceRow
 
 #: Bump when evidence or annotation rules change in code, so stored annotations are recomputed.
-ANNOTATE_VERSION = 5
+ANNOTATE_VERSION = 6
 NO_CONTEXT = DocContext()
 Ranking = Literal["tfidf", "cues"]
 #: Candidate sentences kept per dimension × category in the evidence table.
@@ -397,10 +398,20 @@ def _categorical_cell(
     chosen = [c.name for c in dim.categories if support.get(c.name, 0) >= dim.min_sentences]
     if dim.kind == "single" and chosen:
         chosen = [max(chosen, key=lambda c: support[c])]  # max keeps lens order on ties
+        stages = stage_values(dim, {c: [h.sentence for h in hits] for c, hits in ranked.items()}, bg)
+        if dim.mixed is not None and len(set(stages.values())) >= 2:
+            chosen = [dim.mixed]
+            ranked[dim.mixed] = sorted(
+                (h for c in set(stages.values()) for h in ranked[c] if h.sentence.heading in stages), key=_order(bg)
+            )
     rows = _evidence_rows(dim.id, ranked)
     if not chosen:
         return _cell([NOT_DISCLOSED], None, None, support=support), rows, ranked, chosen
     return _cell(chosen, None, ranked[chosen[0]][0], support=support), rows, ranked, chosen
+
+
+def _order(bg: frozenset[int]):
+    return lambda h: (h.sentence.index in bg, -h.score, h.sentence.index)
 
 
 def generic_uses(roles: dict[str, list[Hit]], comp: _Compiled, skip: set[int] = frozenset()) -> None:
@@ -507,6 +518,8 @@ class _LevelRx:
     require: CueSet | None
     exclude: CueSet | None
     indicators: list[tuple[str, list[CueSet], CueSet | None, int]]  # name, all_of groups, exclude, window
+    #: per indicator: (heading regex, cue groups) of its `under_heading` rule, or None
+    under: dict[str, tuple[re.Pattern[str] | None, list[CueSet]] | None] = field(default_factory=dict)
 
 
 _LEVEL_CACHE: dict[tuple[str, str], _LevelRx] = {}
@@ -519,6 +532,12 @@ def _level_rx(lens: Lens, dim: Dimension) -> _LevelRx:
             cue_set(dim.require),
             cue_set(dim.exclude),
             [(i.name, [CueSet(g) for g in i.all_of], cue_set(i.exclude), i.window) for i in dim.indicators],
+            {
+                i.name: (alternation(i.under_heading.heading), [CueSet(g) for g in i.under_heading.all_of])
+                if i.under_heading
+                else None
+                for i in dim.indicators
+            },
         )
     return _LEVEL_CACHE[key]
 
@@ -566,7 +585,7 @@ def _level(
                 tested[text] = (
                     all(g.may(f) for g in groups) and all(g.search(text, f) for g in groups) and not cues_match(ex, text, f)
                 )
-            if tested[text]:
+            if tested[text] or under_heading(rx.under.get(name), s, low[s.text], ex):
                 hits.append(Hit(s, [], "indicator", 1.0))
         if len(hits) >= dim.min_sentences:
             fired[name] = hits
@@ -619,7 +638,7 @@ def _skipped(sents: list[Sentence], lens: Lens) -> set[int]:
     return {s.index for s in sents if s.heading and rx_hit(rx, s.heading)}
 
 
-def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues") -> Annotation:
+def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues", model: Model | None = None) -> Annotation:
     """Every dimension of the lens for one document: a `Cell` per dimension and the ranked evidence.
 
     `cells[dim]` has value (category names, or ("not disclosed",)), confidence, quote,
@@ -627,13 +646,14 @@ def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues") -> An
 
     Quotes are ranked by cue count by default: eval/annotate_eval.py measures TF-IDF ranking
     (`ranking="tfidf"`) as at most marginally better on the gold evidence pages, and importing
-    scikit-learn would cost a cold ingest about a second.
+    scikit-learn would cost a cold ingest about a second. `model`: the confidence model of this
+    run (refitted on Review decisions, see confidence_fit.py); the committed one by default.
     """
     sim = _Similarity(sents, lens) if ranking == "tfidf" else None
     skip = _skipped(sents, lens)
     is_summary = alternation(lens.background_headings)
     ctx = DocContext(background(sents, is_summary), len(sents), summary(sents, is_summary))
-    model = load_model()
+    model = model or load_model()
     kept = [s for s in sents if s.index not in skip]
     low = Folded()  # each sentence folded once for all dimensions
     cells: dict[str, Cell] = {}

@@ -15,7 +15,8 @@ plain facts about the evidence, so the model stays explainable:
 The model is a logistic regression (log-loss fit: its output is a calibrated probability on the
 data it was fit on) trained by `eval/train_confidence.py` on the labelled documents and on every
 decision saved from the Review page, and committed as plain coefficients in
-`data/confidence.json` (no pickle). Applying it is a dot product: no scikit-learn at ingest.
+`data/confidence.json` (no pickle). Applying it is a dot product. A run whose reports hold Review
+decisions refits it on the shipped examples plus those decisions (`confidence_fit.py`).
 """
 
 from __future__ import annotations
@@ -104,6 +105,9 @@ class Model:
     intercept: float
     threshold: float = DEFAULT_THRESHOLD
     trained_on: dict[str, int] = field(default_factory=dict)
+    #: Digest of the examples a model refitted at ingest was fit on ("" for the committed model):
+    #: part of the fingerprint, so new Review decisions re-score every cell (confidence_fit.py).
+    examples: str = ""
 
     def predict(self, feats: dict[str, float]) -> float:
         z = self.intercept + sum(self.coef.get(k, 0.0) * v for k, v in feats.items())
@@ -114,7 +118,8 @@ class Model:
 
     @property
     def fingerprint(self) -> str:
-        blob = json.dumps([self.coef, self.intercept, self.threshold], sort_keys=True)
+        own = [self.coef, self.intercept, self.threshold] + ([self.examples] if self.examples else [])
+        blob = json.dumps(own, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:12]
 
     def to_json(self) -> dict:

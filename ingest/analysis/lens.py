@@ -108,6 +108,28 @@ class Category(_Strict):
         return v
 
 
+class HeadingRule(_Strict):
+    """An indicator's second way to fire: a sentence under a heading that says what the section is
+    about need not say it again (codebook: an algorithm named under an RL-training heading)."""
+
+    heading: list[str] = Field(min_length=1, description="the sentence's section heading must match one of these")
+    all_of: list[list[str]] = Field(min_length=1, description="cue groups; the sentence must match one cue from each")
+
+    @field_validator("heading")
+    @classmethod
+    def _heading(cls, v: list[str]) -> list[str]:
+        return _compile_all(v)
+
+    @field_validator("all_of")
+    @classmethod
+    def _groups(cls, v: list[list[str]]) -> list[list[str]]:
+        for g in v:
+            if not g:
+                raise ValueError("empty cue group")
+            _compile_all(g)
+        return v
+
+
 class Indicator(_Strict):
     """A named, explainable disclosure signal: fires on a sentence matching one cue of every group."""
 
@@ -122,6 +144,9 @@ class Indicator(_Strict):
         le=3,
         description="sentences read together: 2 = the sentence with the one before it under the same heading "
         "('These tasks included agent capabilities' after 'we applied RL to 20 tasks')",
+    )
+    under_heading: HeadingRule | None = Field(
+        None, description="also fires on a sentence under a matching heading that matches these groups"
     )
 
     @field_validator("all_of")
@@ -181,6 +206,11 @@ class Dimension(_Strict):
         description="`algorithm`: patterns whose group `name` captures a method the report defines itself "
         "(e.g. an acronym defined next to 'policy optimization'); a name no category knows becomes a category",
     )
+    mixed: str | None = Field(
+        None,
+        description="`single`: the category chosen when different method sections (stages or tracks of the "
+        "training) each support a different category (codebook: credit granularity `mixed`)",
+    )
     require: list[str] = Field(default_factory=list, description="`level`: every indicator sentence must match one of these")
     exclude: list[str] = Field(default_factory=list, description="`level`: sentences matching any of these never fire")
     indicators: list[Indicator] = Field(default_factory=list)
@@ -234,6 +264,8 @@ class Dimension(_Strict):
         elif self.indicators or self.levels:
             raise ValueError("`indicators:`/`levels:` are only for kind 'level'")
         names = [c.name for c in self.categories]
+        if self.mixed is not None and (self.kind != "single" or self.mixed not in names):
+            raise ValueError("`mixed:` is only for kind 'single' and must name one of its categories")
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
             raise ValueError(f"duplicate category name(s): {', '.join(dup)}")

@@ -1,0 +1,104 @@
+"""Codebook rules implemented generically (issue 22): mixed credit granularity, disclosure under RL headings.
+
+Sentences are generated here, not taken from labelled reports: each test states the codebook rule.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from ingest.analysis.annotate import annotate
+from ingest.analysis.evidence import Sentence
+from ingest.analysis.lens import DEFAULT_LENS, load_lens
+
+
+@pytest.fixture(scope="module")
+def lens():
+    return load_lens(DEFAULT_LENS)
+
+
+def doc(*parts: tuple[str, str]) -> list[Sentence]:
+    """(heading, text) pairs as a document's sentences, one page."""
+    return [Sentence(text, 1, "1", "body", i, heading) for i, (heading, text) in enumerate(parts)]
+
+
+def test_step_rewards_in_an_agent_track_and_outcome_rewards_elsewhere_are_mixed(lens) -> None:
+    sents = doc(
+        ("4.1 Reasoning RL", "Each response receives a binary reward from its final answer."),
+        ("4.1 Reasoning RL", "Group-relative advantages are computed over the responses of a prompt."),
+        ("4.2 Agentic RL", "The agent receives a step-level reward for every tool call it makes."),
+        ("4.2 Agentic RL", "We assign per-step rewards from the environment feedback."),
+    )
+    cell = annotate(sents, lens).cells["credit_granularity"]
+    assert cell.value == ("mixed",)
+    assert cell.quote is not None and "reward" in cell.quote
+
+
+def test_a_critic_in_one_stage_and_group_advantages_in_another_are_mixed(lens) -> None:
+    sents = doc(
+        ("3 Stage 1: PPO", "We train the policy with PPO, using generalized advantage estimation from a learned value model."),
+        ("4 Stage 2: GRPO", "In the second stage the advantage is normalised within a group of sampled responses."),
+    )
+    assert annotate(sents, lens).cells["credit_granularity"].value == ("mixed",)
+
+
+def test_one_granularity_in_every_section_is_not_mixed(lens) -> None:
+    sents = doc(
+        ("3 Reasoning RL", "Each response receives a binary reward from its final answer."),
+        ("4 Agentic RL", "Each trajectory gets a reward of 1 if the task is solved."),
+    )
+    assert annotate(sents, lens).cells["credit_granularity"].value == ("trajectory/outcome",)
+
+
+def test_two_granularities_in_one_section_are_not_stages(lens) -> None:
+    # One stage whose text names two granularities: the better supported one, not "mixed".
+    sents = doc(
+        ("3 RL", "Each response receives a binary reward from its final answer."),
+        ("3 RL", "Group-relative advantages are computed over the responses of a prompt."),
+        ("3 RL", "A step-level reward was considered as well."),
+    )
+    assert annotate(sents, lens).cells["credit_granularity"].value == ("trajectory/outcome",)
+
+
+def test_a_summary_section_is_no_stage(lens) -> None:
+    # The introduction restates; its wording does not make a second stage.
+    sents = doc(
+        ("1 Introduction", "Prior agents relied on a step-level reward for each action."),
+        ("3 RL", "Each response receives a binary reward from its final answer."),
+    )
+    assert annotate(sents, lens).cells["credit_granularity"].value == ("trajectory/outcome",)
+
+
+def test_mixed_key_must_name_a_category_of_a_single_dimension(lens) -> None:
+    from pydantic import ValidationError
+
+    from ingest.analysis.lens import Dimension
+
+    cats = [{"name": "a", "label": "A", "cues": ["x"]}, {"name": "m", "label": "M", "cues": ["y"]}]
+    assert Dimension(id="g", label="G", kind="single", categories=cats, mixed="m").mixed == "m"
+    with pytest.raises(ValidationError):
+        Dimension(id="g", label="G", kind="single", categories=cats, mixed="nope")
+    with pytest.raises(ValidationError):
+        Dimension(id="g", label="G", kind="multi", categories=cats, mixed="m")
+
+
+def _algorithm_named(lens, sents: list[Sentence]) -> bool:
+    item = next(c for c in annotate(sents, lens).cells["rl_disclosure"].checklist if c.indicator == "algorithm_named")
+    return item.fired
+
+
+def test_an_algorithm_named_under_an_rl_training_heading_counts_as_named(lens) -> None:
+    # Codebook: an algorithm named under an RL-training heading counts as "algorithm named",
+    # though the sentence itself does not say "we use".
+    under_rl = doc(("4 Reinforcement Learning", "The policy is optimised with GRPO on a mix of math and code prompts."))
+    assert _algorithm_named(lens, under_rl)
+    under_other = doc(("4 Evaluation", "The policy is optimised with GRPO on a mix of math and code prompts."))
+    assert not _algorithm_named(lens, under_other)
+
+
+def test_an_algorithm_under_an_rl_heading_in_a_summary_section_or_contrast_does_not_count(lens) -> None:
+    # a summary heading restates (no indicator fires there); a contrast is excluded by the dimension
+    summary = doc(("1 Introduction to reinforcement learning", "The policy is optimised with GRPO."))
+    assert not _algorithm_named(lens, summary)
+    contrast = doc(("4 RL Training", "Prior works have trained the policy with PPO instead of our recipe."))
+    assert not _algorithm_named(lens, contrast)
