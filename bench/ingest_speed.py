@@ -36,11 +36,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.noop_job import noop  # noqa: E402
 from bench.results_log import recorded  # noqa: E402
 from ingest.pipeline import Settings, run  # noqa: E402
 from ingest.run.executor import Job, Limits, fork_here, run_jobs, stop_forkserver, warm_up  # noqa: E402
@@ -61,10 +63,6 @@ class Clock:
 def _children_cpu() -> float:
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
-
-
-def _noop(arg: int, progress: object) -> int:
-    return arg
 
 
 def write_reports(folder: Path, pdfs: list[Path]) -> None:
@@ -112,7 +110,7 @@ def cold_run(reports: Path, data: Path, jobs: int, root: Path) -> tuple[float, f
     """
     if not fork_here(Limits()):
         warm_up()
-        list(run_jobs([Job(0, _noop, 0)], Limits()))  # returns once the server has preloaded and forked
+        list(run_jobs([Job(0, noop, 0)], Limits()))  # returns once the server has preloaded and forked
     clock = Clock()
     res = run(reports_dir=reports, settings=Settings(data_dir=data, offline=True, jobs=jobs, source_roots=(root,)))
     stop_forkserver()
@@ -146,12 +144,12 @@ def startup_cpu(jobs: int = 20) -> dict[str, float]:
     """CPU of starting the worker server (it preloads the pipeline and warms its caches) and of one job's processes."""
     clock = Clock()
     warm_up()
-    list(run_jobs([Job(0, _noop, 0)], Limits(), start="forkserver"))
+    list(run_jobs([Job(0, noop, 0)], Limits(), start="forkserver"))
     stop_forkserver()
     _, _, server = clock.stop()
     clock = Clock()
     warm_up()
-    list(run_jobs([Job(i, _noop, i) for i in range(jobs + 1)], Limits(), start="forkserver"))
+    list(run_jobs([Job(i, noop, i) for i in range(jobs + 1)], Limits(), start="forkserver"))
     stop_forkserver()
     _, own, kids = clock.stop()
     per_job = (own + kids - server) / jobs  # the same server start, plus `jobs` more jobs
@@ -200,63 +198,89 @@ def stage_cpu(pdfs: list[Path], data: Path, reports: Path) -> dict[str, float]:
     return tot
 
 
-def main() -> int:
+@dataclass
+class Runs:
+    """Every timed run of every repeat: (wall, cpu...) tuples per kind, the best is reported."""
+
+    ref: list[tuple[float, float]] = field(default_factory=list)  # pdftotext
+    cold: list[tuple[float, float, float]] = field(default_factory=list)
+    warm: list[tuple[float, float]] = field(default_factory=list)
+    cli_warm: list[tuple[float, float]] = field(default_factory=list)
+    cli_cold: list[tuple[float, float]] = field(default_factory=list)
+    stage: list[float] = field(default_factory=list)  # the results stage's seconds, per cold run
+    par1: list[tuple[float, float, float]] = field(default_factory=list)
+    par2: list[tuple[float, float, float]] = field(default_factory=list)
+    many: list[Path] = field(default_factory=list)  # the PDFs of the parallel figure
+    stages: dict[str, float] = field(default_factory=dict)  # CPU by stage
+
+
+def _parse() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--copies", type=int, default=6, help="copies of each corpus PDF for the parallel figure")
     ap.add_argument("--skip-parallel", action="store_true", help="skip the --jobs 1 vs --jobs 2 figure")
-    args = ap.parse_args()
-    pdfs = sorted((args.corpus / "pdf").glob("*.pdf"))
-    if not pdfs:
-        print(f"no PDFs under {args.corpus / 'pdf'}")
-        return 2
-    cold, warm, ref, cli_warm, cli_cold, stage = [], [], [], [], [], []
-    par1, par2 = [], []
+    return ap.parse_args()
+
+
+def _one_round(i: int, args: argparse.Namespace, pdfs: list[Path], tmpd: Path, runs: Runs) -> None:
+    """Repeat `i`: pdftotext, a cold run, a warm run (in process and as `python -m ingest`), the parallel pair."""
+    reports = tmpd / "reports"
+    data = tmpd / f"data{i}"
+    settings = Settings(data_dir=data, offline=True, jobs=1, source_roots=(args.corpus,))
+    runs.ref.append(time_pdftotext(pdfs, tmpd))
+    runs.cold.append(cold_run(reports, data, jobs=1, root=args.corpus))
+    store = Store(data)
+    bundles = [store.load_bundle(x) for x in store.bundle_ids()]
+    runs.stage.append(sum(b.results.seconds for b in bundles if b is not None and b.results is not None))
+    clock = Clock()
+    res = run(reports_dir=reports, settings=settings)
+    wall, own, _ = clock.stop()
+    runs.warm.append((wall, own))
+    assert all(o.status == "cached" for o in res.outcomes)
+    base = [
+        *("--quiet", "--offline", "--jobs", "1"),
+        *("--reports-dir", str(reports), "--source-root", str(args.corpus)),
+    ]
+    runs.cli_warm.append(cli_run([*base, "--data-dir", str(data)]))
+    runs.cli_cold.append(cli_run([*base, "--data-dir", str(tmpd / f"fresh{i}")]))
+    if runs.many:
+        runs.par1.append(cold_run(tmpd / "many", tmpd / f"par1-{i}", jobs=1, root=tmpd / "copies"))
+        runs.par2.append(cold_run(tmpd / "many", tmpd / f"par2-{i}", jobs=2, root=tmpd / "copies"))
+
+
+def measure(args: argparse.Namespace, pdfs: list[Path]) -> Runs:
+    """Every repeat in one temporary folder, then the CPU breakdown by stage."""
+    runs = Runs()
     with tempfile.TemporaryDirectory() as tmp:
         tmpd = Path(tmp)
         reports = tmpd / "reports"
         write_reports(reports, pdfs)
-        many: list[Path] = []
         if not args.skip_parallel:
-            many = make_copies(pdfs, tmpd / "copies", args.copies)
-            write_reports(tmpd / "many", many)
+            runs.many = make_copies(pdfs, tmpd / "copies", args.copies)
+            write_reports(tmpd / "many", runs.many)
         for i in range(args.repeat):
-            data = tmpd / f"data{i}"
-            settings = Settings(data_dir=data, offline=True, jobs=1, source_roots=(args.corpus,))
-            ref.append(time_pdftotext(pdfs, tmpd))
-            cold.append(cold_run(reports, data, jobs=1, root=args.corpus))
-            store = Store(data)
-            bundles = [store.load_bundle(x) for x in store.bundle_ids()]
-            stage.append(sum(b.results.seconds for b in bundles if b is not None and b.results is not None))
-            clock = Clock()
-            res = run(reports_dir=reports, settings=settings)
-            wall, own, _ = clock.stop()
-            warm.append((wall, own))
-            assert all(o.status == "cached" for o in res.outcomes)
-            base = [
-                *("--quiet", "--offline", "--jobs", "1"),
-                *("--reports-dir", str(reports), "--source-root", str(args.corpus)),
-            ]
-            cli_warm.append(cli_run([*base, "--data-dir", str(data)]))
-            cli_cold.append(cli_run([*base, "--data-dir", str(tmpd / f"fresh{i}")]))
-            if many:
-                par1.append(cold_run(tmpd / "many", tmpd / f"par1-{i}", jobs=1, root=tmpd / "copies"))
-                par2.append(cold_run(tmpd / "many", tmpd / f"par2-{i}", jobs=2, root=tmpd / "copies"))
+            _one_round(i, args, pdfs, tmpd, runs)
         # A rebuild from scratch of the tables for the stage breakdown: bundles of the cold run.
         shutil.copytree(tmpd / "data0" / "results" / "reports", tmpd / "cold-stage" / "results" / "reports")
-        stages = {**import_cpu(), **startup_cpu(), **stage_cpu(pdfs, tmpd / "stage", reports)}
+        runs.stages = {**import_cpu(), **startup_cpu(), **stage_cpu(pdfs, tmpd / "stage", reports)}
+    return runs
+
+
+def best(runs: list) -> tuple:  # type: ignore[type-arg]
+    """The run with the shortest wall time."""
+    return min(runs, key=lambda x: x[0])
+
+
+def report(args: argparse.Namespace, pdfs: list[Path], runs: Runs) -> bool:
+    """Print the figures beside their targets; whether every target is met (wall time)."""
     pages = sum(len(__import__("pypdfium2").PdfDocument(str(p))) for p in pdfs)
-
-    def best(runs: list) -> tuple:  # type: ignore[type-arg]
-        return min(runs, key=lambda x: x[0])
-
-    r, r_cpu = best(ref)
-    c, c_drv, c_kids = best(cold)
+    r, r_cpu = best(runs.ref)
+    c, c_drv, c_kids = best(runs.cold)
     c_cpu = c_drv + c_kids
-    cc, cc_cpu = best(cli_cold)
-    w, w_cpu = best(warm)
-    cw, cw_cpu = best(cli_warm)
+    cc, cc_cpu = best(runs.cli_cold)
+    w, w_cpu = best(runs.warm)
+    cw, cw_cpu = best(runs.cli_warm)
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"corpus: {len(pdfs)} PDFs, {pages} pages (best of {args.repeat}); {os.cpu_count()} cores, load average {load}")
     print("                                        wall        CPU (user+sys)")
@@ -272,32 +296,46 @@ def main() -> int:
     )
     print(f"warm re-ingest (in-process):          {w:6.3f} s   {w_cpu:6.3f} s   (target <= 0.5 s)")
     print(f"warm re-ingest (python -m ingest):    {cw:6.3f} s   {cw_cpu:6.3f} s   (includes interpreter and library start-up)")
-    k = cold.index(best(cold))
-    rs = stage[k]
+    rs = runs.stage[runs.cold.index(best(runs.cold))]
     print(
         f"results stage (benchmark tables):     {rs:6.3f} s   adds {rs / max(c - rs, 1e-9):5.1%} to the cold ingest without it"
         "   (target <= 30%)"
     )
     print(f"CPU by stage ({len(pdfs)} PDFs; analysis stages run one PDF after another in one process):")
-    for name, sec in stages.items():
+    for name, sec in runs.stages.items():
         print(f"  {name:44s} {sec:6.3f} s")
     ok = c / r <= 2 and w <= 0.5 and rs / max(c - rs, 1e-9) <= 0.30
-    if par1:
-        p1, d1, k1 = best(par1)
-        p2, d2, k2 = best(par2)
-        # With the driver's whole CPU and the worker server's start counted as serial (the driver's
-        # per-report writes in fact overlap the workers), the speed-up two idle cores would give.
-        server = stages["worker server start (preload, warm caches)"]
-        bound = (d1 + k1) / (d1 + server + (k1 - server) / 2)
-        print(
-            f"parallel: {len(many)} PDFs cold, --jobs 1 {p1:6.2f} s, --jobs 2 {p2:6.2f} s, speed-up {p1 / p2:4.2f}x"
-            f"   (target >= 1.7x; {os.cpu_count()} cores, load average {load})"
-        )
-        print(
-            f"  CPU: --jobs 1 {d1 + k1:6.2f} s (driver {d1:.2f} s), --jobs 2 {d2 + k2:6.2f} s (driver {d2:.2f} s);"
-            f" speed-up on two idle cores at most {bound:4.2f}x (driver and worker-server start counted as serial)"
-        )
-        ok = ok and p1 / p2 >= 1.7
+    if runs.par1:
+        ok = report_parallel(runs, load) and ok
+    return ok
+
+
+def report_parallel(runs: Runs, load: str) -> bool:
+    """The --jobs 2 over --jobs 1 speed-up beside its target and the bound two idle cores would give."""
+    p1, d1, k1 = best(runs.par1)
+    p2, d2, k2 = best(runs.par2)
+    # With the driver's whole CPU and the worker server's start counted as serial (the driver's
+    # per-report writes in fact overlap the workers), the speed-up two idle cores would give.
+    server = runs.stages["worker server start (preload, warm caches)"]
+    bound = (d1 + k1) / (d1 + server + (k1 - server) / 2)
+    print(
+        f"parallel: {len(runs.many)} PDFs cold, --jobs 1 {p1:6.2f} s, --jobs 2 {p2:6.2f} s, speed-up {p1 / p2:4.2f}x"
+        f"   (target >= 1.7x; {os.cpu_count()} cores, load average {load})"
+    )
+    print(
+        f"  CPU: --jobs 1 {d1 + k1:6.2f} s (driver {d1:.2f} s), --jobs 2 {d2 + k2:6.2f} s (driver {d2:.2f} s);"
+        f" speed-up on two idle cores at most {bound:4.2f}x (driver and worker-server start counted as serial)"
+    )
+    return p1 / p2 >= 1.7
+
+
+def main() -> int:
+    args = _parse()
+    pdfs = sorted((args.corpus / "pdf").glob("*.pdf"))
+    if not pdfs:
+        print(f"no PDFs under {args.corpus / 'pdf'}")
+        return 2
+    ok = report(args, pdfs, measure(args, pdfs))
     print("targets:", "PASS" if ok else "FAIL", "(wall time)")
     return 0 if ok else 1
 
