@@ -110,7 +110,11 @@ def test_summary_matches_study_wording(shipped_store: Store) -> None:
     llama = df.set_index("model").loc["Llama 4"]
     assert llama[lab["credit_granularity"]] == "not disclosed [curated]"
     # MiniMax-M1's supplement gives no granularity: its bundled PDF gives an automatic one, in the lens's label
-    assert df.set_index("model").loc["MiniMax-M1", lab["credit_granularity"]] == "Trajectory / outcome [automatic]"
+    # (marked low confidence or not, by the confidence model)
+    assert df.set_index("model").loc["MiniMax-M1", lab["credit_granularity"]] in (
+        "Trajectory / outcome [automatic]",
+        "Trajectory / outcome [automatic, low confidence]",
+    )
     # a report without a source and without that cell is "not assessed", never a blank
     unmarked = study_tables.summary_table(shipped_store, marks=False).set_index("model")
     assert unmarked.loc["A.X K2", lab["rl_algorithm"]] == "CISPO + GDPO"
@@ -120,7 +124,7 @@ def test_summary_uses_the_lens_display_labels_and_optional_quote_columns() -> No
     reports = pd.DataFrame([{"report_id": "a", "model": "A", "organization": "Lab"}])
     cmp_ = pd.DataFrame(
         [{"report_id": "a", "dimension": "reward_source", "value": "rule-based/verifiable; code-execution/test-cases",
-          "origin": "auto", "quote": "We reward passing tests.", "page": 4, "page_label": "4"}]
+          "origin": "auto", "quote": "We reward passing tests.", "page": 4, "page_label": "4", "confidence": 0.99}]
     )  # fmt: skip
     df = study_tables.summary_frame(reports, cmp_, marks=True, quotes=True)
     label = LAB["reward_source"]
@@ -133,7 +137,7 @@ def test_cli_summary_quotes_and_wide_results(shipped_store: Store, capsys: pytes
     root = str(shipped_store.root)
     assert main(["export", "--table", "summary-quotes", "--format", "md", "--data-dir", root]) == 0
     out = capsys.readouterr().out
-    assert "[automatic]" in out and "[curated]" in out and ": quote |" in out and "(p. " in out
+    assert "[automatic" in out and "[curated]" in out and ": quote |" in out and "(p. " in out
     assert main(["export", "--table", "results-wide", "--format", "csv", "--data-dir", root]) == 0
     wide = pd.read_csv(io.StringIO(capsys.readouterr().out), dtype=str, keep_default_na=False)
     assert list(wide.columns[:4]) == ["report", "model", "setting", "own"]
