@@ -41,6 +41,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from bench.results_log import recorded  # noqa: E402
 from ingest.reading.structure import Table  # noqa: E402
 from ingest.reading.structure_regions import read_pdf_tables, table_in_box  # noqa: E402
 from ingest.reading.tables_pdf import page_words  # noqa: E402
@@ -339,4 +340,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with recorded(__file__):
+        raise SystemExit(main())
