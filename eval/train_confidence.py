@@ -34,6 +34,7 @@ sys.path.insert(0, str(ROOT / "eval"))
 
 from annotate_eval import Doc, annotate_all, cell_truth, load_docs  # noqa: E402
 
+from bench.results_log import recorded  # noqa: E402
 from ingest.analysis.confidence import DEFAULT_THRESHOLD, MODEL_PATH, Model  # noqa: E402
 from ingest.analysis.confidence_fit import EXAMPLES_PATH, Examples, same_value, vector  # noqa: E402
 from ingest.analysis.confidence_fit import fit as fit_examples  # noqa: E402
@@ -157,4 +158,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with recorded(__file__):
+        raise SystemExit(main())
