@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from ingest.analysis.lens import load_lens
@@ -41,6 +42,8 @@ def reads(built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[
         return real(self, name, report_ids=report_ids, columns=columns, filters=filters)
 
     monkeypatch.setattr(Store, "read_table", spy)
+    st.cache_data.clear()  # a copy of the shared store may carry the same cache key as one an earlier test read
+    st.cache_resource.clear()
     return calls
 
 
