@@ -23,7 +23,6 @@ ALLOWLIST: dict[str, str] = {
     "eval/bad_inputs.py::catalogue": "one literal list of cases; to be split by topic",
     "ingest/analysis/annotate.py": SPLIT,
     "ingest/analysis/annotate.py::_level": SPLIT,
-    "ingest/pipeline.py": SPLIT,
     "ingest/reading/tables_pdf.py": SPLIT,
     "ingest/reading/tables_pdf.py::build_grid": SPLIT,
     "ingest/run/executor.py": SPLIT,
