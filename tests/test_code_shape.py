@@ -27,7 +27,6 @@ ALLOWLIST: dict[str, str] = {
     "ingest/reading/tables_pdf.py::build_grid": SPLIT,
     "ingest/run/executor.py": SPLIT,
     "ingest/sources/registry.py": SPLIT,
-    "ingest/store/tables.py::rebuild_tables": "to be split into one step per table (issue 25)",
     "views/keywords.py::render": SPLIT,
 }
 
