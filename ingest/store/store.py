@@ -26,7 +26,6 @@ part is found without re-hashing the whole store on every run; `check(full=True)
 
 from __future__ import annotations
 
-import errno
 import gzip
 import hashlib
 import io
@@ -35,12 +34,36 @@ import os
 import tempfile
 import time
 import uuid
-from collections.abc import Container, Iterable, Sequence
+from collections.abc import Container, Iterable
 from contextlib import suppress
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ingest.store.atomic import atomic_write_bytes, describe_os_error, dumps
+from ingest.store.frames import (
+    _in_order,
+    frame,
+    pandas_dtypes,
+    reported_rows,
+    restore_dtypes,
+    rows_to_arrow,
+    spec_row,
+    string_array,
+    to_arrow,
+)
+from ingest.store.manifest import (
+    DEFAULT_BUCKETS,
+    MANIFEST_FORMAT,
+    TABLES,
+    TABLES_BEHIND,
+    Manifest,
+    Part,
+    StoreDamaged,
+    StoreError,
+    TableEntry,
+    bucket_of,
+)
+from ingest.store.reader import TableReader
 from ingest.store.records import Bundle
 
 if TYPE_CHECKING:  # pandas/pyarrow are imported lazily: a warm re-run never needs them
@@ -50,174 +73,40 @@ if TYPE_CHECKING:  # pandas/pyarrow are imported lazily: a warm re-run never nee
 
     # Imported on use too: `export --table counts` needs neither the extractors nor pydantic.
     from ingest.reading.extract import Document
-    from ingest.sources.schema import ReportSpec
+
+#: Names importable from here as before the split (the store's helpers live in atomic.py,
+#: manifest.py and frames.py).
+__all__ = [
+    "DEFAULT_BUCKETS",
+    "DEFAULT_DATA_DIR",
+    "MANIFEST_FORMAT",
+    "TABLES",
+    "TABLES_BEHIND",
+    "Manifest",
+    "Part",
+    "Store",
+    "StoreDamaged",
+    "StoreError",
+    "TableEntry",
+    "_in_order",
+    "atomic_write_bytes",
+    "bucket_of",
+    "describe_os_error",
+    "dumps",
+    "frame",
+    "pandas_dtypes",
+    "reported_rows",
+    "restore_dtypes",
+    "rows_to_arrow",
+    "spec_row",
+    "string_array",
+    "to_arrow",
+]
 
 DEFAULT_DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 
-#: The tables every pipeline run writes (ingest/store/tables.py declares how each is built; readers
-#: take the list from the manifest, so a table declared there needs no change here).
-TABLES = ("reports", "status", "sections", "counts", "kwic", "reported", "comparison", "evidence", "results", "result_notes")
-MANIFEST_FORMAT = 2
-#: File in results/ saying the tables do not yet take in every bundle (see `Store.mark_tables_behind`).
-TABLES_BEHIND = ".tables_behind"
-#: Parts per per-report table: small enough that one report's update rewrites ~1/64 of a table,
-#: few enough that a full read opens few files.
-DEFAULT_BUCKETS = 64
 
-
-class StoreError(Exception):
-    """A problem with the stored tables, worded as one line for a user (no traceback)."""
-
-
-class StoreDamaged(StoreError):
-    """A stored table part is missing, truncated or altered; `python -m ingest` rebuilds it."""
-
-
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write via a temp file in the same folder and `os.replace`, so readers never see half a file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-def _json_default(o: object) -> object:
-    if hasattr(o, "isoformat"):
-        return o.isoformat()  # type: ignore[union-attr]
-    raise TypeError(f"not JSON serialisable: {type(o).__name__}")
-
-
-def dumps(obj: object) -> bytes:
-    return json.dumps(obj, ensure_ascii=False, default=_json_default).encode("utf-8")
-
-
-def bucket_of(report_id: str, buckets: int) -> int:
-    """The part a report's rows live in (stable across runs and machines)."""
-    if buckets <= 1:
-        return 0
-    return int.from_bytes(hashlib.blake2b(report_id.encode(), digest_size=4).digest(), "big") % buckets
-
-
-def describe_os_error(exc: OSError) -> str:
-    """An OSError as a short phrase without the file path (callers name the place themselves)."""
-    if exc.errno == errno.ENOSPC:
-        return "no space left on the device"
-    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-        return "permission denied (read-only?)"
-    if exc.errno == errno.EISDIR:
-        return "is a directory"
-    if exc.errno == errno.ENOENT:
-        return "no such folder"
-    return exc.strerror or type(exc).__name__
-
-
-# --------------------------------------------------------------------------------------- manifest
-@dataclass(frozen=True)
-class Part:
-    """One parquet file of a table: where it is and how to recognise it intact."""
-
-    file: str  # relative to results/tables/
-    sha256: str
-    size: int
-    rows: int
-    mtime_ns: int = 0
-
-
-@dataclass
-class TableEntry:
-    """A table of one generation: its columns, pandas dtypes to restore, and its parts by bucket."""
-
-    columns: list[str]
-    dtypes: dict[str, str] = field(default_factory=dict)
-    buckets: int = 1
-    parts: dict[int, Part] = field(default_factory=dict)
-    #: Column each part is sorted by ("" for none); a change re-sorts parts without re-reading bundles.
-    cluster: str = ""
-
-
-@dataclass
-class Manifest:
-    """One consistent generation of every table."""
-
-    generation: int = 0
-    #: Report ids in display order (the registry's); reads return rows in this order. Stored as
-    #: the key order of `inputs`.
-    order: list[str] = field(default_factory=list)
-    #: report id -> hash of the inputs its rows were built from (which reports must be rebuilt).
-    inputs: dict[str, str] = field(default_factory=dict)
-    tables: dict[str, TableEntry] = field(default_factory=dict)
-    #: Files of the previous generation no longer named here, deleted at the next swap.
-    retired: list[str] = field(default_factory=list)
-    written_at: str = ""
-
-    def to_json(self) -> bytes:
-        """A header line with the format and the SHA-256 of the body, then the body as JSON."""
-        tables = {
-            name: {
-                "columns": t.columns,
-                "dtypes": t.dtypes,
-                "buckets": t.buckets,
-                "cluster": t.cluster,
-                "parts": {str(b): [p.file, p.sha256, p.size, p.rows, p.mtime_ns] for b, p in sorted(t.parts.items())},
-            }
-            for name, t in self.tables.items()
-        }
-        body = json.dumps(
-            {
-                "generation": self.generation,
-                "written_at": self.written_at,
-                "inputs": self.inputs,
-                "tables": tables,
-                "retired": self.retired,
-            },
-            ensure_ascii=False,
-            separators=(",", ":"),
-        ).encode()
-        return f"frl-manifest {MANIFEST_FORMAT} {hashlib.sha256(body).hexdigest()}\n".encode() + body
-
-    @classmethod
-    def from_json(cls, raw: bytes) -> Manifest:
-        head, _, body = raw.partition(b"\n")
-        parts = head.decode("ascii", "replace").split()
-        if len(parts) != 3 or parts[0] != "frl-manifest" or parts[1] != str(MANIFEST_FORMAT):
-            raise ValueError("not a manifest of this format")
-        if hashlib.sha256(body).hexdigest() != parts[2]:
-            raise ValueError("manifest checksum mismatch")
-        d = json.loads(body)
-        tables = {
-            name: TableEntry(
-                columns=list(t["columns"]),
-                dtypes=dict(t.get("dtypes") or {}),
-                buckets=int(t.get("buckets", 1)),
-                parts={int(b): Part(*p) for b, p in t["parts"].items()},
-                cluster=str(t.get("cluster") or ""),
-            )
-            for name, t in d["tables"].items()
-        }
-        inputs = dict(d["inputs"])
-        return cls(
-            generation=int(d["generation"]),
-            order=list(inputs),
-            inputs=inputs,
-            tables=tables,
-            retired=list(d.get("retired") or []),
-            written_at=str(d.get("written_at", "")),
-        )
-
-    def files(self) -> set[str]:
-        return {p.file for t in self.tables.values() for p in t.parts.values()}
-
-
-class Store:
+class Store(TableReader):
     """The data folder: text cache, per-report bundles and the combined tables."""
 
     def __init__(self, root: str | Path = DEFAULT_DATA_DIR):
@@ -566,295 +455,3 @@ class Store:
     def write_table(self, name: str, df: pd.DataFrame) -> None:
         """Replace one whole table (kept for fixtures and scripts); a new generation."""
         self.write_tables({name: df})
-
-    # ---------------------------------------------------------------- reading
-    def table_names(self) -> list[str]:
-        m = self.manifest()
-        return list(m.tables) if m else []
-
-    def _parts(self, m: Manifest, name: str, report_ids: Sequence[str] | None) -> list[Part]:
-        t = m.tables[name]
-        if report_ids is None or t.buckets <= 1:
-            return [t.parts[b] for b in sorted(t.parts)]
-        wanted = {bucket_of(r, t.buckets) for r in report_ids}
-        return [t.parts[b] for b in sorted(t.parts) if b in wanted]
-
-    def read_arrow(
-        self,
-        name: str,
-        report_ids: Sequence[str] | None = None,
-        columns: Sequence[str] | None = None,
-        filters: Any = None,
-    ) -> pa.Table | None:
-        """Rows of a stored table as Arrow, filters pushed down to the parquet reader.
-
-        `report_ids` opens only the parts holding those reports; `filters` is a pyarrow
-        expression or a list of (column, op, value) tuples as `pyarrow.parquet` takes.
-        Rows come in report order (the registry's). None when the table was never written.
-        Raises StoreDamaged (one line) when a part cannot be read.
-        """
-        import pyarrow as pa
-
-        m = self.manifest()
-        if m is None or name not in m.tables:
-            return None
-        t = m.tables[name]
-        cols = list(columns) if columns is not None else None
-        want_cols = None if cols is None else list(dict.fromkeys([*cols, "report_id"])) if "report_id" in t.columns else cols
-        expr = _expression(filters)
-        if report_ids is not None and "report_id" in t.columns:
-            import pyarrow.dataset as ds
-
-            ids_expr = ds.field("report_id").isin(pa.array(list(report_ids), pa.string()))
-            expr = ids_expr if expr is None else expr & ids_expr
-        pieces = [self._read_part(name, part, want_cols, expr) for part in self._parts(m, name, report_ids)]
-        if not pieces:
-            return _empty_arrow(t.columns if want_cols is None else want_cols)
-        out = _in_order(pa.concat_tables(pieces, promote_options="permissive"), m.order)
-        if cols is not None:
-            out = out.select([c for c in cols if c in out.column_names])
-        return out
-
-    def read_table(
-        self,
-        name: str,
-        report_ids: Sequence[str] | None = None,
-        columns: Sequence[str] | None = None,
-        filters: Any = None,
-    ) -> pd.DataFrame:
-        """A stored table as pandas (see `read_arrow`); an empty frame if it was never written."""
-        import pandas as pd
-
-        tb = self.read_arrow(name, report_ids=report_ids, columns=columns, filters=filters)
-        if tb is None:
-            return pd.DataFrame(columns=list(columns) if columns else None)
-        m = self.manifest()
-        entry = m.tables[name] if m else TableEntry(columns=[])
-        return restore_dtypes(tb.to_pandas(), entry.dtypes)
-
-    def read_arrow_part(
-        self,
-        name: str,
-        bucket: int,
-        columns: Sequence[str] | None = None,
-        dictionary: Sequence[str] = (),
-        threads: bool = True,
-    ) -> pa.Table:
-        """One part of a table, rows in report order (for streaming a large table).
-
-        `dictionary` names string columns to keep dictionary-encoded as stored (a CSV export
-        decodes each distinct value once, at write time); `threads=False` decodes on this thread
-        only (less CPU in all, for a caller that already overlaps reading with other work).
-        """
-        m = self.manifest()
-        if m is None or name not in m.tables or bucket not in m.tables[name].parts:
-            raise StoreError(f"table {name} has no part {bucket}")
-        tb = self._read_part(name, m.tables[name].parts[bucket], columns, None, dictionary, threads)
-        return _in_order(tb, m.order)
-
-    def part_schema(self, name: str, bucket: int, columns: Sequence[str] | None = None) -> pa.Schema:
-        """The Arrow schema of one part (its footer only)."""
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        m = self.manifest()
-        part = m.tables[name].parts[bucket] if m else None
-        try:
-            schema = pq.read_schema(self.tables_dir / part.file) if part else pa.schema([])
-        except (OSError, ValueError, pa.ArrowException) as exc:
-            raise StoreDamaged(f"stored table {name} is damaged; run python -m ingest") from exc
-        schema = schema.remove_metadata()
-        return pa.schema([schema.field(c) for c in columns]) if columns else schema
-
-    def _read_part(
-        self,
-        name: str,
-        part: Part,
-        columns: Sequence[str] | None,
-        expr: Any,
-        dictionary: Sequence[str] = (),
-        threads: bool = True,
-    ) -> pa.Table:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        try:
-            path = self.tables_dir / part.file
-            cols = list(columns) if columns else None
-            # Without a filter read the file directly: pyarrow.dataset (behind read_table) imports pandas.
-            if expr is None:
-                tb = pq.ParquetFile(path, read_dictionary=list(dictionary) or None).read(columns=cols, use_threads=threads)
-            else:
-                tb = pq.read_table(path, columns=cols, filters=expr)
-        except FileNotFoundError as exc:
-            raise StoreDamaged(f"stored table {name} is damaged (a part is missing); run python -m ingest") from exc
-        except (OSError, ValueError, pa.ArrowException) as exc:
-            raise StoreDamaged(f"stored table {name} is damaged; run python -m ingest") from exc
-        return tb.replace_schema_metadata(None)
-
-
-def _expression(filters: Any) -> Any:
-    """A pyarrow expression from an expression, a list of tuples (AND) or None."""
-    if filters is None or not isinstance(filters, list | tuple):
-        return filters
-    import pyarrow.parquet as pq
-
-    return pq.filters_to_expression(list(filters)) if filters else None
-
-
-def _in_order(tb: pa.Table, order: list[str]) -> pa.Table:
-    """Rows sorted by the registry position of their report (stable: a report's rows keep their order)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    if not tb.num_rows or "report_id" not in tb.column_names or not order:
-        return tb
-    ids, value_set = tb["report_id"], string_array(order)
-    if pa.types.is_dictionary(ids.type):  # look each distinct id up once, not once per row
-        chunks = [pc.index_in(c.dictionary, value_set=value_set).take(c.indices) for c in ids.chunks]
-        pos = pa.chunked_array(chunks, pa.int32())
-    else:
-        pos = pc.index_in(ids, value_set=value_set)
-    if pos.null_count == 0 and (len(pos) < 2 or pc.all(pc.greater_equal(pos[1:], pos[:-1])).as_py()):
-        return tb  # already in order (the usual case): no copy
-    return tb.take(pc.sort_indices(pa.table({"p": pos}), sort_keys=[("p", "ascending")]))
-
-
-def string_array(values: Sequence[str]) -> pa.Array:
-    """A string array built from its buffers: `pa.array(list)` makes pyarrow import pandas (about
-    0.5 s of CPU), which an export or a filtered read does not otherwise need."""
-    import itertools
-    from array import array
-
-    import pyarrow as pa
-
-    data = [v.encode() for v in values]
-    ends = [0, *itertools.accumulate(len(b) for b in data)]
-    # 32-bit offsets make a string array as it is (a cast would import pyarrow.compute).
-    if ends[-1] < 2**31 and array("i").itemsize == 4:
-        return pa.StringArray.from_buffers(len(data), pa.py_buffer(array("i", ends)), pa.py_buffer(b"".join(data)))
-    offsets = array("q", ends)
-    return pa.LargeStringArray.from_buffers(len(data), pa.py_buffer(offsets), pa.py_buffer(b"".join(data))).cast(pa.string())
-
-
-def rows_to_arrow(rows: list[dict], schema: pa.Schema) -> pa.Table | None:
-    """`rows` as a table of exactly `schema` (an existing part's), or None when they do not fit it.
-
-    Goes through Arrow's JSON reader, which is strict: a key outside the schema, a missing or
-    extra key in some row, a value of another type (a float in an integer column, text in a
-    null one), NaN — any of these gives None and the caller builds the rows as before
-    (`Table.from_pylist`, whose result concatenates to the same table when these fit). Why: any
-    conversion of Python values by `pa.array` makes pyarrow import pandas, about 0.5 s of CPU in
-    a fresh `python -m ingest reports/new.yaml`.
-    """
-    import pyarrow as pa
-    import pyarrow.json as pajson
-
-    if not rows:
-        return None
-    keys = rows[0].keys()
-    if not set(keys) <= set(schema.names) or any(r.keys() != keys for r in rows):
-        return None
-    try:
-        data = "\n".join(json.dumps(r, allow_nan=False) for r in rows).encode()
-        return pajson.read_json(
-            io.BytesIO(data),
-            read_options=pajson.ReadOptions(use_threads=False, block_size=len(data) + 1),
-            parse_options=pajson.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error"),
-        )
-    except (TypeError, ValueError, pa.ArrowException):
-        return None
-
-
-def _empty_arrow(columns: Sequence[str]) -> pa.Table:
-    import pyarrow as pa
-
-    return pa.table({c: pa.array([], pa.null()) for c in columns})
-
-
-def to_arrow(df: pd.DataFrame) -> pa.Table:
-    """A frame as Arrow without pandas metadata or index (parts of one table must concatenate)."""
-    import pyarrow as pa
-
-    return pa.Table.from_pandas(df, preserve_index=False).replace_schema_metadata(None)
-
-
-#: pandas extension dtypes restored on read (Arrow alone cannot tell Int64 from int64 with nulls).
-_KEEP_DTYPES = ("Int64", "Float64", "boolean", "string")
-
-
-def pandas_dtypes(df: pd.DataFrame) -> dict[str, str]:
-    return {str(c): str(t) for c, t in df.dtypes.items() if str(t) in _KEEP_DTYPES}
-
-
-def restore_dtypes(df: pd.DataFrame, dtypes: dict[str, str]) -> pd.DataFrame:
-    for c, t in dtypes.items():
-        if c in df.columns and str(df[c].dtype) != t:
-            with suppress(TypeError, ValueError):
-                df[c] = df[c].astype(t)
-    return df
-
-
-def spec_row(spec: ReportSpec, yaml_path: str | None = None) -> dict:
-    """Flat metadata row of one report (the `reports` table)."""
-    src = spec.source
-    return {
-        "report_id": spec.id,
-        "model": spec.model,
-        "organization": spec.organization,
-        "country": spec.country,
-        "released": spec.released.isoformat() if spec.released else None,
-        "doc_type": spec.doc_type,
-        "arxiv_id": spec.arxiv_id,
-        "params": spec.params,
-        "tags": "; ".join(spec.tags),
-        "notes": spec.notes,
-        "source_url": src.url if src else None,
-        "source_path": src.path if src else None,
-        "yaml_path": yaml_path,
-    }
-
-
-def reported_rows(spec: ReportSpec) -> list[dict]:
-    """The `reported` table: published figures, one row per term, never mixed with measured ones."""
-    rep = spec.reported
-    if rep is None:
-        return []
-    rows = [
-        {
-            "report_id": spec.id,
-            "term": term,
-            "count": n,
-            "words": rep.words,
-            "density": round(n * 1000.0 / rep.words, 4) if rep.words else None,
-            "scope": rep.scope,
-            "note": rep.notes.get(term),
-            "from": rep.from_,
-        }
-        for term, n in rep.counts.items()
-    ]
-    if not rows and rep.words is not None:
-        rows.append(
-            {
-                "report_id": spec.id,
-                "term": None,
-                "count": None,
-                "words": rep.words,
-                "density": None,
-                "scope": rep.scope,
-                "note": None,
-                "from": rep.from_,
-            }
-        )
-    return rows
-
-
-def frame(rows: Iterable[dict], columns: list[str]) -> pd.DataFrame:
-    """DataFrame with a fixed column order, even when there are no rows."""
-    import pandas as pd
-
-    df = pd.DataFrame(list(rows))
-    for c in columns:
-        if c not in df.columns:
-            df[c] = pd.Series(dtype="object")
-    return df[columns + [c for c in df.columns if c not in columns]]

@@ -276,11 +276,20 @@ def rebuild_tables(
     """
     lens = lens or load_lens()
     roster = registry if isinstance(registry, Roster) else Roster.of(registry)
+    rb = _start_rebuild(store, roster, lens, buckets, stamps)
+    rb.plan_tables()
+    summary_rows = rb.build_per_report_tables()
+    rb.build_summary_tables(summary_rows)
+    store.commit(rb.manifest)
+    return rb.stats
+
+
+def _start_rebuild(store: Store, roster: Roster, lens: Lens, buckets: int, stamps: dict[str, str] | None) -> _Rebuild:
+    """Step 1: the reports in view, the input key of each, and which changed since the stored generation."""
     view, last_good = _specs_in_view(store, roster)
     old = store.manifest_or_none()
     damaged = set(store.check()) if old else set()
     stats = RebuildStats(repaired=sorted(damaged))
-    order = [rid for rid, _ in view]
     stamps = store.bundle_stamps() if stamps is None else stamps
     keys = {
         rid: input_key(last_good.get(rid), yp, lens, stamps.get(rid, "-"), None if rid in last_good else roster.spec_json(rid))
@@ -290,88 +299,126 @@ def rebuild_tables(
     changed = {rid for rid, k in keys.items() if prev_inputs.get(rid) != k}
     removed = set(prev_inputs) - set(keys)
     stats.changed, stats.removed = sorted(changed), sorted(removed)
-    dirty = changed | removed
+    return _Rebuild(store, roster, lens, buckets, view, last_good, old, damaged, stats, keys, prev_inputs, changed, removed)
 
-    # Buckets are looked up for the reports that matter only (a hash each: 10,000 cost 0.05 s).
-    bucket_memo: dict[tuple[str, int], int] = {}
 
-    def where(rid: str, nb: int) -> int:
-        b = bucket_memo.get((rid, nb))
+@dataclass
+class _Rebuild:
+    """The state one `rebuild_tables` call shares between its steps."""
+
+    store: Store
+    roster: Roster
+    lens: Lens
+    buckets: int
+    view: list[tuple[str, str | None]]
+    last_good: dict[str, ReportSpec]
+    old: Manifest | None
+    damaged: set[str]
+    stats: RebuildStats
+    keys: dict[str, str]
+    prev_inputs: dict[str, str]
+    changed: set[str]
+    removed: set[str]
+    #: Per table: its bucket count, and which buckets must be rebuilt from scratch (no usable old part).
+    plan: dict[str, tuple[int, set[int]]] = field(default_factory=dict)
+    #: Reports whose rows are needed: changed ones, plus every report of a from-scratch bucket.
+    need: set[str] = field(default_factory=set)
+    #: Per table: the new entry, the previous one, and the buckets to write.
+    entries: dict[str, tuple[TableEntry, TableEntry | None, set[int]]] = field(default_factory=dict)
+    bucket_memo: dict[tuple[str, int], int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.order = [rid for rid, _ in self.view]
+        self.dirty = self.changed | self.removed
+        self.by_id = dict(self.view)
+        self.manifest = Manifest(order=self.order, inputs=self.keys)
+
+    def where(self, rid: str, nb: int) -> int:
+        """A report's bucket, looked up for the reports that matter only (a hash each: 10,000 cost 0.05 s)."""
+        b = self.bucket_memo.get((rid, nb))
         if b is None:
-            b = bucket_memo[rid, nb] = bucket_of(rid, nb)
+            b = self.bucket_memo[rid, nb] = bucket_of(rid, nb)
         return b
 
-    # Per table: its bucket count, and which buckets must be rebuilt from scratch (no usable old part).
-    plan: dict[str, tuple[int, set[int]]] = {}
-    for td in TABLE_DEFS:
-        nb = buckets if td.per_report else 1
-        prev = old.tables.get(td.name) if old else None
-        if prev is None or prev.buckets != nb or prev.columns != td.columns:
-            plan[td.name] = (nb, set(range(nb)))
-        else:
-            plan[td.name] = (nb, {int(d.split("/")[1]) for d in damaged if d.split("/")[0] == td.name})
-    # Reports whose rows are needed: changed ones, plus every report of a from-scratch bucket.
-    need: set[str] = set(changed)
-    for nb, scratch in plan.values():
-        if scratch:
-            need |= {rid for rid in keys if where(rid, nb) in scratch}
-    by_id = dict(view)
-    m = Manifest(order=order, inputs=keys)
-    entries: dict[str, tuple[TableEntry, TableEntry | None, set[int]]] = {}
-    for td in TABLE_DEFS:
-        nb, scratch = plan[td.name]
-        prev = old.tables.get(td.name) if old else None
-        entry = TableEntry(columns=list(td.columns), dtypes=dict(td.dtypes), buckets=nb, cluster=td.cluster_by or "")
-        touched = scratch | {where(rid, nb) for rid in dirty}
-        if prev is not None and prev.cluster != entry.cluster:
-            touched |= set(prev.parts)  # re-sort every part from its old rows (no bundle is read)
-        if prev is not None and not scratch >= set(range(nb)):
-            entry.parts = {b: p for b, p in prev.parts.items() if b not in touched}
-        entries[td.name] = (entry, prev, touched)
+    def plan_tables(self) -> None:
+        """Step 2: per table, the buckets to build from scratch, the reports whose rows are needed,
+        and the new entry keeping every old part no dirty report touches."""
+        old, damaged = self.old, self.damaged
+        for td in TABLE_DEFS:
+            nb = self.buckets if td.per_report else 1
+            prev = old.tables.get(td.name) if old else None
+            if prev is None or prev.buckets != nb or prev.columns != td.columns:
+                self.plan[td.name] = (nb, set(range(nb)))
+            else:
+                self.plan[td.name] = (nb, {int(d.split("/")[1]) for d in damaged if d.split("/")[0] == td.name})
+        self.need = set(self.changed)
+        for nb, scratch in self.plan.values():
+            if scratch:
+                self.need |= {rid for rid in self.keys if self.where(rid, nb) in scratch}
+        for td in TABLE_DEFS:
+            nb, scratch = self.plan[td.name]
+            prev = old.tables.get(td.name) if old else None
+            entry = TableEntry(columns=list(td.columns), dtypes=dict(td.dtypes), buckets=nb, cluster=td.cluster_by or "")
+            touched = scratch | {self.where(rid, nb) for rid in self.dirty}
+            if prev is not None and prev.cluster != entry.cluster:
+                touched |= set(prev.parts)  # re-sort every part from its old rows (no bundle is read)
+            if prev is not None and not scratch >= set(range(nb)):
+                entry.parts = {b: p for b, p in prev.parts.items() if b not in touched}
+            self.entries[td.name] = (entry, prev, touched)
 
-    def build(td: TableDef, b: int, ids: list[str], rows: dict[str, list[dict]]) -> None:
-        entry, prev, _ = entries[td.name]
-        part = _rebuild_part(store, td, b, prev, b in plan[td.name][1], dirty, ids, rows, prev_inputs)
+    def build(self, td: TableDef, b: int, ids: list[str], rows: dict[str, list[dict]]) -> None:
+        """Write one part of a table (unless it came out empty) and name it in the new entry."""
+        entry, prev, _ = self.entries[td.name]
+        part = _rebuild_part(self.store, td, b, prev, b in self.plan[td.name][1], self.dirty, ids, rows, self.prev_inputs)
         if part is not None:
             entry.parts[b] = part
-            stats.parts_written += 1
+            self.stats.parts_written += 1
 
-    # Per-report tables, one bucket at a time, so memory holds one bucket's rows (a full rebuild of
-    # 10,000 reports never has every KWIC row in memory); summary rows are kept for the end.
-    summary_rows: dict[str, dict[str, list[dict]]] = {td.name: {} for td in TABLE_DEFS if not td.per_report}
-    per_defs = [td for td in TABLE_DEFS if td.per_report]
-    # Each bucket's reports whose rows are built or dropped, in registry order (the others' rows
-    # are kept from the old part as they are).
-    members: dict[int, list[str]] = {}
-    for rid in [*order, *sorted(removed)]:
-        if rid in need or rid in dirty:
-            members.setdefault(where(rid, buckets), []).append(rid)
-    touched_any = set().union(*(entries[td.name][2] for td in per_defs)) if per_defs else set()
-    for b in sorted(set(members) | touched_any):
-        ids = members.get(b, [])
+    def build_per_report_tables(self) -> dict[str, dict[str, list[dict]]]:
+        """Step 3: per-report tables, one bucket at a time, so memory holds one bucket's rows (a full
+        rebuild of 10,000 reports never has every KWIC row in memory); returns the summary tables'
+        rows, kept for the end."""
+        summary_rows: dict[str, dict[str, list[dict]]] = {td.name: {} for td in TABLE_DEFS if not td.per_report}
+        per_defs = [td for td in TABLE_DEFS if td.per_report]
+        # Each bucket's reports whose rows are built or dropped, in registry order (the others' rows
+        # are kept from the old part as they are).
+        members: dict[int, list[str]] = {}
+        for rid in [*self.order, *sorted(self.removed)]:
+            if rid in self.need or rid in self.dirty:
+                members.setdefault(self.where(rid, self.buckets), []).append(rid)
+        touched_any = set().union(*(self.entries[td.name][2] for td in per_defs)) if per_defs else set()
+        for b in sorted(set(members) | touched_any):
+            ids = members.get(b, [])
+            rows = self.rows_of(ids)
+            for td in per_defs:
+                if b in self.entries[td.name][2]:
+                    self.build(td, b, ids, rows[td.name])
+            for name in summary_rows:
+                summary_rows[name].update(rows[name])
+        return summary_rows
+
+    def rows_of(self, ids: list[str]) -> dict[str, dict[str, list[dict]]]:
+        """Every table's rows of the needed reports among `ids` (table -> report id -> rows)."""
         rows: dict[str, dict[str, list[dict]]] = {td.name: {} for td in TABLE_DEFS}
         for rid in ids:
-            if rid not in need or rid not in by_id:
+            if rid not in self.need or rid not in self.by_id:
                 continue
-            spec = last_good[rid] if rid in last_good else roster.spec(rid)
-            inp = ReportInput(spec, by_id[rid], store.load_bundle(rid), store.load_status(rid), lens)
-            stats.bundles_read += 1
+            spec = self.last_good[rid] if rid in self.last_good else self.roster.spec(rid)
+            inp = ReportInput(spec, self.by_id[rid], self.store.load_bundle(rid), self.store.load_status(rid), self.lens)
+            self.stats.bundles_read += 1
             for td in TABLE_DEFS:
                 got = td.rows(inp)
                 if got:
                     rows[td.name][rid] = got
-        for td in per_defs:
-            if b in entries[td.name][2]:
-                build(td, b, ids, rows[td.name])
-        for name in summary_rows:
-            summary_rows[name].update(rows[name])
-    for td in TABLE_DEFS:
-        if not td.per_report:
-            for b in sorted(entries[td.name][2]):
-                build(td, b, [*order, *sorted(removed)], summary_rows[td.name])
-        m.tables[td.name] = entries[td.name][0]
-    store.commit(m)
-    return stats
+        return rows
+
+    def build_summary_tables(self, summary_rows: dict[str, dict[str, list[dict]]]) -> None:
+        """Step 4: the summary tables (one part each) from the rows kept, and every entry into the manifest."""
+        for td in TABLE_DEFS:
+            if not td.per_report:
+                for b in sorted(self.entries[td.name][2]):
+                    self.build(td, b, [*self.order, *sorted(self.removed)], summary_rows[td.name])
+            self.manifest.tables[td.name] = self.entries[td.name][0]
 
 
 def _rebuild_part(

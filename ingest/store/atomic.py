@@ -1,0 +1,54 @@
+"""Atomic file writes and JSON bytes for the data folder.
+
+Why its own module: every writer of the data folder (store, fetch cache, curated files, the
+dashboard's upload) needs "never a half-written file" and nothing else of the store.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import tempfile
+from contextlib import suppress
+from pathlib import Path
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write via a temp file in the same folder and `os.replace`, so readers never see half a file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _json_default(o: object) -> object:
+    if hasattr(o, "isoformat"):
+        return o.isoformat()  # type: ignore[union-attr]
+    raise TypeError(f"not JSON serialisable: {type(o).__name__}")
+
+
+def dumps(obj: object) -> bytes:
+    return json.dumps(obj, ensure_ascii=False, default=_json_default).encode("utf-8")
+
+
+def describe_os_error(exc: OSError) -> str:
+    """An OSError as a short phrase without the file path (callers name the place themselves)."""
+    if exc.errno == errno.ENOSPC:
+        return "no space left on the device"
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return "permission denied (read-only?)"
+    if exc.errno == errno.EISDIR:
+        return "is a directory"
+    if exc.errno == errno.ENOENT:
+        return "no such folder"
+    return exc.strerror or type(exc).__name__
