@@ -24,8 +24,6 @@ ALLOWLIST: dict[str, str] = {
     "ingest/analysis/annotate.py": SPLIT,
     "ingest/analysis/annotate.py::_level": SPLIT,
     "ingest/pipeline.py": SPLIT,
-    "ingest/reading/tables_pdf.py": SPLIT,
-    "ingest/reading/tables_pdf.py::build_grid": SPLIT,
     "ingest/run/executor.py": SPLIT,
     "ingest/sources/registry.py": SPLIT,
     "ingest/store/store.py": "the Store class; to be split (issue 25)",
