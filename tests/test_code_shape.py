@@ -25,7 +25,6 @@ ALLOWLIST: dict[str, str] = {
     "ingest/analysis/annotate.py::_level": SPLIT,
     "ingest/pipeline.py": SPLIT,
     "ingest/run/executor.py": SPLIT,
-    "ingest/sources/registry.py": SPLIT,
     "ingest/store/store.py": "the Store class; to be split (issue 25)",
     "ingest/store/tables.py::rebuild_tables": "to be split into one step per table (issue 25)",
     "views/keywords.py::render": SPLIT,
