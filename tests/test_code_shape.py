@@ -22,7 +22,6 @@ ALLOWLIST: dict[str, str] = {
     "eval/bad_inputs.py": "the hostile-input catalogue: one case table; to be split by topic",
     "eval/bad_inputs.py::catalogue": "one literal list of cases; to be split by topic",
     "ingest/pipeline.py": SPLIT,
-    "ingest/run/executor.py": SPLIT,
     "ingest/store/store.py": "the Store class; to be split (issue 25)",
     "ingest/store/tables.py::rebuild_tables": "to be split into one step per table (issue 25)",
     "views/keywords.py::render": SPLIT,
