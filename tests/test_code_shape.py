@@ -21,12 +21,6 @@ SPLIT = "to be split into named steps / modules by the issue 21/22/23/25 work (a
 ALLOWLIST: dict[str, str] = {
     "eval/bad_inputs.py": "the hostile-input catalogue: one case table; to be split by topic",
     "eval/bad_inputs.py::catalogue": "one literal list of cases; to be split by topic",
-    "ingest/analysis/annotate.py": SPLIT,
-    "ingest/analysis/annotate.py::_level": SPLIT,
-    "ingest/reading/tables_pdf.py": SPLIT,
-    "ingest/reading/tables_pdf.py::build_grid": SPLIT,
-    "ingest/run/executor.py": SPLIT,
-    "ingest/sources/registry.py": SPLIT,
     "views/keywords.py::render": SPLIT,
 }
 

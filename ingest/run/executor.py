@@ -30,13 +30,15 @@ Where a supervisor is forked from, in order of preference:
 
 `DaskExecutor` sends the same jobs to a Dask cluster; on the Dask worker each job runs through
 `run_isolated`, so the limits hold there too. The driver keeps every store write.
+
+The records live in `ingest.run.jobs` and the child's side in `ingest.run.child`; this module
+is the driver's side and re-exports their public names.
 """
 
 from __future__ import annotations
 
 import atexit
 import gc
-import math
 import multiprocessing
 import os
 import pickle
@@ -47,104 +49,62 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import suppress
-from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any
 
+from ingest.run.child import _child_main, _supervise
+from ingest.run.jobs import (
+    DEFAULT_MEMORY_MB,
+    DEFAULT_TIMEOUT,
+    FORK_HERE_SHARE,
+    MIN_JOB_SECONDS,
+    STARTUP_GRACE,
+    Done,
+    Executor,
+    ExecutorError,
+    Failure,
+    Job,
+    JobFn,
+    Limits,
+    Progress,
+    Result,
+    StartMethod,
+    describe_mb,
+)
 from ingest.run.mainmod import main_unnamed
 
-#: Default wall-clock limit for one report's extraction and analysis, in seconds.
-DEFAULT_TIMEOUT = 60.0
-#: Default memory (address-space) limit for one report's worker process, in MB.
-DEFAULT_MEMORY_MB = 1024
-#: Shortest time limit a job gets, however little of its report's time is left.
-MIN_JOB_SECONDS = 1.0
-#: Seconds a job's process may take to start before its time limit begins to run.
-STARTUP_GRACE = 30.0
-#: Modules the forkserver imports once, so each job's process starts with them loaded.
-PRELOAD = ["ingest.run.executor", "ingest.pipeline", "pypdfium2", "httpx", "ingest.run.preload"]
-#: The driver forks jobs itself only while its address space is at most this share of a worker's
-#: memory limit (a forked worker inherits it, and RLIMIT_AS counts it).
-FORK_HERE_SHARE = 0.25
+__all__ = [
+    "DEFAULT_MEMORY_MB",
+    "DEFAULT_TIMEOUT",
+    "FORK_HERE_SHARE",
+    "MIN_JOB_SECONDS",
+    "PRELOAD",
+    "STARTUP_GRACE",
+    "DaskExecutor",
+    "Done",
+    "Executor",
+    "ExecutorError",
+    "Failure",
+    "Job",
+    "JobFn",
+    "Limits",
+    "LocalExecutor",
+    "Progress",
+    "Result",
+    "StartMethod",
+    "default_jobs",
+    "describe_mb",
+    "fork_here",
+    "run_isolated",
+    "run_jobs",
+    "stop_forkserver",
+    "warm_up",
+]
 
-#: Called as progress(pages_done, pages_total) from inside a job.
-Progress = Callable[[int, int], None]
-#: A job's function: (arg, progress) -> picklable value. Must be importable by name (module level).
-JobFn = Callable[[Any, Progress | None], Any]
-#: Where a job's process comes from: "auto" (this process when `fork_here`, else the forkserver).
-StartMethod = Literal["auto", "fork", "forkserver"]
-
-
-class ExecutorError(Exception):
-    """The executor itself cannot run (e.g. the Dask scheduler is unreachable); nothing was ingested."""
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Per-job limits; `memory_mb` caps the worker's address space (RLIMIT_AS)."""
-
-    timeout: float = DEFAULT_TIMEOUT
-    memory_mb: int = DEFAULT_MEMORY_MB
-
-    def __post_init__(self) -> None:
-        t = self.timeout
-        if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t) or t <= 0:
-            raise ValueError(f"timeout must be a positive number of seconds, not {t!r}")
-        m = self.memory_mb
-        if isinstance(m, bool) or not isinstance(m, int) or m < 64:
-            raise ValueError(f"memory limit must be a whole number of MB, at least 64, not {m!r}")
-
-
-def describe_mb(mb: float) -> str:
-    """1024 → "1 GB", 1536 → "1.5 GB", 300 → "300 MB"."""
-    return f"{mb / 1024:g} GB" if mb >= 1024 else f"{mb:g} MB"
-
-
-@dataclass(frozen=True)
-class Job:
-    key: Any
-    fn: JobFn
-    arg: Any
-    #: This job's wall-clock limit when shorter than the executor's (what is left of a report's
-    #: `--timeout` after its download); None: the executor's.
-    timeout: float | None = None
-
-    def limits(self, limits: Limits) -> Limits:
-        """The executor's limits with this job's own time limit, if it has one."""
-        if self.timeout is None or self.timeout >= limits.timeout:
-            return limits
-        return Limits(timeout=min(limits.timeout, max(self.timeout, MIN_JOB_SECONDS)), memory_mb=limits.memory_mb)
-
-
-@dataclass(frozen=True)
-class Done:
-    """The job returned `value`; `peak_mb` is the worker's peak resident memory (None if unknown)."""
-
-    value: Any
-    seconds: float
-    peak_mb: float | None = None
-
-
-@dataclass(frozen=True)
-class Failure:
-    """The job did not return: over its time or memory limit, crashed, or raised."""
-
-    kind: Literal["timeout", "memory", "crash", "error"]
-    message: str
-    seconds: float
-    peak_mb: float | None = None
-
-
-Result = Done | Failure
-
-
-class Executor(Protocol):
-    def imap_unordered(self, jobs: Iterable[Job]) -> Iterator[tuple[Any, Result]]: ...
-
-    def forks_here(self) -> bool: ...
-
-    def close(self) -> None: ...
+#: Modules the forkserver imports once, so each job's process starts with them loaded (the
+#: supervisor and worker bodies are in `ingest.run.child`, which `ingest.run.executor` imports).
+PRELOAD = ["ingest.run.executor", "ingest.run.child", "ingest.pipeline", "pypdfium2", "httpx", "ingest.run.preload"]
 
 
 def default_jobs() -> int:
@@ -187,74 +147,6 @@ def fork_here(limits: Limits) -> bool:
         return False
     size = _vm_size_mb()
     return _threads() == 1 and size is not None and size <= FORK_HERE_SHARE * limits.memory_mb
-
-
-# --------------------------------------------------------------------------- inside the child
-
-
-def _apply_limits(limits: Limits) -> None:
-    """Cap the calling process: address space, CPU seconds (a backstop to the wall clock), no core files."""
-    try:
-        import resource
-    except ImportError:  # not POSIX: only the wall-clock limit applies
-        return
-
-    def cap(which: int, soft: int, hard: int) -> None:
-        _, cur_hard = resource.getrlimit(which)
-        if cur_hard != resource.RLIM_INFINITY:
-            soft, hard = min(soft, cur_hard), min(hard, cur_hard)
-        with suppress(ValueError, OSError):
-            resource.setrlimit(which, (soft, hard))
-
-    mem = limits.memory_mb * 1024 * 1024
-    cap(resource.RLIMIT_AS, mem, mem)
-    cpu = math.ceil(limits.timeout) + 5
-    cap(resource.RLIMIT_CPU, cpu, cpu + 5)
-    cap(resource.RLIMIT_CORE, 0, 0)
-
-
-def _send(conn: Connection, msg: tuple) -> None:
-    with suppress(OSError, ValueError):
-        conn.send(msg)
-
-
-def _worker(conn: Connection, fn: JobFn, arg: Any, limits: Limits) -> None:
-    """Body of the worker process: run the job under the limits and send what happened."""
-    try:
-        _apply_limits(limits)
-        conn.send(("started",))
-        value = fn(arg, lambda done, total: conn.send(("page", done, total)))
-        conn.send(("ok", value))
-    except MemoryError:
-        _send(conn, ("memory",))
-    except BaseException as exc:  # the driver turns this into a failed report, never a crash
-        try:
-            text = f"{type(exc).__name__}: {exc}"
-        except BaseException:
-            text = type(exc).__name__
-        _send(conn, ("error", text[:2000]))
-
-
-def _supervise(conn: Connection, fn: JobFn, arg: Any, limits: Limits) -> None:
-    """Body of the supervisor: own process group, fork the worker, report its end and peak memory."""
-    with suppress(OSError):  # already a session leader when started by Popen(start_new_session=True)
-        os.setsid()
-    pid = os.fork()
-    if pid == 0:  # the worker
-        try:
-            _worker(conn, fn, arg, limits)
-        finally:
-            os._exit(0)
-    _, status, usage = os.wait4(pid, 0)
-    _send(conn, ("exit", status, usage.ru_maxrss / 1024))  # ru_maxrss is in KB on Linux
-    conn.close()
-
-
-def _child_main(argv: list[str]) -> None:
-    """`python -m ingest.run.executor FD`: a supervisor started by Popen; the job comes pickled on stdin."""
-    conn = Connection(int(argv[0]), readable=False)
-    fn, arg, limits = pickle.loads(sys.stdin.buffer.read())
-    _supervise(conn, fn, arg, limits)
 
 
 # --------------------------------------------------------------------------- the driver's side

@@ -2,84 +2,63 @@
 
 A broken file never stops the others from loading: `load_registry` returns the good
 reports and a list of `SpecError`s, each naming the file, the field and a hint.
+
+The steps live in their own modules: one file read strictly in `spec_file`, the cache of each
+file's outcome in `spec_cache`. This module loads a folder and re-exports their public names.
 """
 
 from __future__ import annotations
 
-import difflib
 import functools
-import gc
-import hashlib
-import json
 import os
-import re
-import stat
-import tempfile
-import time
-import typing
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
 
-import yaml
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import TypeAdapter, ValidationError
 
-from ingest.sources import schema
 from ingest.sources.schema import ReportSpec
+from ingest.sources.spec_cache import CACHE_FORMAT, CACHE_MAX_ENTRIES, CACHE_MIN_FILES, RACY_NS, SpecCache, _no_gc
+from ingest.sources.spec_file import (
+    MAX_ALIASES,
+    MAX_DEPTH,
+    MAX_NODES,
+    MAX_YAML_BYTES,
+    SKIP_PREFIX,
+    SpecError,
+    SpecFileError,
+    _check_curated,
+    _check_dimensions,
+    _read_report,
+    load_model,
+    load_report,
+    parse_yaml,
+    validation_errors,
+)
 
-#: Files in `reports/` that are not reports (templates, drafts).
-SKIP_PREFIX = "_"
-#: A report YAML larger than this is refused before parsing (defends against YAML bombs too).
-MAX_YAML_BYTES = 256 * 1024
-
-#: Field -> (message, hint) for a value that fails the field's pattern: readable rules, not regexes.
-_PATTERN_RULES = {
-    "id": (
-        "must be 1 to 64 characters: lowercase letters, digits, '.', '_' and '-', starting with a letter or digit",
-        "e.g. kimi-k1.5 (it becomes a file name)",
-    ),
-    "arxiv_id": ("must be an arXiv identifier: four digits, a dot, four or five digits", 'e.g. "2508.06471" (quoted)'),
-}
-
-_HINTS = {
-    "extra_forbidden": "unknown key; check its spelling against {doc}",
-    "missing": "this field is required; see {doc}",
-    "literal_error": "use one of the allowed values",
-    "string_pattern_mismatch": "lowercase letters, digits, '.', '_' and '-' only (it becomes a file name)",
-    "date_from_datetime_parsing": "write dates as YYYY-MM-DD",
-    "date_parsing": "write dates as YYYY-MM-DD",
-    "date_type": "write dates as YYYY-MM-DD",
-    "int_parsing": "write a whole number without separators, e.g. 28771",
-    "int_type": "write a whole number without separators, e.g. 28771",
-    "string_type": "write text (quote it if it looks like a number or date)",
-    "dict_type": "this must be a mapping of `key: value` lines",
-    "list_type": "this must be a list, e.g. [a, b]",
-    "model_type": "this must be a mapping of `key: value` lines",
-}
-
-
-@dataclass(frozen=True)
-class SpecError:
-    """Why one report file could not be loaded."""
-
-    file: str
-    field: str
-    message: str
-    hint: str = ""
-
-    def __str__(self) -> str:
-        where = f"{self.file}: {self.field}" if self.field else self.file
-        return f"{where}: {self.message}" + (f" (hint: {self.hint})" if self.hint else "")
-
-
-class SpecFileError(Exception):
-    """Raised by `load_report`; carries every problem found in the file."""
-
-    def __init__(self, errors: list[SpecError]):
-        super().__init__("; ".join(str(e) for e in errors))
-        self.errors = errors
+__all__ = [
+    "CACHE_FORMAT",
+    "CACHE_MAX_ENTRIES",
+    "CACHE_MIN_FILES",
+    "MAX_ALIASES",
+    "MAX_DEPTH",
+    "MAX_NODES",
+    "MAX_YAML_BYTES",
+    "RACY_NS",
+    "SKIP_PREFIX",
+    "Registry",
+    "Roster",
+    "SpecCache",
+    "SpecError",
+    "SpecFileError",
+    "load_model",
+    "load_registry",
+    "load_report",
+    "load_roster",
+    "parse_yaml",
+    "report_files",
+    "validation_errors",
+]
 
 
 @dataclass
@@ -102,230 +81,6 @@ class Registry:
         if hit is None or hit[0] is not spec:
             hit = self._json[id(spec)] = (spec, spec.model_dump_json(by_alias=True))
         return hit[1]
-
-
-#: libyaml's C parser when PyYAML has it (about 10x faster than the pure-Python one); same safe constructor.
-_SafeBase: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class _UniqueKeyLoader(_SafeBase):  # type: ignore[misc, valid-type]
-    """Safe loader that rejects duplicate keys (yaml silently keeps the last one)."""
-
-
-def _construct_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
-    seen: set = set()
-    for key_node, _ in node.value:
-        key = loader.construct_object(key_node, deep=deep)
-        if key in seen:
-            raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
-        seen.add(key)
-    return yaml.constructor.SafeConstructor.construct_mapping(loader, node, deep=deep)
-
-
-_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-
-
-#: Aliases allowed in one file; a "billion laughs" bomb needs many more.
-MAX_ALIASES = 20
-#: Nesting allowed in one file; PyYAML's composer recurses, so `[[[[…]]]]` would exhaust the stack.
-MAX_DEPTH = 50
-#: Scalars and collections allowed in one file: a report has a few hundred; 256 KB of `[1,1,1,…]`
-#: would be 120,000 (3 s and tens of MB to build), so parsing stops counting well before that.
-MAX_NODES = 20_000
-
-
-class _BudgetError(ValueError):
-    """The YAML is shaped like an attack (alias bomb, deep nesting), not like a report."""
-
-
-def _check_alias_budget(text: str) -> None:
-    """Refuse YAML that uses many aliases ("billion laughs") or deep nesting; reports never need them.
-
-    Scans parser events (the parser is not recursive), before anything is composed.
-    """
-    aliases = depth = nodes = 0
-    try:
-        for ev in yaml.parse(text, Loader=_SafeBase):  # lazily: a refused file is never parsed to its end
-            nodes += 1
-            if nodes > MAX_NODES:
-                raise _BudgetError(f"too many YAML values (more than {MAX_NODES:,})")
-            aliases, depth = _budget_step(ev, aliases, depth)
-    except yaml.YAMLError as exc:  # libyaml stops at its own nesting limit before ours
-        if "nesting depth" in str(exc):
-            raise _BudgetError(f"YAML nested too deeply (more than {MAX_DEPTH} levels)") from exc
-        raise
-
-
-def _budget_step(ev: yaml.Event, aliases: int, depth: int) -> tuple[int, int]:
-    """Count one parser event against the alias and depth budgets."""
-    if isinstance(ev, yaml.AliasEvent):
-        aliases += 1
-        if aliases > MAX_ALIASES:
-            raise _BudgetError(f"too many YAML aliases (more than {MAX_ALIASES})")
-    elif isinstance(ev, yaml.CollectionStartEvent):
-        depth += 1
-        if depth > MAX_DEPTH:
-            raise _BudgetError(f"YAML nested too deeply (more than {MAX_DEPTH} levels)")
-    elif isinstance(ev, yaml.CollectionEndEvent):
-        depth -= 1
-    return aliases, depth
-
-
-def parse_yaml(text: str, file: str) -> object:
-    """`yaml.safe_load` with size, duplicate-key and alias-bomb protection; errors become SpecFileError.
-
-    The size cap comes first, before a single character is parsed: pasted text or an upload of
-    20 MB would otherwise cost minutes and gigabytes in the parser before any later check.
-    """
-    if len(text) > MAX_YAML_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_YAML_BYTES:
-        raise SpecFileError(
-            [SpecError(file, "", f"file too large (more than {MAX_YAML_BYTES:,} bytes)", "a report file is a few KB")]
-        )
-    try:
-        _check_alias_budget(text)
-        return yaml.load(text, Loader=_UniqueKeyLoader)
-    except _BudgetError as exc:
-        raise SpecFileError([SpecError(file, "", str(exc), "remove anchors (&), aliases (*) and deep nesting")]) from exc
-    except ValueError as exc:  # e.g. PyYAML's date constructor on `released: 2026-13-45`
-        raise SpecFileError([SpecError(file, "", f"invalid value: {exc}", "write dates as YYYY-MM-DD")]) from exc
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        ctx = getattr(exc, "context_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        if mark and ctx and ctx.line != mark.line:  # e.g. an unclosed quote: the error shows where it began
-            where += f" (the construct starts at line {ctx.line + 1})"
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise SpecFileError(
-            [SpecError(file, where, f"invalid YAML: {problem}", "check indentation and quoting (':' in text needs quotes)")]
-        ) from exc
-
-
-def _field_name(loc: Iterable) -> str:
-    return ".".join("from" if p == "from_" else str(p) for p in loc)
-
-
-def _key_names(model: type[BaseModel], seen: set[type] | None = None) -> set[str]:
-    """Every key a model and the models inside it accept (field names and aliases)."""
-    seen = seen if seen is not None else set()
-    if model in seen:
-        return set()
-    seen.add(model)
-    out: set[str] = set()
-    stack: list[object] = []
-    for name, f in model.model_fields.items():
-        out |= {name, *(a for a in (f.alias,) if a)}
-        stack.append(f.annotation)
-    while stack:
-        t = stack.pop()
-        if isinstance(t, type) and issubclass(t, BaseModel):
-            out |= _key_names(t, seen)
-        else:
-            stack.extend(typing.get_args(t))
-    return out
-
-
-def validation_errors(
-    exc: ValidationError, file: str, doc: str = "reports/_template.yaml", model: type[BaseModel] | None = ReportSpec
-) -> list[SpecError]:
-    """Turn pydantic's errors into SpecErrors with a hint per error type; `doc` names where the format is documented.
-
-    An unknown key gets the nearest valid key of `model` as its hint (`sorce` -> `source`).
-    """
-    out = []
-    names = sorted(_key_names(model)) if model is not None else []
-    for err in exc.errors():
-        msg = err["msg"]
-        hint = _HINTS.get(err["type"], "").format(doc=doc)
-        if err["type"] == "string_pattern_mismatch":  # the rule in words, never the raw regex
-            key = str(err["loc"][-1]) if err["loc"] else ""
-            msg, hint = _PATTERN_RULES.get(key, ("does not have the expected form", hint))
-        if err["type"] == "extra_forbidden":
-            msg = "unknown key"
-            near = difflib.get_close_matches(str(err["loc"][-1]), names, n=1, cutoff=0.6) if err["loc"] else []
-            if near:
-                hint = f"did you mean `{near[0]}`? (the valid keys are in {doc})"
-        out.append(SpecError(file, _field_name(err["loc"]), msg, hint))
-    return out
-
-
-M = TypeVar("M", bound=BaseModel)
-
-
-def load_model(path: str | Path, model: type[M], what: str, doc: str) -> M:
-    """Read a YAML data file (lexicon, lens) into a strict model; every failure is a SpecFileError
-    naming the file, the field and a hint that points at `doc`, where the format is described."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SpecFileError([SpecError(str(p), "", f"cannot read {what}: {exc.strerror or exc}", "check the path")]) from exc
-    data = parse_yaml(text, str(p))
-    if not isinstance(data, dict):
-        raise SpecFileError([SpecError(str(p), "", "expected a mapping at the top level", f"see {doc}")])
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        errs = validation_errors(exc, str(p), doc, model)
-        raise SpecFileError([e if e.hint else SpecError(e.file, e.field, e.message, f"see {doc}") for e in errs]) from exc
-
-
-def load_report(path: str | Path, known_dimensions: set[str] | None = None) -> ReportSpec:
-    """Load and validate one report file; raise SpecFileError naming file, field and hint.
-
-    `known_dimensions`, when given, restricts the keys of `curated:` to the lens' dimensions.
-    """
-    spec = _read_report(Path(path))
-    _check_dimensions(spec, str(path), known_dimensions)
-    return spec
-
-
-def _read_report(p: Path) -> ReportSpec:
-    """Everything `load_report` checks that depends on the file alone (what the cache keeps)."""
-    name = str(p)
-    try:
-        size = p.stat().st_size
-        if p.is_dir():
-            raise SpecFileError([SpecError(name, "", "is a directory, not a YAML file")])
-        if size > MAX_YAML_BYTES:
-            raise SpecFileError([SpecError(name, "", f"file too large ({size} bytes)", "a report file is a few KB")])
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
-        raise SpecFileError([SpecError(name, "", "file not found")]) from exc
-    except UnicodeDecodeError as exc:
-        raise SpecFileError([SpecError(name, "", "not UTF-8 text", "save the file as UTF-8")]) from exc
-    data = parse_yaml(text, name)
-    if not isinstance(data, dict):
-        raise SpecFileError([SpecError(name, "", "expected a mapping of fields at the top level", "start with `id: ...`")])
-    try:
-        spec = ReportSpec.model_validate(data)
-    except ValidationError as exc:
-        raise SpecFileError(validation_errors(exc, name)) from exc
-    if spec.id != p.stem:
-        raise SpecFileError(
-            [
-                SpecError(
-                    name, "id", f"id {spec.id!r} does not match the file name", f"rename the file to {spec.id}.yaml or change id"
-                )
-            ]
-        )
-    return spec
-
-
-def _check_dimensions(spec: ReportSpec, name: str, known_dimensions: set[str] | None) -> None:
-    """`curated:` keys must be dimensions of a lens (checked on every load: the lenses may change)."""
-    _check_curated(spec.curated, name, known_dimensions)
-
-
-def _check_curated(keys: Iterable[str], name: str, known_dimensions: set[str] | None) -> None:
-    if known_dimensions is not None:
-        unknown = sorted(set(keys) - known_dimensions)
-        if unknown:
-            raise SpecFileError(
-                [
-                    SpecError(name, f"curated.{k}", "unknown dimension", f"one of: {', '.join(sorted(known_dimensions))}")
-                    for k in unknown
-                ]
-            )
 
 
 def report_files(reports_dir: str | Path) -> list[Path]:
@@ -512,7 +267,7 @@ def load_roster(
         spec = None
         try:
             if hit is None:
-                spec = store.load(Path(path)) if store is not None else _read_report(Path(path))
+                spec = store.load(Path(path), _read_report) if store is not None else _read_report(Path(path))
                 _check_dimensions(spec, path, known_dimensions)
                 rid = spec.id
             elif hit.errors:
@@ -537,242 +292,3 @@ def load_roster(
         folder = Path(reports_dir or "reports") if files is None else None
         store.save(scanned=folder)
     return roster
-
-
-# ------------------------------------------------------------------------------------ spec cache
-#: Bump when the cache file's layout changes (the code that reads reports is hashed in as well).
-CACHE_FORMAT = 2
-_CACHE_MAGIC = "frl-registry-cache"
-#: A file modified this close to the moment it was read may change again within the same mtime tick
-#: (same size, same stamp); its outcome is not cached until it is older (git's "racy clean" problem).
-RACY_NS = 2_000_000_000
-#: Entries kept at most; past this, entries not seen by the current load are dropped.
-CACHE_MAX_ENTRIES = 200_000
-#: A load of this many files or fewer (e.g. `python -m ingest reports/new.yaml`) parses them directly:
-#: cheaper than reading a cache of 10,000 entries.
-CACHE_MIN_FILES = 64
-
-
-@dataclass(frozen=True, slots=True)
-class _Entry:
-    """One cached file: its stamp, then its report's id, `curated:` keys and spec JSON, or its errors."""
-
-    stamp: tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode
-    report_id: str
-    curated: tuple[str, ...]
-    spec_json: str | None  # `spec.model_dump_json(by_alias=True)` of the validated spec
-    errors: tuple[tuple[str, str, str], ...]  # (field, message, hint); the file name is filled in on use
-    line: str = ""  # the entry as stored (written back unchanged)
-
-    def to_line(self, key: str) -> str:
-        """`"path"<TAB>size mtime ctime inode<TAB>id<TAB>[curated, errors]<TAB>spec JSON` (JSON escapes
-        every tab and newline inside the path and the spec; an id has none)."""
-        if self.line:
-            return self.line
-        extra = json.dumps([list(self.curated), [list(e) for e in self.errors]], separators=(",", ":"))
-        stamp = " ".join(map(str, self.stamp))
-        return "\t".join((json.dumps(key), stamp, self.report_id, extra, self.spec_json or ""))
-
-
-_ID = re.compile(schema.ID_PATTERN)
-_NO_EXTRA = "[[],[]]"
-
-
-def _stem(path: str) -> str:
-    """`Path(path).stem`, quicker for the usual `….yaml`."""
-    name = path.rpartition(os.sep)[2]
-    return name[:-5] if name.endswith(".yaml") and len(name) > 5 else Path(name).stem
-
-
-def _extra(text: str) -> tuple[tuple[str, ...], tuple[tuple[str, str, str], ...]]:
-    """The `[curated keys, errors]` field of a line; ValueError when it is not that."""
-    got = json.loads(text)
-    if not (isinstance(got, list) and len(got) == 2 and all(isinstance(x, list) for x in got)):
-        raise ValueError("not [curated, errors]")
-    curated, errors = got
-    if not all(isinstance(c, str) for c in curated):
-        raise ValueError("curated keys are not text")
-    if not all(isinstance(e, list) and len(e) == 3 and all(isinstance(x, str) for x in e) for e in errors):
-        raise ValueError("errors are not [field, message, hint]")
-    return tuple(curated), tuple((f, m, h) for f, m, h in errors)
-
-
-def _parse_line(line: str) -> tuple[str, _Entry] | None:
-    """(path, entry) of one stored line; None when it is not a well-formed entry. Made for speed
-    (10,000 lines in a run): JSON is decoded only where a value needs it."""
-    parts = line.split("\t", 4)
-    if len(parts) != 5:
-        return None
-    k, stamp_text, rid, extra, spec_json = parts
-    try:
-        key = k[1:-1] if len(k) > 1 and k[0] == k[-1] == '"' and "\\" not in k else json.loads(k)
-        stamp = tuple(map(int, stamp_text.split(" ")))
-        curated, errors = ((), ()) if extra == _NO_EXTRA else _extra(extra)
-    except (ValueError, TypeError):
-        return None
-    if not isinstance(key, str) or len(stamp) != 4:
-        return None
-    # a spec (whose id is its file's name, as the schema demands) or errors, never both
-    if not (not errors and _ID.match(rid) is not None and rid == _stem(key) if spec_json else errors):
-        return None
-    entry = _Entry(stamp, rid, curated, spec_json or None, errors, line)  # type: ignore[arg-type]
-    return key, entry
-
-
-@contextmanager
-def _no_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector (nothing built here is cyclic garbage)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
-def _stamp(st: os.stat_result) -> tuple[int, int, int, int]:
-    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
-
-
-def _code_key() -> str:
-    """What a cached outcome depends on besides the file: this module, the schema, the limits, pydantic."""
-    import pydantic
-
-    h = hashlib.sha256(f"{CACHE_FORMAT}|{pydantic.VERSION}|{MAX_YAML_BYTES}|{MAX_ALIASES}|{MAX_DEPTH}|{MAX_NODES}|".encode())
-    for module in (__file__, schema.__file__):
-        h.update(Path(module).read_bytes())
-    return h.hexdigest()[:32]
-
-
-class SpecCache:
-    """The outcome of loading each report file, so an unchanged file is never parsed twice.
-
-    One text file: a header line, then one line per file, `[absolute path, size, mtime_ns,
-    ctime_ns, inode, id, curated keys, errors]` as JSON, a tab, and the validated spec as
-    `model_dump_json` (empty when the file has errors, given as `[field, message, hint]`; the
-    file name is filled in on use). The spec stays text until a caller needs the object: a
-    `Roster` hashes it as it is, and validates it by the schema when it makes the spec.
-
-    Never trusted blindly: the file carries a format, a hash of the code that reads reports and a
-    SHA-256 of its body — anything amiss (corrupt, truncated, older format, other code) and the
-    whole cache is ignored and rebuilt — a malformed line is dropped (its file read again), and
-    every spec is validated by the schema when it is made (one that fails is read from its file
-    again). An entry is used only when its file's size, mtime, ctime and inode are unchanged.
-    Errors are kept too, so a broken file reports the same error on every run. Written
-    atomically, and only when an entry changed.
-    """
-
-    def __init__(self, path: Path, entries: dict[str, _Entry]):
-        self.path = path
-        self.entries = entries
-        self.seen: set[str] = set()
-        self.changed = False
-        self.started_ns = time.time_ns()
-        self._fresh: dict[str, str] = {}  # spec JSON of files parsed by this load, by path as given
-
-    @classmethod
-    def open(cls, path: str | Path) -> SpecCache:
-        """The cache at `path`, or an empty one when it is missing or unusable."""
-        path = Path(path)
-        try:
-            raw = path.read_bytes()
-            head, _, body = raw.partition(b"\n")
-            magic, fmt, key, digest = head.decode("ascii").split(" ")
-            if magic != _CACHE_MAGIC or fmt != str(CACHE_FORMAT) or key != _code_key():
-                raise ValueError("another format or another version of the code")
-            if hashlib.sha256(body).hexdigest() != digest:
-                raise ValueError("checksum mismatch")
-            text = body.decode("utf-8")
-        except (OSError, ValueError, UnicodeDecodeError):
-            return cls(path, {})
-        entries: dict[str, _Entry] = {}
-        for line in text.split("\n") if text else ():
-            got = _parse_line(line)
-            if got is not None:
-                entries[got[0]] = got[1]
-        return cls(path, entries)
-
-    def lookup(self, paths: list[str]) -> dict[int, _Entry]:
-        """Entries of the unchanged files among `paths`, by position."""
-        out: dict[int, _Entry] = {}
-        for i, name in enumerate(paths):
-            key = os.path.abspath(name)
-            self.seen.add(key)
-            entry = self.entries.get(key)
-            if entry is None:
-                continue
-            try:
-                st = os.stat(name)
-            except OSError:
-                continue
-            if stat.S_ISREG(st.st_mode) and entry.stamp == _stamp(st):
-                out[i] = entry
-        return out
-
-    def spec_json(self, path: str) -> str | None:
-        """The spec JSON of a file this load parsed (None when it did not)."""
-        return self._fresh.get(path)
-
-    def load(self, path: Path) -> ReportSpec:
-        """Parse the report at `path` and cache the outcome; raises SpecFileError."""
-        key = os.path.abspath(path)
-        self.seen.add(key)
-        try:
-            st = os.stat(path)
-        except OSError:
-            st = None
-        if st is None or not stat.S_ISREG(st.st_mode):
-            return _read_report(path)  # missing, a folder, …: nothing to cache
-        try:
-            spec = _read_report(path)
-        except SpecFileError as exc:
-            if all(e.file == str(path) for e in exc.errors):  # (an error naming another file is not this file's)
-                errors = tuple((e.field, e.message, e.hint) for e in exc.errors)
-                self._put(key, _Entry(_stamp(st), "", (), None, errors), st)
-            raise
-        js = self._fresh[str(path)] = spec.model_dump_json(by_alias=True)
-        self._put(key, _Entry(_stamp(st), spec.id, tuple(spec.curated), js, ()), st)
-        return spec
-
-    def _put(self, key: str, entry: _Entry, st: os.stat_result) -> None:
-        if st.st_mtime_ns >= self.started_ns - RACY_NS:
-            # Too fresh to trust its stamp: read it again next time. (A new file, e.g. the report
-            # just added, changes nothing in the cache: 10,000 entries are not rewritten for it.)
-            self.changed |= self.entries.pop(key, None) is not None
-        else:
-            self.entries[key] = entry
-            self.changed = True
-
-    def save(self, scanned: Path | None = None) -> None:
-        """Write the cache if anything changed; entries of `scanned` (a whole folder) not seen are dropped."""
-        if scanned is not None:
-            folder = os.path.abspath(scanned)
-            gone = [k for k in self.entries if k not in self.seen and os.path.dirname(k) == folder]
-            for k in gone:
-                del self.entries[k]
-            self.changed |= bool(gone)
-        if len(self.entries) > CACHE_MAX_ENTRIES:
-            self.entries = {k: v for k, v in self.entries.items() if k in self.seen}
-            self.changed = True
-        if not self.changed:
-            return
-        body = "\n".join(e.to_line(k) for k, e in self.entries.items()).encode()
-        head = f"{_CACHE_MAGIC} {CACHE_FORMAT} {_code_key()} {hashlib.sha256(body).hexdigest()}\n".encode()
-        with suppress(OSError):  # a read-only data folder: work uncached
-            _atomic_write(self.path, head + body)
-        self.changed = False
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    """Temp file in the same folder, then `os.replace`: a reader sees the old cache or the new one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        with suppress(OSError):
-            os.unlink(tmp)
-        raise

@@ -1,0 +1,226 @@
+"""Words with boxes, drawn rules, lines and cell segments of a PDF page (pdfium's text page)."""
+
+from __future__ import annotations
+
+import ctypes
+import itertools
+import re
+import statistics
+from functools import lru_cache
+
+from ingest.reading.table_text import Line, Seg, Word
+
+_NONSPACE = re.compile(r"\S+")
+
+
+@lru_cache(maxsize=1)
+def _text_calls() -> tuple:  # type: ignore[type-arg]
+    """pdfium's per-word text calls (count rects, get rect, char origin, is generated) as plain C calls.
+
+    Why: pypdfium2's bindings convert every argument through the declared argument types, which
+    costs about as much as pdfium's own work for these small calls, and a table page makes four of
+    them per word. The plain functions (same library, same symbols; all four return an int) take the
+    exact C types `page_words` passes. Falls back to the declared bindings if the library object
+    is not where this version of pypdfium2 keeps it.
+    """
+    import pypdfium2.raw as pdfium_c
+
+    names = ("FPDFText_CountRects", "FPDFText_GetRect", "FPDFText_GetCharOrigin", "FPDFText_IsGenerated")
+    try:
+        from pypdfium2_raw.bindings import _libs  # type: ignore[import-untyped]
+
+        lib = _libs["pdfium"]
+        plain = tuple(lib[name] for name in names)  # `lib[name]`: a new function object, no argtypes
+        if all(f.argtypes is None and f.restype is ctypes.c_int for f in plain):
+            return (*plain, True)
+    except Exception:  # any surprise: the declared bindings below
+        pass
+    return (*(getattr(pdfium_c, name) for name in names), False)
+
+
+def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-def]
+    """Words with boxes (top-down coordinates) from pdfium's text page; one pdfium call per word.
+
+    `textpage`: the page's text page when the caller has it open already (it stays open)."""
+    import pypdfium2.raw as pdfium_c
+
+    from ingest.reading.textnorm import normalize
+
+    height = page.get_height()
+    tp = page.get_textpage() if textpage is None else textpage
+    try:
+        raw = tp.raw
+        text = tp.get_text_range()
+        n = pdfium_c.FPDFText_CountChars(raw)
+        if len(text) != n:  # index mismatch (rare): fall back to per-character text
+            text = "".join(chr(pdfium_c.FPDFText_GetUnicode(raw, i) or 32) for i in range(n))
+        ox, oy = ctypes.c_double(), ctypes.c_double()
+        ro, rox = ctypes.byref(oy), ctypes.byref(ox)
+        cl, ct, cr, cb = (ctypes.c_double() for _ in range(4))
+        rl, rt, rr, rb = (ctypes.byref(x) for x in (cl, ct, cr, cb))
+        count_rects, get_rect, get_origin, generated, plain = _text_calls()
+        h = ctypes.c_void_p(ctypes.cast(raw, ctypes.c_void_p).value) if plain else raw  # (plain calls: a bare pointer)
+        get_size = pdfium_c.FPDFText_GetFontSize
+        out: list[Word] = []
+        prev_end = -1
+        last = (None, 0.0, 0.0)  # (baseline, box height, font size): the font size is asked once per run
+        for m in _NONSPACE.finditer(text):
+            start, cnt = m.start(), m.end() - m.start()
+            # One space character the PDF itself contains (not one pdfium generated at a gap) joins
+            # two words of one cell, however wide the font sets it.
+            spaced = prev_end >= 0 and text[prev_end:start] == " " and not generated(h, prev_end)
+            prev_end = m.end()
+            n_before = len(out)
+            k = count_rects(h, start, cnt)
+            if k <= 0:
+                continue
+            if k == 1:
+                get_rect(h, 0, rl, rt, rr, rb)
+                rects = [(cl.value, cb.value, cr.value, ct.value)]
+            else:
+                rects = []
+                for j in range(k):
+                    get_rect(h, j, rl, rt, rr, rb)
+                    rects.append((cl.value, cb.value, cr.value, ct.value))
+            get_origin(h, start, rox, ro)
+            base = height - oy.value
+            h0 = rects[0][3] - rects[0][1]
+            if last[0] is not None and abs(last[0] - base) < 0.5 and abs(last[1] - h0) <= 0.15 * max(h0, 1.0):
+                size = last[2]
+            else:
+                size = get_size(raw, start) or h0
+                last = (base, h0, size)
+            if (k > 1 and not all(abs(r[1] - rects[0][1]) < 0.5 * size for r in rects)) or (k > 1 and _gap_split(rects, size)):
+                parts = _split_by_chars(raw, start, m.group(), height)  # a word broken across lines or a gap
+            elif k == 1:
+                parts = [(m.group(), rects[0], base)]
+            else:
+                box = (min(r[0] for r in rects), min(r[1] for r in rects), max(r[2] for r in rects), max(r[3] for r in rects))
+                parts = [(m.group(), box, base)]
+            for t, (left, b, r, tt), wbase in parts:
+                if not t.isascii():
+                    t = normalize(_SURROGATE.sub("", t).replace("\ufffe", "-").replace("\u00ad", "-")).strip()
+                if t:
+                    out.append(Word(t, left, r, height - tt, height - b, wbase, float(size)))
+            if spaced and len(out) > n_before:
+                out[n_before].spaced = True
+        return out
+    finally:
+        if textpage is None:
+            tp.close()
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _gap_split(rects: list, size: float) -> bool:
+    xs = sorted(rects)
+    return any(b[0] - a[2] > 0.8 * size for a, b in itertools.pairwise(xs))
+
+
+def _split_by_chars(raw, start: int, text: str, height: float) -> list[tuple[str, tuple, float]]:  # type: ignore[no-untyped-def]
+    """Split a token pdfium reports as one word where its characters change line or leave a gap."""
+    import pypdfium2.raw as pdfium_c
+
+    lft, r, b, t = (ctypes.c_double() for _ in range(4))
+    ox, oy = ctypes.c_double(), ctypes.c_double()
+    parts: list[list] = []
+    for i, ch in enumerate(text):
+        pdfium_c.FPDFText_GetCharBox(raw, start + i, ctypes.byref(lft), ctypes.byref(r), ctypes.byref(b), ctypes.byref(t))
+        pdfium_c.FPDFText_GetCharOrigin(raw, start + i, ctypes.byref(ox), ctypes.byref(oy))
+        size = max(t.value - b.value, 1.0)
+        if parts and abs(parts[-1][4] - oy.value) < 0.5 * size and lft.value - parts[-1][2] < 0.8 * size:
+            p = parts[-1]
+            p[0] += ch
+            p[1], p[2], p[3], p[5] = min(p[1], lft.value), max(p[2], r.value), min(p[3], b.value), max(p[5], t.value)
+        else:
+            parts.append([ch, lft.value, r.value, b.value, oy.value, t.value])
+    return [(p[0], (p[1], p[3], p[2], p[5]), height - p[4]) for p in parts]
+
+
+def page_rules(page, max_depth: int = 3) -> list[tuple[float, float, float]]:  # type: ignore[no-untyped-def]
+    """Drawn horizontal rules as (y, x0, x1), top-down; thin filled rectangles count too.
+
+    Walks the page objects (and Form XObjects to `max_depth`) with pdfium's own calls, in the order
+    and with the errors of pypdfium2's `page.get_objects(filter=(PATH,), max_depth=3)`, without
+    building a Python object for each of a page's thousands of glyph runs and paths."""
+    import pypdfium2.raw as pdfium_c
+    from pypdfium2 import PdfiumError
+
+    height = page.get_height()
+    out: list[tuple[float, float, float]] = []
+    get_type, get_bounds = pdfium_c.FPDFPageObj_GetType, pdfium_c.FPDFPageObj_GetBounds
+    path, form, unknown = pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_FORM, pdfium_c.FPDF_PAGEOBJ_UNKNOWN
+    fl, fb, fr, ft = (ctypes.c_float() for _ in range(4))
+
+    def walk(parent, count, get, level: int) -> None:  # type: ignore[no-untyped-def]
+        n = count(parent)
+        if n < 0:
+            raise PdfiumError("Failed to get number of pageobjects.")
+        for i in range(n):
+            obj = get(parent, i)
+            if not obj:
+                raise PdfiumError("Failed to get pageobject.")
+            kind = get_type(obj)
+            if kind == unknown:
+                raise PdfiumError("Failed to determine pageobject type, did you pass in a valid FPDF_PAGEOBJECT handle?")
+            if kind == path and get_bounds(obj, fl, fb, fr, ft):  # (bounds not found: not a rule)
+                x0, b, x1, t = fl.value, fb.value, fr.value, ft.value
+                if t - b <= 2.0 and x1 - x0 >= 15:
+                    out.append((height - (t + b) / 2, x0, x1))
+            if kind == form and level < max_depth - 1:
+                walk(obj, pdfium_c.FPDFFormObj_CountObjects, pdfium_c.FPDFFormObj_GetObject, level + 1)
+
+    walk(page.raw, pdfium_c.FPDFPage_CountObjects, pdfium_c.FPDFPage_GetObject, 0)
+    return out
+
+
+def group_lines(words: list[Word]) -> list[Line]:
+    """Words with the same baseline (within a third of the font size) form a line, sorted by x."""
+    lines: list[Line] = []
+    for w in sorted(words, key=lambda w: (round(w.base, 1), w.x0)):
+        if lines and abs(lines[-1].words[-1].base - w.base) <= 0.3 * max(w.size, 1):
+            lines[-1].words.append(w)
+        else:
+            lines.append(Line([w]))
+    for ln in lines:
+        ln.words.sort(key=lambda w: w.x0)
+    return lines
+
+
+#: Gap (in font sizes) that separates table cells: word spaces are at most about 0.33 em, the
+#: narrowest column gaps measured in report tables about 0.5 em.
+CELL_GAP_EM = 0.42
+
+
+def page_cell_gap(lines: list[Line]) -> float:
+    """The cell gap of a page: CELL_GAP_EM, or more where the font sets wide word spaces (the
+    median gap between words of a line, measured on the page's own text, times 1.35)."""
+    gaps = [
+        (b.x0 - a.x1) / max(a.size, 1)
+        for ln in lines
+        for a, b in zip(ln.words, ln.words[1:], strict=False)
+        if 0 < (b.x0 - a.x1) < max(a.size, 1)
+    ]
+    if len(gaps) < 20:
+        return CELL_GAP_EM
+    return max(CELL_GAP_EM, 1.35 * statistics.median(gaps))
+
+
+def split_segments(words: list[Word], gap_em: float = CELL_GAP_EM) -> list[Seg]:
+    segs: list[Seg] = []
+    last: list[Word] = []  # words of the last segment
+    for w in sorted(words, key=_x0):
+        if last:
+            gap = w.x0 - last[-1].x1
+            size = max(w.size, 1)
+            if gap < gap_em * size or (w.spaced and gap < 0.75 * size):
+                last.append(w)
+                continue
+        last = [w]
+        segs.append(Seg(last))
+    return segs
+
+
+def _x0(w: Word) -> float:
+    return w.x0

@@ -1,0 +1,385 @@
+"""A table region's grid: value columns, header, label columns and rows (steps 3-4 of
+`ingest.reading.tables_pdf`'s docstring).
+
+`build_grid` runs the steps in order; each step is a function of the previous steps' results.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ingest.reading.pdf_words import split_segments
+from ingest.reading.table_regions import Region
+from ingest.reading.table_text import DASH, SIZE, Grid, GridRow, Line, Seg, is_value
+
+Rules = list[tuple[float, float, float]]
+#: A header cell per value column: (text, columns spanned), top to bottom.
+ColHeaders = list[list[tuple[str, int]]]
+
+
+@dataclass
+class _Bands:
+    """Value columns: x-intervals of numeric segments in the data rows, merged where they overlap."""
+
+    spans: list[list[float]]
+    mids: list[float]
+    pitch: float  # median distance between neighbouring band centres
+
+    def nearest(self, x0: float, x1: float) -> int:
+        """The band nearest to a segment's centre."""
+        c = (x0 + x1) / 2
+        return min(range(len(self.spans)), key=lambda k: abs(self.mids[k] - c))
+
+    def under_header(self, x0: float, x1: float, may_span: bool) -> list[int]:
+        """Bands a header segment stands over: the contiguous run of bands whose centre is nearest
+        to the segment's centre among the runs wide enough to hold it (a header much wider than
+        the column pitch spans several columns). Only a header with header lines below may span."""
+        mids, pitch = self.mids, self.pitch
+        c, w = (x0 + x1) / 2, x1 - x0
+        near = self.nearest(x0, x1)
+        if not may_span:
+            return [near]
+        best: tuple[float, int, list[int]] | None = None
+        for i in range(len(mids)):
+            for j in range(i, len(mids)):
+                extent = mids[j] - mids[i] + pitch
+                if w > 1.25 * extent:
+                    continue
+                off = abs((mids[i] + mids[j]) / 2 - c)
+                if off > pitch:
+                    continue
+                key = (round(off / max(pitch, 1) * 10), j - i, list(range(i, j + 1)))
+                if best is None or key[:2] < best[:2]:
+                    best = key
+        return best[2] if best else [near]
+
+
+@dataclass
+class _LabelCols:
+    """The label zone's columns: left edges (or centred intervals `comps`) and the main column."""
+
+    x: list[float]
+    comps: list[list[float]]
+    main: int
+
+    def of(self, seg: Seg, prev_col: int, prev_seg: Seg | None) -> int:
+        """The label column a segment belongs to (a segment close after the previous one joins it)."""
+        if self.comps:
+            c = (seg.x0 + seg.x1) / 2
+            return next((k for k, cp in enumerate(self.comps) if cp[0] - 1 <= c <= cp[1] + 1), max(prev_col, 0))
+        at = [j for j, cx in enumerate(self.x) if abs(seg.x0 - cx) <= 6]
+        if at:
+            return at[0]
+        if prev_seg is not None and seg.x0 - prev_seg.x1 < 1.5 * seg.words[0].size:
+            return prev_col
+        return max([j for j, cx in enumerate(self.x) if seg.x0 >= cx - 6] or [0])
+
+
+@dataclass
+class _Cells:
+    """Per body line: label cells (label columns, then key bands) and value cells (value bands)."""
+
+    labels: list[list[Seg | None]]
+    values: list[list[str]]
+    used_words: set[int]  # ids of words read into a value cell
+
+
+def build_grid(
+    region: Region,
+    rules: Rules,
+    is_key_header: Callable[[str], bool],
+    is_attribute: Callable[[str], bool],
+    is_label_word: Callable[[str], bool] | None = None,
+) -> Grid | None:
+    """Columns, header and rows of one region; None when it has no numeric rows.
+
+    A line whose first cell is a label-column word ("Model", "Method") is a header line even
+    when its other cells look numeric ("4K 8K 16K": context lengths)."""
+    lines = region.lines
+    data_idx = _data_rows(lines, is_label_word)
+    if not data_idx:
+        return None
+    first = data_idx[0]
+    header_lines, body = lines[:first], lines[first:]
+    bands = _value_bands(lines, data_idx)
+    zone_end = bands.spans[0][0] - 0.5  # text segments starting left of the first band: label zone
+    header_lines = [ln for ln in header_lines if not _attribute_line(ln, zone_end, is_attribute)]
+    col_headers, corner_parts = _header_cells(header_lines, bands, zone_end)
+    data_lines = {id(lines[i]) for i in data_idx}
+    cols = _label_columns(body, data_lines, len(data_idx), zone_end, region.gap_em)
+    corner_cols = _corner_columns(corner_parts, cols)
+    inner_keys = [j for j in range(cols.main + 1, len(cols.x)) if is_key_header(" ".join(corner_cols[j]))]
+    key_bands = _key_bands(col_headers, is_key_header)
+    val_bands = [k for k in range(len(bands.spans)) if k not in key_bands]
+    if not val_bands:
+        return None
+    n_lab = len(cols.x)
+    nlab_all = n_lab + len(key_bands)
+    cells = _body_cells(body, bands, cols, key_bands, val_bands, zone_end, region.gap_em)
+    is_data = [any(v and is_value(v) for v in vals) and _looks_data(body[li]) for li, vals in enumerate(cells.values)]
+    # Attribute rows (architecture, parameter counts) describe models; they are not results.
+    attr = [bool(labs[cols.main] is not None and is_attribute(labs[cols.main].text)) for labs in cells.labels]  # type: ignore[union-attr]
+    spans = [(cols.x[c], cols.x[c + 1] if c + 1 < n_lab else zone_end) for c in range(n_lab)]
+    spans += [(bands.spans[k][0], bands.spans[k][1]) for k in key_bands]
+    filled, taken = _fill_labels(body, cells, is_data, attr, spans, rules)
+    rows = _grid_rows(body, cells, filled, taken, is_data, attr, n_lab, nlab_all)
+    return Grid(
+        corner=" ".join(" ".join(c) for c in corner_cols[: cols.main + 1]),
+        label_headers=[" ".join(c) for c in corner_cols] + [" ".join(t for t, _ in col_headers[k]) for k in key_bands],
+        key_cols=inner_keys + list(range(n_lab, nlab_all)),
+        main=cols.main,
+        col_headers=[col_headers[k] for k in val_bands],
+        rows=rows,
+        tokens=[w.text for ln in lines for w in ln.words],
+        unused=_unused_values(lines, header_lines, body, cells, is_data, attr),
+        region=(min(ln.x0 for ln in lines), lines[0].top, max(ln.x1 for ln in lines), lines[-1].bottom),
+    )
+
+
+def _data_rows(lines: list[Line], is_label_word: Callable[[str], bool] | None) -> list[int]:
+    """Indices of the data lines, from the first labelled one on; numeric lines above it are
+    header lines ("67B 72B 8x22B": sizes)."""
+    data_idx = [
+        i
+        for i, ln in enumerate(lines)
+        if sum(is_value(s.text) for s in ln.segs) >= 1
+        and _looks_data(ln)
+        and not (is_label_word and not is_value(ln.segs[0].text) and is_label_word(ln.segs[0].text))
+    ]
+    if not data_idx:
+        return []
+    labelled = [
+        i
+        for i in data_idx
+        if not all(SIZE.match(s.text) for s in lines[i].segs if is_value(s.text))
+        or not (is_value(lines[i].segs[0].text) or DASH.match(lines[i].segs[0].text))
+    ]
+    first = labelled[0] if labelled else data_idx[0]
+    return [i for i in data_idx if i >= first]
+
+
+def _value_bands(lines: list[Line], data_idx: list[int]) -> _Bands:
+    """x-intervals of numeric (or dash) segments in the data rows, merged where they overlap."""
+    ivs = sorted((s.x0, s.x1) for i in data_idx for s in lines[i].segs if is_value(s.text) or DASH.match(s.text))
+    spans: list[list[float]] = []
+    for a, b in ivs:
+        if spans and a <= spans[-1][1] + 0.5:
+            spans[-1][1] = max(spans[-1][1], b)
+        else:
+            spans.append([a, b])
+    mids = [(b[0] + b[1]) / 2 for b in spans]
+    pitch = statistics.median([mids[k + 1] - mids[k] for k in range(len(mids) - 1)]) if len(mids) > 1 else 50.0
+    return _Bands(spans, mids, pitch)
+
+
+def _header_cells(header_lines: list[Line], bands: _Bands, zone_end: float) -> tuple[ColHeaders, list[Seg]]:
+    """Header parts per band, and the header segments over the label zone (the corner)."""
+    col_headers: ColHeaders = [[] for _ in bands.spans]
+    corner_parts: list[Seg] = []
+    for hi, ln in enumerate(header_lines):
+        for s in ln.segs:
+            if s.x1 <= zone_end or (s.x0 < zone_end and (s.x0 + s.x1) / 2 < zone_end):
+                corner_parts.append(s)
+                continue
+            ks = bands.under_header(s.x0, s.x1, hi < len(header_lines) - 1)
+            for k in ks:
+                col_headers[k].append((s.text, len(ks)))
+    return col_headers, corner_parts
+
+
+def _label_segments(body: list[Line], zone_end: float, gap_em: float) -> list[tuple[int, Seg]]:
+    """(body line index, segment) for every segment of the label zone."""
+    out: list[tuple[int, Seg]] = []
+    for li, ln in enumerate(body):
+        for s in split_segments([w for w in ln.words if (w.x0 + w.x1) / 2 < zone_end], gap_em):
+            out.append((li, s))
+    return out
+
+
+def _label_columns(body: list[Line], data_lines: set[int], n_data: int, zone_end: float, gap_em: float) -> _LabelCols:
+    """Label zone columns: left-aligned starts; the main column is the most common start on data rows."""
+    label_segs = _label_segments(body, zone_end, gap_em)
+    cols_x: list[float] = []
+    for x in sorted(s.x0 for _, s in label_segs):
+        if not cols_x or x - cols_x[-1] > 6:
+            cols_x.append(x)
+    support = {cx: sum(1 for _, s in label_segs if abs(s.x0 - cx) <= 6 or (cx <= s.x0 < cx + 6)) for cx in cols_x}
+    main_support = {cx: sum(1 for li, s in label_segs if id(body[li]) in data_lines and cx <= s.x0 < cx + 6) for cx in cols_x}
+    main_x = max(cols_x, key=lambda cx: (main_support[cx], -cx)) if cols_x else zone_end
+    outer = [cx for cx in cols_x if cx < main_x - 6 and support[cx] >= 1]
+    # Columns right of the main one need left-aligned cells on most data rows ("# Shots", "Metric").
+    inner = [cx for cx in cols_x if cx > main_x + 6 and main_support[cx] >= max(2, 0.6 * n_data)]
+    if cols_x and main_support[main_x] < 0.5 * n_data:
+        return _centred_columns(label_segs, body, data_lines, n_data)
+    return _LabelCols([*outer, main_x, *inner], [], len(outer))
+
+
+def _centred_columns(label_segs: list[tuple[int, Seg]], body: list[Line], data_lines: set[int], n_data: int) -> _LabelCols:
+    """Centred label columns (names not left-aligned): columns are overlapping x-intervals."""
+    comps: list[list[float]] = []
+    for a, b in sorted((s.x0, s.x1) for _, s in label_segs):
+        if comps and a <= comps[-1][1] + 1:
+            comps[-1][1] = max(comps[-1][1], b)
+        else:
+            comps.append([a, b])
+    comp_support = [
+        sum(1 for li, s in label_segs if id(body[li]) in data_lines and c[0] <= (s.x0 + s.x1) / 2 <= c[1]) for c in comps
+    ]
+    m = max(range(len(comps)), key=lambda k: (comp_support[k], k))
+    keep = [k for k in range(len(comps)) if k < m or k == m or comp_support[k] >= max(2, 0.6 * n_data)]
+    comps = [comps[k] for k in keep]
+    return _LabelCols([c[0] for c in comps], comps, keep.index(m))
+
+
+def _corner_columns(corner_parts: list[Seg], cols: _LabelCols) -> list[list[str]]:
+    """Corner header segments go to the label column they start in."""
+    corner_cols: list[list[str]] = [[] for _ in cols.x]
+    for s in corner_parts:
+        corner_cols[cols.of(s, cols.main, None)].append(s.text)
+    return corner_cols
+
+
+def _key_bands(col_headers: ColHeaders, is_key_header: Callable[[str], bool]) -> list[int]:
+    """Value bands whose header names a row property (size, budget): key columns, not results."""
+    return [k for k in range(len(col_headers)) if is_key_header(" ".join(t for t, span in col_headers[k] if span == 1))]
+
+
+def _body_cells(
+    body: list[Line], bands: _Bands, cols: _LabelCols, key_bands: list[int], val_bands: list[int], zone_end: float, gap_em: float
+) -> _Cells:
+    """Per body line: label cells, key cells, value cells."""
+    n_lab = len(cols.x)
+    cells = _Cells([], [], set())
+    used_words = cells.used_words
+    for ln in body:
+        labs: list[Seg | None] = [None] * (n_lab + len(key_bands))
+        vals = [""] * len(bands.spans)
+        prev_col, prev_seg = -1, None
+        for s in split_segments([w for w in ln.words if (w.x0 + w.x1) / 2 < zone_end], gap_em):
+            idx = cols.of(s, prev_col, prev_seg)
+            labs[idx] = s if labs[idx] is None else Seg(labs[idx].words + s.words)  # type: ignore[union-attr]
+            prev_col, prev_seg = idx, s
+        for s in ln.segs:
+            if (s.x0 + s.x1) / 2 < zone_end:
+                continue
+            k = bands.nearest(s.x0, s.x1)
+            vals[k] = (vals[k] + " " + s.text).strip()
+            used_words.update(id(w) for w in s.words)
+        for j, k in enumerate(key_bands):
+            if vals[k]:
+                words = [w for w in ln.words if id(w) in used_words and bands.nearest(w.x0, w.x1) == k]
+                labs[n_lab + j] = Seg(words) if words else None
+        cells.labels.append(labs)
+        cells.values.append([vals[k] for k in val_bands])
+    return cells
+
+
+def _fill_labels(
+    body: list[Line], cells: _Cells, is_data: list[bool], attr: list[bool], spans: list[tuple[float, float]], rules: Rules
+) -> tuple[list[list[str]], set[tuple[int, int]]]:
+    """Fill label columns down (and up): nearest cell in y, not across a rule crossing that column.
+
+    `spans`: the x-extent of each label column (label zone columns, then key bands). Returns the
+    filled labels per body line and the (line, column) cells some row took."""
+    filled: list[list[str]] = [[""] * len(spans) for _ in body]
+    taken: set[tuple[int, int]] = set()
+    for c, (cx0, cx1) in enumerate(spans):
+        cands = [(li, s) for li, labs in enumerate(cells.labels) if (s := labs[c]) is not None and not attr[li]]
+        for li in range(len(body)):
+            if not is_data[li] or attr[li]:
+                continue
+            own = cells.labels[li][c]
+            if own is not None:
+                filled[li][c] = own.text
+                taken.add((li, c))
+                continue
+            best = _nearest_label(body, li, cands, rules, cx0, cx1)
+            if best is not None and best[0] < 12 * body[li].size:
+                filled[li][c] = best[2].text
+                taken.add((best[1], c))
+    return filled, taken
+
+
+def _nearest_label(
+    body: list[Line], li: int, cands: list[tuple[int, Seg]], rules: Rules, cx0: float, cx1: float
+) -> tuple[float, int, Seg] | None:
+    """The candidate label nearest in y to body line `li` with no rule between them: (distance, line, seg)."""
+    y = body[li].base
+    best = None
+    for lj, s in cands:
+        ya = body[lj].base
+        if _rule_between(rules, y, ya, cx0, cx1):
+            continue
+        d = abs(ya - y)
+        if best is None or d < best[0] - 0.5:
+            best = (d, lj, s)
+    return best
+
+
+def _grid_rows(
+    body: list[Line],
+    cells: _Cells,
+    filled: list[list[str]],
+    taken: set[tuple[int, int]],
+    is_data: list[bool],
+    attr: list[bool],
+    n_lab: int,
+    nlab_all: int,
+) -> list[GridRow]:
+    """The data rows; a label-only line in the main column that no row took is a group heading."""
+    rows: list[GridRow] = []
+    group = ""
+    for li in range(len(body)):
+        if attr[li]:
+            continue
+        if not is_data[li]:
+            main = cells.labels[li][n_lab - 1]
+            only_label = (
+                main is not None
+                and not any(cells.values[li])
+                and all(cells.labels[li][c] is None for c in range(nlab_all) if c != n_lab - 1)
+            )
+            if only_label and (li, n_lab - 1) not in taken:
+                group = main.text  # type: ignore[union-attr]
+            continue
+        rows.append(GridRow(filled[li], cells.values[li], group))
+    return rows
+
+
+def _unused_values(
+    lines: list[Line], header_lines: list[Line], body: list[Line], cells: _Cells, is_data: list[bool], attr: list[bool]
+) -> list[str]:
+    """Validation: numeric words of the region that are in no cell, label or header."""
+    used_words = cells.used_words
+    read = {id(w) for ln in header_lines for w in ln.words}
+    for li, ln in enumerate(body):
+        if is_data[li] or attr[li] or not any(cells.values[li]):
+            read |= {id(w) for w in ln.words}
+        else:
+            read |= {id(w) for w in ln.words if id(w) not in used_words or not is_value(w.text)}
+        if is_data[li]:
+            read |= {id(w) for w in ln.words}
+    return [w.text for ln in lines for w in ln.words if id(w) not in read and is_value(w.text)]
+
+
+def _attribute_line(ln: Line, zone_end: float, is_attribute: Callable[[str], bool]) -> bool:
+    label = " ".join(w.text for w in ln.words if (w.x0 + w.x1) / 2 < zone_end)
+    return bool(label) and is_attribute(label)
+
+
+def _looks_data(ln: Line) -> bool:
+    """A data line: most segments right of its first are numbers (header lines hold names)."""
+    segs = ln.segs
+    vals = sum(1 for s in segs if is_value(s.text) or DASH.match(s.text))
+    nums = sum(1 for s in segs if is_value(s.text))
+    if nums == 0 or (len(segs) == 1 and nums == 1):  # a lone number (a sub- or superscript) is no row
+        return False
+    rest = len(segs) - 1 if not is_value(segs[0].text) else len(segs)
+    return vals >= max(1, 0.6 * rest)
+
+
+def _rule_between(rules: Rules, y1: float, y2: float, x0: float, x1: float) -> bool:
+    lo, hi = sorted((y1, y2))
+    return any(lo + 2 < y < hi - 2 and a <= x0 + 2 and b >= min(x1, x0 + 10) - 2 for y, a, b in rules)

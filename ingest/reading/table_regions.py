@@ -1,0 +1,151 @@
+"""Table regions on a page: the run of tabular lines next to a "Table N" caption."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ingest.reading.pdf_words import CELL_GAP_EM, group_lines, page_cell_gap, split_segments
+from ingest.reading.table_text import CAPTION, FIGURE_CAPTION, HEADING, Line, Word, is_value
+
+
+@dataclass
+class Region:
+    label: str
+    caption: str
+    lines: list[Line]
+    caption_line: Line
+    gap_em: float = CELL_GAP_EM
+
+
+def _is_prose(line: Line, width: float) -> bool:
+    segs = line.segs
+    span = line.x1 - line.x0
+    words = line.words
+    lower = sum(1 for w in words if re.fullmatch(r"[a-z]+[,.;:]?", w.text)) / max(len(words), 1)
+    values = sum(is_value(s.text) for s in segs)
+    if len(words) >= 5 and lower >= 0.6 and values <= 1:
+        return True  # a sentence (the last line of a paragraph, too)
+    if values >= 1:
+        return False
+    if span <= 0.45 * width or len(words) < 6:
+        return False
+    return len(segs) <= max(1, len(words) // 4) or lower >= 0.5
+
+
+def _caption_text(lines: list[Line], i: int) -> str:
+    """The caption's first sentence (it may wrap onto the next lines)."""
+    text = lines[i].text
+    j = i + 1
+    while j < len(lines) and j < i + 4 and lines[j].top - lines[j - 1].bottom < 0.8 * lines[j].size and "." not in text[8:]:
+        if len(lines[j].segs) > 1:
+            break
+        text += " " + lines[j].text
+        j += 1
+    text = re.sub(r"\s+", " ", text).strip()
+    m = re.match(r"^(.*?\.)(\s|$)", text[8:])
+    return text[: 8 + m.end(1)] if m else text
+
+
+def find_regions(words: list[Word], page_width: float, rules: list[tuple[float, float, float]] | None = None) -> list[Region]:
+    """Table regions next to "Table N" captions (see the module docstring)."""
+    lines = group_lines(words)
+    gap_em = page_cell_gap(lines)
+    for k, ln in enumerate(lines):
+        ln.segs = split_segments(ln.words, gap_em)
+        ln.index = k
+    if not lines:
+        return []
+    left = min(ln.x0 for ln in lines)
+    right = max(ln.x1 for ln in lines)
+    width = max(right - left, 1.0)
+    caps = [i for i, ln in enumerate(lines) if CAPTION.match(ln.text) or FIGURE_CAPTION.match(ln.text)]
+    options: dict[int, list[list[Line]]] = {}
+    for ci in caps:
+        if not CAPTION.match(lines[ci].text):
+            continue
+        cap = lines[ci]
+        # A caption beside a text column (not centred, starting or ending far from the margins).
+        lo, hi = left - 1, right + 1
+        lm, rm = cap.x0 - left, right - cap.x1
+        # A caption that starts far right of the margin without being centred sits in a right-hand
+        # column beside text; a short left-aligned caption is ordinary, so only this case restricts.
+        if abs(lm - rm) > 0.15 * width and lm > 0.3 * width:
+            lo = cap.x0 - 0.02 * width
+        if (lo, hi) == (left - 1, right + 1):
+            col = lines
+        else:
+            col = [Line([w for w in ln.words if lo <= (w.x0 + w.x1) / 2 <= hi], index=k) for k, ln in enumerate(lines)]
+            for ln in col:
+                ln.segs = split_segments(ln.words, gap_em)
+        opts = []
+        for step in (-1, 1):
+            opts.append(_walk(col, ci, step, caps, width if (lo, hi) == (left - 1, right + 1) else hi - lo, rules or []))
+        options[ci] = opts
+    claimed: set[int] = set()  # line indices (regions of different captions are built from copies)
+    chosen: dict[int, list[Line]] = {}
+    # Captions with one usable side first, then the rest by their best unclaimed side.
+    order = sorted(options, key=lambda ci: sum(1 for o in options[ci] if _n_data(o) > 0))
+    for ci in order:
+        best: list[Line] = []
+        for o in options[ci]:
+            if any(ln.index in claimed for ln in o):
+                continue
+            if _n_data(o) > _n_data(best):
+                best = o
+        if best:
+            chosen[ci] = best
+            claimed |= {ln.index for ln in best}
+    out = []
+    for ci, body in sorted(chosen.items()):
+        m = CAPTION.match(lines[ci].text)
+        label = f"Table {m.group(2)}" if m else lines[ci].text[:10]
+        out.append(Region(label, _caption_text(lines, ci), sorted(body, key=lambda ln: ln.base), lines[ci], gap_em))
+    return out
+
+
+def _n_data(lines: list[Line]) -> int:
+    return sum(1 for ln in lines if sum(is_value(s.text) for s in ln.segs) >= 1)
+
+
+def _walk(
+    lines: list[Line], ci: int, step: int, caps: list[int], width: float, rules: list[tuple[float, float, float]]
+) -> list[Line]:
+    """Lines of the table on one side of caption `ci` (see `find_regions`)."""
+    out: list[Line] = []
+    i = ci + step
+    prev = lines[ci]
+    if step > 0:  # skip the caption's own continuation lines
+        while (
+            i < len(lines)
+            and lines[i].words
+            and lines[i].top - prev.bottom < 0.6 * prev.size
+            and (len(lines[i].segs) == 1 or _is_prose(lines[i], width))
+            and not any(is_value(s.text) for s in lines[i].segs)
+        ):
+            prev = lines[i]
+            i += 1
+    others = set(caps) - {ci}
+    while 0 <= i < len(lines):
+        ln = lines[i]
+        if not ln.words:
+            i += step
+            continue
+        if i in others or (
+            step < 0 and len(ln.segs) <= 3 and HEADING.match(ln.text) and not any(is_value(s.text) for s in ln.segs[1:])
+        ):
+            break
+        gap = (ln.top - prev.bottom) if step > 0 else (prev.top - ln.bottom)
+        limit = (3.0 if not out else 2.2) * max(ln.size, prev.size)
+        lo_y, hi_y = sorted((ln.base, prev.base))
+        if any(lo_y < y < hi_y for y, _a, _b in rules):  # a drawn rule in the gap: rows set further apart
+            limit += 2.0 * max(ln.size, prev.size)
+        if gap > limit or _is_prose(ln, width):
+            break
+        out.append(ln)
+        prev = ln
+        i += step
+    # Trim non-tabular lines at the far end (a stray line of prose or a page header).
+    while out and _n_data([out[-1]]) == 0 and len(out[-1].segs) < 2 and step > 0:
+        out.pop()
+    return out

@@ -1,0 +1,122 @@
+"""The records of a table read from a page (words, segments, lines, grid) and the patterns of its cells.
+
+Shared by the PDF reader (`ingest.reading.pdf_words`, `table_regions`, `table_grid`) and the
+Markdown/HTML readers, which build the same `Grid`.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+
+#: Caption lines: "Table 3: …", "Table 3 | …", "Table 3. …", "Table 3 Evaluation …" (not "Table 3 shows").
+CAPTION = re.compile(r"^\s*(Table|Tab\.|TABLE)\s*(\d+|[IVX]+)\s*(?=[:|.\u2013\u2014-]|\s+[A-Z(]|\s*$)")
+FIGURE_CAPTION = re.compile(r"^\s*(Figure|Fig\.|FIGURE)\s*\d+\s*(?=[:|.\u2013\u2014-]|\s+[A-Z(]|\s*$)")
+#: A value as printed in a result cell: numbers with %, ±, /, ×, K/M/B suffixes, footnote marks.
+MARKS = "*\u2020\u2021\u00a7\u00b6#\u2217\u22c6"
+_NUM = r"[-+\u2212]?(\d+(?:[.,]\d+)*|\.\d+)\s*%?"
+VALUE = re.compile(
+    rf"^[({{\[]?{_NUM}[KMBkmb]?[)}}\]]?(\s*(\u00b1|\+/-|/|\u00d7|x)\s*{_NUM}[KMBkmb]?)*\s*%?[{re.escape(MARKS)}\u00b9\u00b2\u00b3a-c]?$"
+)
+HEADING = re.compile(r"^\d{1,2}(\.\d{1,2})*\.?\s+[A-Z][a-z][\w-]*( [\w-]+){0,8}$")
+SIZE = re.compile(r"^\d+(\.\d+)?\s*[KMBT]$|^\d+\s*[x\u00d7]\s*\d+(\.\d+)?[KMBT]$")
+DASH = re.compile(r"^[-\u2013\u2014\u2212/]+$|^(n/?a|N/?A|—|–)$")
+
+
+@dataclass
+class Word:
+    text: str
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    base: float  # baseline, top-down coordinates
+    size: float
+    spaced: bool = False  # preceded by a space character of the PDF's own text (same cell)
+
+
+@dataclass
+class Seg:
+    """A run of words on one line separated by less than a column gap."""
+
+    words: list[Word]
+
+    @cached_property
+    def text(self) -> str:  # read only once the segment is complete
+        return " ".join(w.text for w in self.words)
+
+    @property
+    def x0(self) -> float:
+        return self.words[0].x0
+
+    @property
+    def x1(self) -> float:
+        return self.words[-1].x1
+
+
+@dataclass
+class Line:
+    """Words on one baseline. Its extent, baseline and size are read many times while regions are
+    walked, so each is computed once (read only once `words` is complete)."""
+
+    words: list[Word]
+    segs: list[Seg] = field(default_factory=list)
+    index: int = -1  # position among the page's lines
+
+    @cached_property
+    def top(self) -> float:
+        return min(w.top for w in self.words)
+
+    @cached_property
+    def bottom(self) -> float:
+        return max(w.bottom for w in self.words)
+
+    @cached_property
+    def base(self) -> float:
+        return statistics.median(w.base for w in self.words)
+
+    @cached_property
+    def size(self) -> float:
+        return max(statistics.median(w.size for w in self.words), 1.0)
+
+    @cached_property
+    def text(self) -> str:  # read only once `segs` is set
+        return " ".join(s.text for s in self.segs)
+
+    @property
+    def x0(self) -> float:
+        return self.words[0].x0
+
+    @property
+    def x1(self) -> float:
+        return self.words[-1].x1
+
+
+@dataclass
+class Grid:
+    """A reconstructed table, independent of its source (PDF, Markdown, HTML)."""
+
+    corner: str  # header text above the label columns ("Benchmark (Metric)", "FormalMATH")
+    label_headers: list[str]  # header of each label/key column
+    key_cols: list[int]  # indices into labels that are key columns (model size, sample budget)
+    col_headers: list[list[tuple[str, int]]]  # per value column: (text, columns spanned) top to bottom
+    rows: list[GridRow]
+    tokens: list[str] = field(default_factory=list)  # every word in the table region (validation)
+    unused: list[str] = field(default_factory=list)  # numeric words not read into any cell
+    main: int = -1  # index of the main label column (models or benchmarks); -1: last non-key column
+    region: tuple[float, float, float, float] | None = None  # x0, top, x1, bottom
+
+
+@dataclass
+class GridRow:
+    labels: list[str]  # per label column (filled down)
+    values: list[str]  # per value column ('' when empty)
+    group: str = ""  # group heading in effect
+
+
+@lru_cache(maxsize=65536)
+def is_value(text: str) -> bool:
+    """A result value as printed: "88.5", "70.83% ± 0.89%", "6/644", "7B", "19.9*"."""
+    return any(ch.isdigit() for ch in text) and bool(VALUE.match(text.strip()))

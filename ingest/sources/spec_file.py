@@ -1,0 +1,295 @@
+"""One report file (or YAML data file) read strictly: size caps, safe YAML, schema, one clear error each.
+
+Every failure is a `SpecFileError` carrying `SpecError`s that name the file, the field and a hint.
+`ingest.sources.registry` loads a whole folder of such files.
+"""
+
+from __future__ import annotations
+
+import difflib
+import typing
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from ingest.sources.schema import ReportSpec
+
+#: Files in `reports/` that are not reports (templates, drafts).
+SKIP_PREFIX = "_"
+#: A report YAML larger than this is refused before parsing (defends against YAML bombs too).
+MAX_YAML_BYTES = 256 * 1024
+
+#: Field -> (message, hint) for a value that fails the field's pattern: readable rules, not regexes.
+_PATTERN_RULES = {
+    "id": (
+        "must be 1 to 64 characters: lowercase letters, digits, '.', '_' and '-', starting with a letter or digit",
+        "e.g. kimi-k1.5 (it becomes a file name)",
+    ),
+    "arxiv_id": ("must be an arXiv identifier: four digits, a dot, four or five digits", 'e.g. "2508.06471" (quoted)'),
+}
+
+_HINTS = {
+    "extra_forbidden": "unknown key; check its spelling against {doc}",
+    "missing": "this field is required; see {doc}",
+    "literal_error": "use one of the allowed values",
+    "string_pattern_mismatch": "lowercase letters, digits, '.', '_' and '-' only (it becomes a file name)",
+    "date_from_datetime_parsing": "write dates as YYYY-MM-DD",
+    "date_parsing": "write dates as YYYY-MM-DD",
+    "date_type": "write dates as YYYY-MM-DD",
+    "int_parsing": "write a whole number without separators, e.g. 28771",
+    "int_type": "write a whole number without separators, e.g. 28771",
+    "string_type": "write text (quote it if it looks like a number or date)",
+    "dict_type": "this must be a mapping of `key: value` lines",
+    "list_type": "this must be a list, e.g. [a, b]",
+    "model_type": "this must be a mapping of `key: value` lines",
+}
+
+
+@dataclass(frozen=True)
+class SpecError:
+    """Why one report file could not be loaded."""
+
+    file: str
+    field: str
+    message: str
+    hint: str = ""
+
+    def __str__(self) -> str:
+        where = f"{self.file}: {self.field}" if self.field else self.file
+        return f"{where}: {self.message}" + (f" (hint: {self.hint})" if self.hint else "")
+
+
+class SpecFileError(Exception):
+    """Raised by `load_report`; carries every problem found in the file."""
+
+    def __init__(self, errors: list[SpecError]):
+        super().__init__("; ".join(str(e) for e in errors))
+        self.errors = errors
+
+
+#: libyaml's C parser when PyYAML has it (about 10x faster than the pure-Python one); same safe constructor.
+_SafeBase: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _UniqueKeyLoader(_SafeBase):  # type: ignore[misc, valid-type]
+    """Safe loader that rejects duplicate keys (yaml silently keeps the last one)."""
+
+
+def _construct_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
+    seen: set = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
+        seen.add(key)
+    return yaml.constructor.SafeConstructor.construct_mapping(loader, node, deep=deep)
+
+
+_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+#: Aliases allowed in one file; a "billion laughs" bomb needs many more.
+MAX_ALIASES = 20
+#: Nesting allowed in one file; PyYAML's composer recurses, so `[[[[…]]]]` would exhaust the stack.
+MAX_DEPTH = 50
+#: Scalars and collections allowed in one file: a report has a few hundred; 256 KB of `[1,1,1,…]`
+#: would be 120,000 (3 s and tens of MB to build), so parsing stops counting well before that.
+MAX_NODES = 20_000
+
+
+class _BudgetError(ValueError):
+    """The YAML is shaped like an attack (alias bomb, deep nesting), not like a report."""
+
+
+def _check_alias_budget(text: str) -> None:
+    """Refuse YAML that uses many aliases ("billion laughs") or deep nesting; reports never need them.
+
+    Scans parser events (the parser is not recursive), before anything is composed.
+    """
+    aliases = depth = nodes = 0
+    try:
+        for ev in yaml.parse(text, Loader=_SafeBase):  # lazily: a refused file is never parsed to its end
+            nodes += 1
+            if nodes > MAX_NODES:
+                raise _BudgetError(f"too many YAML values (more than {MAX_NODES:,})")
+            aliases, depth = _budget_step(ev, aliases, depth)
+    except yaml.YAMLError as exc:  # libyaml stops at its own nesting limit before ours
+        if "nesting depth" in str(exc):
+            raise _BudgetError(f"YAML nested too deeply (more than {MAX_DEPTH} levels)") from exc
+        raise
+
+
+def _budget_step(ev: yaml.Event, aliases: int, depth: int) -> tuple[int, int]:
+    """Count one parser event against the alias and depth budgets."""
+    if isinstance(ev, yaml.AliasEvent):
+        aliases += 1
+        if aliases > MAX_ALIASES:
+            raise _BudgetError(f"too many YAML aliases (more than {MAX_ALIASES})")
+    elif isinstance(ev, yaml.CollectionStartEvent):
+        depth += 1
+        if depth > MAX_DEPTH:
+            raise _BudgetError(f"YAML nested too deeply (more than {MAX_DEPTH} levels)")
+    elif isinstance(ev, yaml.CollectionEndEvent):
+        depth -= 1
+    return aliases, depth
+
+
+def parse_yaml(text: str, file: str) -> object:
+    """`yaml.safe_load` with size, duplicate-key and alias-bomb protection; errors become SpecFileError.
+
+    The size cap comes first, before a single character is parsed: pasted text or an upload of
+    20 MB would otherwise cost minutes and gigabytes in the parser before any later check.
+    """
+    if len(text) > MAX_YAML_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_YAML_BYTES:
+        raise SpecFileError(
+            [SpecError(file, "", f"file too large (more than {MAX_YAML_BYTES:,} bytes)", "a report file is a few KB")]
+        )
+    try:
+        _check_alias_budget(text)
+        return yaml.load(text, Loader=_UniqueKeyLoader)
+    except _BudgetError as exc:
+        raise SpecFileError([SpecError(file, "", str(exc), "remove anchors (&), aliases (*) and deep nesting")]) from exc
+    except ValueError as exc:  # e.g. PyYAML's date constructor on `released: 2026-13-45`
+        raise SpecFileError([SpecError(file, "", f"invalid value: {exc}", "write dates as YYYY-MM-DD")]) from exc
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        ctx = getattr(exc, "context_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        if mark and ctx and ctx.line != mark.line:  # e.g. an unclosed quote: the error shows where it began
+            where += f" (the construct starts at line {ctx.line + 1})"
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise SpecFileError(
+            [SpecError(file, where, f"invalid YAML: {problem}", "check indentation and quoting (':' in text needs quotes)")]
+        ) from exc
+
+
+def _field_name(loc: Iterable) -> str:
+    return ".".join("from" if p == "from_" else str(p) for p in loc)
+
+
+def _key_names(model: type[BaseModel], seen: set[type] | None = None) -> set[str]:
+    """Every key a model and the models inside it accept (field names and aliases)."""
+    seen = seen if seen is not None else set()
+    if model in seen:
+        return set()
+    seen.add(model)
+    out: set[str] = set()
+    stack: list[object] = []
+    for name, f in model.model_fields.items():
+        out |= {name, *(a for a in (f.alias,) if a)}
+        stack.append(f.annotation)
+    while stack:
+        t = stack.pop()
+        if isinstance(t, type) and issubclass(t, BaseModel):
+            out |= _key_names(t, seen)
+        else:
+            stack.extend(typing.get_args(t))
+    return out
+
+
+def validation_errors(
+    exc: ValidationError, file: str, doc: str = "reports/_template.yaml", model: type[BaseModel] | None = ReportSpec
+) -> list[SpecError]:
+    """Turn pydantic's errors into SpecErrors with a hint per error type; `doc` names where the format is documented.
+
+    An unknown key gets the nearest valid key of `model` as its hint (`sorce` -> `source`).
+    """
+    out = []
+    names = sorted(_key_names(model)) if model is not None else []
+    for err in exc.errors():
+        msg = err["msg"]
+        hint = _HINTS.get(err["type"], "").format(doc=doc)
+        if err["type"] == "string_pattern_mismatch":  # the rule in words, never the raw regex
+            key = str(err["loc"][-1]) if err["loc"] else ""
+            msg, hint = _PATTERN_RULES.get(key, ("does not have the expected form", hint))
+        if err["type"] == "extra_forbidden":
+            msg = "unknown key"
+            near = difflib.get_close_matches(str(err["loc"][-1]), names, n=1, cutoff=0.6) if err["loc"] else []
+            if near:
+                hint = f"did you mean `{near[0]}`? (the valid keys are in {doc})"
+        out.append(SpecError(file, _field_name(err["loc"]), msg, hint))
+    return out
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def load_model(path: str | Path, model: type[M], what: str, doc: str) -> M:
+    """Read a YAML data file (lexicon, lens) into a strict model; every failure is a SpecFileError
+    naming the file, the field and a hint that points at `doc`, where the format is described."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SpecFileError([SpecError(str(p), "", f"cannot read {what}: {exc.strerror or exc}", "check the path")]) from exc
+    data = parse_yaml(text, str(p))
+    if not isinstance(data, dict):
+        raise SpecFileError([SpecError(str(p), "", "expected a mapping at the top level", f"see {doc}")])
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        errs = validation_errors(exc, str(p), doc, model)
+        raise SpecFileError([e if e.hint else SpecError(e.file, e.field, e.message, f"see {doc}") for e in errs]) from exc
+
+
+def load_report(path: str | Path, known_dimensions: set[str] | None = None) -> ReportSpec:
+    """Load and validate one report file; raise SpecFileError naming file, field and hint.
+
+    `known_dimensions`, when given, restricts the keys of `curated:` to the lens' dimensions.
+    """
+    spec = _read_report(Path(path))
+    _check_dimensions(spec, str(path), known_dimensions)
+    return spec
+
+
+def _read_report(p: Path) -> ReportSpec:
+    """Everything `load_report` checks that depends on the file alone (what the cache keeps)."""
+    name = str(p)
+    try:
+        size = p.stat().st_size
+        if p.is_dir():
+            raise SpecFileError([SpecError(name, "", "is a directory, not a YAML file")])
+        if size > MAX_YAML_BYTES:
+            raise SpecFileError([SpecError(name, "", f"file too large ({size} bytes)", "a report file is a few KB")])
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise SpecFileError([SpecError(name, "", "file not found")]) from exc
+    except UnicodeDecodeError as exc:
+        raise SpecFileError([SpecError(name, "", "not UTF-8 text", "save the file as UTF-8")]) from exc
+    data = parse_yaml(text, name)
+    if not isinstance(data, dict):
+        raise SpecFileError([SpecError(name, "", "expected a mapping of fields at the top level", "start with `id: ...`")])
+    try:
+        spec = ReportSpec.model_validate(data)
+    except ValidationError as exc:
+        raise SpecFileError(validation_errors(exc, name)) from exc
+    if spec.id != p.stem:
+        raise SpecFileError(
+            [
+                SpecError(
+                    name, "id", f"id {spec.id!r} does not match the file name", f"rename the file to {spec.id}.yaml or change id"
+                )
+            ]
+        )
+    return spec
+
+
+def _check_dimensions(spec: ReportSpec, name: str, known_dimensions: set[str] | None) -> None:
+    """`curated:` keys must be dimensions of a lens (checked on every load: the lenses may change)."""
+    _check_curated(spec.curated, name, known_dimensions)
+
+
+def _check_curated(keys: Iterable[str], name: str, known_dimensions: set[str] | None) -> None:
+    if known_dimensions is not None:
+        unknown = sorted(set(keys) - known_dimensions)
+        if unknown:
+            raise SpecFileError(
+                [
+                    SpecError(name, f"curated.{k}", "unknown dimension", f"one of: {', '.join(sorted(known_dimensions))}")
+                    for k in unknown
+                ]
+            )
