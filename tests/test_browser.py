@@ -175,6 +175,36 @@ def test_compare_row_opens_that_reports_card(page, server: str) -> None:  # type
     assert not page.foreign, f"requests to other hosts: {page.foreign}"
 
 
+def test_compare_columns_sort_on_a_header_click_and_keep_their_hover_texts(page, server: str) -> None:  # type: ignore[no-untyped-def]
+    """Model sorts by name (a second click reverses); a dimension by its first category in the lens's
+    order, so equal values stand together; the rows shown after a sort get their hover texts."""
+    page.goto(f"{server}/compare")
+    page.wait_for_selector("table.frl tbody tr", timeout=60_000)
+    settle(page)
+    names = lambda: page.locator("table.frl td.model a").all_inner_texts()  # noqa: E731
+    page.locator("table.frl th.model button.frl-sort").click()
+    up = names()
+    assert up == sorted(up, key=str.casefold)
+    assert page.locator("table.frl th.model").get_attribute("aria-sort") == "ascending"
+    page.locator("table.frl th.model button.frl-sort").click()
+    assert names() == list(reversed(up))
+    head = page.locator("table.frl thead th:not(.model) button.frl-sort").first
+    head.click()
+    assert head.inner_text().endswith("▲")
+    firsts = page.evaluate(
+        "() => [...document.querySelectorAll('table.frl tbody tr')].map((tr) => "
+        "(tr.cells[1].querySelector('a.chip') || {textContent: ''}).textContent)"
+    )
+    seen: list[str] = []
+    for label in firsts:  # each value in one run: a value never comes back after another one
+        assert not seen or label == seen[-1] or label not in seen, firsts
+        seen.append(label)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('table.frl tbody tr')].every((tr) => tr.querySelector('td[title]'))",
+        timeout=30_000,
+    )
+
+
 #: The Keywords charts: plain HTML (the default) and plotly (the "Interactive charts" switch).
 CHARTS = pytest.mark.parametrize("interactive", [False, True], ids=["plain", "plotly"])
 

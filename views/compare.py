@@ -328,6 +328,8 @@ def _matrix_and_filters(shown_ids: dict[str, pd.Series]) -> None:
     now = Settled(pairs, page, (q, dims), news.seq if news else last.seq if last else 0)
     st.session_state[_SETTLED] = now
     part = shown.iloc[(page - 1) * matrix.PAGE_ROWS : page * matrix.PAGE_ROWS]
+    if news and news.ids:  # the browser sorted the rows: the hover texts of the rows it shows
+        part = shown[shown["report_id"].isin(news.ids)]
     matrix.draw(data_, pairs, page, now.seq, len(wide), bool(q), titles(part, [lens.dimension(d) for d in dims]), CSS)
     shown_ids["ids"] = shown["report_id"]
 

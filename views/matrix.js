@@ -21,7 +21,8 @@ class Matrix {
     const root = el('div', 'frl-matrix');
     parent.appendChild(root);
     this.root = root; this.v = null; this.m = null; this.sel = []; this.page = 1;
-    this.seq = 0; this.titles = new Map(); this.send = null; this.drawn = null;
+    this.seq = 0; this.titles = new Map(); this.send = null; this.drawn = null; this.shownIds = [];
+    this.sort = null;  // {col: -1 for the model, else a column index; dir: 1 or -1}: a header click sorts
     this.bar = el('div', 'frl-bar');
     this.btn = button('Filter');
     this.btn.setAttribute('aria-haspopup', 'true');
@@ -101,8 +102,8 @@ class Matrix {
     this.btn.textContent = t.filter; this.find.placeholder = t.find; this.find.setAttribute('aria-label', t.find);
     this.clear.textContent = t.clear; this.prev.textContent = t.prev; this.next.textContent = t.next;
     for (const f of m.facets) f.index = new Map(f.values.map((v, i) => [v, i]));
-    const tr = el('tr'); tr.append(el('th', 'model', t.model));
-    for (const c of m.columns) tr.append(el('th', null, c.label));
+    const tr = el('tr'); tr.append(this.header(-1, 'model', t.model));
+    m.columns.forEach((c, ci) => tr.append(this.header(ci, null, c.label)));
     this.head.replaceChildren(tr);
     this.list.replaceChildren();
     m.facets.forEach((f) => {
@@ -116,6 +117,36 @@ class Matrix {
       });
     });
   }
+  header(col, cls, label) {
+    // A sortable column head: a button inside the <th> (keyboard and screen readers reach it).
+    const th = el('th', cls); const b = el('button', 'frl-sort', label); b.type = 'button';
+    b.dataset.col = String(col); b.dataset.label = label;
+    b.addEventListener('click', () => {
+      const same = this.sort && this.sort.col === col;
+      this.sort = {col, dir: same ? -this.sort.dir : 1};
+      this.page = 1; this.commit(false);
+    });
+    th.append(b); return th;
+  }
+  sorted(rows) {
+    // Model: by name. A dimension: by its first category in the lens's order (levels run low to
+    // high), an empty cell last whichever the direction. Array.sort is stable: ties keep store order.
+    if (!this.sort) return rows;
+    const {col, dir} = this.sort;
+    const key = (r) => (col < 0 ? r[1] : (r[5][col][0].length ? Math.min(...r[5][col][0]) : null));
+    return [...rows].sort((a, b) => {
+      const x = key(a), y = key(b);
+      if (x === null || y === null) return x === y ? 0 : (x === null ? 1 : -1);
+      return dir * (col < 0 ? String(x).localeCompare(String(y)) : x - y);
+    });
+  }
+  marksort() {
+    for (const b of this.head.querySelectorAll('button.frl-sort')) {
+      const on = this.sort && this.sort.col === Number(b.dataset.col);
+      b.textContent = b.dataset.label + (on ? (this.sort.dir > 0 ? ' ▲' : ' ▼') : '');
+      b.parentElement.setAttribute('aria-sort', on ? (this.sort.dir > 0 ? 'ascending' : 'descending') : 'none');
+    }
+  }
   narrow() {
     const q = this.find.value.trim().toLowerCase();
     for (const group of this.list.children) {
@@ -128,12 +159,14 @@ class Matrix {
     if (refilter) this.page = 1;
     this.draw();
     this.seq += 1;
-    if (this.send) this.send('view', {filters: this.sel.map((p) => [...p]), page: this.page, seq: this.seq});
+    const ids = this.sort ? this.shownIds : [];  // sorted here: the server sends these rows' hover texts
+    if (this.send) this.send('view', {filters: this.sel.map((p) => [...p]), page: this.page, seq: this.seq, ids});
   }
   draw() {
     const m = this.m, t = m.texts;
     const want = m.facets.map((f) => new Set(this.sel.filter(([k]) => k === f.key).map(([, v]) => f.index.get(v)).filter((i) => i !== undefined)));
-    const rows = m.rows.filter((r) => want.every((s, fi) => !s.size || r[4][fi].some((i) => s.has(i))));
+    const rows = this.sorted(m.rows.filter((r) => want.every((s, fi) => !s.size || r[4][fi].some((i) => s.has(i)))));
+    this.marksort();
     const on = (this.searched ? [t.search] : []).concat(m.facets.filter((f, fi) => want[fi].size).map((f) => f.label));
     this.count.textContent = fill(t.count, {n: rows.length, total: this.total}) + (on.length ? fill(t.by, {what: on.join(', ')}) : '');
     const n = this.sel.length;
@@ -150,6 +183,7 @@ class Matrix {
     this.page = Math.min(Math.max(1, this.page), pages);
     const part = rows.slice((this.page - 1) * per, this.page * per);
     this.body.replaceChildren(...part.map((r) => this.row(r)));
+    this.shownIds = part.map((r) => r[0]);
     this.drawn = true;
     this.empty.textContent = rows.length ? '' : t.empty; this.empty.hidden = !!rows.length;
     this.pager.hidden = pages <= 1;

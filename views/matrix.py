@@ -129,6 +129,9 @@ class View:
     pairs: list[tuple[str, str]]
     page: int
     seq: int
+    #: The report ids of the page the browser shows when it sorted the rows itself (a header click):
+    #: their hover texts are sent instead of the store-order page's. Empty when unsorted.
+    ids: tuple[str, ...] = ()
 
 
 def sent() -> View | None:
@@ -138,7 +141,7 @@ def sent() -> View | None:
     view = state.get("view") if isinstance(state, Mapping) else None
     if not isinstance(view, Mapping):
         return None
-    seen = (view.get("seq"), view.get("page"), view.get("filters"))
+    seen = (view.get("seq"), view.get("page"), view.get("filters"), view.get("ids"))
     if st.session_state.get(_SEEN) == seen:
         return None
     st.session_state[_SEEN] = seen
@@ -149,7 +152,9 @@ def sent() -> View | None:
         for p in listed
         if isinstance(p, list | tuple) and len(p) == 2 and all(isinstance(x, str) and len(x) <= MAX_VALUE for x in p)
     ]
-    return View(chosen, _count(page, 1), _count(seq, 0))
+    ids = view.get("ids")
+    shown = tuple(x for x in (ids[:PAGE_ROWS] if isinstance(ids, list) else []) if isinstance(x, str) and len(x) <= MAX_VALUE)
+    return View(chosen, _count(page, 1), _count(seq, 0), shown)
 
 
 def _count(v: object, default: int) -> int:
@@ -204,6 +209,8 @@ BAR_CSS = "\n".join(
         ".frl-bar{position:relative;display:flex;flex-wrap:wrap;gap:6px;align-items:center;margin:0 0 6px 0}",
         ".frl-btn{font:inherit;font-size:14px;padding:4px 12px;border:1px solid var(--st-border-color,#d0d0d8);"
         "border-radius:8px;background:var(--st-background-color,#fff);color:inherit;cursor:pointer}",
+        ".frl-sort{font:inherit;font-weight:600;border:0;background:none;color:inherit;padding:0;cursor:pointer;text-align:left}",
+        ".frl-sort:hover{color:var(--st-primary-color,#ff4b4b)}",
         ".frl-btn:hover{border-color:var(--st-primary-color,#ff4b4b);color:var(--st-primary-color,#ff4b4b)}",
         ".frl-btn:disabled{opacity:.45;cursor:default}",
         ".frl-picked button{font:inherit;font-size:12px;border:0;border-radius:10px;padding:2px 8px;margin:0 2px;"
