@@ -51,6 +51,9 @@ def test_changes_view_in_a_browser(app_url: str):
             page.wait_for_timeout(200)
             page.wait_for_selector(IDLE, timeout=90_000)
             page.get_by_text("Result tables").first.wait_for(timeout=60_000)
+            # the sections are drawn one after another: wait for the last one's content, not its heading
+            page.wait_for_function("() => document.body.innerText.includes('41.3')", timeout=60_000)
+            page.get_by_text("Keyword counts").first.wait_for(timeout=60_000)
             text = page.inner_text("body")
             shot(page, "changes_view")
             for expected in ("Comparison cells", "Result tables", "44.8", "41.3", "BFCL v3", ADDED, REMOVED):
