@@ -28,6 +28,13 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, frozen=True)
 
 
+def url_scheme(v: str | None) -> str | None:
+    """A source or version URL: http(s) or file only (checked by both models)."""
+    if v is not None and not re.match(r"^(https?|file)://", v):
+        raise ValueError("url must start with http://, https:// or file://")
+    return v
+
+
 class Source(Strict):
     """Where the report text comes from: a URL, a local file, or both (file wins offline)."""
 
@@ -43,9 +50,7 @@ class Source(Strict):
     @field_validator("url")
     @classmethod
     def _scheme(cls, v: str | None) -> str | None:
-        if v is not None and not re.match(r"^(https?|file)://", v):
-            raise ValueError("url must start with http://, https:// or file://")
-        return v
+        return url_scheme(v)
 
 
 class Reported(Strict):
@@ -128,9 +133,7 @@ class SourceVersion(Strict):
     @field_validator("url")
     @classmethod
     def _scheme(cls, v: str | None) -> str | None:
-        if v is not None and not re.match(r"^(https?|file)://", v):
-            raise ValueError("url must start with http://, https:// or file://")
-        return v
+        return url_scheme(v)
 
     def source(self) -> Source:
         """The version as a `source:` block (fetched with the same rules)."""
