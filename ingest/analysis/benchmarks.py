@@ -37,6 +37,16 @@ def norm_name(s: str) -> str:
     return _DROP.sub("", s)
 
 
+def valid_regexes(patterns: list[str]) -> list[str]:
+    """Reject a bad regular expression when the catalogue loads, naming it (not while a table is read)."""
+    for p in patterns:
+        try:
+            re.compile(p)
+        except re.error as exc:
+            raise ValueError(f"{p!r} is not a valid regular expression ({exc})") from exc
+    return patterns
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, frozen=True)
 
@@ -55,12 +65,7 @@ class Benchmark(_Strict):
     @field_validator("patterns")
     @classmethod
     def _compiles(cls, v: list[str]) -> list[str]:
-        for p in v:
-            try:
-                re.compile(p)
-            except re.error as exc:
-                raise ValueError(f"pattern {p!r} is not a valid regular expression ({exc})") from exc
-        return v
+        return valid_regexes(v)
 
 
 class Catalogue(_Strict):
@@ -94,12 +99,7 @@ class Catalogue(_Strict):
     )
     @classmethod
     def _regexes(cls, v: list[str]) -> list[str]:
-        for p in v:
-            try:
-                re.compile(p)
-            except re.error as exc:
-                raise ValueError(f"{p!r} is not a valid regular expression ({exc})") from exc
-        return v
+        return valid_regexes(v)
 
     @model_validator(mode="after")
     def _consistent(self) -> Catalogue:
