@@ -33,6 +33,8 @@ the same way takes — its first render, and its re-render after a multiselect p
 click, the widgets of the two filters: the framework's own cost under the same load — and the server-side script time of each page
 (`FRL_TIMING`: wall and the script thread's CPU time, the first run apart from the warm ones),
 which load disturbs least. Exits 1 if a target is missed at the largest size.
+First, the chart renderers are compared on the smallest store (bench/chart_renderers.py; alone with
+`--renderers-only`, which exits 1 when the default renderer is not within 10 % of the fastest).
 """
 
 from __future__ import annotations
@@ -48,7 +50,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+from bench import chart_renderers  # noqa: E402
 from bench.results_log import recorded  # noqa: E402
+from views.chart_data import DEFAULT_RENDERER  # noqa: E402
 
 FIRST_TARGET_S = 2.0
 RERUN_TARGET_S = 0.300
@@ -386,9 +390,13 @@ def main() -> int:
                     help="also serve this existing store (a folder with data/ and reports/, e.g. bench/scale.py --keep DIR); "
                          "copied first, never written")  # fmt: skip
     ap.add_argument("--repeat", type=int, default=3, help="measurements per number (the median is printed)")
+    ap.add_argument("--renderers-only", action="store_true", help="only the chart-renderer comparison (bench/chart_renderers.py)")
     args = ap.parse_args()
     sizes = args.reports if args.reports is not None else ([] if args.store else [20, 500])
     with tempfile.TemporaryDirectory() as tmp:
+        charts = chart_renderers.compare(min(sizes or [20]), max(args.repeat, 5), Path(tmp))
+        if args.renderers_only:
+            return 0 if charts[DEFAULT_RENDERER] <= min(charts.values()) * (1 + chart_renderers.TOLERANCE) else 1
         base = baseline(args.repeat, Path(tmp))
         results = dict(measure(n, args.repeat, Path(tmp), base) for n in sizes)
         if args.store:

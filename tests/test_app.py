@@ -311,7 +311,7 @@ def test_keywords_heatmap_follows_metric_scope_and_group(store_env: Path) -> Non
     heat = specs(at)[0]
     assert heat["layout"]["title"]["text"].startswith("Count")
     cells = heat["data"][1]
-    assert cells["customdata"][0][:2] == ["r01", terms[0]]  # "alpha model" sorts first, case-insensitively
+    assert cells["customdata"][0] == [f"evidence?report=r01&term={terms[0]}"]  # "alpha model" sorts first, case-insensitively
     at.radio(key="scope").set_value("references").run()
     heat = specs(at)[0]
     col = terms.index("credit assignment")
@@ -325,7 +325,7 @@ def test_section_bars_obey_the_scope_and_carry_click_targets(store_env: Path) ->
     at = run_app("keywords", scope="body", interactive=True)  # type: ignore[arg-type]
     bars = next(s for s in specs(at) if s["data"][0]["type"] == "bar")
     assert [t["name"] for t in bars["data"]] == ["body"]
-    assert bars["data"][0]["customdata"][0] == ["", "agentic", "body"]
+    assert bars["data"][0]["customdata"][0] == ["evidence?term=agentic&section=body"]
     at = run_app("keywords", interactive=True)  # type: ignore[arg-type]
     bars = next(s for s in specs(at) if s["data"][0]["type"] == "bar")
     assert [t["name"] for t in bars["data"]] == ["body", "appendix", "references"]

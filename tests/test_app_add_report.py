@@ -15,7 +15,7 @@ from ingest.store.store import Store
 from tests import test_app
 from tests.app_fixtures import copy_store
 from tests.test_app import ALGO, LENS, N, matrix_rows, run_app, texts
-from views import compare, evidence, figures
+from views import chart_plotly, compare, evidence, keyword_charts
 from views.add_report import DELETED_DIR, spec_from_fields, spec_from_yaml, write_report
 
 # The dashboard tests' shared fixtures (pytest finds a fixture by its name in the test module).
@@ -106,20 +106,21 @@ def test_add_report_marks_required_fields_and_links_the_new_card(private_env: Pa
     ("event", "want"),
     [
         (
-            {"selection": {"points": [{"x": "tool", "customdata": ["", "tool", "references"]}]}},
-            {"term": "tool", "section": "references"},
+            {"selection": {"points": [{"x": "tool", "customdata": ["evidence?term=tool&section=references"]}]}},
+            ("evidence", {"term": "tool", "section": "references"}),
         ),
-        ({"selection": {"points": [{"x": 9000, "customdata": ["r1", "tool", ""]}]}}, {"report": "r1", "term": "tool"}),
         (
-            {"selection": {"points": [{"x": "agent", "y": "M", "customdata": ["r2", "agent", ""]}]}},
-            {"report": "r2", "term": "agent"},
+            {"selection": {"points": [{"x": 9000, "customdata": ["evidence?report=r1&term=tool"]}]}},
+            ("evidence", {"report": "r1", "term": "tool"}),
         ),
+        ({"selection": {"points": [{"customdata": ["https://elsewhere.example/x?report=r1"]}]}}, None),
+        ({"selection": {"points": [{"customdata": ["javascript:alert(1)"]}]}}, None),
         ({"selection": {"points": []}}, None),
         (None, None),
     ],
 )
-def test_click_target_maps_chart_clicks_to_evidence(event: object, want: dict | None) -> None:
-    assert figures.click_target(event) == want
+def test_click_target_maps_chart_clicks_to_evidence(event: object, want: tuple | None) -> None:
+    assert chart_plotly.clicked(event) == want
 
 
 def test_filter_rows_combines_filters_with_and_values_with_or(built: Path) -> None:
@@ -154,4 +155,4 @@ def test_app_reloads_tables_when_store_files_change(built: Path, tmp_path: Path,
 
 
 def test_section_bars_say_when_nothing_is_measured() -> None:
-    assert figures.section_bars(pd.DataFrame(), ["r1"], ["agentic"], "study") is None
+    assert keyword_charts.section_bars(pd.DataFrame(), ["r1"], ["agentic"], "study") is None

@@ -24,7 +24,8 @@ from ingest.analysis.lens import NOT_ASSESSED, load_lens
 from ingest.outputs import scores
 from tests.app_fixtures import html_tables as fixture_tables
 from tests.test_app import _decode
-from views import benchmark_figures as bf
+from views import benchmark_charts as bc
+from views import chart_plotly
 from views.benchmarks import claims_categories
 
 REPO = Path(__file__).resolve().parents[1]
@@ -107,11 +108,11 @@ def test_coverage_matrix_counts_benchmarks_per_catalogue_category(env: Path) -> 
     heat = chart(at, "Benchmarks per category")["data"][0]
     cats = load_catalogue().categories
     assert heat["x"] == [cats["knowledge"], cats["software-engineering"], cats["agentic"]]  # catalogue order, used only
-    rows = dict(zip(heat["y"], heat["z"], strict=True))
-    assert rows["Lens-7B"] == [1, 1, 2]  # MMLU; SWE-bench Verified; BFCL + curated Terminal-Bench
-    assert rows["Post-9B"] == [1, 1, 1]
-    assert rows["Curio"] == [0, 1, 0]
-    assert rows["Bare_Model_"] == [0, 0, 0]
+    rows = dict(zip(heat["y"], heat["text"], strict=True))
+    assert rows["Lens-7B"] == ["1", "1", "2"]  # MMLU; SWE-bench Verified; BFCL + curated Terminal-Bench
+    assert rows["Post-9B"] == ["1", "1", "1"]
+    assert rows["Curio"] == ["", "1", ""]  # no benchmark in a category: an empty cell, as the plain table
+    assert "Bare_Model_" not in rows  # no results: not a row (named in the provenance sentence)
 
 
 def test_benchmark_picker_shows_own_scores_with_table_and_page_and_reads_url(env: Path) -> None:
@@ -124,10 +125,14 @@ def test_benchmark_picker_shows_own_scores_with_table_and_page_and_reads_url(env
     assert "Alpha-8B" not in " ".join(labels) and "Rival" not in " ".join(labels)  # only own models
     auto = next(t for t in bars["data"] if t["name"] == "auto")
     hover = dict(zip(auto["y"], auto["hovertext"], strict=True))
-    assert "Table 1 · page 1" in hover["Lens-7B · Lens-7B-RL"]
+    assert "Table 1, page 1" in hover["Lens-7B · Lens-7B-RL"]
     assert "Comparison of Lens-7B" in hover["Lens-7B · Lens-7B-RL"]
-    assert dict(zip(auto["y"], [tuple(c) for c in auto["customdata"]], strict=True))["Lens-7B · Lens-7B-RL"] == (
-        "lens-7b", "Table 1, page 1")  # fmt: skip
+    clicks = {
+        y: chart_plotly.clicked({"selection": {"points": [{"customdata": c}]}})
+        for y, c in zip(auto["y"], auto["customdata"], strict=True)
+    }
+    picked = clicks["Lens-7B · Lens-7B-RL"][1]
+    assert (picked["report"], picked["table"]) == ("lens-7b", "Table 1, page 1")
     at.selectbox(key="benchmark").set_value("bfcl").run()
     bars = chart(at, "BFCL")
     assert [y for t in bars["data"] for y in t["y"]] == ["Lens-7B · Lens-7B-RL (Acc.)", "Lens-7B · Lens-7B (Acc.)"]
@@ -138,12 +143,19 @@ def test_benchmark_picker_shows_own_scores_with_table_and_page_and_reads_url(env
         "Post-9B · Post-9B (thinking)", "Post-9B · Post-9B (non-thinking)"]  # fmt: skip
 
 
+#: The labels of a chart's figure-export buttons (views.chart_export.controls).
+FIGURE_FORMATS = ("SVG", "PNG", "HTML")
+
+
 def test_scores_expander_lists_provenance_and_offers_csv(env: Path) -> None:
     at = page(benchmark="terminal-bench")
     prov = next(d for d in html_tables(at) if "report_id" in d.columns)
     assert prov[["report_id", "model", "value", "table", "origin"]].values.tolist() == [
         ["lens-7b", "Lens-7B-RL", "33.0", "Figure 2", "curated"]]  # fmt: skip
-    labels = [b.proto.label for b in at.get("download_button")]
+    buttons = at.get("download_button")
+    labels = [b.proto.label for b in buttons if b.proto.label not in FIGURE_FORMATS]
+    figs = {(b.proto.help, b.proto.label) for b in buttons if b.proto.label in FIGURE_FORMATS}
+    assert {(c, f) for c in ("Coverage", "Scores", "Claims", "Coverage vs density") for f in FIGURE_FORMATS} == figs
     assert labels == ["Coverage (CSV)", "Shown scores (CSV)", "All results, long (CSV)", "All results, wide (CSV)",
                       "All results, wide (Markdown)", "Leaderboard, all benchmarks (CSV)"]  # fmt: skip
 
@@ -275,14 +287,17 @@ def test_rebuild_table_puts_a_model_group_on_the_rows() -> None:
 @pytest.mark.parametrize(
     ("event", "want"),
     [
-        ({"selection": {"points": [{"customdata": ["r1", "Table 2, page 5"]}]}}, ("r1", "Table 2, page 5")),
+        (
+            {"selection": {"points": [{"customdata": [bc.table_href([("benchmark", "b")], "r1", "Table 2, page 5")]}]}},
+            ("benchmarks", {"benchmark": "b", "report": "r1", "table": "Table 2, page 5"}),
+        ),
         ({"selection": {"points": [{"customdata": "r1"}]}}, None),
         ({"selection": {"points": []}}, None),
         (None, None),
     ],
 )
-def test_bar_target_maps_a_click_to_report_and_table(event: object, want: tuple[str, str] | None) -> None:
-    assert bf.bar_target(event) == want
+def test_bar_target_maps_a_click_to_report_and_table(event: object, want: tuple | None) -> None:
+    assert chart_plotly.clicked(event) == want
 
 
 def test_figures_escape_report_text_for_plotly() -> None:
@@ -290,7 +305,7 @@ def test_figures_escape_report_text_for_plotly() -> None:
                          "metric": "", "group": "", "value": "1", "score": 1.0, "page": "1", "table": "T",
                          "caption": "<img src=x>", "origin": "auto", "flag": "", "table_key": "T, page 1",
                          "label": "<a href='http://h'>R</a> · M"}])  # fmt: skip
-    fig = bf.score_bars(own, "B")
+    fig = chart_plotly.figure(bc.score_bars(own, "B", [], 10))
     assert "<a " not in fig.data[0].y[0] and "&lt;a" in fig.data[0].y[0]
     assert "<img" not in fig.data[0].hovertext[0]
 

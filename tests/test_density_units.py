@@ -13,7 +13,8 @@ from ingest import pipeline
 from ingest.analysis.keywords import density_unit
 from ingest.outputs.scores import coverage_vs_density
 from ingest.store.store import Store
-from views import benchmark_figures, figures
+from views import benchmark_charts, figures, keyword_charts
+from views.chart_plotly import figure
 
 from .conftest import write_report
 
@@ -45,20 +46,22 @@ def test_keyword_matrix_and_charts_say_characters_for_the_chinese_post(tables: d
     m = figures.keyword_matrix(tables["reports"], tables["counts"], tables["reported"], ["agent", "tool"], "study")
     units = dict(zip(m["report_id"], m["unit"], strict=False))
     assert units == {"en": "words", "zh": "characters"}
-    heat = figures.heatmap(m, ["agent", "tool"]).to_dict()
+    heat = figure(keyword_charts.heatmap(m, ["agent", "tool"])).to_dict()
     tips = [str(t) for tr in heat["data"] if tr.get("type") == "scatter" for t in tr["text"]]
     assert any(t.startswith("ZH") and "per 1,000 characters" in t for t in tips)
     assert any(t.startswith("EN") and "per 1,000 words" in t for t in tips)
     assert "characters for CJK documents" in heat["layout"]["title"]["text"]
-    scatter = figures.length_scatter(m, "agent").to_dict()
+    scatter = figure(keyword_charts.length_scatter(m, "agent")).to_dict()
     assert "characters for CJK documents" in scatter["layout"]["yaxis"]["title"]["text"]
-    assert ["zh", "agent", "", "characters"] in [list(c) for tr in scatter["data"] for c in tr["customdata"]]
+    assert ["evidence?report=zh&term=agent"] in [list(c) for tr in scatter["data"] for c in tr["customdata"]]
+    tips = [str(t) for tr in scatter["data"] for t in tr["hovertext"]]
+    assert any(t.startswith("ZH") and "characters" in t for t in tips)
 
 
 def test_english_only_charts_carry_no_cjk_note(tables: dict) -> None:
     reports = tables["reports"][tables["reports"]["report_id"] == "en"]
     m = figures.keyword_matrix(reports, tables["counts"], tables["reported"], ["agent"], "study")
-    assert "CJK" not in figures.heatmap(m, ["agent"]).to_dict()["layout"]["title"]["text"]
+    assert "CJK" not in figure(keyword_charts.heatmap(m, ["agent"])).to_dict()["layout"]["title"]["text"]
 
 
 def test_benchmark_density_scatter_uses_the_one_density_and_its_unit(tables: dict) -> None:
@@ -68,5 +71,5 @@ def test_benchmark_density_scatter_uses_the_one_density_and_its_unit(tables: dic
     counts = tables["counts"]
     c = counts[(counts["report_id"] == "en") & (counts["term"] == "agent") & (counts["section"] == "all")].iloc[0]
     assert row.at["en", "density"] == pytest.approx(round(c["count"] * 1000 / c["words"], 4))
-    fig = benchmark_figures.density_scatter(frame, "agent").to_dict()
+    fig = figure(benchmark_charts.density_scatter(frame, "agent")).to_dict()
     assert "characters for CJK documents" in fig["layout"]["yaxis"]["title"]["text"]

@@ -50,4 +50,5 @@ def test_indicators_page_on_the_shipped_reports_shows_measured_checklists(shippe
     assert 'data-chart="indicators"' in body and "yes · p." in body and "GLM-4.5" in body
     assert "evidence?report=glm-4.5" in body
     assert any(t.value.startswith("Not assessed (") and "Gemma 4" in t.value for t in at.text)
-    assert [b.proto.label for b in at.get("download_button")] == ["Indicators (CSV)", "Indicators (Markdown)"]
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert labels == ["Indicators (CSV)", "Indicators (Markdown)", "SVG", "PNG", "HTML"]  # the grid as a figure too

@@ -1,6 +1,6 @@
 """Benchmarks page: coverage by category, own-model scores with provenance, a table rebuilt as
-printed, and claims (scores) beside disclosure. Data from `ingest.outputs.scores`; figures from
-`views.benchmark_figures`; categories from the catalogue, levels and claims categories from the lens.
+printed, and claims (scores) beside disclosure. Data from `ingest.outputs.scores`; chart specs from
+`views.benchmark_charts`; categories from the catalogue, levels and claims categories from the lens.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from ingest.outputs.leaderboard import disagreements, leaderboard
 from ingest.outputs.neutral import to_csv
 from ingest.outputs.stats import STATS_GROUP
 from views import benchmark_charts as bc
-from views import benchmark_figures as bf
-from views import data, figures, htmltable, nav
+from views import chart_data as cd
+from views import chart_export, chart_plotly, data, figures, htmltable, nav
+from views import htmlchart as hc
 from views.plain import escape_md, message, redact
 
 BARS_KEY = "bench_bars"
@@ -95,14 +96,20 @@ def _coverage(key: data.Stamp, rq: str = "") -> object:
     """The plotly coverage heatmap: the first COVERAGE_ROWS reports by name whose name contains `rq`."""
     m, names = _named_coverage(key, rq), _models(key)
     order = sorted(m.index, key=lambda r: str(names.get(r, r)).casefold())[:COVERAGE_ROWS]
-    return bf.coverage_heatmap(m.loc[order], names)
+    return chart_plotly.figure(bc.coverage_table(m.loc[order], names, COVERAGE_ROWS)[0])
+
+
+def _coverage_spec(key: data.Stamp, rq: str) -> cd.HeatSpec:
+    """The coverage chart's spec (the figure export builds it when a download is clicked)."""
+    return bc.coverage_table(_named_coverage(key, rq), _models(key), COVERAGE_ROWS)[0]
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _coverage_html(key: data.Stamp, rq: str = "") -> tuple[str, int]:
     """The plain coverage table (first COVERAGE_ROWS reports by name whose name contains `rq`) and how
     many reports with results matched."""
-    return bc.coverage_table(_named_coverage(key, rq), _models(key), COVERAGE_ROWS)
+    spec, n = bc.coverage_table(_named_coverage(key, rq), _models(key), COVERAGE_ROWS)
+    return hc.render(spec), n
 
 
 def _name_box(n_reports: int, limit: int) -> str:
@@ -156,9 +163,10 @@ def _density(key: data.Stamp, cats: tuple[str, ...], term: str) -> pd.DataFrame:
 
 def _on_click(chart_key: str) -> None:
     """A clicked bar or point opens its table below (report and table are URL-bound)."""
-    target = bf.bar_target(st.session_state.get(chart_key))
-    if target:
-        st.session_state["report"], st.session_state["table"] = target
+    target = chart_plotly.clicked(st.session_state.get(chart_key))
+    params = target[1] if target else {}
+    if params.get("report") and params.get("table"):
+        st.session_state["report"], st.session_state["table"] = params["report"], params["table"]
 
 
 def render() -> None:
@@ -190,6 +198,7 @@ def render() -> None:
         st.html(cov)
     st.download_button("Coverage (CSV)", lambda: to_csv(_coverage_matrix(key), index=True), file_name="coverage.csv",
                        mime="text/csv", key="dl_bench_coverage", on_click="ignore")  # fmt: skip
+    chart_export.controls([("bench_coverage", "Coverage", lambda: _coverage_spec(key, rq))])
 
     _scores_section(key, cat, interactive)
     _table_section(results, tbl["result_notes"], models)
@@ -216,11 +225,13 @@ def _scores_section(key: data.Stamp, cat: Catalogue, interactive: bool) -> None:
         st.caption(f"The {BAR_ROWS} highest of {len(own)} own-model scores; the CSV below has them all.")
     if interactive:
         st.plotly_chart(
-            bf.score_bars(own.head(BAR_ROWS), entry.name if entry else bench), key=BARS_KEY,
+            chart_plotly.figure(bc.score_bars(own, entry.name if entry else bench, _here(), BAR_ROWS)), key=BARS_KEY,
             on_select=lambda: _on_click(BARS_KEY), selection_mode="points", width="stretch",
         )  # fmt: skip
     else:
-        st.html(bc.score_bars(own, entry.name if entry else bench, _here(), BAR_ROWS))
+        st.html(hc.render(bc.score_bars(own, entry.name if entry else bench, _here(), BAR_ROWS)))
+    base = _here()
+    chart_export.controls([("bench_bars", "Scores", lambda: bc.score_bars(own, entry.name if entry else bench, base, BAR_ROWS))])
     st.caption(
         "Only the reports' own models (★ in tables); a report with several own rows (sizes, modes, metrics, "
         f"tables) has a bar each. {scores.CURATED_MARK} curated · {scores.FLAG_MARK} flagged for review."
@@ -361,11 +372,14 @@ def _claims_section(
         if note:
             st.caption(note)
         st.plotly_chart(
-            bf.claims_scatter(shown, levels, dim.label), key=CLAIMS_KEY, on_select=lambda: _on_click(CLAIMS_KEY),
+            chart_plotly.figure(bc.claims_scatter(shown, levels, dim.label, _here(), note)), key=CLAIMS_KEY,
+            on_select=lambda: _on_click(CLAIMS_KEY),
             selection_mode="points", width="stretch",
         )  # fmt: skip
     else:
-        st.html(bc.claims_scatter(shown, levels, dim.label, _here(), note))
+        st.html(hc.render(bc.claims_scatter(shown, levels, dim.label, _here(), note)))
+    claims, base = shown, _here()
+    chart_export.controls([("bench_claims", "Claims", lambda: bc.claims_scatter(claims, levels, dim.label, base, note))])
     lv = _level_of(key, dim_id)
     scored = set(frame["report_id"])
     silent = [r for r in reports["report_id"].tolist() if r not in scored]
@@ -383,9 +397,10 @@ def _claims_section(
     if interactive:
         if note:
             st.caption(note)
-        st.plotly_chart(bf.density_scatter(shown, term), key="bench_density", width="stretch")
+        st.plotly_chart(chart_plotly.figure(bc.density_scatter(shown, term, note)), key="bench_density", width="stretch")
     else:
-        st.html(bc.density_scatter(shown, term, note))
+        st.html(hc.render(bc.density_scatter(shown, term, note)))
+    chart_export.controls([("bench_density", "Coverage vs density", lambda: bc.density_scatter(shown, term, note))])
     if len(dens) and not dens["has_results"].any():
         st.caption("No report here has benchmark results yet: every point sits at zero coverage.")
 

@@ -1,7 +1,5 @@
-"""Pure data shaping and plotly figure builders for the dashboard (no Streamlit calls).
-
-Tests assert on what these return, because AppTest cannot see inside a plotly chart.
-Every clickable mark carries `customdata` so a click can open the Evidence page.
+"""Pure data shaping of the Keywords figures (no Streamlit calls): the keyword matrix, section hits,
+point caps. The charts are specs built from these (views.keyword_charts) and drawn by a renderer.
 """
 
 from __future__ import annotations
@@ -11,10 +9,8 @@ from collections.abc import Iterable
 from typing import Literal
 
 import pandas as pd
-import plotly.graph_objects as go
 
 from ingest.analysis.keywords import density, density_unit
-from views.plain import plotly_text as _t
 
 Scope = Literal["body", "body+appendix", "references", "all"]
 Metric = Literal["density", "count"]
@@ -127,9 +123,8 @@ def keyword_matrix(
     return df.reset_index(drop=True)
 
 
-#: Clearly different colours (and symbols) for the two kinds of figures, used by every chart.
+#: Clearly different colours for the two kinds of figures, used by every chart.
 FIGURE_COLOURS: dict[str, str] = {"measured": "#1f5fbf", "reported": "#d9730d"}
-FIGURE_SYMBOLS: dict[str, str] = {"measured": "circle", "reported": "diamond"}
 SECTION_COLOURS: dict[str, str] = {"body": "#1f5fbf", "appendix": "#7fa7e0", "references": "#b0b0b0"}
 
 
@@ -138,78 +133,11 @@ def cjk_note(frame: pd.DataFrame) -> str:
     return " (characters for CJK documents)" if "unit" in frame and (frame["unit"] == "characters").any() else ""
 
 
-def target(report: str = "", term: str = "", section: str = "") -> list[str]:
-    """The `customdata` of a clickable mark: [report_id, term, section] ("" = any)."""
-    return [report, term, section]
-
-
-def heatmap(matrix: pd.DataFrame, terms: list[str], metric: Metric = "density") -> go.Figure:
-    """Reports × terms heatmap with the value written in each cell.
-
-    Colour is normalised per column (each term's largest value is full colour), so a rare term
-    such as "credit assignment" stays as visible as "tool"; the numbers in the cells are the
-    real values. Rows from the study's reported figures are labelled "(reported)". Plotly
-    heatmaps send no selection events, so an invisible marker over each cell carries the click
-    target (report, term).
-    """
-    if matrix.empty:
-        return go.Figure(layout={"title": "no keyword figures for this selection"})
-    # Plotly reads a subset of HTML in labels (<a>, <span>): report text is escaped, like the Benchmarks page's.
-    model = matrix["model"].astype(str).map(_t)
-    m = matrix.assign(label=model.where(matrix["figures"] != "reported", model + " (reported)"))
-    z = m.pivot_table(index="label", columns="term", values=metric, aggfunc="first").reindex(columns=terms)
-    z = z.loc[sorted(z.index, key=str.casefold)]
-    ids = m.pivot_table(index="label", columns="term", values="report_id", aggfunc="first").reindex(index=z.index, columns=terms)
-    col_max = z.max(axis=0).replace(0, float("nan"))
-    norm = (z / col_max).fillna(0.0).where(z.notna())
-    fmt = "{:.2f}" if metric == "density" else "{:.0f}"
-    text = z.map(lambda v: "" if pd.isna(v) else fmt.format(v))
-    units = m.pivot_table(index="label", columns="term", values="unit", aggfunc="first").reindex(index=z.index, columns=terms)
-    fig = go.Figure(
-        go.Heatmap(
-            z=norm.to_numpy(),
-            x=terms,
-            y=list(z.index),
-            text=text.to_numpy(),
-            texttemplate="%{text}",
-            colorscale="Blues",
-            zmin=0,
-            zmax=1,
-            colorbar={"title": "share of the<br>term's maximum", "tickformat": ".0%"},
-            hoverinfo="skip",  # the overlay below carries hover and click
-        )
-    )
-    xs, ys, cds, tips = [], [], [], []
-    for label in z.index:
-        for t in terms:
-            rid = ids.at[label, t]
-            if isinstance(rid, str):
-                xs.append(t)
-                ys.append(label)
-                cds.append(target(rid, t))
-                unit = f"per 1,000 {units.at[label, t]}" if metric == "density" else "count"
-                tips.append(f"{label}<br>{t}: {text.at[label, t]} {unit}")
-    fig.add_scatter(
-        x=xs, y=ys, customdata=cds, text=tips, mode="markers", showlegend=False, name="cells",
-        hovertemplate="%{text}<extra></extra>", marker={"symbol": "square", "size": 18, "color": "rgba(0,0,0,0)"},
-        selected={"marker": {"opacity": 1}}, unselected={"marker": {"opacity": 1}},
-    )  # fmt: skip
-    fig.update_layout(
-        title=f"{'Density per 1,000 words' + cjk_note(m) if metric == 'density' else 'Count'} by report and term "
-        "(colour: share of each term's maximum; click a cell for its lines)",
-        height=max(300, 24 * len(z.index) + 130),
-        margin={"l": 10, "r": 10, "t": 60, "b": 10},
-        yaxis={"autorange": "reversed"},
-        clickmode="event+select",
-    )
-    return fig
-
-
 def section_hits(
     counts: pd.DataFrame, report_ids: list[str], terms: list[str], group: str, scope: Scope = "all"
 ) -> tuple[list[str], dict[tuple[str, str], int]] | None:
     """The sections of the scope and the measured hits per (term, section), summed over the reports;
-    None when nothing is measured. Shared by the plotly and the plain section bars."""
+    None when nothing is measured."""
     sections = [s for s in SECTION_COLOURS if scope == "all" or s in SCOPES[scope]]
     c = counts
     if not c.empty:
@@ -264,70 +192,6 @@ def scatter_rows(matrix: pd.DataFrame, term: str) -> pd.DataFrame:
     return matrix[(matrix["term"] == term) & matrix["words"].notna()] if not matrix.empty else matrix
 
 
-def section_bars(
-    counts: pd.DataFrame, report_ids: list[str], terms: list[str], group: str, scope: Scope = "all"
-) -> go.Figure | None:
-    """Per term, hits in the sections of the chosen scope stacked (summed over the shown reports).
-
-    None when nothing is measured: the page says so in a sentence instead of drawing empty axes.
-    """
-    hits = section_hits(counts, report_ids, terms, group, scope)
-    if hits is None:
-        return None
-    sections, sums = hits
-    fig = go.Figure()
-    for section in sections:
-        fig.add_bar(
-            name=section, x=terms, y=[sums.get((t, section), 0) for t in terms],
-            customdata=[target("", t, section) for t in terms],
-            marker_color=SECTION_COLOURS[section], hovertemplate="%{x} in " + section + ": %{y}<extra></extra>",
-        )  # fmt: skip
-    fig.update_layout(
-        barmode="stack",
-        title="Measured hits by section (click a bar for the lines)",
-        height=380,
-        margin={"l": 10, "r": 10, "t": 50, "b": 10},
-        legend={"orientation": "h", "y": -0.15},
-    )
-    return fig
-
-
-#: Up to this many points the scatter writes each report's name beside its point; beyond, names
-#: overlap into an unreadable block and cost the browser one SVG text each, so they show on hover only.
-SCATTER_LABELS = 60
-
-
-def length_scatter(matrix: pd.DataFrame, term: str) -> go.Figure | None:
-    """Document length vs density of one term; one labelled point per report, measured and reported apart
-    (names on hover only above SCATTER_LABELS points)."""
-    m = scatter_rows(matrix, term)
-    if m.empty:
-        return None
-    mode = "markers+text" if len(m) <= SCATTER_LABELS else "markers"
-    fig = go.Figure()
-    for figures in ("measured", "reported"):
-        sub = m[m["figures"] == figures]
-        if sub.empty:
-            continue
-        fig.add_scatter(
-            x=sub["words"], y=sub["density"], mode=mode, name=figures, text=sub["model"].astype(str).map(_t),
-            textposition="top center", textfont={"size": 10},
-            marker={"color": FIGURE_COLOURS[figures], "symbol": FIGURE_SYMBOLS[figures], "size": 10},
-            customdata=[[*target(r, term), u] for r, u in zip(sub["report_id"], sub["unit"], strict=True)],
-            hovertemplate="%{text}<br>%{x:,} %{customdata[3]}<br>%{y:.2f} per 1,000 %{customdata[3]}"
-            "<extra>" + figures + "</extra>",
-        )  # fmt: skip
-    fig.update_layout(
-        title=f"Document length vs density of “{term}” (click a point for its lines)",
-        xaxis_title="words" + cjk_note(m),
-        yaxis_title="per 1,000 words" + cjk_note(m),
-        height=380,
-        margin={"l": 10, "r": 10, "t": 50, "b": 10},
-        legend={"orientation": "h", "y": -0.2},
-    )
-    return fig
-
-
 def side_by_side(matrix_measured: pd.DataFrame, reported: pd.DataFrame, terms: list[str]) -> pd.DataFrame:
     """Measured vs study-reported counts (whole document) where both exist, with the difference."""
     cols = ["model", "term", "reported", "measured", "difference", "reported words", "measured words", "differs"]
@@ -349,17 +213,3 @@ def side_by_side(matrix_measured: pd.DataFrame, reported: pd.DataFrame, terms: l
     out["difference"] = out["measured"] - out["reported"]
     out["differs"] = out["difference"] != 0
     return out[cols].reset_index(drop=True)
-
-
-def click_target(selection: object) -> dict[str, str] | None:
-    """Evidence-page query params (ids) from a plotly selection event: the clicked mark's `customdata`."""
-    try:
-        points = selection["selection"]["points"]  # type: ignore[index]
-    except (KeyError, TypeError):
-        return None
-    for p in points or []:
-        cd = p.get("customdata")
-        if isinstance(cd, (list, tuple)) and len(cd) >= 3 and all(isinstance(v, str) for v in cd[:3]):
-            out = dict(zip(("report", "term", "section"), cd[:3], strict=True))  # a 4th item is the hover's unit
-            return {k: v for k, v in out.items() if v}
-    return None

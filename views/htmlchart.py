@@ -5,8 +5,9 @@ more than a second to a page's first render (its 4 MB bundle is evaluated in eve
 alone breaks the 2 s budget. These charts are HTML that `st.html` accepts (its sanitiser keeps
 tables, divs, links, `title` and `style`, and drops SVG): every mark is a link built from ids, so a
 click opens the page it names (the app reads ids from the URL), and its `title` is the hover text.
-Every label and tip is escaped here, so report text shows as plain text. Plotly figures stay
-available on the pages behind an "Interactive charts" switch.
+Every label and tip is escaped here, so report text shows as plain text. The charts' content comes
+from `views.chart_data` specs (`render`); plotly draws the same specs behind the pages' "Interactive
+charts" switch (views.chart_plotly).
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from views.chart_data import BarSpec, ChartSpec, HeatCell, HeatSpec, Point, Segment
 
 CSS = """<style>
 .frl-c{font-size:13px;line-height:1.3;margin:0 0 6px 0}
@@ -84,16 +86,6 @@ def _frame(title: str, body: str, legend: Sequence[tuple[str, str]] = (), key: s
     return f'{CSS}<div class="frl-c"{k}><div class="t">{_e(title)}</div>{nt}{lg}{body}</div>'
 
 
-@dataclass(frozen=True, slots=True)
-class HeatCell:
-    """One cell of a heat table: its text, colour share in [0, 1], hover tip and link (may be empty)."""
-
-    text: str
-    share: float
-    tip: str = ""
-    href: str = ""
-
-
 def heat_table(title: str, columns: Sequence[str], rows: Sequence[tuple[str, Sequence[HeatCell | None]]], key: str = "") -> str:
     """Rows × columns with a coloured, clickable cell each (None = no figure: an empty cell).
     With no row, only the title is drawn."""
@@ -115,16 +107,6 @@ def heat_table(title: str, columns: Sequence[str], rows: Sequence[tuple[str, Seq
     return _frame(title, table, key=key)
 
 
-@dataclass(frozen=True, slots=True)
-class Segment:
-    """A piece of a horizontal bar: its value, series (colour), hover tip and link."""
-
-    value: float
-    series: str
-    tip: str = ""
-    href: str = ""
-
-
 def bars(
     title: str,
     rows: Sequence[tuple[str, Sequence[Segment], str]],
@@ -144,20 +126,8 @@ def bars(
         cells.append(
             f'<div class="l" title="{_e(label)}">{_e(label)}</div><div class="k">{marks}</div><div class="v">{_e(value)}</div>'
         )
-    legend = [(n, c) for n, c in colours.items() if any(s.series == n for _, segs, _ in rows for s in segs)]
-    return _frame(title, f'<div class="frl-b">{"".join(cells)}</div>', legend, key)
-
-
-@dataclass(frozen=True, slots=True)
-class Point:
-    """A scatter point: position (x numeric, or a category name), series, label, hover tip, link."""
-
-    x: float | str
-    y: float
-    series: str
-    label: str = ""
-    tip: str = ""
-    href: str = ""
+    used = [(n, c) for n, c in colours.items() if any(s.series == n for _, segs, _ in rows for s in segs)]
+    return _frame(title, f'<div class="frl-b">{"".join(cells)}</div>', used, key)
 
 
 #: The most marks a scatter draws, whatever its caller passes (each is an element the browser lays out:
@@ -291,8 +261,18 @@ def scatter(
         if at is not None:
             parts.append(f'<span class="n" style="left:{left:.2f}%;top:{at:.2f}%">{_e(p.label)}</span>')
     plot = f'<div class="p">{"".join(parts)}</div><div class="xa">{_e(x_title)}</div><div class="ya">{_e(y_title)}</div>'
-    legend = [(n, c) for n, c in colours.items() if any(p.series == n for p in points)]
-    return _frame(title, f'<div class="frl-s">{plot}</div>', legend, key, note)
+    used = [(n, c) for n, c in colours.items() if any(p.series == n for p in points)]
+    return _frame(title, f'<div class="frl-s">{plot}</div>', used, key, note)
 
 
-__all__ = ["CSS", "MAX_POINTS", "HeatCell", "Point", "Segment", "bars", "blues", "heat_table", "nice_ticks", "scatter"]
+def render(spec: ChartSpec) -> str:
+    """A chart spec as HTML for `st.html` (the default renderer)."""
+    if isinstance(spec, HeatSpec):
+        return heat_table(spec.title, spec.columns, spec.rows, key=spec.key)
+    if isinstance(spec, BarSpec):
+        return bars(spec.title, spec.rows, spec.colours, key=spec.key)
+    return scatter(spec.title, spec.points, spec.colours, spec.x_title, spec.y_title, categories=spec.categories,
+                   diamonds=spec.diamonds, labels=spec.labels, key=spec.key, note=spec.note)  # fmt: skip
+
+
+__all__ = ["CSS", "MAX_POINTS", "HeatCell", "Point", "Segment", "bars", "blues", "heat_table", "nice_ticks", "render", "scatter"]

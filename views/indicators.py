@@ -15,7 +15,8 @@ import streamlit as st
 from ingest.outputs import export
 from ingest.outputs.indicators import Indicators, indicator_grid
 from ingest.outputs.neutral import to_csv
-from views import data, nav
+from views import chart_data as cd
+from views import chart_export, data, nav
 from views import htmlchart as hc
 from views.plain import escape_md
 
@@ -29,16 +30,16 @@ def _grid(key: data.Stamp, lens_id: str, dim_id: str) -> Indicators:
     return indicator_grid(tbl["comparison"], data.read("evidence", filters=[("dimension", "==", dim_id)]), data.lens(), dim_id)
 
 
-def grid_html(g: Indicators, models: dict[str, str], dim_id: str, limit: int = COLUMNS) -> str:
+def grid_spec(g: Indicators, models: dict[str, str], dim_id: str, limit: int = COLUMNS) -> cd.HeatSpec:
     """The grid as a heat table (indicators as rows, reports as columns), a score row first."""
     shown = g.scores[:limit]
     cols = [str(models.get(s.report_id, s.report_id)) for s in shown]
-    score_row = [
-        hc.HeatCell(f"{s.met}/{s.total}", s.share, f"{models.get(s.report_id, s.report_id)}: {s.met} of {s.total} "
+    score_row = tuple(
+        cd.HeatCell(f"{s.met}/{s.total}", s.share, f"{models.get(s.report_id, s.report_id)}: {s.met} of {s.total} "
                     f"indicators; level {s.level or 'not assessed'}")
         for s in shown
-    ]  # fmt: skip
-    rows = [("Score (indicators met)", score_row)]
+    )  # fmt: skip
+    rows: list[cd.HeatRow] = [("Score (indicators met)", score_row)]
     for n in g.names:
         cells = []
         for s in shown:
@@ -49,10 +50,10 @@ def grid_html(g: Indicators, models: dict[str, str], dim_id: str, limit: int = C
             href = "evidence?" + urlencode({"report": s.report_id, "dim": dim_id})
             text = f"yes · p. {c.page}" if c.fired and c.page else ("yes" if c.fired else "no")
             tip = f"“{c.quote}”" if c.fired and c.quote else ("fired" if c.fired else "no sentence fired it")
-            cells.append(hc.HeatCell(text, 0.7 if c.fired else 0.0, tip, href))
-        rows.append((g.labels.get(n, n), cells))
+            cells.append(cd.HeatCell(text, 0.7 if c.fired else 0.0, tip, href))
+        rows.append((g.labels.get(n, n), tuple(cells)))
     title = "Indicators × reports (hover a cell for the sentence, click it for the evidence)"
-    return hc.heat_table(title, cols, rows, key="indicators")
+    return cd.HeatSpec("indicators", title, tuple(cols), tuple(rows))
 
 
 def render() -> None:
@@ -79,9 +80,12 @@ def render() -> None:
     else:
         if len(g.scores) > COLUMNS:
             st.caption(f"The {COLUMNS} highest scores of {len(g.scores)} reports; the CSV has them all.")
-        st.html(grid_html(g, models, dim_id))
+        spec = grid_spec(g, models, dim_id)
+        st.html(hc.render(spec))
         frame = g.frame(models)
-        c1, c2 = st.columns(2)
+        c1, c2, c3 = st.columns(3)
+        with c3:
+            chart_export.controls([("indicators", "Indicators", lambda: spec)])
         c1.download_button("Indicators (CSV)", lambda: to_csv(frame), file_name="indicators.csv",
                            mime="text/csv", key="dl_indicators_csv", on_click="ignore")  # fmt: skip
         c2.download_button("Indicators (Markdown)", lambda: export.to_markdown(frame), file_name="indicators.md",

@@ -1,7 +1,7 @@
-"""The Keywords page's charts as HTML (views.htmlchart): heatmap, section bars, length scatter.
+"""The Keywords page's charts as specs (views.chart_data): heatmap, section bars, length scatter.
 
-The same data as the plotly figures of `views.figures` (which the page shows behind its
-"Interactive charts" switch); each mark links to the Evidence page with ids (report, term, section).
+Any renderer draws them (views.htmlchart by default, plotly behind the page's "Interactive charts"
+switch); each mark links to the Evidence page with ids (report, term, section).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 
 import pandas as pd
 
-from views import htmlchart as hc
+from views import chart_data as cd
 from views.figures import FIGURE_COLOURS, SECTION_COLOURS, Metric, Scope, cjk_note, scatter_rows, section_hits
 
 
@@ -20,18 +20,18 @@ def evidence_href(report: str = "", term: str = "", section: str = "") -> str:
     return "evidence?" + urlencode(q)
 
 
-def heatmap(matrix: pd.DataFrame, terms: list[str], metric: Metric = "density") -> str:
+def heatmap(matrix: pd.DataFrame, terms: list[str], metric: Metric = "density") -> cd.HeatSpec:
     """Reports × terms, the value in each cell, colour = share of the term's largest value (so a rare
     term stays visible); a cell opens Evidence for its report and term. Rows from the study's reported
     figures say "(reported)"."""
     if matrix.empty:
-        return hc.heat_table("No keyword figures for this selection", terms, [], key="kw_heatmap")
+        return cd.HeatSpec("kw_heatmap", "No keyword figures for this selection", tuple(terms), ())
     m = matrix.assign(
         label=matrix["model"].astype(str).where(matrix["figures"] != "reported", matrix["model"].astype(str) + " (reported)")
     )
     col_max = m.groupby("term")[metric].max().to_dict()
     fmt = "{:.2f}" if metric == "density" else "{:.0f}"
-    cells: dict[str, dict[str, hc.HeatCell]] = {}
+    cells: dict[str, dict[str, cd.HeatCell]] = {}
     for r in m.itertuples(index=False):
         v = getattr(r, metric)
         if pd.isna(v):
@@ -40,16 +40,18 @@ def heatmap(matrix: pd.DataFrame, terms: list[str], metric: Metric = "density") 
         unit = f"per 1,000 {r.unit}" if metric == "density" else "count"
         text = fmt.format(v)
         tip = f"{r.label} · {r.term}: {text} {unit} ({r.figures}); click for the lines"
-        cells.setdefault(r.label, {})[r.term] = hc.HeatCell(
+        cells.setdefault(r.label, {})[r.term] = cd.HeatCell(
             text, float(v) / top if top else 0.0, tip, evidence_href(r.report_id, r.term)
         )
-    rows = [(label, [cells[label].get(t) for t in terms]) for label in sorted(cells, key=str.casefold)]
+    rows = tuple((label, tuple(cells[label].get(t) for t in terms)) for label in sorted(cells, key=str.casefold))
     what = "Density per 1,000 words" + cjk_note(m) if metric == "density" else "Count"
     title = f"{what} by report and term (colour: share of each term's maximum; click a cell for its lines)"
-    return hc.heat_table(title, terms, rows, key="kw_heatmap")
+    return cd.HeatSpec("kw_heatmap", title, tuple(terms), rows)
 
 
-def section_bars(counts: pd.DataFrame, report_ids: list[str], terms: list[str], group: str, scope: Scope = "all") -> str | None:
+def section_bars(
+    counts: pd.DataFrame, report_ids: list[str], terms: list[str], group: str, scope: Scope = "all"
+) -> cd.BarSpec | None:
     """Per term, measured hits in each section of the scope, stacked; a segment opens Evidence for the
     term in that section. None when nothing is measured (the page says so in a sentence)."""
     hits = section_hits(counts, report_ids, terms, group, scope)
@@ -58,29 +60,28 @@ def section_bars(counts: pd.DataFrame, report_ids: list[str], terms: list[str], 
     sections, sums = hits
     rows = []
     for t in terms:
-        segs = [hc.Segment(float(sums.get((t, s), 0)), s, f"“{t}” in {s}: {int(sums.get((t, s), 0)):,}; click for the lines",
+        segs = [cd.Segment(float(sums.get((t, s), 0)), s, f"“{t}” in {s}: {int(sums.get((t, s), 0)):,}; click for the lines",
                            evidence_href(term=t, section=s)) for s in sections]  # fmt: skip
-        rows.append((t, segs, f"{int(sum(x.value for x in segs)):,}"))
+        rows.append((t, tuple(segs), f"{int(sum(x.value for x in segs)):,}"))
     colours = {s: SECTION_COLOURS[s] for s in sections}
-    return hc.bars("Measured hits by section (click a bar for the lines)", rows, colours, key="kw_bars")
+    return cd.BarSpec("kw_bars", "Measured hits by section (click a bar for the lines)", tuple(rows), colours, "hits")
 
 
-def length_scatter(matrix: pd.DataFrame, term: str, labels_up_to: int = 60, note: str = "") -> str | None:
+def length_scatter(matrix: pd.DataFrame, term: str, labels_up_to: int = 60, note: str = "") -> cd.ScatterSpec | None:
     """Document length vs density of one term, one point per report (measured and reported apart);
     names written beside points up to `labels_up_to` points, on hover beyond. The caller narrows the
     rows to a few hundred (views.figures.first_points) and says so in `note`."""
     m = scatter_rows(matrix, term)
     if m.empty:
         return None
-    pts = [
-        hc.Point(float(r.words), float(r.density), r.figures, str(r.model),
+    pts = tuple(
+        cd.Point(float(r.words), float(r.density), r.figures, str(r.model),
                  f"{r.model} ({r.figures}): {int(r.words):,} {r.unit}, {r.density:.2f} per 1,000",
                  evidence_href(r.report_id, term))
         for r in m.itertuples(index=False)
-    ]  # fmt: skip
+    )  # fmt: skip
     unit = cjk_note(m)
-    return hc.scatter(
-        f"Document length vs density of “{term}” (click a point for its lines)", pts, FIGURE_COLOURS,
-        "words" + unit, "per 1,000 words" + unit, diamonds=("reported",), labels=len(pts) <= labels_up_to,
-        key="kw_scatter", note=note,
+    return cd.ScatterSpec(
+        "kw_scatter", f"Document length vs density of “{term}” (click a point for its lines)", pts, FIGURE_COLOURS,
+        "words" + unit, "per 1,000 words" + unit, diamonds=("reported",), labels=len(pts) <= labels_up_to, note=note,
     )  # fmt: skip

@@ -6,7 +6,9 @@ import pandas as pd
 import streamlit as st
 
 from ingest.outputs import export, stats
-from views import data, figures, htmltable, keyword_charts, nav
+from views import chart_export, chart_plotly, data, figures, htmltable, keyword_charts, nav
+from views import htmlchart as hc
+from views.chart_data import ChartSpec
 from views.plain import escape_md, message
 
 SCOPE_LABELS: dict[str, str] = {
@@ -53,7 +55,7 @@ def _heatmap_rows(m: pd.DataFrame, rq: str) -> tuple[pd.DataFrame, int]:
 def _heatmap(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, prefer: str, metric: str, rq: str):  # type: ignore[no-untyped-def]
     """The heatmap of at most HEATMAP_ROWS reports (alphabetical; `rq` narrows by name), and how many matched."""
     shown, n = _heatmap_rows(_matrix(key, group, terms, scope, prefer), rq)
-    return figures.heatmap(shown, list(terms), metric), n  # type: ignore[arg-type]
+    return chart_plotly.figure(keyword_charts.heatmap(shown, list(terms), metric)), n  # type: ignore[arg-type]
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -62,13 +64,14 @@ def _heatmap_html(
 ) -> tuple[str, int]:
     """The HTML heatmap of at most HEATMAP_ROWS reports (as `_heatmap`), and how many matched."""
     shown, n = _heatmap_rows(_matrix(key, group, terms, scope, prefer), rq)
-    return keyword_charts.heatmap(shown, list(terms), metric), n  # type: ignore[arg-type]
+    return hc.render(keyword_charts.heatmap(shown, list(terms), metric)), n  # type: ignore[arg-type]
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _bars_html(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str) -> str | None:
     tbl, _ = data.tables()
-    return keyword_charts.section_bars(_group_counts(key, group), tbl["reports"]["report_id"].tolist(), list(terms), group, scope)  # type: ignore[arg-type]
+    spec = keyword_charts.section_bars(_group_counts(key, group), tbl["reports"]["report_id"].tolist(), list(terms), group, scope)  # type: ignore[arg-type]
+    return None if spec is None else hc.render(spec)
 
 
 #: How the sentence under a capped scatter tells the reader to narrow its points.
@@ -89,19 +92,22 @@ def _scatter_html(
     key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, prefer: str, term: str, rq: str, limit: int
 ) -> tuple[str | None, str]:
     rows, note = _scatter_points(key, group, terms, scope, prefer, term, rq, limit)
-    return keyword_charts.length_scatter(rows, term, note=note), note
+    spec = keyword_charts.length_scatter(rows, term, note=note)
+    return (None if spec is None else hc.render(spec)), note
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
 def _bars(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str):  # type: ignore[no-untyped-def]
     tbl, _ = data.tables()
-    return figures.section_bars(_group_counts(key, group), tbl["reports"]["report_id"].tolist(), list(terms), group, scope)  # type: ignore[arg-type]
+    spec = keyword_charts.section_bars(_group_counts(key, group), tbl["reports"]["report_id"].tolist(), list(terms), group, scope)  # type: ignore[arg-type]
+    return None if spec is None else chart_plotly.figure(spec)
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
 def _scatter(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, prefer: str, term: str, rq: str, limit: int):  # type: ignore[no-untyped-def]
     rows, note = _scatter_points(key, group, terms, scope, prefer, term, rq, limit)
-    return figures.length_scatter(rows, term), note
+    spec = keyword_charts.length_scatter(rows, term, note=note)
+    return (None if spec is None else chart_plotly.figure(spec)), note
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -110,10 +116,31 @@ def _side_by_side(key: data.Stamp, group: str, terms: tuple[str, ...]) -> pd.Dat
     return figures.side_by_side(_matrix(key, group, terms, "all", "measured"), tbl["reported"], list(terms))
 
 
+def _export(key: data.Stamp, gid: str, terms: tuple[str, ...], view: tuple[str, str, str], rq: str, term: str) -> None:
+    """The page's charts as figures (views.chart_export): each spec is built from the cached frames, as
+    the page builds it, only when its download is clicked. `view` is (scope, prefer, metric)."""
+    scope, prefer, metric = view
+    tbl, _ = data.tables()
+
+    def heat() -> ChartSpec | None:
+        return keyword_charts.heatmap(_heatmap_rows(_matrix(key, gid, terms, scope, prefer), rq)[0], list(terms), metric)  # type: ignore[arg-type]
+
+    def bars() -> ChartSpec | None:
+        ids = tbl["reports"]["report_id"].tolist()
+        return keyword_charts.section_bars(_group_counts(key, gid), ids, list(terms), gid, scope)  # type: ignore[arg-type]
+
+    def scatter() -> ChartSpec | None:
+        rows, note = _scatter_points(key, gid, terms, scope, prefer, term, rq, figures.scatter_points())
+        return keyword_charts.length_scatter(rows, term, note=note)
+
+    charts = [("kw_heatmap", "Heatmap", heat), ("kw_bars", "Section bars", bars), ("kw_scatter", "Length scatter", scatter)]
+    chart_export.controls(charts, "Export charts as figures")
+
+
 def _open_evidence(event: object) -> None:
-    target = figures.click_target(event)
+    target = chart_plotly.clicked(event)
     if target:
-        nav.go("evidence", **target)
+        nav.go(*target[:1], **target[1])
 
 
 def render() -> None:
@@ -200,6 +227,8 @@ def render() -> None:
             _open_evidence(pts)
         else:
             st.html(fig)  # the note is the chart's second line
+    if not matrix.empty:
+        _export(key, gid, terms, (scope, prefer, metric), rq.strip(), term)
     st.subheader("Measured vs study-reported (whole document)")
     sbs = _side_by_side(key, gid, terms)
     if sbs.empty:

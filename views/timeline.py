@@ -16,7 +16,8 @@ from ingest.outputs import timeline as tl
 from ingest.outputs.neutral import to_csv
 from ingest.outputs.scores import level_of
 from ingest.outputs.stats import STATS_GROUP
-from views import data, htmltable, nav
+from views import chart_data as cd
+from views import chart_export, data, htmltable, nav
 from views import htmlchart as hc
 from views.benchmark_charts import palette
 
@@ -28,22 +29,22 @@ def _timeline(key: data.Stamp, dim_id: str, term: str) -> tuple[pd.DataFrame, li
     return tl.timeline(tbl["reports"], level_of(tbl["comparison"], dim_id), tbl["reported"], counts, term)
 
 
-def chart(df: pd.DataFrame, term: str, level_label: str, levels: list[str]) -> str:
+def chart(df: pd.DataFrame, term: str, level_label: str, levels: list[str]) -> cd.ScatterSpec:
     """Density of `term` by month, a point per report coloured by its level; a point opens the report card."""
     dense = df[df["density"].notna()]
     if dense.empty:
-        return hc.scatter(f"“{term}” over time: no report with a date has figures", [], {}, "", "", key="timeline")
+        return cd.ScatterSpec("timeline", f"“{term}” over time: no report with a date has figures", (), {}, "", "")
     months = tl.months_between(str(dense["month"].min()), str(dense["month"].max()))
     colours = palette([lv for lv in [*levels, "not assessed"] if lv in set(dense["level"].replace("", "not assessed"))])
-    pts = [
-        hc.Point(r["month"], float(r["density"]), r["level"] or "not assessed", str(r["model"]),
+    pts = tuple(
+        cd.Point(r["month"], float(r["density"]), r["level"] or "not assessed", str(r["model"]),
                  f"{r['model']} · {r['date']} ({r['dated by']}) · {level_label}: {r['level'] or 'not assessed'} · "
                  f"“{term}” {r['density']:.2f} per 1,000 words ({r['figures']})",
                  "report?" + urlencode({"report": r["report_id"]}))
         for r in dense.to_dict("records")
-    ]  # fmt: skip
-    return hc.scatter(f"Density of “{term}” over time (colour: {level_label})", pts, colours, "month",
-                      "per 1,000 words (whole document)", categories=months, key="timeline")  # fmt: skip
+    )  # fmt: skip
+    return cd.ScatterSpec("timeline", f"Density of “{term}” over time (colour: {level_label})", pts, colours, "month",
+                          "per 1,000 words (whole document)", categories=tuple(months))  # fmt: skip
 
 
 def render() -> None:
@@ -61,7 +62,9 @@ def render() -> None:
     df, undated = _timeline(key, dim_id, term)
     models = data.names()[0]
     label = levels[dim_id].label if dim_id else "level"
-    st.html(chart(df, term, label, levels[dim_id].values if dim_id else []))
+    spec = chart(df, term, label, levels[dim_id].values if dim_id else [])
+    st.html(hc.render(spec))
+    chart_export.controls([("timeline", "Timeline", lambda: spec)])
     st.caption("Dated by `released:` in the report file, else by the month its arXiv id encodes (marked "
                "“arXiv id (month)”); click a point for the report card.")  # fmt: skip
     if len(df):
