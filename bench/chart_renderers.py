@@ -21,6 +21,13 @@ import statistics
 import time
 from pathlib import Path
 
+from playwright.sync_api import sync_playwright
+
+from ingest.analysis.lexicon import load_lexicon
+from ingest.store.store import Store
+from tests.app_fixtures import scale_store
+from tests.test_browser import CHROME_ARGS, CHROMIUM, start_app, stop
+from views import figures, keyword_charts
 from views.chart_data import DEFAULT_RENDERER, RENDERERS, ChartSpec
 
 REPO = Path(__file__).resolve().parent.parent
@@ -59,9 +66,8 @@ for spec in specs:
 
 def keyword_specs(data: Path) -> list[ChartSpec]:
     """The Keywords page's three charts on this store, built as the page builds them."""
-    from ingest.analysis.lexicon import load_lexicon
-    from ingest.store.store import Store
-    from views import figures, keyword_charts
+    # Imported here: the page module's st.cache decorators log a warning each outside a Streamlit run,
+    # which every `app_speed.py` run (and --help) would print otherwise.
     from views.keywords import HEATMAP_ROWS
 
     store = Store(data)
@@ -93,11 +99,6 @@ def _first_render(browser, ctx, url: str, sel: str, n: int) -> float:  # type: i
 
 def compare(n_reports: int, repeat: int, tmp: Path) -> dict[str, float]:
     """Median first render (seconds) of the Keywords charts per renderer; prints the comparison."""
-    from playwright.sync_api import sync_playwright
-
-    from tests.app_fixtures import scale_store
-    from tests.test_browser import CHROME_ARGS, CHROMIUM, start_app, stop
-
     data, reports = scale_store(tmp / f"charts{n_reports}", n_reports)
     specs = keyword_specs(data)
     (tmp / "specs.pkl").write_bytes(pickle.dumps(specs))
