@@ -523,6 +523,19 @@ def test_contrast_with_costly_rl_does_not_raise_agentic_disclosure(lens) -> None
     assert cells["disclosure"].value == ("none",)
 
 
+def test_longer_context_for_multi_turn_chat_is_no_agentic_rl_disclosure(lens) -> None:
+    cells = run(lens, "3 Long Context\nTo support multi-turn interactions, we extend the context window from 8K to 128K tokens.")
+    assert cells["disclosure"].value == ("none",)
+
+
+def test_ablations_or_training_curves_count_toward_rl_disclosure(lens) -> None:
+    """Codebook indicator of both disclosure levels: "ablations or training curves"."""
+    cells = run(lens, "3 Reinforcement Learning\nAn ablation of the KL penalty shows that RL training is unstable without it.")
+    assert "rl_ablation_curves" in (cells["rl_disclosure"].indicators or ())
+    cells = run(lens, "3 Reinforcement Learning\nWe train the reward model on 20k pairs.")
+    assert "rl_ablation_curves" not in (cells["rl_disclosure"].indicators or ())
+
+
 def test_method_sentences_rank_above_the_introduction(lens) -> None:
     cells = run(
         lens,
