@@ -520,6 +520,11 @@ def test_contrast_with_costly_rl_does_not_raise_agentic_disclosure(lens) -> None
     assert cells["disclosure"].value == ("none",)
 
 
+def test_contrast_with_rl_by_unlike_raises_no_disclosure_level(lens) -> None:
+    cells = run(lens, "Unlike agentic RL with multi-turn rollouts and rewards, our model is trained by SFT only.")
+    assert cells["disclosure"].value == ("none",) and cells["rl_disclosure"].value == ("none",)
+
+
 def test_longer_context_for_multi_turn_chat_is_no_agentic_rl_disclosure(lens) -> None:
     cells = run(lens, "3 Long Context\nTo support multi-turn interactions, we extend the context window from 8K to 128K tokens.")
     assert cells["disclosure"].value == ("none",)
