@@ -345,11 +345,10 @@ def fmt(m: dict[str, float]) -> list[str]:
 
 def _confidence(docs: list[Doc], res: dict[str, Annotation], lens: Lens) -> list[str]:
     """The confidence model's leave-one-document-out figures (eval/train_confidence.py)."""
-    from train_confidence import gold_examples, loo, report
+    from train_confidence import final_model, gold_examples, nested_loo, report
 
-    from ingest.analysis.confidence import load_model
-
-    return report(loo(gold_examples(docs, res, lens)), load_model().threshold)
+    examples = gold_examples(docs, res, lens)
+    return report(nested_loo(examples), final_model(examples), examples)
 
 
 def _cues(lens: Lens, docs: list[Doc], res: dict[str, Annotation]) -> int:

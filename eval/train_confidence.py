@@ -15,9 +15,14 @@ The model is scikit-learn's LogisticRegression (log loss, L2; a calibrated proba
 coefficients go to data/confidence.json as plain JSON. The labelled documents' examples go to
 data/confidence_examples.json as plain feature vectors and labels (no text), so an ingest run
 refits the model on them plus that run's Review decisions (ingest/analysis/confidence_fit.py).
-"Confident" means a probability at or above the model's declared threshold (0.9, not fitted).
+"Confident" means a probability at or above the model's threshold, which is fitted too: the lowest
+probability at which the cells at or above it are right at least 95% of the time, read off
+leave-one-document-out probabilities (so the threshold never sees the cells it is applied to).
 Reported leave-one-document-out: for each labelled document the model is fit on the examples of
-every other document, so a document's cells are never scored by a model that saw them.
+every other document, and its threshold chosen by a leave-one-document-out inside those other
+documents, so a document's cells are never scored or thresholded by anything that saw them. The
+in-sample figure (the committed model and threshold on the cells it was fit on) is printed beside
+it, with the trade-off curve (threshold, share of cells to review, how often confident cells are right).
 """
 
 from __future__ import annotations
@@ -103,6 +108,38 @@ def fit(examples: list[Example], threshold: float = DEFAULT_THRESHOLD) -> Model:
     return fit_examples(as_examples(examples), threshold)
 
 
+#: Confident cells must be right at least this often (issue 22).
+TARGET = 0.95
+#: The threshold when no probability meets TARGET: (almost) nothing is confident.
+NONE_SURE = 0.999
+
+
+def choose_threshold(pairs: list[tuple[Example, float]], target: float = TARGET) -> float:
+    """The lowest probability at which the cells at or above it are right >= `target` of the time.
+
+    Neutral: the set at or above a probability holds every cell with that probability, so the
+    choice depends on the probabilities and labels only (not on cell order), and nothing prefers
+    a declared value; `NONE_SURE` when no probability qualifies."""
+    best = NONE_SURE
+    for t in sorted({p for _, p in pairs}, reverse=True):
+        sure = [e.correct for e, p in pairs if p >= t]
+        if sum(sure) >= target * len(sure):
+            best = min(best, t)
+    return best
+
+
+def nested_loo(examples: list[Example]) -> list[tuple[Example, float, float]]:
+    """(cell, probability, threshold) for each labelled document's cells, where both the model and its
+    threshold come from the other documents only (the threshold by a leave-one-out among them)."""
+    out = []
+    for doc in sorted({e.doc for e in examples if e.source == "gold"}):
+        rest = [e for e in examples if e.doc != doc]
+        thr = choose_threshold(loo(rest))
+        model = fit(rest, thr)
+        out += [(e, model.predict(e.features), thr) for e in examples if e.doc == doc]
+    return out
+
+
 def loo(examples: list[Example]) -> list[tuple[Example, float]]:
     """Each labelled document's cells scored by a model fit on every other document (and all reviews)."""
     out = []
@@ -112,24 +149,46 @@ def loo(examples: list[Example]) -> list[tuple[Example, float]]:
     return out
 
 
-def report(pairs: list[tuple[Example, float]], threshold: float) -> list[str]:
-    """Share of cells confident, how often confident cells are right, review share, Brier score."""
-    n = len(pairs)
-    conf = [(e, p) for e, p in pairs if p >= threshold]
-    right = sum(e.correct for e, _ in conf)
-    acc = sum(e.correct for e, _ in pairs)
-    brier = sum((p - e.correct) ** 2 for e, p in pairs) / n if n else 0.0
+def _share(flags: list[tuple[bool, bool]]) -> str:
+    """'k/n confident, right r/k = x%; to review m/n = y%' of (confident, correct) flags."""
+    n, sure = len(flags), [ok for c, ok in flags if c]
+    k, r = len(sure), sum(sure)
+    return (f"{k}/{n} cells confident, right {r}/{k} = {r / max(1, k):.1%}; to review {n - k}/{n} = "
+            f"{(n - k) / max(1, n):.1%}")  # fmt: skip
+
+
+def report(nested: list[tuple[Example, float, float]], model: Model, examples: list[Example]) -> list[str]:
+    """Leave-one-document-out (model and threshold chosen without the document) beside in-sample, the
+    trade-off curve on the leave-one-out probabilities, calibration bins and the Brier score."""
+    n = len(nested)
+    thr = sorted({t for _, _, t in nested})
+    acc = sum(e.correct for e, _, _ in nested)
+    brier = sum((p - e.correct) ** 2 for e, p, _ in nested) / max(1, n)
     lines = [
-        f"confidence (leave-one-document-out, threshold {threshold}): {len(conf)}/{n} cells confident, "
-        f"right {right}/{len(conf)} = {right / max(1, len(conf)):.1%}; to review {n - len(conf)}/{n} = "
-        f"{(n - len(conf)) / max(1, n):.1%}; all cells right {acc}/{n} = {acc / max(1, n):.1%}; Brier {brier:.3f}"
+        f"confidence (leave-one-document-out; threshold chosen inside each fold as the lowest probability whose "
+        f"confident cells are >= {TARGET:.0%} right, {thr[0]:.3f}-{thr[-1]:.3f}): "
+        + _share([(p >= t, e.correct) for e, p, t in nested])
+        + f"; all cells right {acc}/{n} = {acc / max(1, n):.1%}; Brier {brier:.3f}",
+        f"confidence (in-sample: the committed model, threshold {model.threshold}, on the cells it was fit on): "
+        + _share([(model.predict(e.features) >= model.threshold, e.correct) for e in examples]),
+        "  trade-off (leave-one-document-out probabilities): threshold -> share to review, confident cells right",
     ]
+    pairs = [(e, p) for e, p, _ in nested]
+    for t in (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95):
+        sure = [e.correct for e, p in pairs if p >= t]
+        lines.append(f"    {t:.2f}: to review {1 - len(sure) / max(1, n):.1%}, confident right "
+                     f"{sum(sure)}/{len(sure)} = {sum(sure) / max(1, len(sure)):.1%}")  # fmt: skip
     for lo, hi in ((0.0, 0.5), (0.5, 0.7), (0.7, 0.9), (0.9, 1.01)):
         b = [(e, p) for e, p in pairs if lo <= p < hi]
         if b:
             mean, ok = sum(p for _, p in b) / len(b), sum(e.correct for e, _ in b) / len(b)
             lines.append(f"  predicted {lo:.1f}-{min(hi, 1):.1f}: {len(b):>3} cells, mean {mean:.2f}, right {ok:.0%}")
     return lines
+
+
+def final_model(examples: list[Example]) -> Model:
+    """The model to commit: fit on every example, threshold from their leave-one-document-out probabilities."""
+    return fit(examples, choose_threshold(loo(examples)))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -145,8 +204,8 @@ def main(argv: list[str] | None = None) -> int:
     examples = gold_examples(docs, res, lens) + review_examples(args.reports, args.data_dir, lens)
     print(f"training examples: {sum(e.source == 'gold' for e in examples)} cells of labelled documents, "
           f"{sum(e.source == 'review' for e in examples)} review decisions")  # fmt: skip
-    print("\n".join(report(loo(examples), DEFAULT_THRESHOLD)))
-    model = fit(examples)
+    model = final_model(examples)
+    print("\n".join(report(nested_loo(examples), model, examples)))
     if args.write:
         MODEL_PATH.write_text(json.dumps(model.to_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
         print(f"wrote {MODEL_PATH.relative_to(ROOT)} (model {model.fingerprint})")

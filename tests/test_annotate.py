@@ -381,7 +381,7 @@ FLOORS = {
     # measured on the 28 gold documents by eval/annotate_eval.py ("== all 28", in-sample), rounded
     # down; a drop below fails the suite
     "alg_exact": 0.64, "alg_f1": 0.84, "rs_f1": 0.88, "gran_acc": 0.92,
-    "disclosure_exact": 0.67, "disclosure_w1": 1.0, "rl_disclosure_exact": 0.74, "rl_disclosure_w1": 0.96,
+    "disclosure_exact": 0.78, "disclosure_w1": 1.0, "rl_disclosure_exact": 0.78, "rl_disclosure_w1": 1.0,
 }  # fmt: skip
 
 
@@ -414,20 +414,17 @@ def test_gold_corpus_scores_stay_above_their_floors(lens) -> None:
     # leave-one-document-out with a neutral tie-break (the level cut points are fitted on labels)
     loo: dict = {}
     ev.loo_levels(docs, res, lens, loo)
-    assert loo["disclosure"][0] >= 20 and loo["disclosure"][1] == 28, loo
-    assert loo["rl_disclosure"][0] >= 19 and loo["rl_disclosure"][1] == 28, loo
-    # the confidence model, leave-one-document-out: cells at or above the threshold are right
+    assert loo["disclosure"][0] >= 21 and loo["disclosure"][1] == 28, loo
+    assert loo["rl_disclosure"][0] >= 21 and loo["rl_disclosure"][1] == 28, loo
+    # the confidence model, leave-one-document-out (model and threshold chosen without the document):
+    # cells at or above the threshold are right
     import sys
 
     sys.path.insert(0, str(REPO / "eval"))
-    from train_confidence import gold_examples
-    from train_confidence import loo as loo_conf
+    from train_confidence import gold_examples, nested_loo
 
-    from ingest.analysis.confidence import load_model
-
-    pairs = loo_conf(gold_examples(docs, res, lens))
-    sure = [e.correct for e, p in pairs if p >= load_model().threshold]
-    assert len(sure) >= 7 and sum(sure) / len(sure) >= 0.95, sure
+    sure = [e.correct for e, p, t in nested_loo(gold_examples(docs, res, lens)) if p >= t]
+    assert len(sure) >= 1 and sum(sure) / len(sure) >= 0.95, sure
 
 
 def test_cues_that_cannot_share_one_regex_still_work() -> None:
@@ -521,6 +518,24 @@ def test_related_work_sentence_is_no_evidence_of_a_reward_source(lens) -> None:
 def test_contrast_with_costly_rl_does_not_raise_agentic_disclosure(lens) -> None:
     cells = run(lens, "Unlike costly agentic RL with multi-turn rollouts and rewards, our model is trained by SFT only.")
     assert cells["disclosure"].value == ("none",)
+
+
+def test_contrast_with_rl_by_unlike_raises_no_disclosure_level(lens) -> None:
+    cells = run(lens, "Unlike agentic RL with multi-turn rollouts and rewards, our model is trained by SFT only.")
+    assert cells["disclosure"].value == ("none",) and cells["rl_disclosure"].value == ("none",)
+
+
+def test_longer_context_for_multi_turn_chat_is_no_agentic_rl_disclosure(lens) -> None:
+    cells = run(lens, "3 Long Context\nTo support multi-turn interactions, we extend the context window from 8K to 128K tokens.")
+    assert cells["disclosure"].value == ("none",)
+
+
+def test_ablations_or_training_curves_count_toward_rl_disclosure(lens) -> None:
+    """Codebook indicator of both disclosure levels: "ablations or training curves"."""
+    cells = run(lens, "3 Reinforcement Learning\nAn ablation of the KL penalty shows that RL training is unstable without it.")
+    assert "rl_ablation_curves" in (cells["rl_disclosure"].indicators or ())
+    cells = run(lens, "3 Reinforcement Learning\nWe train the reward model on 20k pairs.")
+    assert "rl_ablation_curves" not in (cells["rl_disclosure"].indicators or ())
 
 
 def test_method_sentences_rank_above_the_introduction(lens) -> None:

@@ -44,6 +44,7 @@ def test_features_count_independent_sentences_and_where_they_stand() -> None:
     assert set(f) == set(FEATURES)
     assert f["n_support"] == round(math.log1p(3), 4)  # the repeated sentence counts once
     assert f["n_method"] == round(math.log1p(1), 4)  # not the abstract, not the appendix
+    assert f["n_background"] == round(math.log1p(1), 4)  # the abstract
     assert f["kind_algorithm"] == 1.0 and f["kind_level"] == 0.0 and f["definition"] == 1.0
 
 
@@ -139,3 +140,36 @@ def test_cue_report_walks_every_cue_and_ablates_one_at_a_time(lens) -> None:
         assert ablated.fingerprint != lens.fingerprint
     row = cr.CueRow(cues[0], 1, 3, {k: 0.0 for k in cr.FIGURES} | {"rs_f1": -0.01})
     assert row.fitted and not cr.CueRow(cues[0], 2, 3, row.delta).fitted
+
+
+def _train():
+    import sys
+
+    sys.path.insert(0, str(REPO / "eval"))
+    import train_confidence
+
+    return train_confidence
+
+
+def _ex(doc: str, p: float, ok: bool):
+    # one feature carries the probability's rank, so a refit model orders the cells the same way
+    tc = _train()
+    return tc.Example(doc, "x", {"n_support": p}, ok, "gold")
+
+
+def test_threshold_is_the_lowest_probability_whose_confident_cells_meet_the_target() -> None:
+    tc = _train()
+    pairs = [(_ex("a", 0, ok), p) for p, ok in ((0.95, True), (0.9, True), (0.8, True), (0.7, False), (0.6, True))]
+    assert tc.choose_threshold(pairs, target=0.95) == 0.8  # 0.7 would let a wrong cell in
+    assert tc.choose_threshold(pairs, target=0.75) == 0.6  # 4 of 5 right
+    assert tc.choose_threshold([(_ex("a", 0, False), 0.99)]) == tc.NONE_SURE  # nothing qualifies
+
+
+def test_threshold_of_a_held_out_document_never_sees_its_labels() -> None:
+    tc = _train()
+    docs = {d: [_ex(d, v, v > 0.5) for v in (0.2, 0.6, 0.9)] for d in "abcd"}
+    flipped = {**docs, "a": [_ex("a", e.features["n_support"], not e.correct) for e in docs["a"]]}
+    thr = {e.doc: t for e, _, t in tc.nested_loo([e for d in docs.values() for e in d])}
+    thr_flipped = {e.doc: t for e, _, t in tc.nested_loo([e for d in flipped.values() for e in d])}
+    assert thr["a"] == thr_flipped["a"]  # chosen on b, c, d only
+    assert thr["b"] != thr_flipped["b"] or thr["b"] == tc.NONE_SURE  # a's labels do reach the others' folds

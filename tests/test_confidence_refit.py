@@ -33,7 +33,7 @@ def test_shipped_examples_load_and_refit_to_the_committed_model() -> None:
     # The committed model is the fit of the shipped examples (no Review decisions when it was written).
     committed = load_model()
     if committed.trained_on.get("review", 0) == 0:
-        assert fit(ex).fingerprint == committed.fingerprint
+        assert fit(ex, committed.threshold).fingerprint == committed.fingerprint
 
 
 @pytest.mark.parametrize(

@@ -177,6 +177,7 @@ def _categorical(
         definition=any(len(h.cues) >= 2 for h in hits),
         n_values=len(chosen),
         competition=1 - len(hits) / n_sup if n_sup else 0.0,
+        n_other=len({h.sentence.index for c, hs in ranked.items() if c not in chosen for h in hs}),
     )
     return _scored(cell, sup, ctx, model or load_model()), rows
 

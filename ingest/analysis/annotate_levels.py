@@ -77,8 +77,13 @@ def _level(
     """Count the indicators that fire; keep the whole checklist (FMTI-style: each yes/no with its quote)."""
     rx = _level_rx(lens, dim)
     low = Folded() if low is None else low
-    fired = _fired_indicators(dim, sents, rx, _Scope(rx, low), ctx)
+    scope = _Scope(rx, low)
+    fired = _fired_indicators(dim, sents, rx, scope, ctx)
     n = len(fired)
+    behind = {h.sentence.index for hits in fired.values() for h in hits}
+    # sentences on the topic (the dimension's `require`) outside summaries that fire no indicator: a
+    # level read from few indicators of a report that says much on the topic is less sure
+    other = sum(s.index not in behind and s.index not in ctx.summary and scope.admitted(s.text) for s in sents)
     levels = dim.levels
     li = max(i for i, lv in enumerate(levels) if lv.min_indicators <= n)
     lower = levels[li].min_indicators
@@ -103,6 +108,7 @@ def _level(
         definition=margin >= 2,
         n_values=n,
         margin=margin,
+        n_other=other,
     )
     return _scored(cell, sup, ctx, model or load_model()), rows
 

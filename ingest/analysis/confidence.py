@@ -10,7 +10,10 @@ plain facts about the evidence, so the model stays explainable:
 * whether the best supporter is definition-level (an algorithm the authors say they train with; a
   sentence matching two cues or more; a level well inside its band of indicator counts);
 * whether the value was inferred by default ("not disclosed", level "none": nothing fired);
-* competition (other categories supported, contrasts of the chosen method).
+* competition (other categories supported, contrasts of the chosen method) and the evidence on the
+  topic that is not behind the value (`n_other`: other categories' sentences; for a level, sentences
+  on the topic that fire no indicator, so "none" for a report that says much on agents is less sure);
+* where the supporters stand also counts against: `n_background` (summary sections).
 
 The model is a logistic regression (log-loss fit: its output is a calibrated probability on the
 data it was fit on) trained by `eval/train_confidence.py` on the labelled documents and on every
@@ -39,11 +42,13 @@ FEATURES: tuple[str, ...] = (
     "default",
     "n_support",
     "n_method",
+    "n_background",
     "method_share",
     "appendix_only",
     "definition",
     "n_values",
     "competition",
+    "n_other",
     "margin",
     "doc_size",
 )
@@ -63,6 +68,9 @@ class Support:
     n_values: int = 1
     competition: float = 0.0
     margin: int = 0
+    #: sentences on the dimension's topic that are not behind the value (other categories' support; for
+    #: a level, topic sentences that fire no indicator)
+    n_other: int = 0
 
 
 @dataclass(frozen=True)
@@ -86,11 +94,13 @@ def features(sup: Support, ctx: DocContext) -> dict[str, float]:
         default=float(sup.default),
         n_support=math.log1p(n),
         n_method=math.log1p(len(method)),
+        n_background=math.log1p(sum(s.index in background for s in sents)),
         method_share=len(method) / n if n else 0.0,
         appendix_only=float(n > 0 and all(s.section == "appendix" for s in sents)),
         definition=float(sup.definition),
         n_values=float(min(sup.n_values, 5)),
         competition=round(float(sup.competition), 4),
+        n_other=math.log1p(sup.n_other),
         margin=float(min(sup.margin, 3)),
         doc_size=math.log10(1 + ctx.sentences),
     )
