@@ -26,8 +26,14 @@ from ingest.store.records import Cell, EvidenceRow
 WINDOW = 70
 
 
+#: A citation inside a clause ("[Sheng et al., 2025]", "(Shao et al., 2024)"): its commas do not end the clause.
+CITATION = re.compile(r"\[[^\[\]]{0,80}\]|\([^()]{0,80}\b(?:19|20)\d\d[a-z]?\)")
+
+
 def _clause_left(text: str, start: int) -> str:
-    left = text[max(0, start - WINDOW) : start]
+    """The words before a name within its clause; citations are dropped first, so that the commas of
+    "we train with a toolkit [Lee et al., 2023] and NAME" do not cut the clause."""
+    left = CITATION.sub("", text[max(0, start - WINDOW - 40) : start])[-WINDOW:]
     cut = max(left.rfind(","), left.rfind(";"), left.rfind(":"))
     return left[cut + 1 :] if cut >= 0 else left
 
