@@ -111,3 +111,11 @@ def test_cue_report_ablates_heading_rules_against_headings(lens) -> None:
     (s,) = sentences([Segment("body", 1, "1", "5 Related Work\nPrior systems train with PPO on math data.")])
     assert cr.fires(skip[0].pattern, [s], "heading") and not cr.fires(skip[0].pattern, [s], "text")
     assert cr.readable(lens, skip[0]) == "skip_headings[0]"
+
+
+def test_reward_context_may_come_from_the_section_heading(lens) -> None:
+    text = "The candidate answers are then run against unit tests in a code sandbox to rank them."
+    cells = run(lens, "4 Direct Preference Optimization\n" + text)
+    assert "code-execution/test-cases" in cells["reward_source"].value
+    cells = run(lens, "4 Data Cleaning\n" + text)
+    assert "code-execution/test-cases" not in cells["reward_source"].value
