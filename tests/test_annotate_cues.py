@@ -79,9 +79,15 @@ def test_outcome_determined_by_the_environment_is_environment_execution(lens) ->
     assert "environment-execution" in cells["reward_source"].value
 
 
-def test_reasoning_reward_model_is_generative(lens) -> None:
-    cells = run(lens, "For RL on open questions we train a chain-of-thought reward model that reasons before scoring.")
-    assert "generative-reward-model/LLM-judge/rubric" in cells["reward_source"].value
+@pytest.mark.parametrize(
+    "text",
+    [
+        "For RL on open questions we train a chain-of-thought reward model that reasons before scoring.",
+        "The reward comes from a verifier that writes a short rationale before its verdict on each answer.",
+    ],
+)
+def test_reward_model_or_verifier_that_reasons_is_generative(lens, text: str) -> None:
+    assert "generative-reward-model/LLM-judge/rubric" in run(lens, text)["reward_source"].value
 
 
 def test_trained_critic_gives_token_level_credit(lens) -> None:
