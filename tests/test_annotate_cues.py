@@ -125,3 +125,11 @@ def test_reward_context_may_come_from_the_section_heading(lens) -> None:
     assert "code-execution/test-cases" in cells["reward_source"].value
     cells = run(lens, "4 Data Cleaning\n" + text)
     assert "code-execution/test-cases" not in cells["reward_source"].value
+
+
+def test_chinese_wording_of_use_and_contrast(lens) -> None:
+    cells = run(lens, "在强化学习阶段，我们采用 GSPO 算法训练模型，奖励来自单元测试。")
+    assert cells["rl_algorithm"].value == ("GSPO",)
+    cells = run(lens, "我们采用 GSPO 算法训练模型。与 PPO 相比，该方法不需要价值模型。")
+    assert cells["rl_algorithm"].value == ("GSPO",)
+    assert cells["rl_algorithm_mentioned"].value == ("PPO",)
