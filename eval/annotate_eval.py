@@ -210,6 +210,25 @@ def compare(docs: list[Doc], res: dict[str, Annotation], lens: Lens) -> tuple[di
     return per, confusions, unmapped_all
 
 
+def alg_miss_kinds(per: dict[str, dict[str, object]]) -> str:
+    """Documents whose used-algorithm set is wrong, by kind: a gold item written as free text no lens
+    category or introduced name maps ("? …"), a used method missed, a method wrongly read as used."""
+    kinds: dict[str, list[str]] = {"gold item the lens cannot produce": [], "used method missed": [], "extra used method": []}
+    for doc, row in per.items():
+        gold, auto = row["alg"]  # type: ignore[misc]
+        if gold == auto:
+            continue
+        if any(g.startswith("? ") for g in gold):
+            kinds["gold item the lens cannot produce"].append(doc)
+        if {g for g in gold if not g.startswith("? ")} - auto:
+            kinds["used method missed"].append(doc)
+        if auto - gold:
+            kinds["extra used method"].append(doc)
+    return "rl_algorithm misses by kind (a document may count twice): " + "; ".join(
+        f"{k} {len(v)}" + (f" ({', '.join(v)})" if v else "") for k, v in kinds.items()
+    )
+
+
 def metrics_of(docs: list[Doc], per: dict[str, dict[str, object]]) -> dict[str, dict[str, float]]:
     """The summary figures per split from `compare`'s rows."""
 
@@ -405,6 +424,7 @@ def main(argv: list[str] | None = None) -> int:
     rerun = (time.process_time() - t) / 3
     n_sents = sum(len(d.sents) for d in docs)
     print(f"annotate time          {secs:.2f} s CPU, {len(docs)} documents, {n_sents:,} sentences; 3 re-runs: {rerun:.2f} s each")
+    print(alg_miss_kinds(compare(docs, res, lens)[0]))
     if unmapped:
         print("\ngold items no lens category or introduced name maps (counted as misses):\n  " + "\n  ".join(unmapped))
     if confusions:

@@ -1,9 +1,11 @@
 """Cue report (issue 22): for every cue of the lens, where it fires and what removing it changes.
 
 Run through `eval/annotate_eval.py --cues`. For each regular expression of the lens (category cues,
-context / negation, the phrases read around a method name, `introduces`, level require / exclude
-and every indicator cue) it prints on how many of the labelled documents and of all corpus
-documents it matches a body or appendix sentence, and the ablation: the change of each dev figure
+context / negation, the phrases read around a method name, `introduces`, `not_after`,
+`use_requires` / `mention_if`, level require / exclude, every indicator cue, and the heading rules:
+`skip_headings`, `background_headings`, `summary_headings`) it prints on how many of the labelled
+documents and of all corpus documents it matches a body or appendix sentence (a heading rule: a
+sentence's heading), and the ablation: the change of each dev figure
 when the cue alone is replaced by one that never matches. A cue whose removal changes a dev figure
 but which fires on only one labelled document is **fitted** (it exists for one sentence); the
 target is none.
@@ -37,10 +39,16 @@ CUE_KEYS = (
     "contrast_before",
     "contrast_after",
     "mention_before",
+    "not_after",
     "introduces",
     "require",
     "exclude",
+    "summary_headings",
+    "use_requires",
+    "mention_if",
 )
+#: Lens-level keys that hold lists of regular expressions (heading rules that apply to every dimension).
+LENS_KEYS = ("skip_headings", "background_headings")
 #: Dev figures the ablation watches (keys of annotate_eval.score's metrics).
 FIGURES = ("alg_exact", "rs_f1", "gran_acc", "disclosure_exact", "rl_disclosure_exact")
 NEVER = "(?!)"  # a regular expression that matches nothing
@@ -81,6 +89,9 @@ class CueRow:
 def lens_cues(lens: Lens) -> Iterator[Cue]:
     """Every regular expression of the lens with its path (dimension id, then keys and indices)."""
     data = lens.model_dump()
+    for key in LENS_KEYS:
+        for j, p in enumerate(data.get(key) or ()):
+            yield Cue((key, j), p)
     for di, dim in enumerate(data["dimensions"]):
         yield from _walk(dim, ("dimensions", di), dim["id"])
 
@@ -130,9 +141,22 @@ def without(lens: Lens, cue: Cue) -> Lens:
     return Lens.model_validate(data)
 
 
-def fires(pattern: str, sents: list[Sentence]) -> bool:
+#: Keys whose patterns are read against a sentence's heading (`use_requires` against both).
+HEADING_KEYS = {"skip_headings", "background_headings", "summary_headings", "heading"}
+
+
+def fires(pattern: str, sents: list[Sentence], where: str = "text") -> bool:
+    """Whether the pattern matches a sentence's text ("text"), its heading ("heading") or either ("both")."""
     rx = re.compile(pattern, re.I)
-    return any(rx.search(s.text) for s in sents)
+    return any(
+        (where != "heading" and rx.search(s.text)) or (where != "text" and s.heading and rx.search(s.heading)) for s in sents
+    )
+
+
+def reads(cue: Cue) -> str:
+    """What a cue is matched against: headings for heading rules, both for `use_requires`, else text."""
+    keys = {p for p in cue.path if isinstance(p, str)}
+    return "heading" if keys & HEADING_KEYS else ("both" if "use_requires" in keys else "text")
 
 
 def corpus_sentences(corpus: Path, skip: set[str]) -> dict[str, list[Sentence]]:
@@ -159,8 +183,9 @@ def cue_report(
     base = scorer(res)
     rows = []
     for cue in lens_cues(lens):
-        hit_docs = [d for d in docs if fires(cue.pattern, d.sents)]
-        n_extra = sum(fires(cue.pattern, s) for s in extra.values())
+        where = reads(cue)
+        hit_docs = [d for d in docs if fires(cue.pattern, d.sents, where)]
+        n_extra = sum(fires(cue.pattern, s, where) for s in extra.values())
         delta = dict.fromkeys(FIGURES, 0.0)
         if hit_docs:
             ablated = without(lens, cue)

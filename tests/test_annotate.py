@@ -380,7 +380,7 @@ def test_prefilters_never_drop_a_sentence_a_cue_matches(lens) -> None:
 FLOORS = {
     # measured on the 28 gold documents by eval/annotate_eval.py ("== all 28", in-sample), rounded
     # down; a drop below fails the suite
-    "alg_exact": 0.64, "alg_f1": 0.84, "rs_f1": 0.88, "gran_acc": 0.92,
+    "alg_exact": 0.67, "alg_f1": 0.89, "rs_f1": 0.88, "gran_acc": 0.92,
     "disclosure_exact": 0.78, "disclosure_w1": 1.0, "rl_disclosure_exact": 0.78, "rl_disclosure_w1": 1.0,
 }  # fmt: skip
 

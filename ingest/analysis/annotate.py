@@ -117,31 +117,33 @@ __all__ = [
 ]
 
 #: Bump when evidence or annotation rules change in code, so stored annotations are recomputed.
-ANNOTATE_VERSION = 6
+ANNOTATE_VERSION = 7
 Ranking = Literal["tfidf", "cues"]
 
 
 def _supporters(sents: list[Sentence], dim: Dimension, comp: _Compiled, low: Folded | None = None) -> dict[str, list[Hit]]:
     out: dict[str, list[Hit]] = {c.name: [] for c in dim.categories}
     low = Folded() if low is None else low
-    seen: dict[str, list[tuple[str, list[str]]]] = {}  # a repeated sentence is read once
+    seen: dict[tuple[str, str], list[tuple[str, list[str]]]] = {}  # a repeated sentence is read once
     for s in sents:
-        t = s.text
-        if t not in seen:
-            seen[t] = _category_cues(t, low[t], comp)
-        for name, found in seen[t]:
+        t, key = s.text, (s.text, s.heading or "")
+        if key not in seen:
+            seen[key] = _category_cues(t, low[t], comp, key[1])
+        for name, found in seen[key]:
             out[name].append(Hit(s, found))
     return out
 
 
-def _category_cues(t: str, low: str, comp: _Compiled) -> list[tuple[str, list[str]]]:
-    """(category, cues matched) for one sentence's text `t` (`low` = `fold(t)`).
+def _category_cues(t: str, low: str, comp: _Compiled, heading: str = "") -> list[tuple[str, list[str]]]:
+    """(category, cues matched) for one sentence's text `t` (`low` = `fold(t)`) under `heading`.
 
-    A sentence supports a category when one of its cues matches, the context matches and no
-    negation does. Cheapest tests first: the context's plain strings, then the cues whose plain
-    strings the sentence contains; the context and negation patterns only for a sentence a cue matched.
+    A sentence supports a category when one of its cues matches, the context matches the sentence
+    or its section heading (a sentence under "Direct Preference Optimization" is about preference
+    training) and no negation does. Cheapest tests first: the context's plain strings, then the cues
+    whose plain strings the sentence contains; the patterns only for a sentence a cue matched.
     """
-    if comp.context is not None and not comp.context.may(low):
+    head = fold(heading) if heading else ""
+    if comp.context is not None and not (comp.context.may(low) or (head and comp.context.may(head))):
         return []
     found: dict[str, set[str]] = {}
     rxs, cat_of = comp.cats.rxs, comp.cat_of
@@ -151,7 +153,7 @@ def _category_cues(t: str, low: str, comp: _Compiled) -> list[tuple[str, list[st
             found.setdefault(cat_of[i], set()).add(m.group(0).lower())
     if not found:
         return []
-    if comp.context is not None and not comp.context.search(t, low):
+    if comp.context is not None and not (comp.context.search(t, low) or (head and comp.context.search(heading, head))):
         return []
     if cues_match(comp.negation, t, low):
         return []

@@ -26,14 +26,31 @@ from ingest.store.records import Cell, EvidenceRow
 WINDOW = 70
 
 
+#: A citation inside a clause ("[Sheng et al., 2025]", "(Shao et al., 2024)"): its commas do not end the clause.
+CITATION = re.compile(r"\[[^\[\]]{0,80}\]|\([^()]{0,80}\b(?:19|20)\d\d[a-z]?\)")
+
+
 def _clause_left(text: str, start: int) -> str:
-    left = text[max(0, start - WINDOW) : start]
+    """The words before a name within its clause; citations are dropped first, so that the commas of
+    "we train with a toolkit [Lee et al., 2023] and NAME" do not cut the clause."""
+    left = CITATION.sub("", text[max(0, start - WINDOW - 40) : start])[-WINDOW:]
     cut = max(left.rfind(","), left.rfind(";"), left.rfind(":"))
     return left[cut + 1 :] if cut >= 0 else left
 
 
-def _clause_right(text: str, end: int) -> str:
-    right = re.sub(r"^\s*[(\[][^)\]]*[)\]]", "", text[end : end + WINDOW])  # "(Shao et al., 2024)"
+#: A run-in label: the name opens the sentence (after a bullet or number) and a colon or a capitalised
+#: word follows ("NAME: in the actor loss, we …", "NAME When sampling …, we …").
+_LABEL_LEFT = re.compile(r"^[\W\d]{0,6}$")
+_LABEL_RIGHT = re.compile(r"^\s*(\([^()]{0,60}\)\s*)?(:|\s(?-i:[A-Z]))")
+
+
+def _clause_right(text: str, start: int, end: int) -> str:
+    """The words after a name within its clause. After a run-in label the clause is the rest of the
+    sentence: the paragraph the label titles says what the authors do with the method."""
+    rest = text[end:]
+    if _LABEL_LEFT.match(text[:start]) and _LABEL_RIGHT.match(rest):
+        return CITATION.sub("", rest[: WINDOW + 130])
+    right = re.sub(r"^\s*[(\[][^)\]]*[)\]]", "", rest[:WINDOW])  # "(Shao et al., 2024)"
     m = re.search(r"[,;]", right)
     return right[: m.start()] if m else right
 
@@ -76,21 +93,28 @@ def algorithm_roles(
     own = [(n, fold(n), rx) for n, rx in extra.items()]  # (a name equal to a category's replaces its cues)
     low = Folded() if low is None else low
     out: dict[str, list[Hit]] = {name: [] for name in names}
-    seen: dict[str, list[tuple[str, list[str], str]]] = {}  # a repeated sentence is read once
+    seen: dict[tuple[str, str], list[tuple[str, list[str], str]]] = {}  # a repeated sentence is read once
     for s in sents:
-        t = s.text
-        if t not in seen:
-            seen[t] = _roles_of(t, low[t], comp, names, own)
-        for name, cues, role in seen[t]:
+        t, key = s.text, (s.text, s.heading or "")
+        if key not in seen:
+            seen[key] = _roles_of(t, low[t], comp, names, own, key[1])
+        for name, cues, role in seen[key]:
             out[name].append(Hit(s, cues, role))
     return out
 
 
 def _roles_of(
-    t: str, low: str, comp: _Compiled, names: list[str], own: list[tuple[str, str, re.Pattern[str]]]
+    t: str,
+    low: str,
+    comp: _Compiled,
+    names: list[str],
+    own: list[tuple[str, str, re.Pattern[str]]],
+    heading: str = "",
 ) -> list[tuple[str, list[str], str]]:
     """(method, cues matched, role) for every method one sentence's text `t` names (`low` = `fold(t)`);
-    only the cues whose plain strings the sentence contains are searched."""
+    only the cues whose plain strings the sentence contains are searched. `heading` is the sentence's
+    section heading: a method's `use_requires` may be met by it (rejection sampling described under
+    a supervised fine-tuning heading is a stage of that fine-tuning)."""
     by_name: dict[str, list[re.Pattern[str]]] = {}
     replaced = {n for n, _, _ in own}
     rxs, cat_of = comp.cats.rxs, comp.cat_of
@@ -111,7 +135,7 @@ def _roles_of(
         # codebook: a use needs the sentence to say the method trains the model (`use_requires`), and a
         # method that only checks data (`mention_if`) is mentioned
         needs = comp.use_requires.get(name)
-        can_use = not rx_hit(comp.mention_if.get(name), t) and (needs is None or rx_hit(needs, t))
+        can_use = not rx_hit(comp.mention_if.get(name), t) and (needs is None or rx_hit(needs, t) or rx_hit(needs, heading))
         for r in by_name[name]:
             for m in r.finditer(t):
                 if rx_hit(comp.not_after, t[m.end() : m.end() + 30]):
@@ -119,7 +143,7 @@ def _roles_of(
                 cues.add(m.group(0).lower())
                 if negated is None:
                     negated = cues_match(comp.negation, t, low)
-                left, right = _clause_left(t, m.start()), _clause_right(t, m.end())
+                left, right = _clause_left(t, m.start()), _clause_right(t, m.start(), m.end())
                 if negated or rx_hit(comp.contrast_before, left) or rx_hit(comp.contrast_after, right):
                     roles.append("contrast")
                 elif rx_hit(comp.mention_before, left) or not can_use:
