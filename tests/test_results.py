@@ -342,3 +342,31 @@ def test_percentages_above_100_are_flagged_unless_a_rating():
     assert not cell_flag("2029", "Rating", "", CAT)
     assert not cell_flag("8.9", "", "mt-bench", CAT)
     assert score_of("70.83% \u00b1 0.89%") == 70.83 and score_of("-") is None
+
+
+def test_first_group_title_above_the_data_and_a_number_after_a_row_label(tmp_path):
+    """Models as columns with group title lines over the value columns: the first title stands
+    directly under the header (it is a group title like the later ones, not part of the last
+    model's header); "(1M)" set a word space after one row's label is part of that label, not a
+    column of its own."""
+    xs = [220, 290, 360]
+    items = [
+        (72, 80, "Table 3 | Performance on core benchmarks."),
+        (220, 100, "^Alpha-7B"), (290, 100, "^Beta-"), (360, 100, "^Ours"),
+        (290, 110, "^Chat-v2"), (360, 110, "^Large-1"),
+        (72, 120, "Thinking"), (220, 124, "^32K"), (290, 124, "^64K"), (360, 124, "^80K"), (72, 129, "budget"),
+        (290, 140, "^Mathematics"),
+        *row(154, "AIME 2024", ["50.1", "61.0", "70.2"], xs),
+        *row(166, "MATH-500", ["90.3", "91.5", "96.0"], xs),
+        (290, 182, "^Long Context"),
+        *row(196, "LongBench-v2", ["40.2", "41.8", "55.0"], xs),
+        *row(208, "OpenAI-MRCR", ["-", "58.8", "60.1"], xs),
+        (72 + 62.7 + 5, 208, "(1M)"),
+        *row(220, "SimpleQA", ["10.0", "12.5", "20.4"], xs),
+    ]  # fmt: skip
+    cells, res = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "value")
+    assert not any("without a model or benchmark header" in n for n in res.notes)
+    assert {m for m, _b, _v in got} == {"Alpha-7B", "Beta-Chat-v2", "Ours Large-1"}
+    assert ("Ours Large-1", "OpenAI-MRCR", "60.1") in got and ("Beta-Chat-v2", "AIME 2024", "61.0") in got
+    assert len(got) == 14 and not any("1M" in c["value"] for c in cells)

@@ -106,6 +106,8 @@ def build_grid(
     bands = _value_bands(lines, data_idx)
     zone_end = bands.spans[0][0] - 0.5  # text segments starting left of the first band: label zone
     header_lines = [ln for ln in header_lines if not _attribute_line(ln, zone_end, is_attribute)]
+    if _group_title_header(header_lines, body, zone_end):
+        header_lines = header_lines[:-1]
     col_headers, corner_parts = _header_cells(header_lines, bands, zone_end)
     data_lines = {id(lines[i]) for i in data_idx}
     cols = _label_columns(body, data_lines, len(data_idx), zone_end, region.gap_em)
@@ -169,9 +171,49 @@ def _value_bands(lines: list[Line], data_idx: list[int]) -> _Bands:
             spans[-1][1] = max(spans[-1][1], b)
         else:
             spans.append([a, b])
+    spans = _drop_label_fragments(lines, data_idx, spans)
     mids = [(b[0] + b[1]) / 2 for b in spans]
     pitch = statistics.median([mids[k + 1] - mids[k] for k in range(len(mids) - 1)]) if len(mids) > 1 else 50.0
     return _Bands(spans, mids, pitch)
+
+
+def _drop_label_fragments(lines: list[Line], data_idx: list[int], spans: list[list[float]]) -> list[list[float]]:
+    """Drop leading bands that are the tail of one row's label, not a column.
+
+    A number set a word space after a row label ("OpenAI-MRCR (1M)", "Llama 3 (2024)") looks
+    like a value; but a column of values is filled on many rows, while this band holds one value
+    on one row, left of a column filled on at least three. Its words stay in the label zone."""
+    while len(spans) >= 2 and len(data_idx) >= 3:
+        hits = [(i, s) for i in data_idx for s in _values_in(lines[i], spans[0])]
+        filled_next = sum(1 for i in data_idx if _values_in(lines[i], spans[1]))
+        if len(hits) != 1 or filled_next < 3:
+            break
+        i, seg = hits[0]
+        before = [s for s in lines[i].segs if s.x1 <= seg.x0 and not is_value(s.text)]
+        if not before or seg.x0 - before[-1].x1 > 1.0 * lines[i].size:
+            break
+        spans = spans[1:]
+    return spans
+
+
+def _values_in(ln: Line, band: list[float]) -> list[Seg]:
+    return [s for s in ln.segs if is_value(s.text) and s.x0 <= band[1] and s.x1 >= band[0]]
+
+
+def _group_title_header(header_lines: list[Line], body: list[Line], zone_end: float) -> bool:
+    """Whether the lowest header line is the first row-group title of the body, not a header.
+
+    Tables that split their rows into groups with a title line set over the value columns
+    ("Mathematics", "Coding") put the first title directly above the first data row, where it
+    looks like the header's last line. It is one cell with no value outside the label zone, like
+    the group titles further down the body; a header's last line names every column."""
+
+    def title_like(ln: Line) -> bool:
+        return len(ln.segs) == 1 and not is_value(ln.segs[0].text) and ln.segs[0].x0 >= zone_end
+
+    if not header_lines or not title_like(header_lines[-1]) or not any(len(ln.segs) >= 2 for ln in header_lines[:-1]):
+        return False
+    return any(title_like(ln) for ln in body)
 
 
 def _header_cells(header_lines: list[Line], bands: _Bands, zone_end: float) -> tuple[ColHeaders, list[Seg]]:
