@@ -98,7 +98,8 @@ def build_grid(
     A line whose first cell is a label-column word ("Model", "Method") is a header line even
     when its other cells look numeric ("4K 8K 16K": context lengths)."""
     lines = region.lines
-    data_idx = _data_rows(lines, is_label_word)
+    described = _described_rows(lines)
+    data_idx = _data_rows(lines, is_label_word, described)
     if not data_idx:
         return None
     first = data_idx[0]
@@ -120,7 +121,10 @@ def build_grid(
     n_lab = len(cols.x)
     nlab_all = n_lab + len(key_bands)
     cells = _body_cells(body, bands, cols, key_bands, val_bands, zone_end, region.gap_em)
-    is_data = [any(v and is_value(v) for v in vals) and _looks_data(body[li]) for li, vals in enumerate(cells.values)]
+    is_data = [
+        any(v and is_value(v) for v in vals) and (_looks_data(body[li]) or id(body[li]) in described)
+        for li, vals in enumerate(cells.values)
+    ]
     # Attribute rows (architecture, parameter counts) describe models; they are not results.
     attr = [bool(labs[cols.main] is not None and is_attribute(labs[cols.main].text)) for labs in cells.labels]  # type: ignore[union-attr]
     spans = [(cols.x[c], cols.x[c + 1] if c + 1 < n_lab else zone_end) for c in range(n_lab)]
@@ -140,14 +144,14 @@ def build_grid(
     )
 
 
-def _data_rows(lines: list[Line], is_label_word: Callable[[str], bool] | None) -> list[int]:
+def _data_rows(lines: list[Line], is_label_word: Callable[[str], bool] | None, described: set[int]) -> list[int]:
     """Indices of the data lines, from the first labelled one on; numeric lines above it are
     header lines ("67B 72B 8x22B": sizes)."""
     data_idx = [
         i
         for i, ln in enumerate(lines)
         if sum(is_value(s.text) for s in ln.segs) >= 1
-        and _looks_data(ln)
+        and (_looks_data(ln) or id(ln) in described)
         and not (is_label_word and not is_value(ln.segs[0].text) and is_label_word(ln.segs[0].text))
     ]
     if not data_idx:
@@ -409,6 +413,32 @@ def _unused_values(
 def _attribute_line(ln: Line, zone_end: float, is_attribute: Callable[[str], bool]) -> bool:
     label = " ".join(w.text for w in ln.words if (w.x0 + w.x1) / 2 < zone_end)
     return bool(label) and is_attribute(label)
+
+
+def _described_rows(lines: list[Line]) -> set[int]:
+    """Ids of data lines that hold text cells between the label and the values.
+
+    A table may give each row a text column (a list of problems, a description) beside its
+    scores, so most of a row's cells are words and `_looks_data` takes it for a header line. Such
+    a row is still data when its value cells stand over values of another such row and each of
+    its text cells stands over text cells of another such row: a column of text repeated down the
+    body. A header line holds no value, or names columns that hold values below it."""
+    cands = [
+        ln
+        for ln in lines
+        if ln.segs and not _looks_data(ln) and not is_value(ln.segs[0].text) and any(is_value(s.text) for s in ln.segs[1:])
+    ]
+    out: set[int] = set()
+    for ln in cands:
+        others = [o for o in cands if o is not ln]
+
+        def stacked(s: Seg, others: list[Line] = others) -> bool:
+            kind = is_value(s.text)
+            return any(is_value(t.text) == kind and t.x0 <= s.x1 and t.x1 >= s.x0 for o in others for t in o.segs[1:])
+
+        if all(stacked(s) for s in ln.segs[1:]):
+            out.add(id(ln))
+    return out
 
 
 def _looks_data(ln: Line) -> bool:
