@@ -422,7 +422,8 @@ def _described_rows(lines: list[Line]) -> set[int]:
     scores, so most of a row's cells are words and `_looks_data` takes it for a header line. Such
     a row is still data when its value cells stand over values of another such row and each of
     its text cells stands over text cells of another such row: a column of text repeated down the
-    body. A header line holds no value, or names columns that hold values below it."""
+    body. A header line holds no value, or names columns that hold values below it. A cell of
+    digits and signs without a letter ("70.9+2.3") is a number in a form not parsed, not text."""
     cands = [
         ln
         for ln in lines
@@ -434,6 +435,8 @@ def _described_rows(lines: list[Line]) -> set[int]:
 
         def stacked(s: Seg, others: list[Line] = others) -> bool:
             kind = is_value(s.text)
+            if not kind and any(ch.isdigit() for ch in s.text) and not any(ch.isalpha() for ch in s.text):
+                return False  # "70.9+2.3": a number this reader does not parse, not a text cell
             return any(is_value(t.text) == kind and t.x0 <= s.x1 and t.x1 >= s.x0 for o in others for t in o.segs[1:])
 
         if all(stacked(s) for s in ln.segs[1:]):
