@@ -371,6 +371,8 @@ def test_first_group_title_above_the_data_and_a_number_after_a_row_label(tmp_pat
     assert {m for m, _b, _v in got} == {"Alpha-7B", "Beta-Chat-v2", "Ours Large-1"}
     assert ("Ours Large-1", "OpenAI-MRCR", "60.1") in got and ("Beta-Chat-v2", "AIME 2024", "61.0") in got
     assert len(got) == 14 and not any("1M" in c["value"] for c in cells)
+    groups = {(c["benchmark"], c["group"]) for c in cells}
+    assert ("AIME 2024", "Mathematics") in groups and ("SimpleQA", "Long Context") in groups
 
 
 def test_table_with_a_text_column_and_no_model_named_is_the_reports_own(tmp_path):

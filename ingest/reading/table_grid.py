@@ -107,7 +107,9 @@ def build_grid(
     bands = _value_bands(lines, data_idx)
     zone_end = bands.spans[0][0] - 0.5  # text segments starting left of the first band: label zone
     header_lines = [ln for ln in header_lines if not _attribute_line(ln, zone_end, is_attribute)]
+    title = ""
     if _group_title_header(header_lines, body, zone_end):
+        title = header_lines[-1].text
         header_lines = header_lines[:-1]
     col_headers, corner_parts = _header_cells(header_lines, bands, zone_end)
     data_lines = {id(lines[i]) for i in data_idx}
@@ -130,7 +132,8 @@ def build_grid(
     spans = [(cols.x[c], cols.x[c + 1] if c + 1 < n_lab else zone_end) for c in range(n_lab)]
     spans += [(bands.spans[k][0], bands.spans[k][1]) for k in key_bands]
     filled, taken = _fill_labels(body, cells, is_data, attr, spans, rules)
-    rows = _grid_rows(body, cells, filled, taken, is_data, attr, n_lab, nlab_all)
+    titles = {li: ln.text for li, ln in enumerate(body) if _title_line(ln, zone_end)} if title else {}
+    rows = _grid_rows(body, cells, filled, taken, is_data, attr, n_lab, nlab_all, (title, titles))
     return Grid(
         corner=" ".join(" ".join(c) for c in corner_cols[: cols.main + 1]),
         label_headers=[" ".join(c) for c in corner_cols] + [" ".join(t for t, _ in col_headers[k]) for k in key_bands],
@@ -212,12 +215,16 @@ def _group_title_header(header_lines: list[Line], body: list[Line], zone_end: fl
     looks like the header's last line. It is one cell with no value outside the label zone, like
     the group titles further down the body; a header's last line names every column."""
 
-    def title_like(ln: Line) -> bool:
-        return len(ln.segs) == 1 and not is_value(ln.segs[0].text) and ln.segs[0].x0 >= zone_end
-
-    if not header_lines or not title_like(header_lines[-1]) or not any(len(ln.segs) >= 2 for ln in header_lines[:-1]):
+    if not header_lines or not _title_line(header_lines[-1], zone_end):
         return False
-    return any(title_like(ln) for ln in body)
+    if not any(len(ln.segs) >= 2 for ln in header_lines[:-1]):
+        return False
+    return any(_title_line(ln, zone_end) for ln in body)
+
+
+def _title_line(ln: Line, zone_end: float) -> bool:
+    """A group title over the value columns: one cell, no value, right of the label zone."""
+    return len(ln.segs) == 1 and not is_value(ln.segs[0].text) and ln.segs[0].x0 >= zone_end
 
 
 def _header_cells(header_lines: list[Line], bands: _Bands, zone_end: float) -> tuple[ColHeaders, list[Seg]]:
@@ -373,12 +380,18 @@ def _grid_rows(
     attr: list[bool],
     n_lab: int,
     nlab_all: int,
+    titles: tuple[str, dict[int, str]] = ("", {}),
 ) -> list[GridRow]:
-    """The data rows; a label-only line in the main column that no row took is a group heading."""
+    """The data rows; a label-only line in the main column that no row took is a group heading,
+    and so is a group title over the value columns (`titles`: the one under the header, and the
+    body lines that are titles, by index)."""
     rows: list[GridRow] = []
-    group = ""
+    group = titles[0]
     for li in range(len(body)):
         if attr[li]:
+            continue
+        if li in titles[1]:
+            group = titles[1][li]
             continue
         if not is_data[li]:
             main = cells.labels[li][n_lab - 1]
