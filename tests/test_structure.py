@@ -304,3 +304,20 @@ def test_two_stacked_panels_are_one_table_with_the_second_header_as_a_row(tmp_pa
     t = only_table(make_pdf(tmp_path / "t.pdf", [items]))
     rows = t.matrix()
     assert rows == top + bottom
+
+
+def test_a_table_beside_a_column_of_prose_leaves_the_prose_out(tmp_path):
+    """A small table set in the right column while a paragraph runs on in the left one: the
+    paragraph keeps its own line pitch, so one of its lines shares a baseline with a table row.
+    The table is its own cells only; the prose column is no table."""
+    words = ["the", "search", "keeps", "a", "pool", "of", "candidate", "proofs", "and", "refines", "each", "of"]
+    left = [" ".join(words[k % 5 : k % 5 + 6]) for k in range(9)]
+    items = [(72, 70, PROSE[0]), (72, 82, PROSE[1])]
+    items += [(270, 100 + 12 * k, ">" + t) for k, t in enumerate(left)]  # a justified column: one right edge
+    rows = [["Contest", "Problems", "Points"], ["Alpha 2024", "P1, P2, P3", "83.3"], ["Beta 2024", "P1, P4", "73.8"],
+            ["Gamma 2024", "A1, B4, B6", "98.3"]]  # fmt: skip
+    items += grid(117, rows, [300, 390, 480], step=19)  # rows at 117, 136 (shared with the prose), 155, 174
+    items += [(72, 220, PROSE[0]), (72, 232, PROSE[1])]
+    t = only_table(make_pdf(tmp_path / "t.pdf", [items]))
+    assert {c.text for c in t.cells} == {text for row in rows for text in row}
+    assert t.bbox[0] > 290 and (t.n_rows, t.n_cols) == (4, 3)
