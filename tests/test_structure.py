@@ -321,3 +321,22 @@ def test_a_table_beside_a_column_of_prose_leaves_the_prose_out(tmp_path):
     t = only_table(make_pdf(tmp_path / "t.pdf", [items]))
     assert {c.text for c in t.cells} == {text for row in rows for text in row}
     assert t.bbox[0] > 290 and (t.n_rows, t.n_cols) == (4, 3)
+
+
+def test_header_cells_of_different_line_counts_centred_on_one_row_are_one_header_row(tmp_path):
+    """A header cell of three lines beside cells of two lines, each centred on the header row,
+    puts its lines on baselines between theirs (closer than a line of type): one header row, each
+    cell its own lines. Rows of values beside a label of several lines stay rows of their own."""
+    xs = [72, 230, 300, 370]
+    items = [
+        (300, 100, "^Gamma-"), (230, 105, "^Alpha"), (370, 105, "^Delta-"),
+        (300, 110, "^Think-"), (230, 115, "^Large"), (370, 115, "^Chat"), (300, 120, "^v1.5"),
+    ]  # fmt: skip
+    items += grid(136, [["first task", "12.5", "33.0", "41.2"], ["second task", "13.1", "30.4", "40.0"]], xs)
+    items += [(72, 166, "a label of"), (230, 170, "^1.0"), (300, 170, "^2.0"), (370, 170, "^3.0"), (72, 175, "two lines")]
+    items += [(230, 184, "^4.0"), (300, 184, "^5.0"), (370, 184, "^6.0")]
+    t = only_table(make_pdf(tmp_path / "t.pdf", [items]))
+    m = t.matrix()
+    assert m[0] == ["", "Alpha\nLarge", "Gamma-\nThink-\nv1.5", "Delta-\nChat"]
+    assert t.header_rows == 1 and m[1][0] == "first task"
+    assert ["a label of\ntwo lines", "1.0", "2.0", "3.0"] in m and ["", "4.0", "5.0", "6.0"] in m
