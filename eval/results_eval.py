@@ -36,7 +36,7 @@ sys.path.insert(0, str(REPO))
 
 from bench.results_log import recorded  # noqa: E402
 from ingest.analysis.benchmarks import load_catalogue, norm_name  # noqa: E402
-from ingest.analysis.results import clean, is_own, read_results, report_own_names  # noqa: E402
+from ingest.analysis.results import clean, is_own, own_model_name, read_results, report_own_names  # noqa: E402
 from ingest.reading.extract import extract_file  # noqa: E402
 from ingest.sources.registry import load_report  # noqa: E402
 
@@ -119,7 +119,8 @@ def evaluate(verbose: bool = False) -> dict:
         for gt in d["tables"]:
             key = (gt["label"], int(gt["page"]))
             pt = pred_tables.get(key)
-            pred = [c.to_json() for c in pt.cells] if pt else []  # compared with the gold's YAML cells
+            # compared with the gold's YAML cells; a table that names no model is the report's own (as in `result_rows`)
+            pred = [c.to_json() | {"model": own_model_name(c.model, spec.model)} for c in pt.cells] if pt else []
             hit, missed, spurious = match_cells(gt["cells"], pred, cat)
             read = {norm_name(p["benchmark"]) for p in pred}
             kept_benches |= {g["benchmark"] for g in gt["cells"] if norm_name(g["benchmark"]) in read}

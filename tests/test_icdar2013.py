@@ -31,8 +31,8 @@ def test_structure_f1_floor_on_icdar2013_complete_process_and_given_regions():
     docs = mod.load(DATA)[::3]
     assert len(docs) == 23
     complete, given = mod.evaluate(docs, mod.ours_complete, mod.ours_regions)
-    assert complete.prf()[2] >= 0.86, complete.line("complete process")
-    assert given.prf()[2] >= 0.91, given.line("given regions")
+    assert complete.prf()[2] >= 0.87, complete.line("complete process")
+    assert given.prf()[2] >= 0.92, given.line("given regions")
 
 
 def test_adjacency_relations_follow_the_competition_definition():

@@ -20,6 +20,7 @@ from ingest.analysis.results import (
     score_of,
 )
 from ingest.reading.extract import extract_file
+from ingest.reading.results_read import REPORT_MODEL
 from ingest.sources.registry import SpecFileError, load_model
 from ingest.sources.schema import ReportSpec
 from ingest.store.records import ResultCell, Results, ResultTable
@@ -342,3 +343,64 @@ def test_percentages_above_100_are_flagged_unless_a_rating():
     assert not cell_flag("2029", "Rating", "", CAT)
     assert not cell_flag("8.9", "", "mt-bench", CAT)
     assert score_of("70.83% \u00b1 0.89%") == 70.83 and score_of("-") is None
+
+
+def test_first_group_title_above_the_data_and_a_number_after_a_row_label(tmp_path):
+    """Models as columns with group title lines over the value columns: the first title stands
+    directly under the header (it is a group title like the later ones, not part of the last
+    model's header); "(1M)" set a word space after one row's label is part of that label, not a
+    column of its own."""
+    xs = [220, 290, 360]
+    items = [
+        (72, 80, "Table 3 | Performance on core benchmarks."),
+        (220, 100, "^Alpha-7B"), (290, 100, "^Beta-"), (360, 100, "^Ours"),
+        (290, 110, "^Chat-v2"), (360, 110, "^Large-1"),
+        (72, 120, "Thinking"), (220, 124, "^32K"), (290, 124, "^64K"), (360, 124, "^80K"), (72, 129, "budget"),
+        (290, 140, "^Mathematics"),
+        *row(154, "AIME 2024", ["50.1", "61.0", "70.2"], xs),
+        *row(166, "MATH-500", ["90.3", "91.5", "96.0"], xs),
+        (290, 182, "^Long Context"),
+        *row(196, "LongBench-v2", ["40.2", "41.8", "55.0"], xs),
+        *row(208, "OpenAI-MRCR", ["-", "58.8", "60.1"], xs),
+        (72 + 62.7 + 5, 208, "(1M)"),
+        *row(220, "SimpleQA", ["10.0", "12.5", "20.4"], xs),
+    ]  # fmt: skip
+    cells, res = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "value")
+    assert not any("without a model or benchmark header" in n for n in res.notes)
+    assert {m for m, _b, _v in got} == {"Alpha-7B", "Beta-Chat-v2", "Ours Large-1"}
+    assert ("Ours Large-1", "OpenAI-MRCR", "60.1") in got and ("Beta-Chat-v2", "AIME 2024", "61.0") in got
+    assert len(got) == 14 and not any("1M" in c["value"] for c in cells)
+    groups = {(c["benchmark"], c["group"]) for c in cells}
+    assert ("AIME 2024", "Mathematics") in groups and ("SimpleQA", "Long Context") in groups
+
+
+def test_table_with_a_text_column_and_no_model_named_is_the_reports_own(tmp_path):
+    """A small table beside a prose column: each row has a text column (the problems solved)
+    between its label and its one score, and no model is named anywhere. The rows are data (the
+    text cells stand in a column), the text column is a note, not part of the benchmark name, and
+    the scores are the report's own model's (named from `model:` in the results table)."""
+    prose = [
+        "To solve the hardest problems, we",
+        "scaled both verification and the",
+        "generation compute, using many",
+        "verification passes to find the",
+        "subtle issues of every proof and",
+        "parallel generation for the rest.",
+    ]
+    items = [(72, 100 + 12 * i, t) for i, t in enumerate(prose)]
+    items += [
+        (300, 96, "Contest"), (370, 96, "Problems"), (480, 96, "Points"),
+        (300, 112, "IMO 2025"), (370, 112, "P1,"), (392, 112, "P2,"), (414, 112, "P3"), (480, 112, "83.3%"),
+        (300, 126, "CMO 2024"), (370, 126, "P1,"), (392, 126, "P4,"), (414, 126, "P5, P6"), (480, 126, "73.8%"),
+        (300, 140, "Putnam 2024"), (370, 140, "A1"), (392, 140, "B4,"), (414, 140, "B6"), (480, 140, "98.3%"),
+        (300, 165, "Table 1 | Problems fully solved."),
+    ]  # fmt: skip
+    cells, res = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    assert triples(cells, "model", "benchmark", "metric", "value") == {
+        (REPORT_MODEL, "IMO 2025", "Points", "83.3%"), (REPORT_MODEL, "CMO 2024", "Points", "73.8%"),
+        (REPORT_MODEL, "Putnam 2024", "Points", "98.3%"),
+    }  # fmt: skip
+    assert {c["note"] for c in cells} == {"Problems: P1, P2, P3", "Problems: P1, P4, P5, P6", "Problems: A1 B4, B6"}
+    rows = result_rows(_spec(model="Lens-Math-2"), res, CAT)
+    assert {r["model"] for r in rows} == {"Lens-Math-2"} and all(r["own"] for r in rows)

@@ -123,16 +123,16 @@ def test_results_eval_floor_on_the_shared_gold(corpus):
     r = mod.evaluate()
     t = r["total"]
     _p, _r, f1 = mod.prf(t["tp"], t["pred"], t["gold"])
-    assert f1 >= 0.98, f1
+    assert f1 >= 0.99, f1
     per_doc = {doc: mod.prf(c["tp"], c["pred"], c["gold"])[2] for doc, c in r["per_doc"].items()}
-    assert sum(1 for f in per_doc.values() if f < 0.85) <= 2, per_doc
+    assert min(per_doc.values()) >= 0.95, per_doc  # issue 21: no document below 0.85
     # the six documents the stage was first built on stay exact
     for doc in ("deepseek-r1", "kimi-k1.5", "mimo-7b", "deepseek-prover-v2", "dots-llm1", "deepseek-v2"):
         assert per_doc[doc] >= 0.99, doc
-    assert t["found"] / t["tables"] >= 0.97
+    assert t["found"] / t["tables"] >= 0.99
     assert r["own"][0] / r["own"][1] >= 0.99
     assert r["mapped"][0] / r["mapped"][1] >= 0.94
-    assert r["mapped_or_kept"][0] / r["mapped_or_kept"][1] >= 0.98
+    assert r["mapped_or_kept"][0] / r["mapped_or_kept"][1] >= 0.99
 
 
 def test_pages_kept_open_by_extraction_give_the_same_results_as_reloading_them(corpus):

@@ -304,3 +304,39 @@ def test_two_stacked_panels_are_one_table_with_the_second_header_as_a_row(tmp_pa
     t = only_table(make_pdf(tmp_path / "t.pdf", [items]))
     rows = t.matrix()
     assert rows == top + bottom
+
+
+def test_a_table_beside_a_column_of_prose_leaves_the_prose_out(tmp_path):
+    """A small table set in the right column while a paragraph runs on in the left one: the
+    paragraph keeps its own line pitch, so one of its lines shares a baseline with a table row.
+    The table is its own cells only; the prose column is no table."""
+    words = ["the", "search", "keeps", "a", "pool", "of", "candidate", "proofs", "and", "refines", "each", "of"]
+    left = [" ".join(words[k % 5 : k % 5 + 6]) for k in range(9)]
+    items = [(72, 70, PROSE[0]), (72, 82, PROSE[1])]
+    items += [(270, 100 + 12 * k, ">" + t) for k, t in enumerate(left)]  # a justified column: one right edge
+    rows = [["Contest", "Problems", "Points"], ["Alpha 2024", "P1, P2, P3", "83.3"], ["Beta 2024", "P1, P4", "73.8"],
+            ["Gamma 2024", "A1, B4, B6", "98.3"]]  # fmt: skip
+    items += grid(117, rows, [300, 390, 480], step=19)  # rows at 117, 136 (shared with the prose), 155, 174
+    items += [(72, 220, PROSE[0]), (72, 232, PROSE[1])]
+    t = only_table(make_pdf(tmp_path / "t.pdf", [items]))
+    assert {c.text for c in t.cells} == {text for row in rows for text in row}
+    assert t.bbox[0] > 290 and (t.n_rows, t.n_cols) == (4, 3)
+
+
+def test_header_cells_of_different_line_counts_centred_on_one_row_are_one_header_row(tmp_path):
+    """A header cell of three lines beside cells of two lines, each centred on the header row,
+    puts its lines on baselines between theirs (closer than a line of type): one header row, each
+    cell its own lines. Rows of values beside a label of several lines stay rows of their own."""
+    xs = [72, 230, 300, 370]
+    items = [
+        (300, 100, "^Gamma-"), (230, 105, "^Alpha"), (370, 105, "^Delta-"),
+        (300, 110, "^Think-"), (230, 115, "^Large"), (370, 115, "^Chat"), (300, 120, "^v1.5"),
+    ]  # fmt: skip
+    items += grid(136, [["first task", "12.5", "33.0", "41.2"], ["second task", "13.1", "30.4", "40.0"]], xs)
+    items += [(72, 166, "a label of"), (230, 170, "^1.0"), (300, 170, "^2.0"), (370, 170, "^3.0"), (72, 175, "two lines")]
+    items += [(230, 184, "^4.0"), (300, 184, "^5.0"), (370, 184, "^6.0")]
+    t = only_table(make_pdf(tmp_path / "t.pdf", [items]))
+    m = t.matrix()
+    assert m[0] == ["", "Alpha\nLarge", "Gamma-\nThink-\nv1.5", "Delta-\nChat"]
+    assert t.header_rows == 1 and m[1][0] == "first task"
+    assert ["a label of\ntwo lines", "1.0", "2.0", "3.0"] in m and ["", "4.0", "5.0", "6.0"] in m

@@ -28,6 +28,7 @@ from ingest.reading.results_read import (
     interpret,
     is_own,
     names_benchmark,
+    own_model_name,
     own_names,
     score_of,
     validate,
@@ -47,6 +48,7 @@ __all__ = [
     "html_tables",
     "is_own",
     "markdown_tables",
+    "own_model_name",
     "read_results",
     "report_own_names",
     "result_attribute_rows",
@@ -58,7 +60,7 @@ __all__ = [
 ]
 
 #: Bump when the reading of tables changes, so stored bundles are recomputed.
-RESULTS_VERSION = 3
+RESULTS_VERSION = 4
 
 RESULT_COLUMNS = [
     "report_id",
@@ -334,7 +336,7 @@ def result_rows(spec, results: Results | None, catalogue: Catalogue | None = Non
                     "page": str(t.page_label or t.page),
                     "table": t.label,
                     "caption": t.caption,
-                    "model": c.model,
+                    "model": own_model_name(c.model, spec.model),
                     "own": is_own(c.model, names[0], names[1:]),
                     "benchmark": c.benchmark,
                     "metric": c.metric,
@@ -393,7 +395,7 @@ def result_attribute_rows(spec, results: Results | None) -> list[dict]:  # type:
             "report_id": spec.id,
             "page": str(t.page_label or t.page),
             "table": t.label,
-            "model": a.model,
+            "model": own_model_name(a.model, spec.model),
             "own": is_own(a.model, own[0], own[1:]),
             "attribute": a.benchmark,
             "value": a.value,

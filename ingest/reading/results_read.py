@@ -150,13 +150,14 @@ class _Reading:
         g = self.grid
         return "; ".join(f"{clean(g.label_headers[c])} {clean(r.labels[c])}".strip() for c in g.key_cols if clean(r.labels[c]))
 
-    def emit(self, model: str, bench: str, raw: str, metric: str, group: str, setting: str) -> None:
-        """The cells of one printed value; a size ("236B", "128K") is a model attribute, not a score."""
+    def emit(self, model: str, bench: str, raw: str, metric: str, group: str, setting: str, row_note: str = "") -> None:
+        """The cells of one printed value; a size ("236B", "128K") is a model attribute, not a score.
+        `row_note`: what a described column says about the row, kept with the value's own note."""
         for v, m, note in _values(raw, metric, self.pair, self.cat):
             if _SIZE_VALUE.match(v):
                 self.attrs.append(Cell(model, bench, v))
             else:
-                self.cells.append(Cell(model, bench, v, m, group, setting, note))
+                self.cells.append(Cell(model, bench, v, m, group, setting, "; ".join(x for x in (note, row_note) if x)))
 
 
 def interpret(
@@ -195,8 +196,54 @@ def interpret(
     return orientation, rd.cells
 
 
+#: The model of a table that names no model: only the report's own results are printed so.
+#: Stored as this placeholder; `own_model_name` gives it the report's `model:` name.
+REPORT_MODEL = "(the report's model)"
+
+
+def own_model_name(model: str, spec_model: str) -> str:
+    """A cell's model with the `REPORT_MODEL` placeholder replaced by the report's model name."""
+    return spec_model if model == REPORT_MODEL and spec_model else model
+
+
+def _described_columns(rd: _Reading) -> set[int]:
+    """Extra label columns that describe each row, not part of its benchmark name.
+
+    A column with its own header (not a metric) beside benchmark names that already tell every row
+    apart ("Contest | Problems | Points": the problems solved) is a column of its own; header-less
+    columns right after it are its wrapped or split cells. Without a header of its own, an extra
+    column is more of the name ("MMLU | Redux")."""
+    g = rd.grid
+    names = [clean(r.labels[rd.main]) for r in g.rows]
+    if not names or not all(names) or len(set(names)) < len(names):
+        return set()
+    out: set[int] = set()
+    for c in rd.extra:
+        head = clean(g.label_headers[c]) if c < len(g.label_headers) else ""
+        named = head and not rd.cat.is_metric(head) and not rd.cat.is_metric(head.strip("()"))
+        if named or (not head and c - 1 in out):
+            out.add(c)
+    return out
+
+
+def _described_note(rd: _Reading, r: GridRow, described: set[int]) -> str:
+    """ "Header: text" for each described column of a row (its header-less continuations joined)."""
+    parts: list[list[str]] = []
+    for c in sorted(described):
+        head = clean(rd.grid.label_headers[c])
+        if head or not parts:
+            parts.append([head])
+        if clean(r.labels[c]):
+            parts[-1].append(clean(r.labels[c]))
+    return "; ".join(f"{p[0]}: {' '.join(p[1:])}" for p in parts if len(p) > 1)
+
+
 def _models_as_columns(rd: _Reading) -> None:
     cat, heads, main = rd.cat, rd.heads, rd.main
+    described = _described_columns(rd)
+    # No column header names a model, only a metric or a summed score ("Points"), and no row does:
+    # the table prints the report's own results.
+    unnamed = bool(heads) and all(not sp and (not b or cat.is_metric(b) or cat.is_rating_word(b)) for b, _m, _st, sp in heads)
     for r in rd.grid.rows:
         bench_raw = clean(r.labels[main])
         if cat.is_attribute_row(bench_raw):
@@ -204,9 +251,12 @@ def _models_as_columns(rd: _Reading) -> None:
             rd.attrs += [Cell(clean(h[0]), bench_raw, clean(v)) for h, v in pairs if clean(v) and h[0]]
             continue
         bench, metric = _split_metric(bench_raw, cat)
+        desc: list[str] = []
         for c in rd.extra:  # a metric column beside the benchmark names, or more of the name
             x = clean(r.labels[c])
-            if x and (cat.is_metric(x) or cat.is_metric(x.strip("()"))):
+            if x and c in described:
+                desc.append(x)
+            elif x and (cat.is_metric(x) or cat.is_metric(x.strip("()"))):
                 metric = metric or x.strip("()")
             elif x:
                 bench = _join([bench, x])
@@ -215,11 +265,14 @@ def _models_as_columns(rd: _Reading) -> None:
         setting = rd.setting(r)
         if not bench:
             continue
+        note = _described_note(rd, r, described)
         for j, raw in enumerate(r.values):
             b, m, st, span = heads[j]
             model = clean(b) or clean(span)  # a model header spanning its settings' columns
+            if unnamed:
+                model, m = REPORT_MODEL, m or clean(b)
             if model:
-                rd.emit(model, bench, raw, metric or m, group, _join([setting, st]))
+                rd.emit(model, bench, raw, metric or m, group, _join([setting, st]), note)
 
 
 def _models_as_rows(rd: _Reading) -> None:
@@ -365,7 +418,7 @@ def own_names(spec_model: str, aliases: list[str], defined: tuple[tuple[str, str
 
 def is_own(model: str, spec_model: str, aliases: list[str]) -> bool:
     """Own-model flag: the header names the report's model or an alias, or marks itself "(ours)"."""
-    if _OURS.search(model):
+    if model == REPORT_MODEL or _OURS.search(model):
         return True
     return any(own_match(model, n) for n in [spec_model, *aliases] if n)
 

@@ -257,6 +257,8 @@ def _continues(
     to the row's label (a paragraph of a description cell; in a header it is a header row)."""
     mine = per_line.get(i, [])
     above = [p for li in row for p in per_line.get(li, [])]
+    if mine and _interleaved(lines, per_line, row, i):
+        return True
     if not mine or not above or any(p.numeric for p in mine):
         return False
     prev = lines[row[-1]]
@@ -272,6 +274,28 @@ def _continues(
     tight = gap < 0.6 * typical - 0.5
     text_row = body and not any(p.numeric for p in above) and any(p.c0 == 0 for p in above) and all(p.c0 > 0 for p in mine)
     return tight or lower or text_row
+
+
+def _interleaved(lines: list[Line], per_line: dict[int, list[_Piece]], row: list[int], i: int) -> bool:
+    """Whether line `i` is set between the lines of `row` (its last line is the line above).
+
+    Cells of one row with different numbers of lines are centred on the row, so their lines fall
+    on interleaved baselines ("Seed- / Thinking- / v1.5" beside "Gemini 2.5 / Pro"; a two-line
+    label beside one line of values). Two lines closer than one line of type cannot be
+    successive lines of one column: when they share no column and neither spans columns (a group
+    header is a row of its own), they are parts of one row, unless line `i` puts a value in a
+    column where the row has one already (rows of values beside a label of several lines)."""
+    k = row[-1]
+    a, b = lines[k], lines[i]
+    if b.base - a.base >= 0.9 * min(a.size, b.size):
+        return False
+    if any(p.c1 > p.c0 for li in (k, i) for p in per_line.get(li, [])):
+        return False  # a spanning header is a row of its own
+    cols_a = {c for p in per_line.get(k, []) for c in range(p.c0, p.c1 + 1)}
+    cols_b = {c for p in per_line.get(i, []) for c in range(p.c0, p.c1 + 1)}
+    valued = {c for li in row for p in per_line.get(li, []) if p.numeric for c in range(p.c0, p.c1 + 1)}
+    clash = any(p.numeric and p.c0 in valued for p in per_line.get(i, []))
+    return bool(cols_a) and not cols_a & cols_b and not clash
 
 
 def _wrapped(word: str) -> bool:

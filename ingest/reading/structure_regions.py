@@ -54,20 +54,40 @@ class TablesError(Exception):
 
 
 def page_tables(
-    words: list[Word], rules: list[tuple[float, float, float]], page_width: float, page: int, page_height: float = 0.0
+    words: list[Word],
+    rules: list[tuple[float, float, float]],
+    page_width: float,
+    page: int,
+    page_height: float = 0.0,
+    _depth: int = 0,
 ) -> list[Table]:
     """Every table found among one page's words (top to bottom).
 
     `page_height`: when given, lines in the outer 5% of the page (running headers and footers) are
-    left out."""
+    left out. A band where a table stands beside a column of prose (`_side_columns`) is read as
+    two columns, so the prose does not become the table's first column."""
     if page_height > 0:
         words = [w for w in words if 0.05 * page_height < (w.top + w.bottom) / 2 < 0.95 * page_height]
-    lines = group_lines(fix_sizes(words))
+    words = fix_sizes(words)
+    lines = group_lines(words)
     if not lines:
         return []
     gap_em = page_cell_gap(lines)
     for ln in lines:
         ln.segs = split_segments(ln.words, gap_em)
+    side = _side_columns(lines) if _depth < 2 else None
+    if side is not None:  # the table column and the rest of the page apart; the prose column is no table
+        g, top, bottom, prose_side = side
+
+        def part(keep) -> list[Word]:  # type: ignore[no-untyped-def]
+            return [w for w in words if keep((w.x0 + w.x1) / 2, (w.top + w.bottom) / 2)]
+
+        parts = [
+            part(lambda _x, y: y < top), part(lambda x, y: top <= y <= bottom and (x - g) * prose_side < 0),
+            part(lambda _x, y: y > bottom),
+        ]  # fmt: skip
+        found = [t for ws in parts if ws for t in page_tables(ws, rules, page_width, page, 0.0, _depth + 1)]
+        return sorted(found, key=lambda t: (t.bbox[1], t.bbox[0]))
     left = min(ln.x0 for ln in lines)
     width = max(max(ln.x1 for ln in lines) - left, 1.0)
     kinds = _aligned_text(lines, [_kind(ln, width) for ln in lines], left)
@@ -77,6 +97,72 @@ def page_tables(
         if table is not None and _is_table(table):
             out.append(table)
     return out
+
+
+def _blocks(ln: Line) -> list[list[Seg]]:
+    """A line's segments grouped where they are closer than 1.2 em (justified word spaces split a
+    line of prose into segments; a column gutter or a table's column gap is wider)."""
+    out: list[list[Seg]] = []
+    for s in ln.segs:
+        if out and s.x0 - out[-1][-1].x1 < 1.2 * ln.size:
+            out[-1].append(s)
+        else:
+            out.append([s])
+    return out
+
+
+def _prose_block(block: list[Seg]) -> bool:
+    return _prose_seg(" ".join(s.text for s in block))
+
+
+def _side_columns(lines: list[Line]) -> tuple[float, float, float, int] | None:
+    """(gutter x, top, bottom, side of the prose: -1 left, 1 right) of a band where a table stands
+    beside a column of prose.
+
+    A table set in one column of a page, next to a paragraph in the other, shares some baselines
+    with the paragraph: such a line starts (or ends) with a run of prose, then a gutter, then the
+    table's cells. The paragraph keeps its own line pitch, so most of its lines hold prose on one
+    side of the gutter and nothing on the other. The band is the run of lines around the shared
+    line that no word crosses the gutter in; it counts when its one-sided prose lines, filled to
+    the gutter like a justified column, outnumber its shared lines two to one, and at least two
+    of its lines hold two or more cells on the other side (a table, not a margin tab). (A table whose
+    first column holds sentences shares a baseline on nearly every row, and its wrapped cells
+    are few and short.)"""
+    for k, ln in enumerate(lines):
+        blocks = _blocks(ln)
+        if len(blocks) < 2:
+            continue
+        prose = [_prose_block(b) for b in blocks]
+        if prose[0] and not any(prose[1:]):
+            lo, hi, side = blocks[0][-1].x1, blocks[1][0].x0, -1
+        elif prose[-1] and not any(prose[:-1]):
+            lo, hi, side = blocks[-2][-1].x1, blocks[-1][0].x0, 1
+        else:
+            continue
+        band = _band(lines, k, (lo + hi) / 2)
+        g = (lo + hi) / 2
+        one_sided = [b for b in band if _prose_block([*b.segs]) and (b.x1 < g if side < 0 else b.x0 > g)]
+        filled = [b for b in one_sided if (b.x1 > lo - 1.5 * b.size if side < 0 else b.x0 < hi + 1.5 * b.size)]
+        shared = [b for b in band if b.x0 < g < b.x1]
+        tabular = [b for b in band if sum(1 for s in b.segs if (s.x0 - g) * side < 0) >= 2]
+        if len(filled) >= 3 and len(one_sided) >= 2 * len(shared) and len(tabular) >= 2:
+            return g, min(b.top for b in band), max(b.bottom for b in band), side
+    return None
+
+
+def _band(lines: list[Line], k: int, g: float) -> list[Line]:
+    """Line k and the lines above and below it, up to the first line a word of which crosses x = g."""
+
+    def crosses(ln: Line) -> bool:
+        return any(w.x0 < g < w.x1 for w in ln.words)
+
+    lo = k
+    while lo > 0 and not crosses(lines[lo - 1]):
+        lo -= 1
+    hi = k
+    while hi + 1 < len(lines) and not crosses(lines[hi + 1]):
+        hi += 1
+    return lines[lo : hi + 1]
 
 
 def table_in_box(words: list[Word], box: Box, page: int, gap_em: float | None = None) -> Table | None:

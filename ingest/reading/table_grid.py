@@ -98,7 +98,8 @@ def build_grid(
     A line whose first cell is a label-column word ("Model", "Method") is a header line even
     when its other cells look numeric ("4K 8K 16K": context lengths)."""
     lines = region.lines
-    data_idx = _data_rows(lines, is_label_word)
+    described = _described_rows(lines)
+    data_idx = _data_rows(lines, is_label_word, described)
     if not data_idx:
         return None
     first = data_idx[0]
@@ -106,6 +107,10 @@ def build_grid(
     bands = _value_bands(lines, data_idx)
     zone_end = bands.spans[0][0] - 0.5  # text segments starting left of the first band: label zone
     header_lines = [ln for ln in header_lines if not _attribute_line(ln, zone_end, is_attribute)]
+    title = ""
+    if _group_title_header(header_lines, body, zone_end):
+        title = header_lines[-1].text
+        header_lines = header_lines[:-1]
     col_headers, corner_parts = _header_cells(header_lines, bands, zone_end)
     data_lines = {id(lines[i]) for i in data_idx}
     cols = _label_columns(body, data_lines, len(data_idx), zone_end, region.gap_em)
@@ -118,13 +123,17 @@ def build_grid(
     n_lab = len(cols.x)
     nlab_all = n_lab + len(key_bands)
     cells = _body_cells(body, bands, cols, key_bands, val_bands, zone_end, region.gap_em)
-    is_data = [any(v and is_value(v) for v in vals) and _looks_data(body[li]) for li, vals in enumerate(cells.values)]
+    is_data = [
+        any(v and is_value(v) for v in vals) and (_looks_data(body[li]) or id(body[li]) in described)
+        for li, vals in enumerate(cells.values)
+    ]
     # Attribute rows (architecture, parameter counts) describe models; they are not results.
     attr = [bool(labs[cols.main] is not None and is_attribute(labs[cols.main].text)) for labs in cells.labels]  # type: ignore[union-attr]
     spans = [(cols.x[c], cols.x[c + 1] if c + 1 < n_lab else zone_end) for c in range(n_lab)]
     spans += [(bands.spans[k][0], bands.spans[k][1]) for k in key_bands]
     filled, taken = _fill_labels(body, cells, is_data, attr, spans, rules)
-    rows = _grid_rows(body, cells, filled, taken, is_data, attr, n_lab, nlab_all)
+    titles = {li: ln.text for li, ln in enumerate(body) if _title_line(ln, zone_end)} if title else {}
+    rows = _grid_rows(body, cells, filled, taken, is_data, attr, n_lab, nlab_all, (title, titles))
     return Grid(
         corner=" ".join(" ".join(c) for c in corner_cols[: cols.main + 1]),
         label_headers=[" ".join(c) for c in corner_cols] + [" ".join(t for t, _ in col_headers[k]) for k in key_bands],
@@ -138,14 +147,14 @@ def build_grid(
     )
 
 
-def _data_rows(lines: list[Line], is_label_word: Callable[[str], bool] | None) -> list[int]:
+def _data_rows(lines: list[Line], is_label_word: Callable[[str], bool] | None, described: set[int]) -> list[int]:
     """Indices of the data lines, from the first labelled one on; numeric lines above it are
     header lines ("67B 72B 8x22B": sizes)."""
     data_idx = [
         i
         for i, ln in enumerate(lines)
         if sum(is_value(s.text) for s in ln.segs) >= 1
-        and _looks_data(ln)
+        and (_looks_data(ln) or id(ln) in described)
         and not (is_label_word and not is_value(ln.segs[0].text) and is_label_word(ln.segs[0].text))
     ]
     if not data_idx:
@@ -169,9 +178,53 @@ def _value_bands(lines: list[Line], data_idx: list[int]) -> _Bands:
             spans[-1][1] = max(spans[-1][1], b)
         else:
             spans.append([a, b])
+    spans = _drop_label_fragments(lines, data_idx, spans)
     mids = [(b[0] + b[1]) / 2 for b in spans]
     pitch = statistics.median([mids[k + 1] - mids[k] for k in range(len(mids) - 1)]) if len(mids) > 1 else 50.0
     return _Bands(spans, mids, pitch)
+
+
+def _drop_label_fragments(lines: list[Line], data_idx: list[int], spans: list[list[float]]) -> list[list[float]]:
+    """Drop leading bands that are the tail of one row's label, not a column.
+
+    A number set a word space after a row label ("OpenAI-MRCR (1M)", "Llama 3 (2024)") looks
+    like a value; but a column of values is filled on many rows, while this band holds one value
+    on one row, left of a column filled on at least three. Its words stay in the label zone."""
+    while len(spans) >= 2 and len(data_idx) >= 3:
+        hits = [(i, s) for i in data_idx for s in _values_in(lines[i], spans[0])]
+        filled_next = sum(1 for i in data_idx if _values_in(lines[i], spans[1]))
+        if len(hits) != 1 or filled_next < 3:
+            break
+        i, seg = hits[0]
+        before = [s for s in lines[i].segs if s.x1 <= seg.x0 and not is_value(s.text)]
+        if not before or seg.x0 - before[-1].x1 > 1.0 * lines[i].size:
+            break
+        spans = spans[1:]
+    return spans
+
+
+def _values_in(ln: Line, band: list[float]) -> list[Seg]:
+    return [s for s in ln.segs if is_value(s.text) and s.x0 <= band[1] and s.x1 >= band[0]]
+
+
+def _group_title_header(header_lines: list[Line], body: list[Line], zone_end: float) -> bool:
+    """Whether the lowest header line is the first row-group title of the body, not a header.
+
+    Tables that split their rows into groups with a title line set over the value columns
+    ("Mathematics", "Coding") put the first title directly above the first data row, where it
+    looks like the header's last line. It is one cell with no value outside the label zone, like
+    the group titles further down the body; a header's last line names every column."""
+
+    if not header_lines or not _title_line(header_lines[-1], zone_end):
+        return False
+    if not any(len(ln.segs) >= 2 for ln in header_lines[:-1]):
+        return False
+    return any(_title_line(ln, zone_end) for ln in body)
+
+
+def _title_line(ln: Line, zone_end: float) -> bool:
+    """A group title over the value columns: one cell, no value, right of the label zone."""
+    return len(ln.segs) == 1 and not is_value(ln.segs[0].text) and ln.segs[0].x0 >= zone_end
 
 
 def _header_cells(header_lines: list[Line], bands: _Bands, zone_end: float) -> tuple[ColHeaders, list[Seg]]:
@@ -327,12 +380,18 @@ def _grid_rows(
     attr: list[bool],
     n_lab: int,
     nlab_all: int,
+    titles: tuple[str, dict[int, str]] = ("", {}),
 ) -> list[GridRow]:
-    """The data rows; a label-only line in the main column that no row took is a group heading."""
+    """The data rows; a label-only line in the main column that no row took is a group heading,
+    and so is a group title over the value columns (`titles`: the one under the header, and the
+    body lines that are titles, by index)."""
     rows: list[GridRow] = []
-    group = ""
+    group = titles[0]
     for li in range(len(body)):
         if attr[li]:
+            continue
+        if li in titles[1]:
+            group = titles[1][li]
             continue
         if not is_data[li]:
             main = cells.labels[li][n_lab - 1]
@@ -367,6 +426,35 @@ def _unused_values(
 def _attribute_line(ln: Line, zone_end: float, is_attribute: Callable[[str], bool]) -> bool:
     label = " ".join(w.text for w in ln.words if (w.x0 + w.x1) / 2 < zone_end)
     return bool(label) and is_attribute(label)
+
+
+def _described_rows(lines: list[Line]) -> set[int]:
+    """Ids of data lines that hold text cells between the label and the values.
+
+    A table may give each row a text column (a list of problems, a description) beside its
+    scores, so most of a row's cells are words and `_looks_data` takes it for a header line. Such
+    a row is still data when its value cells stand over values of another such row and each of
+    its text cells stands over text cells of another such row: a column of text repeated down the
+    body. A header line holds no value, or names columns that hold values below it. A cell of
+    digits and signs without a letter ("70.9+2.3") is a number in a form not parsed, not text."""
+    cands = [
+        ln
+        for ln in lines
+        if ln.segs and not _looks_data(ln) and not is_value(ln.segs[0].text) and any(is_value(s.text) for s in ln.segs[1:])
+    ]
+    out: set[int] = set()
+    for ln in cands:
+        others = [o for o in cands if o is not ln]
+
+        def stacked(s: Seg, others: list[Line] = others) -> bool:
+            kind = is_value(s.text)
+            if not kind and any(ch.isdigit() for ch in s.text) and not any(ch.isalpha() for ch in s.text):
+                return False  # "70.9+2.3": a number this reader does not parse, not a text cell
+            return any(is_value(t.text) == kind and t.x0 <= s.x1 and t.x1 >= s.x0 for o in others for t in o.segs[1:])
+
+        if all(stacked(s) for s in ln.segs[1:]):
+            out.add(id(ln))
+    return out
 
 
 def _looks_data(ln: Line) -> bool:
