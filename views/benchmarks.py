@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 import streamlit.components.v1 as components
 
-from ingest.analysis.benchmarks import Catalogue, load_catalogue
+from ingest.analysis.benchmarks import DEFAULT_CATALOGUE, Catalogue, load_catalogue
 from ingest.analysis.lens import NOT_ASSESSED
 from ingest.outputs import mdtable, results_wide, scores
 from ingest.outputs.leaderboard import disagreements, leaderboard
@@ -36,8 +36,6 @@ def _catalogue(mtime: int) -> Catalogue:
 
 def catalogue() -> Catalogue:
     """The benchmark catalogue (data/benchmarks.yaml), reloaded when the file changes."""
-    from ingest.analysis.benchmarks import DEFAULT_CATALOGUE
-
     return _catalogue(DEFAULT_CATALOGUE.stat().st_mtime_ns)
 
 

@@ -10,6 +10,7 @@ Everything a user or a report file wrote is shown as plain text (`views.plain`, 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
@@ -34,8 +35,6 @@ BESIDE_ROWS = 200  # rows of the disagreement table drawn for all reports (a pag
 
 def report_file(report_id: str) -> Path | None:
     """The report's YAML in the reports folder (the only place the page writes), if it exists."""
-    import re
-
     if not re.match(ID_PATTERN, report_id):
         return None
     p = data.reports_dir() / f"{report_id}.yaml"
@@ -54,7 +53,7 @@ def _show_flash() -> None:
 
 def _rebuild(path: Path) -> str:
     """Re-run the pipeline on one report (cached text: only the tables are rebuilt); a one-line outcome."""
-    from ingest.pipeline import Settings, run
+    from ingest.pipeline import Settings, run  # deferred: about 0.3 s of CPU (bench/import_costs.py) until a rebuild
 
     settings = Settings(
         data_dir=data.data_dir(),

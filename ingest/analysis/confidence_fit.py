@@ -133,7 +133,8 @@ def fit(ex: Examples, threshold: float = DEFAULT_THRESHOLD) -> Model:
     if len(set(ex.y)) < 2:
         p = min(0.999, max(0.001, sum(ex.y) / max(1, len(ex.y))))
         return Model({}, round(math.log(p / (1 - p)), 5), threshold, trained)
-    from sklearn.linear_model import LogisticRegression  # only when there is something to fit
+    # deferred: only fitting needs scikit-learn, about 2.9 s of CPU at import (bench/import_costs.py)
+    from sklearn.linear_model import LogisticRegression
 
     clf = LogisticRegression(C=C, max_iter=2000).fit([list(r) for r in ex.x], list(ex.y))
     coef = {f: round(float(w), 5) for f, w in zip(FEATURES, clf.coef_[0], strict=True)}

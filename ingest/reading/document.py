@@ -5,6 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Literal
 
+#: Bump when extraction output changes, so cached text is re-extracted. (Here, with the record,
+#: so the store names its text cache without importing the extractors.)
+#: 4: invisible format characters removed, Markdown/HTML soft hyphens joined and line-end
+#: hyphenation repaired, character caps, linear-time Markdown rules.
+EXTRACTOR_VERSION = 5
+
 Kind = Literal["pdf", "markdown", "html"]
 
 MB = 1024 * 1024

@@ -12,27 +12,21 @@ lexicon simply misses them and computes its own: results never depend on this mo
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from ingest.analysis.lens import Lens
-    from ingest.analysis.lexicon import Lexicon
+from ingest.analysis.annotate import annotate
+from ingest.analysis.benchmarks import load_catalogue
+from ingest.analysis.lens import DEFAULT_LENS, Lens, load_lens
+from ingest.analysis.lexicon import DEFAULT_LEXICON, Lexicon, load_lexicon
+from ingest.analysis.results import results_key
 
 
 def warm_caches(lexicon: Lexicon | None = None, lens: Lens | None = None) -> None:
     """Fill the module-level caches the analysis stages use, for `lexicon` and `lens` (default: the
     default ones). Best effort: never raises."""
     with contextlib.suppress(Exception):
-        from ingest.analysis.annotate import annotate
-        from ingest.analysis.lens import DEFAULT_LENS, load_lens
-        from ingest.analysis.lexicon import DEFAULT_LEXICON, load_lexicon
-
         _ = (lexicon or load_lexicon(DEFAULT_LEXICON)).compiled  # compiles each term (`re` keeps them)
         annotate([], lens or load_lens(DEFAULT_LENS))  # compiles every dimension's cues, gates and level indicators
     with contextlib.suppress(Exception):
-        from ingest.analysis.benchmarks import load_catalogue
-        from ingest.analysis.results import results_key
-
         cat = load_catalogue()
         _ = cat._names, cat._patterns, cat.name_keys, cat.by_id, cat.fingerprint
         for vocab in ("metrics", "settings", "key_columns", "attribute_rows", "label_words", "benchmark_words", "rating_metrics"):

@@ -49,7 +49,7 @@ from ingest.sources.urls import UrlError, check_scheme, display_url, expects_pdf
 from ingest.store.store import atomic_write_bytes
 
 if TYPE_CHECKING:
-    import httpx
+    import httpx  # deferred: about 0.1 s of CPU (bench/import_costs.py); offline runs never fetch
 
 #: Bump when the index entry format changes (older entries are then treated as misses).
 CACHE_VERSION = 1
