@@ -204,14 +204,11 @@ def test_agreement_counts_and_share_per_lens_dimension() -> None:
     assert review.agreement(pd.DataFrame(), LENS)["both"].sum() == 0
 
 
-def test_next_unreviewed_skips_settled_reports_and_wraps() -> None:
+def test_unreviewed_lists_a_reports_automatic_cells() -> None:
     c = _cmp([("a", "rl_algorithm", "GRPO", "curated", False), ("b", "rl_algorithm", "x", "auto", False),
               ("c", "disclosure", "low", "auto", False)])  # fmt: skip
-    assert review.next_unreviewed(c, ["a", "b", "c"]) == "b"
-    assert review.next_unreviewed(c, ["a", "b", "c"], after="b") == "c"
-    assert review.next_unreviewed(c, ["a", "b", "c"], after="c") == "b"
-    assert review.next_unreviewed(c[c.report_id == "a"], ["a"]) is None
     assert review.unreviewed(c, "c") == ["disclosure"]
+    assert review.unreviewed(c, "a") == []
 
 
 def test_page_of_prefers_section_label_of_posts() -> None:
