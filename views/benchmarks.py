@@ -106,7 +106,7 @@ def _coverage_html(key: data.Stamp, rq: str = "") -> tuple[str, int]:
 def _name_box(n_reports: int, limit: int) -> str:
     """The sidebar's "Reports whose name contains" box, which narrows the coverage table and both
     scatters; drawn only when there are more reports than a scatter draws points (or a link set it),
-    and inside a popover, since every widget (a text box about 0.25 s) adds to a page's first render
+    and inside a popover, since every widget adds to a page's first render (bench/app_speed.py measures it)
     while a closed popover's widgets are not drawn."""
     on = nav.is_set("rq")
     if n_reports <= limit and not on:

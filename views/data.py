@@ -140,7 +140,7 @@ def _names(root: str, key: Stamp) -> tuple[dict[str, str], tuple[str, ...]]:
 
 def names() -> tuple[dict[str, str], tuple[str, ...]]:
     """Each report's model name by id, and the ids in name order (case-insensitive), once per store
-    generation (pages read them on every rerun; at 10,000 reports building them costs ~20 ms).
+    generation (pages read them on every rerun; building them grows with the reports).
     Shared: callers must not change them."""
     root = data_dir()
     try:

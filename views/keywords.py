@@ -140,7 +140,7 @@ def _sidebar(groups: dict) -> _Choices:  # type: ignore[type-arg]
                           help="Whole-document scope: the study's reported figures fill in where nothing was measured; "
                                "pick 'reported' to prefer them.")  # fmt: skip
         # The name box and the chart switch sit in a popover: a closed popover's widgets are not drawn,
-        # and a text box and a toggle add about 0.3 s to a first render. Its label says what is set.
+        # and a text box and a toggle add to a first render (bench/app_speed.py measures it). Its label says what is set.
         on = [w for k, w, sw in (("rq", "name filter", False), ("interactive", "interactive charts", True)) if nav.is_set(k, sw)]
         with st.popover(f"More options ({', '.join(on)})" if on else "More options", width="stretch", key="kw_more"):
             rq = st.text_input("Reports whose name contains", key="rq", bind="query-params", max_chars=200)

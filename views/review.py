@@ -276,7 +276,7 @@ def show_auto_beside_curated(
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _agreement_html(key: data.Stamp, lens_id: str) -> str:
-    """The agreement table, once per store generation and lens (it reads every cell: ~0.3 s at 10,000 reports)."""
+    """The agreement table, once per store generation and lens (it reads every cell of every report)."""
     tbl, _ = data.tables()
     return htmltable.table(agreement_view(review.agreement(tbl["comparison"], data.lens())))
 
@@ -354,7 +354,7 @@ def render() -> None:
     if rid is None:
         return
     cells, pending = _report_cells(key, lens.id, rid)
-    # Same count as `review.unreviewed` per report, in one pass (one filter per report costs ~1 s at 500).
+    # Same count as `review.unreviewed` per report, in one pass (one filter per report would grow with the reports squared).
     pending_ids = _pending_reports(key)
     n_reports = sum(1 for r in ids if r in pending_ids)
     st.caption(f"{len(pending)} automatic cell(s) of this report still unreviewed; {n_reports} report(s) in all.")

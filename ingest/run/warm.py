@@ -3,8 +3,8 @@
 Why: every report runs in a process forked from a warm parent (the executor's forkserver, or the
 driver itself), and a forked process starts with the parent's memory. Whatever the parent has
 computed (compiled cue regexes, literal prefilters, the benchmark catalogue and its patterns,
-Python's own `re` cache) is free in every job; whatever it has not is recomputed by every job —
-about 0.2–0.3 s of CPU per report, a third of a small report's analysis. The caches are keyed by
+Python's own `re` cache) is free in every job; whatever it has not is recomputed by every job,
+a large share of a small report's analysis. The caches are keyed by
 content (lens fingerprint, file path and mtime, pattern text), so a job with another lens or
 lexicon simply misses them and computes its own: results never depend on this module.
 """

@@ -50,8 +50,8 @@ def _in_order(tb: pa.Table, order: list[str]) -> pa.Table:
 
 
 def string_array(values: Sequence[str]) -> pa.Array:
-    """A string array built from its buffers: `pa.array(list)` makes pyarrow import pandas (about
-    0.5 s of CPU), which an export or a filtered read does not otherwise need."""
+    """A string array built from its buffers: `pa.array(list)` makes pyarrow import pandas (a large
+    import: bench/import_costs.py), which an export or a filtered read does not otherwise need."""
 
     import pyarrow as pa
 
@@ -71,8 +71,8 @@ def rows_to_arrow(rows: list[dict], schema: pa.Schema) -> pa.Table | None:
     extra key in some row, a value of another type (a float in an integer column, text in a
     null one), NaN — any of these gives None and the caller builds the rows as before
     (`Table.from_pylist`, whose result concatenates to the same table when these fit). Why: any
-    conversion of Python values by `pa.array` makes pyarrow import pandas, about 0.5 s of CPU in
-    a fresh `python -m ingest reports/new.yaml`.
+    conversion of Python values by `pa.array` makes pyarrow import pandas, which a fresh
+    `python -m ingest reports/new.yaml` otherwise never loads (bench/import_costs.py prints its cost).
     """
     import pyarrow as pa
     import pyarrow.json as pajson
