@@ -254,7 +254,7 @@ def plumber_regions(doc: Doc, regions: list[Region], settings: dict | None) -> C
 
 
 def camelot_complete(doc: Doc) -> Counter[Rel]:
-    import camelot  # type: ignore[import-not-found]  # deferred: its import takes seconds (bench/import_costs.py)
+    import camelot  # type: ignore[import-not-found]  # deferred: about 0.7 s of CPU at import (bench/import_costs.py)
 
     warnings.filterwarnings("ignore", module="camelot")  # "No tables found in table area" per page
     out: Counter[Rel] = Counter()
@@ -264,7 +264,7 @@ def camelot_complete(doc: Doc) -> Counter[Rel]:
 
 
 def camelot_regions(doc: Doc, regions: list[Region]) -> Counter[Rel]:
-    import camelot  # type: ignore[import-not-found]  # deferred: its import takes seconds (bench/import_costs.py)
+    import camelot  # type: ignore[import-not-found]  # deferred: about 0.7 s of CPU at import (bench/import_costs.py)
 
     warnings.filterwarnings("ignore", module="camelot")
     out: Counter[Rel] = Counter()

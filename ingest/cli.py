@@ -34,8 +34,8 @@ from ingest.store.store import DEFAULT_DATA_DIR, Store, StoreError, describe_os_
 
 if TYPE_CHECKING:  # the pipeline, pydantic and the extractors are imported by the commands that need them:
     # a fresh `export --table counts` process pays only for the store and pyarrow. CPU at import after
-    # this module (bench/import_costs.py): the pipeline about 1.2 s, the lens and the registry (pydantic) about 0.3 s
-    # each, checks 0.3 s, fetch 0.2 s, the table reader 0.1 s, the executor and tqdm under 0.05 s.
+    # this module (bench/import_costs.py): the pipeline about 0.6 s, the lens and the registry (pydantic) about 0.3 s
+    # each, checks 0.35 s, fetch 0.4 s, the table reader 0.1-0.15 s, the executor and tqdm about 0.05 s.
     from ingest.pipeline import Outcome
 
 DEFAULT_REPORTS_DIR = Path(__file__).resolve().parent.parent / "reports"

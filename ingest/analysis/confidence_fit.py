@@ -133,7 +133,7 @@ def fit(ex: Examples, threshold: float = DEFAULT_THRESHOLD) -> Model:
     if len(set(ex.y)) < 2:
         p = min(0.999, max(0.001, sum(ex.y) / max(1, len(ex.y))))
         return Model({}, round(math.log(p / (1 - p)), 5), threshold, trained)
-    # deferred: only fitting needs scikit-learn, about 2.9 s of CPU at import (bench/import_costs.py)
+    # deferred: only fitting needs scikit-learn, over 2 s of CPU at import (bench/import_costs.py)
     from sklearn.linear_model import LogisticRegression
 
     clf = LogisticRegression(C=C, max_iter=2000).fit([list(r) for r in ex.x], list(ex.y))

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import pandas as pd
-    import pyarrow as pa  # deferred: pyarrow.compute costs about 0.3 s of CPU (bench/import_costs.py); pandas callers skip it
+    import pyarrow as pa
 
 #: First characters a spreadsheet reads as the start of a formula (OWASP CSV injection).
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

@@ -251,7 +251,7 @@ def _pdfium_pages(
 
 
 def _pdfplumber_pages(path: Path, max_pages: int | None) -> list[str]:
-    import pdfplumber  # deferred: the optional engine; about 0.2 s of CPU (bench/import_costs.py)
+    import pdfplumber  # deferred: the optional engine; about 0.15 s of CPU (bench/import_costs.py)
     from pdfminer.pdfdocument import PDFPasswordIncorrect
     from pdfminer.pdfparser import PDFSyntaxError
     from pdfplumber.utils.exceptions import PdfminerException

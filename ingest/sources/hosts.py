@@ -25,7 +25,7 @@ import socket
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    import httpcore  # deferred: about 0.1 s of CPU (bench/import_costs.py); offline runs never fetch
+    import httpcore
 
 IP = ipaddress.IPv4Address | ipaddress.IPv6Address
 OPT_IN = "requests to internal addresses are refused (opt in with --allow-private-hosts or FRL_ALLOW_PRIVATE_HOSTS=1)"
@@ -123,7 +123,7 @@ def check_host(host: str, port: int) -> list[IP]:
 
 def check_url(url: str) -> None:
     """`check_host` for an http(s) URL, parsed exactly as the HTTP client parses it."""
-    import httpx  # deferred: about 0.2 s of CPU (bench/import_costs.py); offline runs never fetch
+    import httpx  # deferred: about 0.1 s of CPU (bench/import_costs.py); offline runs never fetch
 
     try:
         u = httpx.URL(url)

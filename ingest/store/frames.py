@@ -2,7 +2,7 @@
 
 Why its own module: the table builder and the readers shape rows the same way; pandas and
 pyarrow are imported on use, so a warm re-run that needs neither never loads them (CPU at
-import, bench/import_costs.py: pyarrow about 0.2 s, pandas about 0.8 s).
+import, bench/import_costs.py: pyarrow about 0.2 s, pandas about 0.7 s).
 """
 
 from __future__ import annotations
