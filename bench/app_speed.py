@@ -50,8 +50,14 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+from playwright.sync_api import sync_playwright  # noqa: E402
+
 from bench import chart_renderers  # noqa: E402
 from bench.results_log import recorded  # noqa: E402
+from ingest.analysis.lens import load_lens  # noqa: E402
+from ingest.store.store import Store  # noqa: E402
+from tests.app_fixtures import scale_store  # noqa: E402
+from tests.test_browser import CHROME_ARGS, CHROMIUM, start_app, stop  # noqa: E402
 from views.chart_data import DEFAULT_RENDERER  # noqa: E402
 
 FIRST_TARGET_S = 2.0
@@ -238,9 +244,6 @@ def baseline_rerun(browser, server: str, repeat: int) -> tuple[list[float], list
 def baseline(repeat: int, tmp: Path) -> tuple[float, float, float]:
     """A one-line Streamlit app on this machine (what the framework alone costs): its first render,
     and its re-render after a multiselect pick and after a radio click."""
-    from playwright.sync_api import sync_playwright
-
-    from tests.test_browser import CHROME_ARGS, CHROMIUM, start_app, stop
 
     app = tmp / "minimal_app.py"
     app.write_text(MINIMAL_APP, encoding="utf-8")
@@ -292,7 +295,6 @@ def served_store(n: int | None, store: Path | None, tmp: Path) -> tuple[Path, Pa
         shutil.copytree(store / "data", dst / "data", ignore=shutil.ignore_patterns(".lock"))
         shutil.copytree(store / "reports", dst / "reports")
         return dst / "data", dst / "reports", f"copied from {store} in {time.perf_counter() - t:.1f} s"
-    from tests.app_fixtures import scale_store
 
     data, reports = scale_store(tmp / f"n{n}", n or 0)
     return data, reports, f"store built in {time.perf_counter() - t:.1f} s"
@@ -302,11 +304,6 @@ def measure(
     n: int | None, repeat: int, tmp: Path, base: tuple[float, float, float], store: Path | None = None
 ) -> tuple[int, dict[str, float]]:
     """Every page's first render and the two filter re-renders on one store; prints each beside its target."""
-    from playwright.sync_api import sync_playwright
-
-    from ingest.analysis.lens import load_lens
-    from ingest.store.store import Store
-    from tests.test_browser import CHROME_ARGS, CHROMIUM, start_app, stop
 
     data, reports, how = served_store(n, store, tmp)
     ids = sorted(Store(data).read_table("reports", columns=["report_id"])["report_id"])

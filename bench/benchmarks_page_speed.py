@@ -20,7 +20,10 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
 from bench.results_log import recorded  # noqa: E402
+from tests.bench_fixtures import build  # noqa: E402
 
 
 def main() -> int:
@@ -28,13 +31,10 @@ def main() -> int:
     ap.add_argument("--data-dir", type=Path, default=None)
     ap.add_argument("--repeat", type=int, default=5, help="picker changes to time (median reported)")
     args = ap.parse_args()
-    from streamlit.testing.v1 import AppTest
 
     with tempfile.TemporaryDirectory() as tmp:
         data = args.data_dir
         if data is None:
-            from tests.bench_fixtures import build
-
             data, _ = build(Path(tmp) / "store")
         os.environ["FRL_DATA_DIR"] = str(data)
         at = AppTest.from_file(str(REPO / "views" / "benchmarks.py"), default_timeout=120)

@@ -44,9 +44,25 @@ sys.path.insert(0, str(ROOT))
 
 from bench.noop_job import noop  # noqa: E402
 from bench.results_log import recorded  # noqa: E402
-from ingest.pipeline import Settings, run  # noqa: E402
+from ingest.analysis.annotate import annotate  # noqa: E402
+from ingest.analysis.evidence import sentences  # noqa: E402
+from ingest.analysis.keywords import count_keywords  # noqa: E402
+from ingest.analysis.lens import load_lens  # noqa: E402
+from ingest.analysis.lexicon import load_lexicon  # noqa: E402
+from ingest.analysis.results import read_results  # noqa: E402
+from ingest.pipeline import (  # noqa: E402
+    Settings,
+    analyse,
+    run,
+)
+from ingest.reading.extract import extract_file  # noqa: E402
+from ingest.reading.sections import section_spans, split_sections  # noqa: E402
+from ingest.reading.textnorm import word_rule  # noqa: E402
 from ingest.run.executor import Job, Limits, fork_here, run_jobs, stop_forkserver, warm_up  # noqa: E402
+from ingest.sources.registry import load_registry  # noqa: E402
+from ingest.store.records import Bundle, Meta  # noqa: E402
 from ingest.store.store import Store  # noqa: E402
+from ingest.store.tables import rebuild_tables  # noqa: E402
 
 
 class Clock:
@@ -158,19 +174,6 @@ def startup_cpu(jobs: int = 20) -> dict[str, float]:
 
 def stage_cpu(pdfs: list[Path], data: Path, reports: Path) -> dict[str, float]:
     """CPU by stage over all PDFs, in this process (caches already warm, as in a worker)."""
-    from ingest.analysis.annotate import annotate
-    from ingest.analysis.evidence import sentences
-    from ingest.analysis.keywords import count_keywords
-    from ingest.analysis.lens import load_lens
-    from ingest.analysis.lexicon import load_lexicon
-    from ingest.analysis.results import read_results
-    from ingest.pipeline import analyse
-    from ingest.reading.extract import extract_file
-    from ingest.reading.sections import section_spans, split_sections
-    from ingest.reading.textnorm import word_rule
-    from ingest.sources.registry import load_registry
-    from ingest.store.records import Bundle, Meta
-    from ingest.store.tables import rebuild_tables
 
     lexicon, lens = load_lexicon(), load_lens()
     tot: dict[str, float] = {}

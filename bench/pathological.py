@@ -37,6 +37,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.results_log import recorded  # noqa: E402
+from ingest.analysis.lens import load_lens  # noqa: E402
+from ingest.analysis.lexicon import load_lexicon  # noqa: E402
+from ingest.pipeline import analyse  # noqa: E402
+from ingest.reading.extract import extract_file  # noqa: E402
 from tests.pathological import MARKDOWN, long_words, tricky_pdf  # noqa: E402
 
 MB = 1024 * 1024
@@ -105,10 +109,6 @@ def peak_rss_mb() -> float:
 
 def measure_one(path: Path) -> dict:
     """In this process: extract + analyse once; seconds of each and peak RSS in MB."""
-    from ingest.analysis.lens import load_lens
-    from ingest.analysis.lexicon import load_lexicon
-    from ingest.pipeline import analyse
-    from ingest.reading.extract import extract_file
 
     lexicon, lens = load_lexicon(), load_lens()
     t0 = time.process_time()
@@ -147,10 +147,6 @@ def main() -> int:
     if args.one:
         print(json.dumps(measure_one(args.one)))
         return 0
-    from ingest.analysis.lens import load_lens
-    from ingest.analysis.lexicon import load_lexicon
-    from ingest.pipeline import analyse
-    from ingest.reading.extract import extract_file
 
     lexicon, lens = load_lexicon(), load_lens()
     ok = True

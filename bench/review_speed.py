@@ -21,6 +21,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 from bench.results_log import recorded  # noqa: E402
+from ingest.outputs import curate  # noqa: E402
+from ingest.pipeline import Settings, run  # noqa: E402
+from tests import review_fixtures as rf  # noqa: E402
 
 
 def main() -> int:
@@ -28,10 +31,6 @@ def main() -> int:
     ap.add_argument("--reports", type=int, default=50)
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
-
-    from ingest.outputs import curate
-    from ingest.pipeline import Settings, run
-    from tests import review_fixtures as rf
 
     with tempfile.TemporaryDirectory() as tmp:
         reports, data = Path(tmp) / "reports", Path(tmp) / "data"

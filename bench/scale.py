@@ -49,9 +49,16 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+import cProfile  # noqa: E402
+import pstats  # noqa: E402
+
+import yaml  # noqa: E402
+
 from bench.results_log import recorded  # noqa: E402
 from ingest.analysis.lens import Lens, load_lens  # noqa: E402
 from ingest.analysis.lexicon import load_lexicon  # noqa: E402
+from ingest.pipeline import Settings, run  # noqa: E402
+from ingest.run.executor import stop_forkserver  # noqa: E402
 from ingest.sources.registry import Registry, load_registry  # noqa: E402
 from ingest.sources.schema import ReportSpec  # noqa: E402
 from ingest.store.store import Manifest, Store, dumps  # noqa: E402
@@ -80,8 +87,6 @@ DOC_TYPES = ("arxiv", "github-pdf", "blog", "other")
 
 def spec_for(i: int, reports_dir: Path) -> tuple[ReportSpec, str]:
     """Report i's spec, and its YAML file (written when missing, so the CLI sees the same registry)."""
-    import yaml
-
     rid = f"s{i:05d}"
     fields = {"id": rid, "model": f"Synthetic {i}", "organization": ORGS[i % len(ORGS)], "doc_type": DOC_TYPES[i % 4],
               "source": {"path": f"{rid}.pdf"}, "params": f"{i % 300 + 1}B"}  # fmt: skip
@@ -185,14 +190,10 @@ def part_files(root: Path) -> set[str]:
 
 def add_one(root: Path, reports_dir: Path, profile: bool = False) -> tuple[float, float, int]:
     """A new report through `pipeline.run(files=[it])` in this process: wall, CPU, parts rewritten."""
-    from ingest.pipeline import Settings, run
-
     yaml_path = new_report(reports_dir, "inproc")
     before = part_files(root)
     prof = None
     if profile:
-        import cProfile
-
         prof = cProfile.Profile()
     t0, c0 = time.perf_counter(), cpu_now()
     with prof or contextlib.nullcontext():
@@ -200,8 +201,6 @@ def add_one(root: Path, reports_dir: Path, profile: bool = False) -> tuple[float
     secs, cpu = time.perf_counter() - t0, cpu_now() - c0
     assert not res.failed, res.failed
     if prof is not None:
-        import pstats
-
         pstats.Stats(prof).sort_stats("cumulative").print_stats(30)
     return secs, cpu, len(part_files(root) - before)
 
@@ -386,7 +385,6 @@ def _cli_figures(work: Path, root: Path, reports_dir: Path, repeat: int) -> dict
     """Adding one report as a fresh `python -m ingest` process, on the big store and on a 1-report one."""
     # This process's worker server (started by the in-process figures) is stopped and
     # reaped first, so none of its CPU lands in the fresh processes' figures.
-    from ingest.run.executor import stop_forkserver
 
     stop_forkserver()
     reap(set())

@@ -31,6 +31,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "eval"))
+
+from confidence_loo import Example, final_model, nested_loo, report  # noqa: E402
+from cue_report import corpus_sentences, cue_report, format_rows  # noqa: E402
 
 from bench.results_log import recorded  # noqa: E402
 from ingest.analysis.annotate import annotate  # noqa: E402
@@ -362,18 +366,24 @@ def fmt(m: dict[str, float]) -> list[str]:
     ]
 
 
+def gold_examples(docs: list[Doc], res: dict[str, Annotation], lens: Lens) -> list[Example]:
+    truth = cell_truth(docs, res, lens)
+    out: list[Example] = []
+    for (doc, dim), ok in sorted(truth.items()):
+        feats = res[doc].cells[dim].features
+        if feats is not None:
+            out.append(Example(doc, dim, feats, ok, "gold"))
+    return out
+
+
 def _confidence(docs: list[Doc], res: dict[str, Annotation], lens: Lens) -> list[str]:
     """The confidence model's leave-one-document-out figures (eval/train_confidence.py)."""
-    from train_confidence import final_model, gold_examples, nested_loo, report
-
     examples = gold_examples(docs, res, lens)
     return report(nested_loo(examples), final_model(examples), examples)
 
 
 def _cues(lens: Lens, docs: list[Doc], res: dict[str, Annotation]) -> int:
     """`--cues`: the cue report over the labelled documents and the rest of the corpus."""
-    from cue_report import corpus_sentences, cue_report, format_rows
-
     extra = corpus_sentences(SHARED / "corpus", {d.gold["file"] for d in docs})
     rows = cue_report(lens, docs, res, extra, lambda r: score(docs, r, lens)[0]["all"])
     print("\n".join(format_rows(lens, rows, len(docs), len(docs) + len(extra))))

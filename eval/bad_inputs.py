@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import resource
 import shutil
 import subprocess
@@ -49,7 +48,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from fpdf import FPDF  # noqa: E402
 
 from bench.results_log import recorded  # noqa: E402
 from ingest.pipeline import Outcome, Settings, run  # noqa: E402
@@ -58,30 +56,28 @@ from ingest.store.store import Store  # noqa: E402
 from tests.local_http import LocalServer, serve  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import gzip  # noqa: E402
+import ipaddress  # noqa: E402
+import socket  # noqa: E402
+import threading  # noqa: E402
+
+import bad_input_files as files  # noqa: E402
+import bad_input_urls as urls  # noqa: E402
+import bad_input_yaml as yaml_cases  # noqa: E402
 import bad_inputs_round2 as round2  # noqa: E402
+from bad_input_cases import ENDPOINTS, HEAD, Case, pdf_bytes  # noqa: E402
+from bad_input_pathological import memory_cases, pathological_cases  # noqa: E402
+
+from ingest.sources import hosts  # noqa: E402
 
 #: The URL cases' server is on 127.0.0.1, so they opt in to private hosts (the `hostile` family does not).
 FAST = FetchSettings(
     connect_timeout=1, read_timeout=0.3, total_timeout=1.0, retries=1, backoff=0.01, max_bytes=1_000_000,
     allow_private_hosts=True,
 )  # fmt: skip
-HEAD = "id: victim\nmodel: Victim\norganization: Lab\ndoc_type: other\n"
-
 
 #: A report whose own run takes longer than this counts as a hang (issue 8 acceptance).
 HANG_SECONDS = 10.0
-
-
-@dataclass
-class Case:
-    """One bad input: how to set it up, the words a clear message contains, and whether reading it is fine."""
-
-    group: str
-    name: str
-    setup: Callable[[Path], str]  # work dir -> YAML text of reports/victim.yaml (may write files)
-    expect: tuple[str, ...]
-    may_succeed: bool = False  # damaged but legitimately readable (e.g. repairable xref)
-    settings: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -96,358 +92,23 @@ class Result:
     peak_mb: float | None = None
 
 
-# --------------------------------------------------------------------------- input generators
-
-
-def pdf_bytes(pages: int = 3, encrypt: str | None = None, method: str | None = None, image: Path | None = None) -> bytes:
-    pdf = FPDF()
-    if encrypt is not None:
-        from fpdf.enums import EncryptionMethod
-
-        kw = {"encryption_method": getattr(EncryptionMethod, method)} if method else {}
-        pdf.set_encryption(owner_password="owner", user_password=encrypt, **kw)
-    pdf.set_font("helvetica", size=11)
-    for i in range(pages):
-        pdf.add_page()
-        if image is not None:
-            pdf.image(str(image), x=10, y=10, w=150)
-        else:
-            pdf.text(20, 20, f"Page {i + 1}: the agent calls a tool and earns a reward.")
-    return bytes(pdf.output())
-
-
-def blank_pdf(pages: int) -> bytes:
-    pdf = FPDF()
-    for _ in range(pages):
-        pdf.add_page()
-    return bytes(pdf.output())
-
-
-ZERO_PAGE_PDF = (
-    b"%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\n"
-    b"trailer << /Root 1 0 R >>\n%%EOF\n"
-)
-
-
-def file_case(group: str, name: str, filename: str, data: Callable[[Path], bytes], expect: tuple[str, ...], **kw) -> Case:
-    def setup(work: Path) -> str:
-        p = work / "inputs" / f"{name}-{filename}"
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_bytes(data(work))
-        return HEAD + f"source:\n  path: {p}\n"
-
-    return Case(group, name, setup, expect, **kw)
-
-
-def yaml_case(group: str, name: str, text: str | bytes, expect: tuple[str, ...]) -> Case:
-    def setup(work: Path) -> str | bytes:
-        return text
-
-    return Case(group, name, setup, expect)  # type: ignore[arg-type]
-
-
-def url_case(name: str, path: str | Callable[[LocalServer], str], expect: tuple[str, ...], **kw) -> Case:
-    def setup(work: Path) -> str:
-        url = path(SERVER) if callable(path) else SERVER.url(path)
-        return HEAD + f"source:\n  url: '{url}'\n"
-
-    return Case("url", name, setup, expect, **kw)
-
-
 def catalogue(good_pdf: bytes) -> list[Case]:
-    """Every bad input, as variations of the issue's catalogue."""
-    cases: list[Case] = []
-    unreadable = ("unreadable pdf", "not a pdf", "damaged")
-    # empty files, every kind
-    for ext in ("pdf", "md", "html", "txt", "markdown"):
-        cases.append(file_case("file", f"empty-{ext}", f"empty.{ext}", lambda w: b"", ("empty file",)))
-    cases.append(file_case("file", "empty-no-suffix", "empty", lambda w: b"", ("empty file",)))
-    # truncated PDFs
-    for frac in (0.02, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99):
-        cases.append(
-            file_case("file", f"truncated-{frac:.2f}", "t.pdf", lambda w, f=frac: good_pdf[: int(len(good_pdf) * f)], unreadable)
-        )
-    cases.append(file_case("file", "header-only", "h.pdf", lambda w: b"%PDF-1.7\n", unreadable))
-    cases.append(file_case("file", "header-then-garbage", "g.pdf", lambda w: b"%PDF-1.4\n" + os.urandom(5000), unreadable))
-    # broken xref tables (pdfium rebuilds many of them: reading them is fine; crashing or silence is not)
-    base = pdf_bytes(3)
-    xref_variants = {
-        "startxref-wrong": lambda b: re.sub(rb"startxref\n\d+", b"startxref\n999999", b),
-        "xref-garbage": lambda b: re.sub(rb"xref\n.*?trailer", b"xref\nnot an xref table\ntrailer", b, flags=re.S),
-        "xref-offsets-shifted": lambda b: re.sub(rb"(\d{10}) 00000 n", lambda m: b"%010d 00000 n" % (int(m[1]) + 7), b),
-        "xref-and-trailer-cut": lambda b: re.sub(rb"xref.*", b"", b, flags=re.S),
-        "trailer-without-root": lambda b: re.sub(rb"/Root \d+ 0 R", b"", b),
-        "objects-zeroed": lambda b: b[:200] + b"\x00" * (len(b) - 400) + b[-200:],
-        "eof-marker-missing": lambda b: b.replace(b"%%EOF", b""),
-    }
-    for name, fn in xref_variants.items():
-        cases.append(
-            file_case(
-                "file", f"broken-{name}", "x.pdf", lambda w, f=fn: f(base), (*unreadable, "no text layer"), may_succeed=True
-            )
-        )
-    # encrypted
-    for method in (None, "RC4", "AES_128", "AES_256"):
-        cases.append(
-            file_case(
-                "file",
-                f"encrypted-{method or 'default'}",
-                "e.pdf",
-                lambda w, m=method: pdf_bytes(1, encrypt="secret", method=m),
-                ("encrypted pdf", "password"),
-            )
-        )
-    # scanned / no text layer
-
-    def scanned(pages: int) -> Callable[[Path], bytes]:
-        def make(work: Path) -> bytes:
-            from PIL import Image
-
-            img = work / "inputs" / "scan.png"
-            Image.new("RGB", (300, 200), "white").save(img)
-            return pdf_bytes(pages, image=img)
-
-        return make
-
-    for n in (1, 4):
-        cases.append(file_case("file", f"scanned-{n}-pages", "s.pdf", scanned(n), ("no text layer",)))
-    cases.append(file_case("file", "blank-pages", "b.pdf", lambda w: blank_pdf(3), ("no text layer",)))
-    cases.append(file_case("file", "zero-pages", "z.pdf", lambda w: ZERO_PAGE_PDF, ("no pages", "unreadable pdf")))
-    # non-PDF bytes named .pdf
-    fakes = {
-        "zip": b"PK\x03\x04" + os.urandom(300),
-        "png": b"\x89PNG\r\n\x1a\n" + os.urandom(300),
-        "jpeg": b"\xff\xd8\xff\xe0" + os.urandom(300),
-        "gzip": b"\x1f\x8b\x08" + os.urandom(300),
-        "random": os.urandom(4096).replace(b"%PDF", b"xxxx"),
-        "plain-text": b"Just some text that is not a PDF.\n" * 20,
-        "html-error-page": b"<!DOCTYPE html><html><head><title>404</title></head><body>Not found</body></html>",
-        "utf16-text": "agent tool reward".encode("utf-16"),
-        "elf": b"\x7fELF" + os.urandom(300),
-    }
-    for name, data in fakes.items():
-        cases.append(file_case("file", f"fake-pdf-{name}", "f.pdf", lambda w, d=data: d, ("not a pdf",)))
-    # wrong content in other kinds
-    cases.append(
-        file_case("file", "binary-named-md", "b.md", lambda w: b"\x89PNG\r\n\x1a\n\x00\x00" + os.urandom(200), ("binary data",))
-    )
-    cases.append(file_case("file", "md-only-front-matter", "f.md", lambda w: b"---\ntitle: x\n---\n", ("no prose",)))
-    cases.append(file_case("file", "md-only-code", "c.md", lambda w: b"```\nprint(1)\n```\n", ("no prose",)))
-    cases.append(
-        file_case(
-            "file",
-            "html-script-only",
-            "n.html",
-            lambda w: b"<html><head><title>t</title></head><body><script>var a = 1;</script></body></html>",
-            ("no article text", "no prose"),
-        )
-    )
-    cases.append(
-        file_case("file", "unsupported-suffix", "r.docx", lambda w: b"Some text in a docx-named file", ("unsupported file type",))
-    )
-    cases.append(
-        file_case(
-            "file", "too-many-pages", "long.pdf", lambda w: pdf_bytes(60), ("more than the limit",), settings={"max_pages": 50}
-        )
-    )
-    # paths
-    cases.append(Case("path", "path-missing", lambda w: HEAD + "source:\n  path: no/such/file.pdf\n", ("not found",)))
-    cases.append(Case("path", "path-is-directory", lambda w: HEAD + f"source:\n  path: {w / 'inputs'}\n", ("is a directory",)))
-    cases.append(Case("path", "path-is-dev-null", lambda w: HEAD + "source:\n  path: /dev/null\n", ("outside the allowed",)))
-    cases.append(
-        Case(
-            "path",
-            "path-missing-relative-escape",
-            lambda w: HEAD + "source:\n  path: ../../../../nope.pdf\n",
-            ("outside the allowed",),
-        )
-    )
-    cases.append(
-        Case("path", "file-url-missing", lambda w: HEAD + "source:\n  url: file:///no/such/file.pdf\n", ("outside the allowed",))
-    )
-
-    # --- YAML
-    y = "yaml"
-    for name, text in {
-        "unclosed-bracket": HEAD + "tags: [a, b\n",
-        "unclosed-quote": HEAD + "notes: 'never closed\n",
-        "bad-indent": HEAD + "source:\n  path: a.pdf\n    url: https://x.org/a.pdf\n",
-        "tab-indent": HEAD + "source:\n\tpath: a.pdf\n",
-        "colon-in-value": "id: victim\nmodel: Victim: the model: v2\norganization: Lab\ndoc_type: other\n",
-        "duplicate-key": HEAD + "model: Again\n",
-        "stray-bracket": HEAD + "]\n",
-        "mapping-in-sequence": HEAD + "tags:\n  - a\n  b: c\n",
-    }.items():
-        cases.append(yaml_case(y, f"malformed-{name}", text, ("invalid yaml", "duplicate key")))
-    for name, text in {
-        "empty-file": "",
-        "only-document-marker": "---\n",
-        "top-level-list": "- id: victim\n- model: x\n",
-        "top-level-scalar": "just a string\n",
-    }.items():
-        cases.append(yaml_case(y, f"not-a-mapping-{name}", text, ("expected a mapping",)))
-    cases.append(yaml_case(y, "not-utf8", HEAD.encode() + b"notes: caf\xe9\n", ("not utf-8",)))
-    cases.append(yaml_case(y, "nul-byte", HEAD + "notes: a\x00b\n", ("invalid yaml",)))
-    for name, body in {
-        "top-level-typo": "sorce:\n  path: a.pdf\n",
-        "model-typo": "modle: X\n",
-        "nested-source-typo": "source:\n  pth: a.pdf\n",
-        "reported-typo": "reported:\n  from: x\n  cuonts: {agent: 1}\n",
-        "curated-field-typo": "curated:\n  rl_algorithm:\n    valeu: GRPO\n",
-        "capitalised-key": "Notes: x\n",
-    }.items():
-        cases.append(yaml_case(y, f"unknown-key-{name}", HEAD + body, ("unknown key", "required")))
-    for name, body, words in (
-        ("released-word", "released: yesterday\n", ("yyyy-mm-dd",)),
-        ("released-impossible", "released: 2026-13-45\n", ("yyyy-mm-dd", "date")),
-        ("tags-number", "tags: 5\n", ("list",)),
-        ("words-text", "reported:\n  from: x\n  words: many\n", ("whole number",)),
-        ("words-negative", "reported:\n  from: x\n  words: -5\n", ("greater than or equal",)),
-        ("counts-negative", "reported:\n  from: x\n  counts: {agent: -1}\n", (">= 0",)),
-        ("counts-float", "reported:\n  from: x\n  counts: {agent: 1.5}\n", ("whole number", "integer")),
-        ("doc-type-unknown", "doc_type: paper\n", ("use one of", "duplicate key")),
-        ("arxiv-id-bad", "arxiv_id: 'abc'\n", ("pattern", "file name", "should match", "arxiv identifier")),
-        ("source-string", "source: https://x.org/a.pdf\n", ("mapping",)),
-        ("source-empty", "source: {}\n", ("url:` or `path:",)),
-        ("url-ftp", "source:\n  url: ftp://x.org/a.pdf\n", ("http://",)),
-        ("url-no-scheme", "source:\n  url: arxiv.org/abs/2508.06471\n", ("http://",)),
-        ("url-javascript", "source:\n  url: 'javascript:alert(1)'\n", ("http://",)),
-        ("model-empty", "", ("at least 1",)),
-    ):
-        text = HEAD + body if name != "model-empty" else "id: victim\nmodel: ''\norganization: Lab\ndoc_type: other\n"
-        if name == "doc-type-unknown":
-            text = "id: victim\nmodel: V\norganization: Lab\ndoc_type: paper\n"
-        cases.append(yaml_case(y, f"wrong-type-{name}", text, words))
-    rest = "model: M\norganization: Lab\ndoc_type: other\n"
-    for name, rid in {
-        "dotdot-x": "../x",
-        "dotdot-passwd": "../../etc/passwd",
-        "absolute": "/abs",
-        "slash": "a/b",
-        "dotdot": "..",
-        "hidden": ".hidden",
-        "uppercase": "UPPER",
-        "too-long": "x" * 65,
-        "empty": "",
-        "space": "a b",
-        "backslash": "a\\\\b",
-        "nul": "a\\0b",
-    }.items():
-        cases.append(
-            yaml_case(y, f"id-{name}", f'id: "{rid}"\n' + rest, ("file name", "pattern", "should match", "invalid yaml"))
-        )
-    cases.append(yaml_case(y, "id-number", "id: 123\n" + rest, ("text", "string")))
-    cases.append(yaml_case(y, "id-mismatch", "id: other-report\n" + rest, ("does not match the file name",)))
-    # bombs
-    lol = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
-    for i in range(1, 9):
-        c, prev = chr(ord("a") + i), chr(ord("a") + i - 1)
-        lol.append(f"{c}: &{c} [{', '.join(['*' + prev] * 9)}]")
-    cases.append(
-        yaml_case(
-            y, "bomb-billion-laughs", HEAD + "notes:\n" + "\n".join("  " + x for x in lol) + "\n", ("too many yaml aliases",)
-        )
-    )
-    cases.append(yaml_case(y, "bomb-huge-file", HEAD + "notes: '" + "x" * 300_000 + "'\n", ("file too large",)))
-    cases.append(
-        yaml_case(
-            y,
-            "bomb-deep-nesting",
-            HEAD + "tags: " + "[" * 5000 + "]" * 5000 + "\n",
-            ("nested too deeply",),
-        )
-    )
-    cases.append(
-        yaml_case(
-            y, "bomb-many-aliases", HEAD + "x: &x a\n" + "".join(f"k{i}: *x\n" for i in range(50)), ("too many yaml aliases",)
-        )
-    )
-
-    # --- URLs (127.0.0.1 only)
-    for code in (400, 401, 403, 404, 410, 429):
-        cases.append(url_case(f"http-{code}", f"/status/{code}", (f"http {code}",)))
-    for code in (500, 502, 503, 504):
-        cases.append(url_case(f"http-{code}", f"/status/{code}", (f"http {code}", "attempts")))
-    cases.append(url_case("redirect-without-location", "/status/302", ("without a location",)))
-    cases.append(url_case("redirect-loop", "/loop/a", ("redirect loop",)))
-    cases.append(url_case("redirect-chain-40", "/chain/40/page.html", ("too many redirects",)))
-    cases.append(url_case("redirect-to-file", "/redirect?to=file:///etc/passwd", ("only http(s) redirects",)))
-    cases.append(url_case("redirect-to-ftp", "/redirect?to=ftp://example.org/x.pdf", ("only http(s) redirects",)))
-    cases.append(url_case("timeout-headers", "/slow-headers", ("timed out",)))
-    cases.append(url_case("trickle-body", "/trickle", ("too slow",)))
-    cases.append(url_case("endless-body", "/endless", ("size cap",)))
-    cases.append(url_case("declared-oversize", "/big", ("size cap",)))
-    cases.append(url_case("empty-body", "/empty", ("empty body",)))
-    cases.append(url_case("short-body", "/short", ("broke before the whole file",)))
-    cases.append(url_case("pdf-link-serves-html", "/files/login.pdf", ("expected a pdf",)))
-    cases.append(url_case("pdf-link-serves-image", "/files/image.pdf", ("png image",)))
-    cases.append(url_case("unreachable-port", lambda s: f"http://127.0.0.1:{CLOSED_PORT}/x.pdf", ("cannot connect",)))
-    cases.append(url_case("offline-uncached", "/files/never.pdf", ("not in the download cache",), settings={"offline": True}))
-    return cases
-
-
-# --------------------------------------------------------------------------- pathological text (issue 8 §4, §6)
-
-
-def memory_cases() -> list[Case]:
-    """Inputs built to exhaust memory: a PDF whose content stream inflates to 2 GB (refused by the
-    worker's memory limit), and a 50 MB one-line Markdown file (read within the caps, with a note)."""
-    from tests.pathological import deflate_bomb
-
-    def bomb(w: Path) -> bytes:
-        tmp = w / "inputs" / ".bomb.pdf"
-        tmp.parent.mkdir(parents=True, exist_ok=True)
-        return deflate_bomb(tmp, 2048).read_bytes()
-
-    line = b"We train an agent with a tool and a reward. " * (50 * 1024 * 1024 // 44)
+    """Every bad input of the issue's catalogue, topic by topic (eval/bad_input_*.py)."""
     return [
-        file_case("memory", "pdf-deflate-bomb-2GB", "b.pdf", bomb, ("memory",)),
-        file_case("memory", "md-50MB-one-line", "l.md", lambda w: b"# Post\n\n" + line, (), may_succeed=True),
+        *files.pdf_cases(good_pdf),
+        *files.other_file_cases(),
+        *files.path_cases(),
+        *yaml_cases.malformed_cases(),
+        *yaml_cases.wrong_type_cases(),
+        *yaml_cases.bomb_cases(),
+        *urls.url_cases(),
     ]
-
-
-def pathological_cases(size: int = 300_000) -> list[Case]:
-    """Hostile text: inputs that made the old Markdown rules and de-hyphenation take minutes, files over
-    the size cap, and characters that hide words. Readable ones must be read (fast); the rest refused."""
-    from tests.pathological import MARKDOWN, TRICKS, long_words, tricky_pdf
-
-    g = "pathological"
-    cases = [
-        file_case(g, f"md-{name}", "p.md", lambda w, m=make: m(size), (), may_succeed=True) for name, make in MARKDOWN.items()
-    ]
-    words = long_words(size, joiner="-\n").split("\n")
-    cases.append(file_case(g, "pdf-30000-letter-words", "w.pdf", lambda w: tricky_pdf(words), (), may_succeed=True))
-    soft = long_words(size, joiner="\u00ad").split("\n")
-    cases.append(file_case(g, "pdf-30000-letter-soft-hyphens", "s.pdf", lambda w: tricky_pdf(soft), (), may_succeed=True))
-    for name, unit in (("comments", b"<!-- agent <p>x</p>\n"), ("open-tags", b"&lt;a [x]( agent ")):
-        html = b"<html><body><article><p>agent</p>" + unit * (size // len(unit)) + b"</article></body></html>"
-        cases.append(file_case(g, f"html-{name}", "p.html", lambda w, h=html: h, (), may_succeed=True))
-    for name, (hidden, _) in TRICKS.items():
-        md = f"# Post\n\nWe train an {hidden} model with a tool.\n".encode()
-        cases.append(file_case(g, f"trick-md-{name}", "t.md", lambda w, d=md: d, (), may_succeed=True))
-        pdf = tricky_pdf([f"We train an {hidden} model with a tool."])
-        cases.append(file_case(g, f"trick-pdf-{name}", "t.pdf", lambda w, d=pdf: d, (), may_succeed=True))
-
-    def oversize(suffix: str, head: bytes) -> Case:
-        def setup(work: Path) -> str:
-            p = work / "inputs" / f"oversize{suffix}"
-            p.parent.mkdir(parents=True, exist_ok=True)
-            with p.open("wb") as fh:  # sparse: 101 MB on paper, nothing on disk
-                fh.write(head)
-                fh.truncate(101 * 1024 * 1024)
-            return HEAD + f"source:\n  path: {p}\n"
-
-        return Case(g, f"file-over-size-cap{suffix}", setup, ("size cap",))
-
-    cases += [oversize(".pdf", b"%PDF-1.4\n"), oversize(".md", b"agent "), oversize(".html", b"<html><body>agent")]
-    return cases
 
 
 # --------------------------------------------------------------------------- running and checking
 
 
 SERVER: LocalServer
-CLOSED_PORT = 9
 
 
 def write_victim(work: Path, text: str | bytes) -> Path:
@@ -622,8 +283,6 @@ def _audit(event: str, args: tuple) -> None:
 
 def _install_watch() -> None:
     """An audit hook for opens and a connect spy; both only record while WATCH.active."""
-    import socket
-
     sys.addaudithook(_audit)
     real_connect = socket.socket.connect
     real_getaddrinfo = socket.getaddrinfo
@@ -651,14 +310,10 @@ def _install_watch() -> None:
     socket.socket.connect = connect  # type: ignore[method-assign]
     socket.getaddrinfo = getaddrinfo  # type: ignore[assignment]
 
-    from ingest.sources import hosts
-
     real_check = hosts.check_host
 
     def check_host(host: str, port: int) -> list:
         if WATCH.active and host == PUBLIC:
-            import ipaddress
-
             return [ipaddress.ip_address("127.0.0.1")]
         return real_check(host, port)
 
@@ -667,8 +322,6 @@ def _install_watch() -> None:
 
 def _listener() -> tuple[object, Callable[[], None]]:
     """A TCP listener on 127.0.0.1 that counts accepts into WATCH.accepts."""
-    import socket
-    import threading
 
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
@@ -784,8 +437,6 @@ def canary_stored(store: Store) -> bool:
         if p.is_file() and p.suffix in (".gz", ".json", ".parquet", ".csv"):
             raw = p.read_bytes()
             if p.suffix == ".gz":
-                import gzip
-
                 try:
                     raw = gzip.decompress(raw)
                 except OSError:
@@ -835,7 +486,7 @@ def run_hostile(work: Path, store: Store, good: dict[str, str], good_yaml: str) 
 
 
 def main() -> int:
-    global SERVER, CLOSED_PORT
+    global SERVER
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--verbose", action="store_true", help="print every case with its message")
     ap.add_argument("--rounds", type=int, default=3, help="concurrent-process rounds (default 3)")
@@ -854,9 +505,9 @@ def main() -> int:
     t_all = time.perf_counter()
     try:
         with serve() as closed:
-            CLOSED_PORT = closed.port  # a port that was just freed: connections are refused
+            ENDPOINTS.closed_port = closed.port  # a port that was just freed: connections are refused
         with serve(files) as server:
-            SERVER = server
+            SERVER = ENDPOINTS.server = server
             store, good, good_yaml, good_pdf = setup_store(work)
             cases = catalogue(good_pdf) + pathological_cases() + memory_cases()
             results = [run_case(c, work, store, good, good_yaml) for c in cases]

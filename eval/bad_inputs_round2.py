@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
+from reportlab.pdfgen import canvas
+from streamlit.testing.v1 import AppTest
 
 from ingest.outputs import curate, export, neutral, pageimage, report_card
 from ingest.pipeline import Settings, run
@@ -38,6 +40,8 @@ from ingest.sources.fetch import FetchSettings
 from ingest.store import tables
 from ingest.store.store import Store
 from tests.local_http import LocalServer
+from views import nav
+from views.add_report import DELETED_DIR, delete_report, spec_from_fields, spec_from_yaml, write_report
 
 HANG_SECONDS = 10.0
 PAYLOADS = [
@@ -148,8 +152,6 @@ def fetch_family(m: Metrics, work: Path, server: LocalServer) -> None:
 
 # -------------------------------------------------------------------------------------------- render
 def _square_pdf(path: Path, side: float) -> None:
-    from reportlab.pdfgen import canvas
-
     c = canvas.Canvas(str(path), pagesize=(side, side))
     c.setFont("Helvetica", 12)
     c.drawString(40, side - 60, "The agent uses a tool and gets a reward.")
@@ -225,9 +227,6 @@ def _live_refs(at: object) -> int:
 
 
 def read_only_family(m: Metrics, work: Path, render_root: Path) -> None:
-    from streamlit.testing.v1 import AppTest
-
-    from views import nav
 
     env = {"FRL_DATA_DIR": str(render_root / "data"), "FRL_REPORTS_DIR": str(render_root / "reports"), "FRL_READ_ONLY": "1"}
     saved = {k: os.environ.get(k) for k in env}
@@ -338,8 +337,6 @@ def exports_family(m: Metrics, work: Path) -> None:
 
 # ----------------------------------------------------------------------------------------- yaml caps
 def yaml_family(m: Metrics) -> None:
-    from views.add_report import spec_from_yaml
-
     head = "id: x\nmodel: m\norganization: o\ndoc_type: blog\n"
     cases = {
         "paste-2MB": head + "notes: |\n  " + "a" * (2 << 20) + "\n",
@@ -373,8 +370,6 @@ def _agent_count(store: Store, rid: str) -> int:
 
 
 def no_loss_family(m: Metrics, work: Path) -> None:
-    from views.add_report import DELETED_DIR, delete_report, spec_from_fields, write_report
-
     root = work / "noloss"
     reports = root / "reports"
     reports.mkdir(parents=True)

@@ -19,6 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import pdfplumber  # noqa: E402
+
 from bench.results_log import recorded  # noqa: E402
 from ingest.analysis.lexicon import load_lexicon  # noqa: E402
 from ingest.pipeline import analyse  # noqa: E402
@@ -33,7 +35,6 @@ KEYWORD_TOL = 1
 def extract(path: Path, engine: str) -> Document:
     if engine != "pdfplumber-default":
         return extract_pdf(path, engine=engine)  # type: ignore[arg-type]
-    import pdfplumber
 
     with pdfplumber.open(str(path)) as pdf:
         raw = [p.extract_text() or "" for p in pdf.pages]

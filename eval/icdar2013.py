@@ -41,6 +41,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+import pdfplumber  # noqa: E402
+import pypdfium2 as pdfium  # noqa: E402
+
 from bench.results_log import recorded  # noqa: E402
 from ingest.reading.structure import Table  # noqa: E402
 from ingest.reading.structure_regions import read_pdf_tables, table_in_box  # noqa: E402
@@ -204,8 +207,6 @@ def ours_complete(doc: Doc) -> Counter[Rel]:
 
 
 def ours_regions(doc: Doc, regions: list[Region]) -> Counter[Rel]:
-    import pypdfium2 as pdfium
-
     out: Counter[Rel] = Counter()
     pdf = pdfium.PdfDocument(str(doc.pdf))
     try:
@@ -228,7 +229,6 @@ PLUMBER_TEXT = {"vertical_strategy": "text", "horizontal_strategy": "text"}
 
 
 def plumber_complete(doc: Doc, settings: dict | None) -> Counter[Rel]:  # type: ignore[type-arg]
-    import pdfplumber
 
     out: Counter[Rel] = Counter()
     with pdfplumber.open(str(doc.pdf)) as pdf:
@@ -239,7 +239,6 @@ def plumber_complete(doc: Doc, settings: dict | None) -> Counter[Rel]:  # type: 
 
 
 def plumber_regions(doc: Doc, regions: list[Region], settings: dict | None) -> Counter[Rel]:  # type: ignore[type-arg]
-    import pdfplumber
 
     out: Counter[Rel] = Counter()
     with pdfplumber.open(str(doc.pdf)) as pdf:
@@ -255,7 +254,7 @@ def plumber_regions(doc: Doc, regions: list[Region], settings: dict | None) -> C
 
 
 def camelot_complete(doc: Doc) -> Counter[Rel]:
-    import camelot  # type: ignore[import-not-found]
+    import camelot  # type: ignore[import-not-found]  # deferred: about 0.7 s of CPU at import (bench/import_costs.py)
 
     warnings.filterwarnings("ignore", module="camelot")  # "No tables found in table area" per page
     out: Counter[Rel] = Counter()
@@ -265,7 +264,7 @@ def camelot_complete(doc: Doc) -> Counter[Rel]:
 
 
 def camelot_regions(doc: Doc, regions: list[Region]) -> Counter[Rel]:
-    import camelot  # type: ignore[import-not-found]
+    import camelot  # type: ignore[import-not-found]  # deferred: about 0.7 s of CPU at import (bench/import_costs.py)
 
     warnings.filterwarnings("ignore", module="camelot")
     out: Counter[Rel] = Counter()
@@ -284,7 +283,7 @@ def _systems(only: str | None) -> list[tuple[str, Callable, Callable]]:  # type:
         ("pdfplumber text", lambda d: plumber_complete(d, PLUMBER_TEXT), lambda d, r: plumber_regions(d, r, PLUMBER_TEXT)),
     ]
     try:
-        import camelot  # type: ignore[import-not-found]  # noqa: F401
+        import camelot  # type: ignore[import-not-found]  # noqa: F401  (installed? see camelot_complete)
 
         systems.append(("camelot stream", camelot_complete, camelot_regions))
     except Exception as exc:

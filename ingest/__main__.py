@@ -3,7 +3,7 @@
 import gc
 
 # The imports ahead make no garbage, yet the collector would walk their objects again and again
-# (about 0.1 s of a one-report run); `cli.imports_done` turns it back on, with them frozen.
+# (a noticeable share of a one-report run); `cli.imports_done` turns it back on, with them frozen.
 gc.disable()
 
 from ingest import cli  # noqa: E402

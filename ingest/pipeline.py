@@ -275,7 +275,9 @@ class _TablesPrep:
             self._scan = threading.Thread(target=self._scan_stamps, name="scan stamps", daemon=True)
             self._scan.start()
         self.load()
-        from ingest.store import tables  # noqa: F401  (pyarrow: about 0.3 s of CPU, overlapping the jobs)
+        # The table builder (pandas, pyarrow) loads here, in the driver while the jobs run, not in
+        # the workers, which import this module (bench/import_costs.py prints its cost).
+        from ingest.store import tables  # noqa: F401
 
     def _scan_stamps(self) -> None:
         with contextlib.suppress(Exception):  # (the table update then scans them itself)

@@ -422,7 +422,8 @@ def test_gold_corpus_scores_stay_above_their_floors(lens) -> None:
     import sys
 
     sys.path.insert(0, str(REPO / "eval"))
-    from train_confidence import gold_examples, nested_loo
+    from annotate_eval import gold_examples
+    from confidence_loo import nested_loo
 
     sure = [e.correct for e, p, t in nested_loo(gold_examples(docs, res, lens)) if p >= t]
     assert not sure or sum(sure) / len(sure) >= 0.95, sure

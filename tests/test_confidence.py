@@ -146,9 +146,9 @@ def _train():
     import sys
 
     sys.path.insert(0, str(REPO / "eval"))
-    import train_confidence
+    import confidence_loo
 
-    return train_confidence
+    return confidence_loo
 
 
 def _ex(doc: str, p: float, ok: bool):

@@ -204,14 +204,11 @@ def test_agreement_counts_and_share_per_lens_dimension() -> None:
     assert review.agreement(pd.DataFrame(), LENS)["both"].sum() == 0
 
 
-def test_next_unreviewed_skips_settled_reports_and_wraps() -> None:
+def test_unreviewed_lists_a_reports_automatic_cells() -> None:
     c = _cmp([("a", "rl_algorithm", "GRPO", "curated", False), ("b", "rl_algorithm", "x", "auto", False),
               ("c", "disclosure", "low", "auto", False)])  # fmt: skip
-    assert review.next_unreviewed(c, ["a", "b", "c"]) == "b"
-    assert review.next_unreviewed(c, ["a", "b", "c"], after="b") == "c"
-    assert review.next_unreviewed(c, ["a", "b", "c"], after="c") == "b"
-    assert review.next_unreviewed(c[c.report_id == "a"], ["a"]) is None
     assert review.unreviewed(c, "c") == ["disclosure"]
+    assert review.unreviewed(c, "a") == []
 
 
 def test_page_of_prefers_section_label_of_posts() -> None:
@@ -474,7 +471,9 @@ def test_a_saved_review_decision_becomes_a_confidence_training_example(env: tupl
     assert len(after) == len(before) + 1
     ex = next(e for e in after if e.doc == "review:alpha" and e.dim == "rl_algorithm")
     assert ex.correct is False and ex.source == "review" and ex.features
-    model = tc.fit([*after, *[tc.Example("g", "x", ex.features, True, "gold")] * 3])
+    import confidence_loo  # beside train_confidence in eval/, which _train_confidence put on the path
+
+    model = confidence_loo.fit([*after, *[tc.Example("g", "x", ex.features, True, "gold")] * 3])
     assert model.trained_on["review"] == len(after)
 
 

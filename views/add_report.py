@@ -123,7 +123,7 @@ def _errors(exc: SpecFileError) -> None:
 
 def _settings():  # type: ignore[no-untyped-def]
     """Pipeline settings of the dashboard: its data folder, source roots and private-host setting."""
-    from ingest.pipeline import Settings
+    from ingest.pipeline import Settings  # deferred: about 0.2 s of CPU (bench/import_costs.py) for pages that add no report
 
     return Settings(
         data_dir=data.data_dir(),
@@ -134,7 +134,7 @@ def _settings():  # type: ignore[no-untyped-def]
 
 def _ingest(path: Path) -> None:
     """Run the real pipeline on the new file with a progress bar, then show its row."""
-    from ingest.pipeline import run
+    from ingest.pipeline import run  # deferred: see _settings
 
     bar = st.progress(0.0, text="ingesting…")
 
@@ -203,7 +203,7 @@ def _delete_section() -> None:
         rid = st.selectbox("Report file", ids, key="del_id")
         sure = st.checkbox(f"Yes, remove {rid} (its file moves to {DELETED_DIR}/ and can be restored)", key="del_sure")
         if st.button("Delete", key="del_go", disabled=not sure, type="primary"):
-            from ingest.pipeline import run
+            from ingest.pipeline import run  # deferred: see _settings
 
             try:
                 kept = delete_report(rid, rdir)

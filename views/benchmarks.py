@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 import streamlit.components.v1 as components
 
-from ingest.analysis.benchmarks import Catalogue, load_catalogue
+from ingest.analysis.benchmarks import DEFAULT_CATALOGUE, Catalogue, load_catalogue
 from ingest.analysis.lens import NOT_ASSESSED
 from ingest.outputs import mdtable, results_wide, scores
 from ingest.outputs.leaderboard import disagreements, leaderboard
@@ -37,8 +37,6 @@ def _catalogue(mtime: int) -> Catalogue:
 
 def catalogue() -> Catalogue:
     """The benchmark catalogue (data/benchmarks.yaml), reloaded when the file changes."""
-    from ingest.analysis.benchmarks import DEFAULT_CATALOGUE
-
     return _catalogue(DEFAULT_CATALOGUE.stat().st_mtime_ns)
 
 
@@ -115,7 +113,7 @@ def _coverage_html(key: data.Stamp, rq: str = "") -> tuple[str, int]:
 def _name_box(n_reports: int, limit: int) -> str:
     """The sidebar's "Reports whose name contains" box, which narrows the coverage table and both
     scatters; drawn only when there are more reports than a scatter draws points (or a link set it),
-    and inside a popover, since every widget (a text box about 0.25 s) adds to a page's first render
+    and inside a popover, since every widget adds to a page's first render (bench/app_speed.py measures it)
     while a closed popover's widgets are not drawn."""
     on = nav.is_set("rq")
     if n_reports <= limit and not on:

@@ -20,22 +20,13 @@ import streamlit as st
 from ingest.analysis.lens import LENS_DIR, Dimension, Lens, lens_for, load_lens
 from ingest.analysis.lexicon import DEFAULT_LEXICON, Lexicon, load_lexicon
 from ingest.sources import confine
-from ingest.store.store import DEFAULT_DATA_DIR, TABLES, Store, StoreDamaged
+from ingest.store.store import TABLES, Store, StoreDamaged
+from views.folders import REPO, data_dir, reports_dir, source_roots  # noqa: F401  (the pages call data.reports_dir() etc.)
+from views.plain import message
 
-REPO = Path(__file__).resolve().parent.parent
 Stamp = tuple[tuple[str, int, int], ...]
 DAMAGED_NOTICE = "The stored tables are damaged; run python -m ingest to rebuild them."
 KWIC_COLUMNS = ["report_id", "page", "section", "left", "match", "right"]
-
-
-def data_dir() -> Path:
-    """The store the app shows: $FRL_DATA_DIR or the repo's data/."""
-    return Path(os.environ.get("FRL_DATA_DIR") or DEFAULT_DATA_DIR)
-
-
-def reports_dir() -> Path:
-    """Where Add report writes YAML files: $FRL_REPORTS_DIR or the repo's reports/."""
-    return Path(os.environ.get("FRL_REPORTS_DIR") or REPO / "reports")
 
 
 def read_only() -> bool:
@@ -44,11 +35,6 @@ def read_only() -> bool:
         return confine.env_flag(confine.READ_ONLY_ENV)
     except ValueError:
         return True
-
-
-def source_roots() -> tuple[Path, ...]:
-    """Extra folders local sources may come from ($FRL_SOURCE_ROOTS); the reports folder always may."""
-    return confine.env_roots()
 
 
 def allow_private_hosts() -> bool:
@@ -154,7 +140,7 @@ def _names(root: str, key: Stamp) -> tuple[dict[str, str], tuple[str, ...]]:
 
 def names() -> tuple[dict[str, str], tuple[str, ...]]:
     """Each report's model name by id, and the ids in name order (case-insensitive), once per store
-    generation (pages read them on every rerun; at 10,000 reports building them costs ~20 ms).
+    generation (pages read them on every rerun; building them grows with the reports).
     Shared: callers must not change them."""
     root = data_dir()
     try:
@@ -240,8 +226,6 @@ def clear() -> None:
 def no_data_notice(tbl: Mapping[str, pd.DataFrame]) -> bool:
     """Show how to fill an empty store; True when there is nothing to display."""
     if tbl["reports"].empty:
-        from views.plain import message
-
         message("info", f"No results in {data_dir().name} yet. Run python -m ingest (or make app), or add a report.")
         return True
     return False

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import pandas as pd
 import streamlit as st
 
@@ -143,14 +145,19 @@ def _open_evidence(event: object) -> None:
         nav.go(*target[:1], **target[1])
 
 
-def render() -> None:
-    """Draw the page."""
-    st.title("Keywords")
-    tbl, key = data.tables()
-    if data.no_data_notice(tbl):
-        return
-    lex = data.lexicon()
-    groups = {g.id: g for g in lex.groups}
+class _Choices(NamedTuple):
+    """What the sidebar picked."""
+
+    gid: str
+    scope: str
+    metric: str
+    prefer: str
+    rq: str
+    interactive: bool
+
+
+def _sidebar(groups: dict) -> _Choices:  # type: ignore[type-arg]
+    """The sidebar's pickers: lexicon group, section scope, metric, figures, and the options popover."""
     with st.sidebar:
         st.header("Keywords")
         gid = nav.select("Lexicon group", list(groups), "group", lambda g: groups[g].label)
@@ -160,91 +167,103 @@ def render() -> None:
                           help="Whole-document scope: the study's reported figures fill in where nothing was measured; "
                                "pick 'reported' to prefer them.")  # fmt: skip
         # The name box and the chart switch sit in a popover: a closed popover's widgets are not drawn,
-        # and a text box and a toggle add about 0.3 s to a first render. Its label says what is set.
+        # and a text box and a toggle add to a first render (bench/app_speed.py measures it). Its label says what is set.
         on = [w for k, w, sw in (("rq", "name filter", False), ("interactive", "interactive charts", True)) if nav.is_set(k, sw)]
         with st.popover(f"More options ({', '.join(on)})" if on else "More options", width="stretch", key="kw_more"):
             rq = st.text_input("Reports whose name contains", key="rq", bind="query-params", max_chars=200)
             interactive = st.toggle("Interactive charts", key="interactive", bind="query-params",
                                     help="Plotly charts with zoom and pan; slower to draw (the plain charts link "
                                          "every cell, bar and point to its lines as well).")  # fmt: skip
-    group = groups[gid]
-    terms = tuple(t.name for t in group.terms)
-    st.caption(escape_md(group.description or ""))
-    matrix = _matrix(key, gid, terms, scope, prefer)
+    return _Choices(gid, scope, metric, prefer, rq.strip(), interactive)
+
+
+def _heatmap_section(key: data.Stamp, group, terms: tuple[str, ...], c: _Choices) -> bool:  # type: ignore[no-untyped-def]
+    """The term × report heatmap with its caption (which figures, the density unit, rows cut);
+    whether there was anything to draw."""
+    matrix = _matrix(key, c.gid, terms, c.scope, c.prefer)
     if matrix.empty:
-        message("info", f"No {SCOPE_LABELS[scope]} figures for “{group.label}”: nothing is measured for these terms"
-                + (" (the study's reported figures cover the whole document only)." if scope != "all" else "."))  # fmt: skip
+        message("info", f"No {SCOPE_LABELS[c.scope]} figures for “{group.label}”: nothing is measured for these terms"
+                + (" (the study's reported figures cover the whole document only)." if c.scope != "all" else "."))  # fmt: skip
+        return False
+    mixed = {str(f) for f in matrix["figures"].unique()}
+    if c.interactive:
+        fig, n_models = _heatmap(key, c.gid, terms, c.scope, c.prefer, c.metric, c.rq)
     else:
-        mixed = {str(f) for f in matrix["figures"].unique()}
-        if interactive:
-            fig, n_models = _heatmap(key, gid, terms, scope, prefer, metric, rq.strip())
-        else:
-            heat, n_models = _heatmap_html(key, gid, terms, scope, prefer, metric, rq.strip())
-        more = (
-            f" Showing the first {HEATMAP_ROWS} of {n_models} reports; narrow them by name under More options in the sidebar."
-            if n_models > HEATMAP_ROWS
-            else ""
-        )
-        none_reported = (
-            f" (no report has reported figures for {SCOPE_LABELS[scope]}, so the measured ones are shown)"
-            if prefer == "reported" and "reported" not in mixed
-            else ""
-        )
-        st.caption(
-            "Figures shown: "
-            + ", ".join(sorted(mixed))
-            + none_reported
-            + ". Density is per 1,000 words of the chosen scope (per 1,000 characters for Chinese,"
-            " Japanese and Korean documents, whose words are counted as characters)." + more
-        )
-        if interactive:
-            ev = st.plotly_chart(fig, key="kw_heatmap", on_select="rerun", selection_mode="points", width="stretch")
-            _open_evidence(ev)
-        else:
-            st.html(heat)
+        heat, n_models = _heatmap_html(key, c.gid, terms, c.scope, c.prefer, c.metric, c.rq)
+    more = (
+        f" Showing the first {HEATMAP_ROWS} of {n_models} reports; narrow them by name under More options in the sidebar."
+        if n_models > HEATMAP_ROWS
+        else ""
+    )
+    none_reported = (
+        f" (no report has reported figures for {SCOPE_LABELS[c.scope]}, so the measured ones are shown)"
+        if c.prefer == "reported" and "reported" not in mixed
+        else ""
+    )
+    st.caption(
+        "Figures shown: "
+        + ", ".join(sorted(mixed))
+        + none_reported
+        + ". Density is per 1,000 words of the chosen scope (per 1,000 characters for Chinese,"
+        " Japanese and Korean documents, whose words are counted as characters)." + more
+    )
+    if c.interactive:
+        ev = st.plotly_chart(fig, key="kw_heatmap", on_select="rerun", selection_mode="points", width="stretch")
+        _open_evidence(ev)
+    else:
+        st.html(heat)
+    return True
+
+
+def _bars_and_scatter(key: data.Stamp, group, terms: tuple[str, ...], c: _Choices) -> str:  # type: ignore[no-untyped-def]
+    """Two columns: hits by section, and one term's count against the report's length; the
+    scatter's term."""
     c1, c2 = st.columns(2)
     with c1:
-        fig = _bars(key, gid, terms, scope) if interactive else _bars_html(key, gid, terms, scope)
+        fig = _bars(key, c.gid, terms, c.scope) if c.interactive else _bars_html(key, c.gid, terms, c.scope)
         if fig is None:
-            st.info(f"No measured hits of “{group.label}” in {SCOPE_LABELS[scope]}: the reports have only "
+            st.info(f"No measured hits of “{group.label}” in {SCOPE_LABELS[c.scope]}: the reports have only "
                     "study-reported whole-document figures, which have no split by section. Add a source file "
                     "to a report to measure it.")  # fmt: skip
-        elif interactive:
+        elif c.interactive:
             bars = st.plotly_chart(fig, key="kw_bars", on_select="rerun", selection_mode="points", width="stretch")
             _open_evidence(bars)
         else:
             st.html(fig)
     with c2:
         term = nav.select("Term for the scatter", list(terms), "scatter")
-        fig, note = (_scatter if interactive else _scatter_html)(key, gid, terms, scope, prefer, term, rq.strip(),
-                                                                 figures.scatter_points())  # fmt: skip
+        fig, note = (_scatter if c.interactive else _scatter_html)(key, c.gid, terms, c.scope, c.prefer, term, c.rq,
+                                                                   figures.scatter_points())  # fmt: skip
         if fig is None:
             st.info(f"No figures for “{term}” with a word count in this scope, so there is nothing to plot.")
-        elif interactive:
+        elif c.interactive:
             if note:
                 st.caption(note)
             pts = st.plotly_chart(fig, key="kw_scatter", on_select="rerun", selection_mode="points", width="stretch")
             _open_evidence(pts)
         else:
             st.html(fig)  # the note is the chart's second line
-    if not matrix.empty:
-        _export(key, gid, terms, (scope, prefer, metric), rq.strip(), term)
+    return term
+
+
+def _measured_vs_reported(key: data.Stamp, gid: str, terms: tuple[str, ...]) -> None:
+    """Whole-document figures a report both measured and reported, differences first, with a CSV."""
     st.subheader("Measured vs study-reported (whole document)")
     sbs = _side_by_side(key, gid, terms)
     if sbs.empty:
         st.caption("No report has both measured and reported figures for this group.")
-    else:
-        n = int(sbs["differs"].sum())
-        shown = sbs.sort_values("differs", ascending=False, kind="stable").head(SIDE_BY_SIDE_ROWS)
-        more = (
-            f" The {len(shown)} shown put differences first; all {len(sbs)} are in the CSV below."
-            if len(sbs) > len(shown)
-            else ""
-        )
-        st.caption(f"{n} of {len(sbs)} figures differ (marked ⚠). The study's figures are never overwritten.{more}")
-        st.html(htmltable.table(shown.assign(differs=shown["differs"].map({True: "⚠", False: ""})), wide=()))
-        st.download_button("Measured vs reported (CSV)", lambda: export.to_csv(sbs), file_name="measured-vs-reported.csv",
-                           mime="text/csv", key="dl_sbs_csv", on_click="ignore")  # fmt: skip
+        return
+    n = int(sbs["differs"].sum())
+    shown = sbs.sort_values("differs", ascending=False, kind="stable").head(SIDE_BY_SIDE_ROWS)
+    more = f" The {len(shown)} shown put differences first; all {len(sbs)} are in the CSV below." if len(sbs) > len(shown) else ""
+    st.caption(f"{n} of {len(sbs)} figures differ (marked ⚠). The study's figures are never overwritten.{more}")
+    st.html(htmltable.table(shown.assign(differs=shown["differs"].map({True: "⚠", False: ""})), wide=()))
+    st.download_button("Measured vs reported (CSV)", lambda: export.to_csv(sbs), file_name="measured-vs-reported.csv",
+                       mime="text/csv", key="dl_sbs_csv", on_click="ignore")  # fmt: skip
+
+
+def _downloads(tbl, prefer: str) -> None:  # type: ignore[no-untyped-def]
+    """The statistics table (Markdown) and the counts (CSV) of every report."""
     st.download_button(
         "Statistics table (Markdown)",
         lambda: export.to_markdown(
@@ -254,6 +273,25 @@ def render() -> None:
     )  # fmt: skip
     st.download_button("Counts (CSV)", lambda: export.to_csv(tbl["counts"]), file_name="counts.csv",
                        mime="text/csv", key="dl_counts_csv", on_click="ignore")  # fmt: skip
+
+
+def render() -> None:
+    """Draw the page: sidebar pickers, heatmap, bars and scatter, measured vs reported, downloads."""
+    st.title("Keywords")
+    tbl, key = data.tables()
+    if data.no_data_notice(tbl):
+        return
+    groups = {g.id: g for g in data.lexicon().groups}
+    choices = _sidebar(groups)
+    group = groups[choices.gid]
+    terms = tuple(t.name for t in group.terms)
+    st.caption(escape_md(group.description or ""))
+    drawn = _heatmap_section(key, group, terms, choices)
+    term = _bars_and_scatter(key, group, terms, choices)
+    if drawn:
+        _export(key, choices.gid, terms, (choices.scope, choices.prefer, choices.metric), choices.rq, term)
+    _measured_vs_reported(key, choices.gid, terms)
+    _downloads(tbl, choices.prefer)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from typing import Any
 
 import streamlit as st
 
+from views import data
 from views.plain import escape_md
 
 VIEWS = Path(__file__).resolve().parent
@@ -67,8 +68,6 @@ def _home() -> st.Page:
 
 def names() -> list[str]:
     """The pages in the navigation; a read-only dashboard ($FRL_READ_ONLY) has no Add report page."""
-    from views import data
-
     return [n for n in PAGES if not (n == "add" and data.read_only())]
 
 

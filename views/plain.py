@@ -11,6 +11,7 @@ names (the reports/data folder's name, or `…/file-name`), so no absolute path 
 
 from __future__ import annotations
 
+import html
 import os
 import re
 from collections.abc import Iterable
@@ -18,6 +19,8 @@ from pathlib import Path
 from typing import Literal
 
 import streamlit as st
+
+from views import folders
 
 Kind = Literal["error", "warning", "info", "success"]
 #: Fixed Markdown for the icon of each kind (never built from input).
@@ -41,11 +44,12 @@ def escape_md(text: object) -> str:
 
 def _known_folders() -> list[tuple[str, str]]:
     """(absolute path, short name) for the folders the app knows, longest first."""
-    from views import data
-
-    named: list[tuple[Path, str]] = [(data.reports_dir(), data.reports_dir().name), (data.data_dir(), data.data_dir().name)]
-    named += [(r, r.name) for r in data.source_roots()]
-    named += [(data.REPO, ".")]
+    named: list[tuple[Path, str]] = [
+        (folders.reports_dir(), folders.reports_dir().name),
+        (folders.data_dir(), folders.data_dir().name),
+    ]
+    named += [(r, r.name) for r in folders.source_roots()]
+    named += [(folders.REPO, ".")]
     out: dict[str, str] = {}
     for p, name in named:
         for form in {str(p.absolute()), os.path.realpath(p)}:
@@ -71,6 +75,4 @@ def message(kind: Kind, text: object) -> None:
 
 def plotly_text(text: object) -> str:
     """Report text for plotly labels and hovers, which read a subset of HTML (<a>, <span style>): escaped."""
-    import html
-
     return html.escape("" if text is None else str(text), quote=False)

@@ -10,6 +10,7 @@ Everything a user or a report file wrote is shown as plain text (`views.plain`, 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
@@ -34,8 +35,6 @@ BESIDE_ROWS = 200  # rows of the disagreement table drawn for all reports (a pag
 
 def report_file(report_id: str) -> Path | None:
     """The report's YAML in the reports folder (the only place the page writes), if it exists."""
-    import re
-
     if not re.match(ID_PATTERN, report_id):
         return None
     p = data.reports_dir() / f"{report_id}.yaml"
@@ -54,7 +53,7 @@ def _show_flash() -> None:
 
 def _rebuild(path: Path) -> str:
     """Re-run the pipeline on one report (cached text: only the tables are rebuilt); a one-line outcome."""
-    from ingest.pipeline import Settings, run
+    from ingest.pipeline import Settings, run  # deferred: about 0.2 s of CPU (bench/import_costs.py) until a rebuild
 
     settings = Settings(
         data_dir=data.data_dir(),
@@ -277,7 +276,7 @@ def show_auto_beside_curated(
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _agreement_html(key: data.Stamp, lens_id: str) -> str:
-    """The agreement table, once per store generation and lens (it reads every cell: ~0.3 s at 10,000 reports)."""
+    """The agreement table, once per store generation and lens (it reads every cell of every report)."""
     tbl, _ = data.tables()
     return htmltable.table(agreement_view(review.agreement(tbl["comparison"], data.lens())))
 
@@ -355,7 +354,7 @@ def render() -> None:
     if rid is None:
         return
     cells, pending = _report_cells(key, lens.id, rid)
-    # Same count as `review.unreviewed` per report, in one pass (one filter per report costs ~1 s at 500).
+    # Same count as `review.unreviewed` per report, in one pass (one filter per report would grow with the reports squared).
     pending_ids = _pending_reports(key)
     n_reports = sum(1 for r in ids if r in pending_ids)
     st.caption(f"{len(pending)} automatic cell(s) of this report still unreviewed; {n_reports} report(s) in all.")

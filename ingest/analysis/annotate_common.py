@@ -80,6 +80,7 @@ class _Similarity:
     """TF-IDF cosine similarity of sentences to category prototypes (fit per document)."""
 
     def __init__(self, sents: list[Sentence], lens: Lens):
+        # deferred: scikit-learn's import costs over 2 s of CPU (bench/import_costs.py); only this similarity needs it
         from sklearn.feature_extraction.text import TfidfVectorizer
 
         self.protos = {(d.id, c.name): prototype(c) for d in lens.dimensions for c in d.categories}

@@ -133,7 +133,8 @@ def fit(ex: Examples, threshold: float = DEFAULT_THRESHOLD) -> Model:
     if len(set(ex.y)) < 2:
         p = min(0.999, max(0.001, sum(ex.y) / max(1, len(ex.y))))
         return Model({}, round(math.log(p / (1 - p)), 5), threshold, trained)
-    from sklearn.linear_model import LogisticRegression  # only when there is something to fit
+    # deferred: only fitting needs scikit-learn, over 2 s of CPU at import (bench/import_costs.py)
+    from sklearn.linear_model import LogisticRegression
     from threadpoolctl import threadpool_limits
 
     # one BLAS thread: a few hundred rows fit ~10x faster than with threads fighting for shared cores

@@ -9,6 +9,8 @@ drop a sentence a cue matches); the annotation rules in annotate.py only use the
 from __future__ import annotations
 
 import re
+from re import _constants as sre_constants  # type: ignore[attr-defined]
+from re import _parser as sre_parse  # type: ignore[attr-defined]
 
 FLAGS = re.IGNORECASE
 
@@ -135,7 +137,6 @@ def rx_hit(rx: re.Pattern[str] | None, text: str) -> bool:
 
 def _required(seq: object) -> frozenset[str] | None:
     """Strings of which every match of the parsed regex `seq` contains one (folded), or None."""
-    from re import _constants as c  # type: ignore[attr-defined]
 
     best: frozenset[str] | None = None
 
@@ -146,26 +147,25 @@ def _required(seq: object) -> frozenset[str] | None:
 
     run = ""
     for op, av in seq:  # type: ignore[attr-defined]
-        if op is c.LITERAL:
+        if op is sre_constants.LITERAL:
             run += fold(chr(av))
             continue
         better(frozenset([run]) if run else None)
         run = ""
-        if op is c.SUBPATTERN:
+        if op is sre_constants.SUBPATTERN:
             better(_required(av[-1]))
-        elif op is c.BRANCH:
+        elif op is sre_constants.BRANCH:
             alts = [_required(b) for b in av[1]]
             better(None if any(a is None for a in alts) else frozenset().union(*alts))  # type: ignore[arg-type]
-        elif op in (c.MAX_REPEAT, c.MIN_REPEAT) and av[0] >= 1:
+        elif op in (sre_constants.MAX_REPEAT, sre_constants.MIN_REPEAT) and av[0] >= 1:
             better(_required(av[2]))
     better(frozenset([run]) if run else None)
     return best
 
 
 def _literals(pattern: str) -> frozenset[str] | None:
-    from re import _parser  # type: ignore[attr-defined]
 
-    return _required(_parser.parse(pattern, FLAGS))
+    return _required(sre_parse.parse(pattern, FLAGS))
 
 
 def literal_gate(patterns: list[str]) -> frozenset[str] | None:

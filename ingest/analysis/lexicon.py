@@ -11,6 +11,8 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from re import _constants as sre_constants  # type: ignore[attr-defined]
+from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -141,27 +143,29 @@ def match_starts(rx: re.Pattern[str]) -> tuple[str, ...] | None:
     Why: `finditer` of a pattern that starts with a word ("keep|retain …", "best", "LLM") tries a
     match at every character of a section; trying only where one of these strings stands finds
     the same matches (see `CompiledTerm.spans`)."""
-    from re import _constants as c  # type: ignore[attr-defined]
-    from re import _parser  # type: ignore[attr-defined]
 
     def first(seq: list) -> set[str] | None:  # type: ignore[type-arg]
         i = 0
-        while i < len(seq) and seq[i][0] in (c.AT, c.ASSERT, c.ASSERT_NOT):  # zero-width: skipped
+        while i < len(seq) and seq[i][0] in (
+            sre_constants.AT,
+            sre_constants.ASSERT,
+            sre_constants.ASSERT_NOT,
+        ):  # zero-width: skipped
             i += 1
         if i == len(seq):
             return None
         op, av = seq[i]
-        if op is c.LITERAL:
+        if op is sre_constants.LITERAL:
             run = ""
-            while i < len(seq) and seq[i][0] is c.LITERAL:
+            while i < len(seq) and seq[i][0] is sre_constants.LITERAL:
                 run += chr(seq[i][1])
                 i += 1
             return {run}
-        if op is c.SUBPATTERN:
+        if op is sre_constants.SUBPATTERN:
             if av[1] or av[2]:  # scoped flags change how the literal compares
                 return None
             return first(list(av[-1]))
-        if op is c.BRANCH:
+        if op is sre_constants.BRANCH:
             out: set[str] = set()
             for alt in av[1]:
                 got = first(list(alt))
@@ -172,7 +176,7 @@ def match_starts(rx: re.Pattern[str]) -> tuple[str, ...] | None:
         return None
 
     try:
-        parsed = _parser.parse(rx.pattern, rx.flags)
+        parsed = sre_parse.parse(rx.pattern, rx.flags)
         if parsed.getwidth()[0] == 0:
             return None
         got = first(list(parsed))

@@ -18,6 +18,8 @@ import re
 import time
 from pathlib import Path
 
+import pypdfium2 as pdfium
+
 from ingest.analysis.benchmarks import Catalogue, load_catalogue
 from ingest.reading.extract import Document, KeptPages
 from ingest.reading.results_read import (
@@ -42,7 +44,6 @@ __all__ = [
     "RESULTS_VERSION",
     "RESULT_ATTRIBUTE_COLUMNS",
     "RESULT_COLUMNS",
-    "card_section",
     "cell_flag",
     "clean",
     "html_tables",
@@ -144,8 +145,6 @@ def pdf_tables(path: Path, doc: Document, cat: Catalogue, kept: KeptPages | None
     """Result tables of the candidate pages of a PDF; never raises for one bad table.
 
     `kept`: pages the extraction kept open (used instead of loading them again)."""
-    import pypdfium2 as pdfium
-
     tables: list[Table] = []
     notes: list[str] = []
     pages = candidate_pages(doc, cat=cat)
@@ -416,50 +415,3 @@ def result_note_rows(spec, results: Results | None) -> list[dict]:  # type: igno
     elif results is None:
         notes.append("curated results only (no source text)")
     return [{"report_id": spec.id, "note": n} for n in notes]
-
-
-def card_section(results, notes, report_id: str) -> list[str]:  # type: ignore[no-untyped-def]
-    """Markdown lines of a report card's "Benchmark results": one pivot (benchmark × model) per
-    table with its page, the curated scores apart, and the notes (images-only pages, flags)."""
-    from ingest.outputs.mdtable import to_markdown
-    from ingest.outputs.neutral import md_text
-
-    lines: list[str] = []
-    df = results[results["report_id"] == report_id] if len(results) else results
-    nt = notes[notes["report_id"] == report_id] if len(notes) else notes
-    if not len(df) and not len(nt):
-        return lines
-    lines += ["## Benchmark results", ""]
-    if len(df):
-        auto = df[df["origin"] == "auto"]
-        for (page, label), t in auto.groupby(["page", "table"], sort=False):
-            cap = t["caption"].iloc[0] or ""
-            lines += [f"### {md_text(label)} (page {md_text(page)}): {md_text(cap)}", ""]
-            t = t.assign(
-                row=[
-                    " ".join(x for x in (b, f"({m})" if m else "", s) if x)
-                    for b, m, s in zip(t["benchmark"], t["metric"], t["setting"], strict=False)
-                ]
-            )
-            t = t.assign(col=[f"{m} ★" if o else m for m, o in zip(t["model"], t["own"], strict=False)])
-            piv = t.pivot_table(index="row", columns="col", values="value", aggfunc="first", sort=False).reset_index()
-            piv = piv.rename(columns={"row": "benchmark"})
-            lines += [to_markdown(piv.fillna(""))]
-            flags = sorted({f for f in t["flag"] if f})
-            if flags:
-                lines += ["Needs review (not every number verified): " + "; ".join(md_text(f) for f in flags), ""]
-            else:
-                lines += ["Verified: every value is a token of the table region and every number in it was read.", ""]
-        cur = df[df["origin"] == "curated"]
-        if len(cur):
-            lines += [
-                "### Curated scores",
-                "",
-                to_markdown(cur[["benchmark", "model", "metric", "setting", "value", "page", "table", "notes"]]),
-            ]
-        lines += ["★ = the report's own model.", ""]
-    for n in nt["note"] if len(nt) else []:
-        lines.append(f"- {md_text(n)}")
-    if len(nt):
-        lines.append("")
-    return lines

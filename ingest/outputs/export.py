@@ -6,6 +6,7 @@ Large per-report tables go out as CSV straight from Arrow (no pandas round trip)
 
 from __future__ import annotations
 
+import csv
 import io
 import os
 import sys
@@ -20,6 +21,7 @@ from ingest.outputs.neutral import arrow_neutral, to_csv
 from ingest.store.store import Store, StoreDamaged, StoreError, describe_os_error
 
 if TYPE_CHECKING:  # pandas and the study tables are imported on use: a CSV export of counts needs neither
+    # (the pandas-based outputs cost about 1 s of CPU to import, pyarrow.csv about 0.2 s: bench/import_costs.py)
     import pandas as pd
 
 Format = str  # "csv" | "md"
@@ -93,7 +95,7 @@ def _review():  # type: ignore[no-untyped-def]
 
 
 # The study-format tables and Markdown need pandas: imported on use, so a CSV export of counts
-# (straight from Arrow) pays for neither.
+# (straight from Arrow) pays for neither (about 1 s of CPU after this module, bench/import_costs.py).
 def _study_tables():  # type: ignore[no-untyped-def]
     from ingest.outputs import study_tables
 
@@ -196,8 +198,6 @@ def _arrow_csv(store: Store, name: str, columns: list[str] | None, fh: BinaryIO)
 
 
 def _csv_line(values: list[str]) -> bytes:
-    import csv
-
     buf = io.StringIO()
     csv.writer(buf, lineterminator="\n").writerow(values)
     return buf.getvalue().encode("utf-8")

@@ -19,6 +19,7 @@ report was ingested. Nothing from a URL or a form is used as a path.
 from __future__ import annotations
 
 import functools
+import io
 import math
 import re
 import threading
@@ -190,9 +191,7 @@ def _render_job(arg: tuple, _progress: object = None) -> tuple[str, object]:
 
 def _render(pdf: Path, page: int, quote: str, scale: float) -> tuple[bytes, int, float]:
     """Find the quote's character boxes, render the page (pixel-capped), draw the boxes; PNG bytes."""
-    import io
-
-    import pypdfium2 as pdfium
+    import pypdfium2 as pdfium  # deferred: dashboard pages that draw no page image skip pdfium and PIL (bench/import_costs.py)
     from PIL import Image, ImageDraw
 
     doc = pdfium.PdfDocument(str(pdf))

@@ -64,7 +64,6 @@ def report_card(store: Store, report_id: str, lens: Lens | None = None) -> str:
             ev = ev.assign(dimension=ev["dimension"].map(lambda d: labels.get(d, d)))
             ev = ev[["dimension", "category", "page_label", "section", "quote"]].rename(columns={"page_label": "page"})
             lines += ["## Evidence", "", to_markdown(ev)]
-    from ingest.analysis.results import card_section
 
     lines += card_section(
         store.read_table("results", report_ids=[report_id]), store.read_table("result_notes", report_ids=[report_id]), report_id
@@ -77,3 +76,47 @@ def report_card(store: Store, report_id: str, lens: Lens | None = None) -> str:
     if len(top):
         lines += ["## Distinctive terms (TF-IDF against the other reports)", "", to_markdown(top)]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def card_section(results, notes, report_id: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """Markdown lines of a report card's "Benchmark results": one pivot (benchmark × model) per
+    table with its page, the curated scores apart, and the notes (images-only pages, flags)."""
+    lines: list[str] = []
+    df = results[results["report_id"] == report_id] if len(results) else results
+    nt = notes[notes["report_id"] == report_id] if len(notes) else notes
+    if not len(df) and not len(nt):
+        return lines
+    lines += ["## Benchmark results", ""]
+    if len(df):
+        auto = df[df["origin"] == "auto"]
+        for (page, label), t in auto.groupby(["page", "table"], sort=False):
+            cap = t["caption"].iloc[0] or ""
+            lines += [f"### {md_text(label)} (page {md_text(page)}): {md_text(cap)}", ""]
+            t = t.assign(
+                row=[
+                    " ".join(x for x in (b, f"({m})" if m else "", s) if x)
+                    for b, m, s in zip(t["benchmark"], t["metric"], t["setting"], strict=False)
+                ]
+            )
+            t = t.assign(col=[f"{m} ★" if o else m for m, o in zip(t["model"], t["own"], strict=False)])
+            piv = t.pivot_table(index="row", columns="col", values="value", aggfunc="first", sort=False).reset_index()
+            piv = piv.rename(columns={"row": "benchmark"})
+            lines += [to_markdown(piv.fillna(""))]
+            flags = sorted({f for f in t["flag"] if f})
+            if flags:
+                lines += ["Needs review (not every number verified): " + "; ".join(md_text(f) for f in flags), ""]
+            else:
+                lines += ["Verified: every value is a token of the table region and every number in it was read.", ""]
+        cur = df[df["origin"] == "curated"]
+        if len(cur):
+            lines += [
+                "### Curated scores",
+                "",
+                to_markdown(cur[["benchmark", "model", "metric", "setting", "value", "page", "table", "notes"]]),
+            ]
+        lines += ["★ = the report's own model.", ""]
+    for n in nt["note"] if len(nt) else []:
+        lines.append(f"- {md_text(n)}")
+    if len(nt):
+        lines.append("")
+    return lines

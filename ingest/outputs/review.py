@@ -71,19 +71,6 @@ def unreviewed(comparison: pd.DataFrame, report_id: str) -> list[str]:
     return c["dimension"].tolist()
 
 
-def next_unreviewed(comparison: pd.DataFrame, report_ids: list[str], after: str | None = None) -> str | None:
-    """The first report (in `report_ids` order, starting after `after` and wrapping round) that still
-    has an automatic cell without a curated one; None when every automatic cell is settled."""
-    if comparison.empty:
-        return None
-    pending = set(comparison.loc[comparison["origin"] == "auto", "report_id"])
-    order = list(report_ids)
-    if after in order:
-        i = order.index(after) + 1
-        order = order[i:] + order[:i]
-    return next((r for r in order if r in pending), None)
-
-
 def evidence_dimension(lens: Lens, dim_id: str) -> str:
     """Which dimension's evidence rows back a cell: a `mentioned` dimension shares its source's."""
     d = lens.dimension(dim_id)

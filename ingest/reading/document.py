@@ -5,6 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Literal
 
+#: Bump when extraction output changes, so cached text is re-extracted. (Here, with the record,
+#: so the store names its text cache without importing the extractors.)
+#: 4: invisible format characters removed, Markdown/HTML soft hyphens joined and line-end
+#: hyphenation repaired, character caps, linear-time Markdown rules.
+EXTRACTOR_VERSION = 5
+
 Kind = Literal["pdf", "markdown", "html"]
 
 MB = 1024 * 1024
@@ -15,8 +21,8 @@ class ExtractLimits:
     """Bounds on what one source may cost; validated on creation so a bad value fails before any work.
 
     The file cap equals the download cap (`FetchSettings.max_bytes`), so a local file or an upload
-    is bounded like a URL. HTML pages have a smaller cap because trafilatura needs about 4 s per MB
-    of markup (a 20 MB page is its own download cap, too). The character caps bound memory and the
+    is bounded like a URL. HTML pages have a smaller cap because trafilatura's time grows with the
+    markup (seconds per MB) (a 20 MB page is its own download cap, too). The character caps bound memory and the
     work of every later stage: a real report page holds a few thousand characters and the longest
     reports a few million, so text beyond the caps is cut and the cut is noted in the document.
     """

@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from ingest.reading.document import (
     DEFAULT_LIMITS,
+    EXTRACTOR_VERSION,
     MB,
     TRUNCATED,
     Budget,
@@ -51,11 +52,6 @@ __all__ = [  # the stage's public names, wherever they are defined
     "magic_kind",
     "sniff_kind",
 ]
-
-#: Bump when extraction output changes, so cached text is re-extracted.
-#: 4: invisible format characters removed, Markdown/HTML soft hyphens joined and line-end
-#: hyphenation repaired, character caps, linear-time Markdown rules.
-EXTRACTOR_VERSION = 5
 
 Engine = Literal["pdfium", "pdfplumber"]
 
@@ -205,7 +201,7 @@ def _pdfium_pages(
     budget: Budget | None = None,
     keep: KeptPages | None = None,
 ) -> list[str]:
-    import pypdfium2 as pdfium
+    import pypdfium2 as pdfium  # deferred: the dashboard imports this module but reads no PDF (bench/import_costs.py)
 
     budget = budget or Budget(DEFAULT_LIMITS)
     try:
@@ -255,7 +251,7 @@ def _pdfium_pages(
 
 
 def _pdfplumber_pages(path: Path, max_pages: int | None) -> list[str]:
-    import pdfplumber
+    import pdfplumber  # deferred: the optional engine; about 0.15 s of CPU (bench/import_costs.py)
     from pdfminer.pdfdocument import PDFPasswordIncorrect
     from pdfminer.pdfparser import PDFSyntaxError
     from pdfplumber.utils.exceptions import PdfminerException

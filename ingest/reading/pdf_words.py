@@ -6,46 +6,37 @@ import ctypes
 import itertools
 import re
 import statistics
-from functools import lru_cache
+
+import pypdfium2.raw as pdfium_c
+from pypdfium2 import PdfiumError
 
 from ingest.reading.table_text import Line, Seg, Word
+from ingest.reading.textnorm import normalize
 
 _NONSPACE = re.compile(r"\S+")
 
-
-@lru_cache(maxsize=1)
-def _text_calls() -> tuple:  # type: ignore[type-arg]
-    """pdfium's per-word text calls (count rects, get rect, char origin, is generated) as plain C calls.
-
-    Why: pypdfium2's bindings convert every argument through the declared argument types, which
-    costs about as much as pdfium's own work for these small calls, and a table page makes four of
-    them per word. The plain functions (same library, same symbols; all four return an int) take the
-    exact C types `page_words` passes. Falls back to the declared bindings if the library object
-    is not where this version of pypdfium2 keeps it.
-    """
-    import pypdfium2.raw as pdfium_c
-
-    names = ("FPDFText_CountRects", "FPDFText_GetRect", "FPDFText_GetCharOrigin", "FPDFText_IsGenerated")
-    try:
-        from pypdfium2_raw.bindings import _libs  # type: ignore[import-untyped]
-
-        lib = _libs["pdfium"]
-        plain = tuple(lib[name] for name in names)  # `lib[name]`: a new function object, no argtypes
-        if all(f.argtypes is None and f.restype is ctypes.c_int for f in plain):
-            return (*plain, True)
-    except Exception:  # any surprise: the declared bindings below
-        pass
-    return (*(getattr(pdfium_c, name) for name in names), False)
+#: The four pdfium calls `page_words` makes per word, called through a prototype that declares
+#: only the return type (all four return a C int). Why: pypdfium2's bindings convert every argument
+#: through the declared argument types, which costs about as much as pdfium's own work for these
+#: small calls (bench/pdfium_calls.py prints the per-call times); the caller passes the exact C
+#: types instead (a bare pointer, Python ints for `int`, `byref(c_double)` for `double*`). The
+#: functions are the ones of pypdfium2's public raw API, `pypdfium2.raw`, taken by address.
+_PLAIN_INT_CALL = ctypes.CFUNCTYPE(ctypes.c_int)
+_WORD_CALLS = tuple(
+    _PLAIN_INT_CALL(ctypes.cast(fn, ctypes.c_void_p).value)
+    for fn in (
+        pdfium_c.FPDFText_CountRects,
+        pdfium_c.FPDFText_GetRect,
+        pdfium_c.FPDFText_GetCharOrigin,
+        pdfium_c.FPDFText_IsGenerated,
+    )
+)
 
 
 def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-def]
     """Words with boxes (top-down coordinates) from pdfium's text page; one pdfium call per word.
 
     `textpage`: the page's text page when the caller has it open already (it stays open)."""
-    import pypdfium2.raw as pdfium_c
-
-    from ingest.reading.textnorm import normalize
-
     height = page.get_height()
     tp = page.get_textpage() if textpage is None else textpage
     try:
@@ -58,8 +49,8 @@ def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-de
         ro, rox = ctypes.byref(oy), ctypes.byref(ox)
         cl, ct, cr, cb = (ctypes.c_double() for _ in range(4))
         rl, rt, rr, rb = (ctypes.byref(x) for x in (cl, ct, cr, cb))
-        count_rects, get_rect, get_origin, generated, plain = _text_calls()
-        h = ctypes.c_void_p(ctypes.cast(raw, ctypes.c_void_p).value) if plain else raw  # (plain calls: a bare pointer)
+        count_rects, get_rect, get_origin, generated = _WORD_CALLS
+        h = ctypes.c_void_p(ctypes.cast(raw, ctypes.c_void_p).value)  # (the plain calls take a bare pointer)
         get_size = pdfium_c.FPDFText_GetFontSize
         out: list[Word] = []
         prev_end = -1
@@ -120,8 +111,6 @@ def _gap_split(rects: list, size: float) -> bool:
 
 def _split_by_chars(raw, start: int, text: str, height: float) -> list[tuple[str, tuple, float]]:  # type: ignore[no-untyped-def]
     """Split a token pdfium reports as one word where its characters change line or leave a gap."""
-    import pypdfium2.raw as pdfium_c
-
     lft, r, b, t = (ctypes.c_double() for _ in range(4))
     ox, oy = ctypes.c_double(), ctypes.c_double()
     parts: list[list] = []
@@ -144,9 +133,6 @@ def page_rules(page, max_depth: int = 3) -> list[tuple[float, float, float]]:  #
     Walks the page objects (and Form XObjects to `max_depth`) with pdfium's own calls, in the order
     and with the errors of pypdfium2's `page.get_objects(filter=(PATH,), max_depth=3)`, without
     building a Python object for each of a page's thousands of glyph runs and paths."""
-    import pypdfium2.raw as pdfium_c
-    from pypdfium2 import PdfiumError
-
     height = page.get_height()
     out: list[tuple[float, float, float]] = []
     get_type, get_bounds = pdfium_c.FPDFPageObj_GetType, pdfium_c.FPDFPageObj_GetBounds

@@ -19,6 +19,9 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+import pypdfium2 as pdfium
+
+from ingest.reading.extract import DEFAULT_LIMITS
 from ingest.reading.structure import Box, Table, table_from_lines, table_from_words
 from ingest.reading.tables_pdf import (
     CAPTION,
@@ -357,9 +360,6 @@ def read_pdf_tables(
     """Every table the structure stage finds in a PDF, and notes (pages not read, time limit).
 
     Raises TablesError with one plain line when the file cannot be opened as a PDF."""
-    import pypdfium2 as pdfium
-
-    from ingest.reading.extract import DEFAULT_LIMITS
 
     p = Path(path)
     try:

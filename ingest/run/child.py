@@ -13,12 +13,15 @@ from typing import Any
 
 from ingest.run.jobs import JobFn, Limits
 
+try:
+    import resource
+except ImportError:  # not POSIX: only the wall-clock limit applies
+    resource = None  # type: ignore[assignment]
+
 
 def _apply_limits(limits: Limits) -> None:
     """Cap the calling process: address space, CPU seconds (a backstop to the wall clock), no core files."""
-    try:
-        import resource
-    except ImportError:  # not POSIX: only the wall-clock limit applies
+    if resource is None:
         return
 
     def cap(which: int, soft: int, hard: int) -> None:

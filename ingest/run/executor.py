@@ -49,6 +49,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import suppress
+from multiprocessing import forkserver
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any
@@ -187,7 +188,6 @@ def warm_up() -> None:
     global _server_started
     if multiprocessing.current_process().daemon:
         return
-    from multiprocessing import forkserver
 
     _forkserver()
     if _server_started:  # restarts it if it died, without touching the environment again
@@ -222,7 +222,6 @@ def stop_forkserver() -> None:
     if not _server_started:
         return
     _server_started = False
-    from multiprocessing import forkserver
 
     with suppress(Exception):  # private API of multiprocessing: best effort
         forkserver._forkserver._stop()  # type: ignore[attr-defined]
@@ -474,7 +473,7 @@ class DaskExecutor:
         on_start: Callable[[Any], None] | None = None,
     ):
         try:
-            from distributed import Client
+            from distributed import Client  # deferred: the optional dask executor; about 0.5 s of CPU (bench/import_costs.py)
         except ImportError as exc:
             raise ExecutorError("--executor needs the `distributed` package: pip install .[cluster]") from exc
         self.limits, self.on_start = limits, on_start
@@ -484,7 +483,7 @@ class DaskExecutor:
             raise ExecutorError(f"cannot reach the Dask scheduler at {address}: {exc}") from exc
 
     def imap_unordered(self, jobs: Iterable[Job]) -> Iterator[tuple[Any, Result]]:
-        from distributed import as_completed
+        from distributed import as_completed  # deferred: see DaskExecutor.__init__
 
         threads = sum(self.client.nthreads().values()) or 1
         cap = max(2, 2 * threads)

@@ -434,7 +434,7 @@ def _download_job(arg: tuple, _progress: object = None) -> tuple[str, object]:
 def _download_here(url: str, entry: dict | None, cache_dir: Path, settings: FetchSettings, origin: str) -> Fetched:
     """`_attempt` with retries on 5xx and timeouts (exponential backoff) within one total deadline;
     the last error names the count."""
-    import httpx  # imported here: runs on local files and cached URLs never pay for it
+    import httpx  # imported here: runs on local files and cached URLs never pay for it (bench/import_costs.py)
 
     deadline = time.monotonic() + settings.total_timeout
 

@@ -68,8 +68,8 @@ class Registry:
     reports: list[ReportSpec] = field(default_factory=list)
     paths: dict[str, Path] = field(default_factory=dict)
     errors: list[SpecError] = field(default_factory=list)
-    #: Each spec's JSON, made once: the tables key and every report's input key hash it (10,000
-    #: dumps cost about 0.1 s). Keyed by the spec object itself (kept alive here), not its id.
+    #: Each spec's JSON, made once: the tables key and every report's input key hash it, so a large
+    #: registry dumps each spec once, not twice per report. Keyed by the spec object itself (kept alive here), not its id.
     _json: dict[int, tuple[ReportSpec, str]] = field(default_factory=dict, compare=False, repr=False)
 
     def get(self, report_id: str) -> ReportSpec | None:

@@ -16,6 +16,8 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
+import pydantic
+
 from ingest.sources import schema, spec_file
 from ingest.sources.schema import ReportSpec
 from ingest.sources.spec_file import MAX_ALIASES, MAX_DEPTH, MAX_NODES, MAX_YAML_BYTES, SpecFileError, _read_report
@@ -118,8 +120,6 @@ def _stamp(st: os.stat_result) -> tuple[int, int, int, int]:
 def _code_key() -> str:
     """What a cached outcome depends on besides the file: the code that reads reports (the registry,
     `spec_file`, this module), the schema, the limits, pydantic."""
-    import pydantic
-
     h = hashlib.sha256(f"{CACHE_FORMAT}|{pydantic.VERSION}|{MAX_YAML_BYTES}|{MAX_ALIASES}|{MAX_DEPTH}|{MAX_NODES}|".encode())
     # registry.py by path: importing it here would be an import cycle (it imports this module).
     for module in (Path(__file__).with_name("registry.py"), spec_file.__file__, __file__, schema.__file__):

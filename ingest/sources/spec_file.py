@@ -71,7 +71,7 @@ class SpecFileError(Exception):
         self.errors = errors
 
 
-#: libyaml's C parser when PyYAML has it (about 10x faster than the pure-Python one); same safe constructor.
+#: libyaml's C parser when PyYAML has it (much faster than the pure-Python one); same safe constructor.
 _SafeBase: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 

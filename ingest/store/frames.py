@@ -1,13 +1,16 @@
 """Rows, frames and Arrow tables of the store: building them, ordering them, restoring dtypes.
 
 Why its own module: the table builder and the readers shape rows the same way; pandas and
-pyarrow are imported on use, so a warm re-run that needs neither never loads them.
+pyarrow are imported on use, so a warm re-run that needs neither never loads them (CPU at
+import, bench/import_costs.py: pyarrow about 0.2 s, pandas about 0.7 s).
 """
 
 from __future__ import annotations
 
 import io
+import itertools
 import json
+from array import array
 from collections.abc import Iterable, Sequence
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
@@ -47,10 +50,8 @@ def _in_order(tb: pa.Table, order: list[str]) -> pa.Table:
 
 
 def string_array(values: Sequence[str]) -> pa.Array:
-    """A string array built from its buffers: `pa.array(list)` makes pyarrow import pandas (about
-    0.5 s of CPU), which an export or a filtered read does not otherwise need."""
-    import itertools
-    from array import array
+    """A string array built from its buffers: `pa.array(list)` makes pyarrow import pandas (a large
+    import: bench/import_costs.py), which an export or a filtered read does not otherwise need."""
 
     import pyarrow as pa
 
@@ -70,8 +71,8 @@ def rows_to_arrow(rows: list[dict], schema: pa.Schema) -> pa.Table | None:
     extra key in some row, a value of another type (a float in an integer column, text in a
     null one), NaN — any of these gives None and the caller builds the rows as before
     (`Table.from_pylist`, whose result concatenates to the same table when these fit). Why: any
-    conversion of Python values by `pa.array` makes pyarrow import pandas, about 0.5 s of CPU in
-    a fresh `python -m ingest reports/new.yaml`.
+    conversion of Python values by `pa.array` makes pyarrow import pandas, which a fresh
+    `python -m ingest reports/new.yaml` otherwise never loads (bench/import_costs.py prints its cost).
     """
     import pyarrow as pa
     import pyarrow.json as pajson

@@ -39,6 +39,9 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from filelock import FileLock
+
+from ingest.reading.document import EXTRACTOR_VERSION, Document
 from ingest.store.atomic import atomic_write_bytes, describe_os_error, dumps
 from ingest.store.frames import (
     _in_order,
@@ -69,10 +72,6 @@ from ingest.store.records import Bundle
 if TYPE_CHECKING:  # pandas/pyarrow are imported lazily: a warm re-run never needs them
     import pandas as pd
     import pyarrow as pa
-    from filelock import FileLock
-
-    # Imported on use too: `export --table counts` needs neither the extractors nor pydantic.
-    from ingest.reading.extract import Document
 
 #: Names importable from here as before the split (the store's helpers live in atomic.py,
 #: manifest.py and frames.py).
@@ -123,14 +122,10 @@ class Store(TableReader):
 
     # ---------------------------------------------------------------- text cache
     def _text_path(self, sha256: str, engine: str) -> Path:
-        from ingest.reading.extract import EXTRACTOR_VERSION
-
         return self.text_dir / f"{sha256}.{engine}.v{EXTRACTOR_VERSION}.json.gz"
 
     def get_text(self, sha256: str, engine: str) -> Document | None:
         """Cached extraction of the source with this hash, or None (a corrupt entry counts as a miss)."""
-        from ingest.reading.extract import Document
-
         p = self._text_path(sha256, engine)
         try:
             return Document.from_dict(json.loads(gzip.decompress(p.read_bytes())))
@@ -218,8 +213,6 @@ class Store(TableReader):
 
     # ---------------------------------------------------------------- writability
     def lock(self) -> FileLock:
-        from filelock import FileLock
-
         self.results_dir.mkdir(parents=True, exist_ok=True)
         return FileLock(str(self.results_dir / ".lock"), timeout=120)
 
@@ -370,7 +363,7 @@ class Store(TableReader):
         `row_group_rows` makes small row groups, whose min/max statistics let a filtered read
         skip most of a part (when the rows are sorted by the filtered column).
         """
-        import pyarrow.parquet as pq
+        import pyarrow.parquet as pq  # deferred: about 0.2 s of CPU (bench/import_costs.py); workers write bundles only
 
         buf = io.BytesIO()
         pq.write_table(data, buf, compression="zstd", row_group_size=row_group_rows)

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-try:  # The kernels themselves: importing pyarrow.compute builds ~600 Python wrappers (0.045 s of CPU).
+try:  # The kernels themselves: importing pyarrow.compute builds ~600 Python wrappers.
     from pyarrow._compute import SetLookupOptions, SortOptions, call_function
 except ImportError:  # pragma: no cover  (another pyarrow layout: the public module has the same)
     from pyarrow.compute import SetLookupOptions, SortOptions, call_function
