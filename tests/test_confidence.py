@@ -112,7 +112,13 @@ def test_review_queue_orders_pending_cells_least_sure_first() -> None:
 
 def test_confident_counts_use_the_model_threshold() -> None:
     thr = load_model().threshold
-    c = _cmp([("a", "x", "auto", "GRPO", thr), ("a", "y", "curated", "PPO", 0.99), ("b", "x", "auto", "DPO", thr / 2)])
+    c = _cmp(
+        [
+            ("a", "x", "auto", "GRPO", thr),
+            ("a", "y", "curated", "PPO", min(1.0, thr + 0.0005)),
+            ("b", "x", "auto", "DPO", thr / 2),
+        ]
+    )
     assert review.confident_counts(c) == (2, 3)
 
 
