@@ -264,6 +264,17 @@ def verdict(value: float, target: float) -> str:
     return "ok" if value <= target else "MISSED"
 
 
+def show_first(name: str, times: list[float], beside: list[float], cold: float, base: float) -> float:
+    """A page's median first render beside the one-line app's (the reference, and the renders taken
+    between the page's), and the target; returns the median."""
+    med, ref = statistics.median(times), statistics.median(beside)
+    print(f"  first render  {name:<11} {med * 1000:6.0f} ms median of {len(times)} (max {max(times) * 1000:.0f}; "
+          f"{(med - base) * 1000:+.0f} over the one-line app; {med / ref:.2f}x the one-line app measured beside it, "
+          f"{ref * 1000:.0f} ms; fresh browser profile {cold * 1000:.0f} ms)"
+          f"   target <= {FIRST_TARGET_S:.1f} s {verdict(med, FIRST_TARGET_S)}")  # fmt: skip
+    return med
+
+
 def show(what: str, times: list[float], base: float) -> None:
     """A filter's median beside the one-line app's re-render after the same kind of widget, and the target."""
     med = statistics.median(times)
@@ -336,14 +347,7 @@ def measure(
                         print(f"  first render  {name:<11} not measured: {type(exc).__name__}: {str(exc).splitlines()[0]}")
                         res[f"first render: {name}"] = float("inf")
                         continue
-                    res[f"first render: {name}"] = statistics.median(times)
-                    med = statistics.median(times)
-                    over = (med - base[0]) * 1000
-                    print(f"  first render  {name:<11} {med * 1000:6.0f} ms median of {repeat} (max {max(times) * 1000:.0f}; "
-                          f"{over:+.0f} over the one-line app; {med / statistics.median(beside):.2f}x the one-line app "
-                          f"measured beside it, {statistics.median(beside) * 1000:.0f} ms; "
-                          f"fresh browser profile {cold * 1000:.0f} ms)"
-                          f"   target <= {FIRST_TARGET_S:.1f} s {verdict(med, FIRST_TARGET_S)}")  # fmt: skip
+                    res[f"first render: {name}"] = show_first(name, times, beside, cold, base[0])
                 warm.close()
                 for what, fn, ref in (("Compare org", lambda: compare_filter(browser, server, n, repeat), base[1]),
                                       ("Keywords", lambda: (keywords_scope(browser, server, repeat), []), base[2])):  # fmt: skip
