@@ -47,3 +47,28 @@ def test_search_page_on_the_shipped_reports_finds_any_phrase(shipped: Path, monk
     assert "[sandbox]" in body.lower() and "see the page" in body
     at.text_input(key="q").set_value("<script>alert(1)</script>").run()
     assert not at.exception and "<script>alert" not in "\n".join(el.proto.body for el in at.get("html"))
+
+
+def _search_page_showing_ten() -> None:
+    from views import search as page
+
+    page.SHOWN = 10  # the shipped reports' two texts give at most 100 lines, views.search.SHOWN
+    page.render()
+
+
+def test_search_page_draws_the_first_lines_and_all_on_request(shipped: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A frequent word draws views.search.SHOWN lines first (a 500-line table tripled a first render);
+    a button draws them all, for that query only."""
+    monkeypatch.setenv("FRL_DATA_DIR", str(shipped))
+    at = AppTest.from_function(_search_page_showing_ten, default_timeout=60)
+    at.query_params["q"] = "the"
+    at.run()
+
+    def lines() -> int:
+        return "\n".join(el.proto.body for el in at.get("html")).count("<tr") - 1  # the head row
+
+    assert not at.exception and lines() == 10
+    at.button(key="search_more").click().run()
+    assert lines() > 10 and not at.button
+    at.text_input(key="q").set_value("and").run()
+    assert lines() == 10

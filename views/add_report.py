@@ -194,7 +194,7 @@ def keep_unique(src: Path, folder: Path, stem: str, suffix: str) -> Path:
 
 def _delete_section() -> None:
     """Delete a report, after an explicit confirmation; the tables are rebuilt without it."""
-    with st.expander("Delete a report"):
+    with st.popover("Delete a report"):
         rdir = data.reports_dir()
         ids = sorted(p.stem for p in rdir.glob("*.yaml") if not p.name.startswith("_")) if rdir.is_dir() else []
         if not ids:

@@ -21,7 +21,7 @@ from views import htmlchart as hc
 from views.plain import escape_md
 
 #: Report columns drawn (best scores first); the CSV has them all.
-COLUMNS = 40
+COLUMNS = 20
 
 
 @st.cache_resource(show_spinner=False, max_entries=8)

@@ -15,6 +15,12 @@ from views import data, htmltable
 from views.evidence import kwic_line
 from views.plain import escape_md
 
+#: Lines drawn on a first render; a button draws the rest (up to search.MAX_HITS). bench/app_speed.py at
+#: 500 reports: all 500 lines of "agent" were a 140 KB table of 3,000 elements that the browser sanitised
+#: and laid out on every visit, 1.6x the one-line app's first render.
+SHOWN = 100
+ALL = "search_all"  # session state: the query whose lines are all shown
+
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _search(key: data.Stamp, query: str) -> tuple[pd.DataFrame, int, int]:
@@ -54,7 +60,11 @@ def render() -> None:
     st.caption(escape_md(f"{len(rows)} line(s) with “{q}” in {n_read} report(s) with stored text{cap}."))
     if n_read < n_sources:
         st.caption(f"{n_sources - n_read} report(s) have no stored text any more: run `python -m ingest` to read them again.")
-    if len(rows):
+    if len(rows) > SHOWN and st.session_state.get(ALL) != q:  # "show all" holds for this query only
+        st.html(htmltable.table(rows.head(SHOWN), wide=("Line",), raw=("",)))
+        st.button(f"Show all {len(rows)} lines (the first {SHOWN} are shown)", key="search_more",
+                  on_click=st.session_state.__setitem__, args=(ALL, q))  # fmt: skip
+    elif len(rows):
         st.html(htmltable.table(rows, wide=("Line",), raw=("",)))
 
 
