@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import textwrap
 from collections.abc import Callable, Sequence
@@ -9,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from streamlit.components.v2 import manifest_scanner
 
 from ingest.pipeline import RunResult, Settings, run
 from tests import review_fixtures
@@ -43,6 +45,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             or item.get_closest_marker("corpus")
         ):
             item.add_marker(pytest.mark.slow)
+
+
+#: Every `AppTest` scans the metadata of every installed package for Streamlit components (about 0.3 s of
+#: CPU each, over a hundred AppTests in the suite); the installed packages do not change during a test run,
+#: so the scan runs once per process. The app's own servers (browser tests) are separate processes and scan
+#: as usual.
+manifest_scanner.scan_component_manifests = functools.cache(manifest_scanner.scan_component_manifests)
 
 
 #: A page is a list of lines (one column) or a pair of line lists (two columns: left, right).
