@@ -35,6 +35,21 @@ SLOW_MODULES = frozenset(
 )  # fmt: skip
 
 
+#: Modules whose module-scoped fixtures are costly to set up (besides the browser tests' Streamlit server and
+#: Chromium): a Dask cluster, the section eval over the corpus, a 7,200-page PDF or a hostile report ingested.
+GROUPED_MODULES = frozenset(
+    {"test_dask_executor", "test_density_units", "test_page_render", "test_safe_exports", "test_sections"}
+)
+
+
+def _module_scoped(item: pytest.Item) -> bool:
+    """Does the test use a fixture set up once per module or class?"""
+    info = getattr(item, "_fixtureinfo", None)
+    defs = info.name2fixturedefs.values() if info is not None else ()
+    return any(d and d[-1].scope in ("module", "class") for d in defs)
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the `xdist_group` marks (`--dist loadgroup`)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         module = getattr(getattr(item, "module", None), "__name__", "").rsplit(".", 1)[-1]
@@ -45,6 +60,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             or item.get_closest_marker("corpus")
         ):
             item.add_marker(pytest.mark.slow)
+        if (module in GROUPED_MODULES or item.get_closest_marker("browser")) and _module_scoped(item):
+            # `make test` spreads the tests over the cores (`pytest -n auto --dist loadgroup`), one test at a
+            # time; the tests sharing a module's fixture go to one worker, which sets the fixture up once.
+            item.add_marker(pytest.mark.xdist_group(module))
 
 
 #: Every `AppTest` scans the metadata of every installed package for Streamlit components (about 0.3 s of
