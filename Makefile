@@ -43,7 +43,7 @@ test: $(VENV)/.dev
 ## check: the quick loop while developing: ruff, then every test not marked slow
 check: $(VENV)/.dev
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -m "not slow" -n auto
 
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .

@@ -67,8 +67,10 @@ def start_app(
     pytest.fail(f"streamlit did not start:\n{log_path.read_text()}")
 
 
-def _healthy(proc: subprocess.Popen, url: str, wait: float = 40) -> bool:
-    """Poll the server's health check until it answers, the process exits or `wait` seconds pass."""
+def _healthy(proc: subprocess.Popen, url: str, wait: float = 120) -> bool:
+    """Poll the server's health check until it answers, the process exits or `wait` seconds pass (generous:
+    on a loaded machine, with the other test worker starting its own server and Chromium, start-up alone
+    has taken over 40 s)."""
     deadline = time.monotonic() + wait
     while proc.poll() is None and time.monotonic() < deadline:
         try:
