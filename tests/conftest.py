@@ -66,9 +66,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.xdist_group(module))
 
 
-#: Every `AppTest` scans the metadata of every installed package for Streamlit components (about 0.3 s of
-#: CPU each, over a hundred AppTests in the suite); the installed packages do not change during a test run,
-#: so the scan runs once per process. The app's own servers (browser tests) are separate processes and scan
+#: Every `AppTest` scans the metadata of every installed package for Streamlit components (over a hundred
+#: AppTests in the suite); the installed packages do not change during a test run, so the scan runs once
+#: per process. The app's own servers (browser tests) are separate processes and scan
 #: as usual.
 manifest_scanner.scan_component_manifests = functools.cache(manifest_scanner.scan_component_manifests)
 
