@@ -35,14 +35,15 @@ app: $(VENV)/.runtime
 ingest: $(VENV)/.runtime
 	$(BIN)/python -m ingest
 
-## test: set up with dev tools and run the whole test suite (listing the slowest tests)
+## test: set up with dev tools and run the whole test suite on every core (listing the slowest tests);
+## tests that share a costly module fixture (a Streamlit server, a Dask cluster) run on one worker
 test: $(VENV)/.dev
-	$(BIN)/python -m pytest -q --durations=20
+	$(BIN)/python -m pytest -q --durations=20 -n auto --dist loadgroup
 
 ## check: the quick loop while developing: ruff, then every test not marked slow
 check: $(VENV)/.dev
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -m "not slow" -n auto
 
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import textwrap
 from collections.abc import Callable, Sequence
@@ -9,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from streamlit.components.v2 import manifest_scanner
 
 from ingest.pipeline import RunResult, Settings, run
 from tests import review_fixtures
@@ -33,6 +35,21 @@ SLOW_MODULES = frozenset(
 )  # fmt: skip
 
 
+#: Modules whose module-scoped fixtures are costly to set up (besides the browser tests' Streamlit server and
+#: Chromium): a Dask cluster, the section eval over the corpus, a 7,200-page PDF or a hostile report ingested.
+GROUPED_MODULES = frozenset(
+    {"test_dask_executor", "test_density_units", "test_page_render", "test_safe_exports", "test_sections"}
+)
+
+
+def _module_scoped(item: pytest.Item) -> bool:
+    """Does the test use a fixture set up once per module or class?"""
+    info = getattr(item, "_fixtureinfo", None)
+    defs = info.name2fixturedefs.values() if info is not None else ()
+    return any(d and d[-1].scope in ("module", "class") for d in defs)
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the `xdist_group` marks (`--dist loadgroup`)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         module = getattr(getattr(item, "module", None), "__name__", "").rsplit(".", 1)[-1]
@@ -43,6 +60,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             or item.get_closest_marker("corpus")
         ):
             item.add_marker(pytest.mark.slow)
+        if (module in GROUPED_MODULES or item.get_closest_marker("browser")) and _module_scoped(item):
+            # `make test` spreads the tests over the cores (`pytest -n auto --dist loadgroup`), one test at a
+            # time; the tests sharing a module's fixture go to one worker, which sets the fixture up once.
+            item.add_marker(pytest.mark.xdist_group(module))
+
+
+#: Every `AppTest` scans the metadata of every installed package for Streamlit components (over a hundred
+#: AppTests in the suite); the installed packages do not change during a test run, so the scan runs once
+#: per process. The app's own servers (browser tests) are separate processes and scan
+#: as usual.
+manifest_scanner.scan_component_manifests = functools.cache(manifest_scanner.scan_component_manifests)
 
 
 #: A page is a list of lines (one column) or a pair of line lists (two columns: left, right).

@@ -46,27 +46,41 @@ def free_port() -> int:
 def start_app(
     data: Path, reports: Path, log_path: Path, env_extra: dict[str, str] | None = None, script: Path = REPO / "app.py"
 ) -> tuple[subprocess.Popen, str]:
-    """`streamlit run app.py` on a free local port, waiting for its health check."""
-    port = free_port()
+    """`streamlit run app.py` on a free local port, waiting for its health check.
+
+    Another process (a parallel test worker, say) may take the port between `free_port` and Streamlit's
+    bind: a server that exits before its health check is started again on a new port (three tries)."""
     env = os.environ | {"FRL_DATA_DIR": str(data), "FRL_REPORTS_DIR": str(reports)} | (env_extra or {})
-    cmd = [sys.executable, "-m", "streamlit", "run", str(script), "--server.address", "127.0.0.1",
-           "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false",
-           "--server.fileWatcherType", "none"]  # fmt: skip
-    log = log_path.open("wb")
-    proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 40
-    while True:
+    for _ in range(3):
+        port = free_port()
+        cmd = [sys.executable, "-m", "streamlit", "run", str(script), "--server.address", "127.0.0.1",
+               "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false",
+               "--server.fileWatcherType", "none"]  # fmt: skip
+        with log_path.open("ab") as log:
+            proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}"
+        if _healthy(proc, url):
+            return proc, url
+        if proc.poll() is None:  # still starting after the deadline: not a port clash
+            break
+    stop(proc)
+    pytest.fail(f"streamlit did not start:\n{log_path.read_text()}")
+
+
+def _healthy(proc: subprocess.Popen, url: str, wait: float = 120) -> bool:
+    """Poll the server's health check until it answers, the process exits or `wait` seconds pass (generous:
+    on a loaded machine, with the other test worker starting its own server and Chromium, start-up alone
+    has taken over 40 s)."""
+    deadline = time.monotonic() + wait
+    while proc.poll() is None and time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as r:
                 if r.status == 200:
-                    return proc, url
+                    return True
         except OSError:
             pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            stop(proc)
-            pytest.fail(f"streamlit did not start:\n{log_path.read_text()}")
         time.sleep(0.2)
+    return False
 
 
 def stop(proc: subprocess.Popen) -> None:

@@ -107,9 +107,14 @@ def _closed_port() -> int:
 
 
 @pytest.mark.parametrize(
-    "base,extra", [(f"http://127.0.0.1:{_closed_port()}", ["--allow-private-hosts"]), ("http://no-such-host.invalid", [])]
+    "base,extra",
+    [("http://127.0.0.1:{closed_port}", ["--allow-private-hosts"]), ("http://no-such-host.invalid", [])],
+    ids=["closed-local-port", "unknown-host"],
 )
 def test_unreachable_network_is_one_line_and_writes_nothing(tmp_path, capsys, base, extra):
+    # The port is picked as the test runs: picked at collection it would name the test differently in each
+    # `pytest -n` worker (which then refuse to run) and could be taken by the time the test runs.
+    base = base.format(closed_port=_closed_port())
     reports, data = tmp_path / "reports", tmp_path / "data"
     write_report(reports, "qwen3", model="Qwen3")
     watch = tmp_path / "watch.yaml"

@@ -24,6 +24,7 @@ def _eval_module():  # type: ignore[no-untyped-def]
     return mod
 
 
+@pytest.mark.slow  # an eval run over 23 documents: `make test` runs it, `make check` leaves it out
 def test_structure_f1_floor_on_icdar2013_complete_process_and_given_regions():
     if not DATA.is_dir():
         pytest.skip("ICDAR 2013 data ../shared/external/icdar2013 not found")

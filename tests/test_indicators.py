@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from ingest.analysis.lens import load_lens
 from ingest.outputs.indicators import indicator_grid
-from ingest.pipeline import Settings, run
+from tests.conftest import ShippedRun
 
 REPO = Path(__file__).resolve().parents[1]
 LENS = load_lens()
@@ -34,15 +34,10 @@ def test_grid_scores_reports_with_a_checklist_and_lists_the_others_apart() -> No
     assert frame.iloc[0]["Model A"] == "yes (p. 5)" and frame.iloc[-1]["Model A"] == f"1/{len(NAMES)}"
 
 
-@pytest.fixture(scope="module")
-def shipped(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    data = tmp_path_factory.mktemp("ind") / "data"
-    run(reports_dir=REPO / "reports", settings=Settings(data_dir=data, offline=True))
-    return data
-
-
-def test_indicators_page_on_the_shipped_reports_shows_measured_checklists(shipped: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("FRL_DATA_DIR", str(shipped))
+def test_indicators_page_on_the_shipped_reports_shows_measured_checklists(
+    shipped: ShippedRun, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FRL_DATA_DIR", str(shipped.data))  # the session's store: read-only
     at = AppTest.from_file(str(REPO / "views" / "indicators.py"), default_timeout=60)
     at.run()
     assert not at.exception, [e.value for e in at.exception]

@@ -8,8 +8,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from ingest.outputs import search
-from ingest.pipeline import Settings, run
 from ingest.reading.extract import Document, Page
+from tests.conftest import ShippedRun
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -29,15 +29,8 @@ def test_search_caps_lines_per_report() -> None:
     assert len(search.search_document("r", doc, "agent")) == search.PER_REPORT
 
 
-@pytest.fixture(scope="module")
-def shipped(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    data = tmp_path_factory.mktemp("search") / "data"
-    run(reports_dir=REPO / "reports", settings=Settings(data_dir=data, offline=True))
-    return data
-
-
-def test_search_page_on_the_shipped_reports_finds_any_phrase(shipped: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("FRL_DATA_DIR", str(shipped))
+def test_search_page_on_the_shipped_reports_finds_any_phrase(shipped: ShippedRun, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FRL_DATA_DIR", str(shipped.data))  # the session's store: read-only
     at = AppTest.from_file(str(REPO / "views" / "search.py"), default_timeout=60)
     at.query_params["q"] = "sandbox"
     at.run()

@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from ingest.outputs import timeline as tl
-from ingest.pipeline import Settings, run
+from tests.conftest import ShippedRun
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -35,15 +35,8 @@ def test_timeline_orders_dated_reports_and_lists_the_undated() -> None:
     assert df.loc[0, "density"] == 5.0 and df.loc[0, "level"] == "low" and df.loc[0, "dated by"] == tl.BY_RELEASE
 
 
-@pytest.fixture(scope="module")
-def shipped(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    data = tmp_path_factory.mktemp("timeline") / "data"
-    run(reports_dir=REPO / "reports", settings=Settings(data_dir=data, offline=True))
-    return data
-
-
-def test_timeline_page_on_the_shipped_reports(shipped: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("FRL_DATA_DIR", str(shipped))
+def test_timeline_page_on_the_shipped_reports(shipped: ShippedRun, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FRL_DATA_DIR", str(shipped.data))  # the session's store: read-only
     at = AppTest.from_file(str(REPO / "views" / "timeline.py"), default_timeout=60)
     at.run()
     assert not at.exception, [e.value for e in at.exception]
