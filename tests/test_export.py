@@ -124,7 +124,7 @@ def test_summary_uses_the_lens_display_labels_and_optional_quote_columns() -> No
     reports = pd.DataFrame([{"report_id": "a", "model": "A", "organization": "Lab"}])
     cmp_ = pd.DataFrame(
         [{"report_id": "a", "dimension": "reward_source", "value": "rule-based/verifiable; code-execution/test-cases",
-          "origin": "auto", "quote": "We reward passing tests.", "page": 4, "page_label": "4", "confidence": 0.99}]
+          "origin": "auto", "quote": "We reward passing tests.", "page": 4, "page_label": "4", "confidence": 1.0}]
     )  # fmt: skip
     df = study_tables.summary_frame(reports, cmp_, marks=True, quotes=True)
     label = LAB["reward_source"]

@@ -49,10 +49,10 @@ def _search_page_showing_ten() -> None:
     page.render()
 
 
-def test_search_page_draws_the_first_lines_and_all_on_request(shipped: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_search_page_draws_the_first_lines_and_all_on_request(shipped: ShippedRun, monkeypatch: pytest.MonkeyPatch) -> None:
     """A frequent word draws views.search.SHOWN lines first (a 500-line table tripled a first render);
     a button draws them all, for that query only."""
-    monkeypatch.setenv("FRL_DATA_DIR", str(shipped))
+    monkeypatch.setenv("FRL_DATA_DIR", str(shipped.data))  # the session's store: read-only
     at = AppTest.from_function(_search_page_showing_ten, default_timeout=60)
     at.query_params["q"] = "the"
     at.run()
