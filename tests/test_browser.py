@@ -115,18 +115,29 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
             b.close()
 
 
-@pytest.fixture
-def page(browser, server: str) -> Iterator[object]:  # type: ignore[no-untyped-def]
-    """A fresh 1440-px-wide page; records every request to a host other than the app's."""
+@pytest.fixture(scope="module")
+def context(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
+    """One browser context per module: its HTTP cache keeps the app's JavaScript bundles between
+    tests (a new context fetches and compiles them again). Each test still gets its own page,
+    hence its own Streamlit session; the app keeps no state in the browser but the URL."""
     ctx = browser.new_context(viewport={"width": 1440, "height": 1000}, accept_downloads=True)
-    pg = ctx.new_page()
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+@pytest.fixture
+def page(context, server: str) -> Iterator[object]:  # type: ignore[no-untyped-def]
+    """A fresh 1440-px-wide page; records every request to a host other than the app's."""
+    pg = context.new_page()
     pg.foreign = []  # type: ignore[attr-defined]
     host = urlparse(server).netloc
     pg.on("request", lambda req: pg.foreign.append(req.url) if urlparse(req.url).netloc not in (host, "") else None)
     try:
         yield pg
     finally:
-        ctx.close()
+        pg.close()
 
 
 def settle(page) -> None:  # type: ignore[no-untyped-def]

@@ -57,16 +57,27 @@ def browser() -> Iterator[object]:
             b.close()
 
 
+@pytest.fixture(scope="module")
+def context(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
+    """One context per module, so its HTTP cache keeps the app's JavaScript between tests; each test
+    gets its own page (its own Streamlit session)."""
+    ctx = browser.new_context(viewport={"width": 1440, "height": 1000})
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
 @pytest.fixture
-def page(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
+def page(context) -> Iterator[object]:  # type: ignore[no-untyped-def]
     from playwright.sync_api import expect
 
     expect.set_options(timeout=30_000)  # a shared, loaded machine draws slowly; the checks are about content
-    ctx = browser.new_context(viewport={"width": 1440, "height": 1000})
+    pg = context.new_page()
     try:
-        yield ctx.new_page()
+        yield pg
     finally:
-        ctx.close()
+        pg.close()
 
 
 def visit(page, url: str) -> None:  # type: ignore[no-untyped-def]
