@@ -3,12 +3,15 @@ chromium, on a store the real pipeline built (tests/bench_fixtures.py).
 
 Covers what AppTest cannot: a click on a bar (the plain HTML chart, and plotly behind the
 "Interactive charts" switch) opens that report's table below, and the URL then carries the report
-and table ids, so the view can be shared. Leaves screenshots in tests/artifacts/.
+and table ids, so the view can be shared; the coverage chart's "Export as a figure" popover downloads
+a valid SVG and a standalone HTML page, made on the click (views/chart_export.py). Leaves screenshots
+in tests/artifacts/.
 """
 
 from __future__ import annotations
 
 import urllib.parse
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -83,3 +86,31 @@ def test_browser_bar_click_opens_the_table_and_the_url_carries_it(server: str, t
             expect(page.get_by_text("Post-9B — Table in 'Results', section Results", exact=False)).to_be_visible()
         finally:
             browser.close()
+
+
+def test_browser_coverage_chart_downloads_as_svg_and_offline_html(server: str, tmp_path: Path) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROME_ARGS, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1200}, accept_downloads=True)
+            page.goto(f"{server}/benchmarks")
+            page.wait_for_timeout(300)
+            page.wait_for_selector(IDLE, timeout=90_000)
+            popover = page.locator(".st-key-dl_fig_bench_coverage_svg")
+            page.get_by_role("button", name="Export as a figure").first.click()
+            expect(popover).to_be_visible(timeout=30_000)
+            got = {}
+            for fmt in ("svg", "html"):
+                with page.expect_download(timeout=60_000) as dl:
+                    page.locator(f".st-key-dl_fig_bench_coverage_{fmt}").get_by_role("button", name=fmt.upper()).click()
+                got[fmt] = dl.value.suggested_filename, Path(dl.value.path()).read_bytes()
+        finally:
+            browser.close()
+    name, svg = got["svg"]
+    root = ET.fromstring(svg)
+    assert name == "bench_coverage.svg" and root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert "Benchmarks per category" in " ".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text"))
+    name, page_html = got["html"]
+    assert name == "bench_coverage.html" and b"Plotly.newPlot" in page_html and b"<script src=" not in page_html
