@@ -8,7 +8,9 @@ needs the labelled documents' truth, lives in annotate_eval).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 from ingest.analysis.confidence import DEFAULT_THRESHOLD, Model
 from ingest.analysis.confidence_fit import Examples, vector
@@ -25,11 +27,16 @@ class Example:
     correct: bool
     source: str  # "gold" | "review"
 
+    @cached_property
+    def vector(self) -> tuple[float, ...]:
+        """The features as the model's vector (computed once: the leave-one-out loops refit hundreds of times)."""
+        return vector(self.features)
+
 
 def as_examples(examples: list[Example]) -> Examples:
     """Plain vectors and labels (no text), in the order given."""
     gold = sum(e.source == "gold" for e in examples)
-    x = tuple(vector(e.features) for e in examples)
+    x = tuple(e.vector for e in examples)
     return Examples(x, tuple(int(e.correct) for e in examples), gold, len(examples) - gold)
 
 
@@ -60,14 +67,33 @@ def choose_threshold(pairs: list[tuple[Example, float]], target: float = TARGET)
 
 def nested_loo(examples: list[Example]) -> list[tuple[Example, float, float]]:
     """(cell, probability, threshold) for each labelled document's cells, where both the model and its
-    threshold come from the other documents only (the threshold by a leave-one-out among them)."""
+    threshold come from the other documents only (the threshold by a leave-one-out among them).
+
+    The inner leave-one-out of document d leaves out {d, e}, as the one of e leaves out {e, d}: each pair's
+    model is fitted once (same examples in the same order, so the same model as fitting it twice)."""
+    docs = sorted({e.doc for e in examples if e.source == "gold"})
+    without = _fits_without(examples)
     out = []
-    for doc in sorted({e.doc for e in examples if e.source == "gold"}):
-        rest = [e for e in examples if e.doc != doc]
-        thr = choose_threshold(loo(rest))
-        model = fit(rest, thr)
+    for doc in docs:
+        inner = [(e, without(doc, other).predict(e.features)) for other in docs if other != doc
+                 for e in examples if e.doc == other]  # fmt: skip
+        thr = choose_threshold(inner)
+        model = fit([e for e in examples if e.doc != doc], thr)
         out += [(e, model.predict(e.features), thr) for e in examples if e.doc == doc]
     return out
+
+
+def _fits_without(examples: list[Example]) -> Callable[..., Model]:
+    """without(*docs) -> the model fitted on every example of the other documents, fitted once per set."""
+    cache: dict[frozenset[str], Model] = {}
+
+    def without(*docs: str) -> Model:
+        key = frozenset(docs)
+        if key not in cache:
+            cache[key] = fit([e for e in examples if e.doc not in key])
+        return cache[key]
+
+    return without
 
 
 def loo(examples: list[Example]) -> list[tuple[Example, float]]:

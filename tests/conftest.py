@@ -16,6 +16,9 @@ from ingest.pipeline import RunResult, Settings, run
 from tests import review_fixtures
 from tests.bench_fixtures import build as build_bench_store
 
+#: `make test`'s scheduling of the modules over the cores (see its docstring).
+pytest_plugins = ["tests.xdist_modules"]
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 CORPUS = SHARED / "corpus"
@@ -30,26 +33,12 @@ SLOW_MODULES = frozenset(
     {
         "test_bad_inputs", "test_corpus", "test_dask_executor", "test_executor", "test_linear_time", "test_pipeline",
         "test_records", "test_results_pipeline", "test_store", "test_store_app", "test_store_fresh_rows",
-        "test_store_incremental",
+        "test_store_incremental", "test_suite_schedule",
     }
 )  # fmt: skip
 
 
-#: Modules whose module-scoped fixtures are costly to set up (besides the browser tests' Streamlit server and
-#: Chromium): a Dask cluster, the section eval over the corpus, a 7,200-page PDF or a hostile report ingested.
-GROUPED_MODULES = frozenset(
-    {"test_dask_executor", "test_density_units", "test_page_render", "test_safe_exports", "test_sections"}
-)
-
-
-def _module_scoped(item: pytest.Item) -> bool:
-    """Does the test use a fixture set up once per module or class?"""
-    info = getattr(item, "_fixtureinfo", None)
-    defs = info.name2fixturedefs.values() if info is not None else ()
-    return any(d and d[-1].scope in ("module", "class") for d in defs)
-
-
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the `xdist_group` marks (`--dist loadgroup`)
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         module = getattr(getattr(item, "module", None), "__name__", "").rsplit(".", 1)[-1]
@@ -60,10 +49,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             or item.get_closest_marker("corpus")
         ):
             item.add_marker(pytest.mark.slow)
-        if (module in GROUPED_MODULES or item.get_closest_marker("browser")) and _module_scoped(item):
-            # `make test` spreads the tests over the cores (`pytest -n auto --dist loadgroup`), one test at a
-            # time; the tests sharing a module's fixture go to one worker, which sets the fixture up once.
-            item.add_marker(pytest.mark.xdist_group(module))
 
 
 #: Every `AppTest` scans the metadata of every installed package for Streamlit components (over a hundred

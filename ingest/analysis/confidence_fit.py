@@ -21,11 +21,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ingest.analysis.confidence import DEFAULT_THRESHOLD, FEATURES, Model, load_model
 from ingest.analysis.lens import Lens
 from ingest.sources.schema import ReportSpec
 from ingest.store.store import Store
+
+if TYPE_CHECKING:
+    from threadpoolctl import ThreadpoolController
 
 EXAMPLES_PATH = Path(__file__).resolve().parents[2] / "data" / "confidence_examples.json"
 MAX_EXAMPLES_BYTES = 5_000_000
@@ -125,6 +129,16 @@ def review_examples(specs: Iterable[ReportSpec], store: Store, lens: Lens) -> Ex
     return Examples(tuple(x), tuple(y), review=len(x))
 
 
+@lru_cache(maxsize=1)
+def _blas_threads() -> ThreadpoolController:
+    """The loaded BLAS/OpenMP libraries, found once: `threadpool_limits` searches them on every call,
+    which cost more than the fit itself in the evals' leave-one-out loops (hundreds of fits)."""
+    from sklearn.linear_model import LogisticRegression  # noqa: F401  (loads the libraries to control)
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
+
+
 def fit(ex: Examples, threshold: float = DEFAULT_THRESHOLD) -> Model:
     """Logistic regression over `FEATURES` (a constant model when every example has one label).
 
@@ -135,10 +149,9 @@ def fit(ex: Examples, threshold: float = DEFAULT_THRESHOLD) -> Model:
         return Model({}, round(math.log(p / (1 - p)), 5), threshold, trained)
     # deferred: only fitting needs scikit-learn, over 2 s of CPU at import (bench/import_costs.py)
     from sklearn.linear_model import LogisticRegression
-    from threadpoolctl import threadpool_limits
 
     # one BLAS thread: a few hundred rows fit ~10x faster than with threads fighting for shared cores
-    with threadpool_limits(limits=1):
+    with _blas_threads().limit(limits=1):
         clf = LogisticRegression(C=C, max_iter=2000).fit([list(r) for r in ex.x], list(ex.y))
     coef = {f: round(float(w), 5) for f, w in zip(FEATURES, clf.coef_[0], strict=True)}
     return Model(coef, round(float(clf.intercept_[0]), 5), threshold, trained)
