@@ -34,7 +34,9 @@ click, the widgets of the two filters: the framework's own cost under the same l
 (`FRL_TIMING`: wall and the script thread's CPU time, the first run apart from the warm ones),
 which load disturbs least. A page's first render is also given as a ratio to the one-line app's
 first renders taken one by one between the page's (a reference measured once, before the store is
-built, can see another load than the pages, which moved every ratio together).
+built, can see another load than the pages, which moved every ratio together): opened at / and, since
+2026-12-01 (third session), also at the page's own URL (SAME_PATH: Streamlit's frontend probes a
+deep link's path as a base URL first, a cost of every Streamlit page not at /).
 Exits 1 if a target is missed at the largest size.
 First, the chart renderers are compared on the smallest store (bench/chart_renderers.py; alone with
 `--renderers-only`, which exits 1 when the default renderer is not within 10 % of the fastest).
@@ -209,6 +211,14 @@ def keywords_scope(browser, server: str, repeat: int) -> list[float]:  # type: i
     return out
 
 
+#: Why the one-line app is also opened at each page's own URL (`/compare`, `/report?report=…`): a page at a
+#: path other than / costs every Streamlit app more before its script even runs. The frontend takes the
+#: path as a possible base URL and probes `/<path>/_stcore/health` and `host-config` first; they answer
+#: 404, and after its first retry delay (100 ms) it probes `/_stcore/...` and connects. The one-line app
+#: at / skips that, so "x the one-line app measured beside it" charges the framework's deep-link cost to
+#: the page; "x the one-line app at the page's URL" compares like with like (the one-line app draws the same title at
+#: any path).
+SAME_PATH = "the one-line app at the page's URL"
 CAPTION = '[data-testid="stCaptionContainer"]'
 MINIMAL_APP = """import streamlit as st
 
@@ -271,13 +281,14 @@ def verdict(value: float, target: float) -> str:
     return "ok" if value <= target else "MISSED"
 
 
-def show_first(name: str, times: list[float], beside: list[float], cold: float, base: float) -> float:
+def show_first(name: str, times: list[float], beside: list[float], cold: float, base: float, same: list[float]) -> float:
     """A page's median first render beside the one-line app's (the reference, and the renders taken
-    between the page's), and the target; returns the median."""
-    med, ref = statistics.median(times), statistics.median(beside)
+    between the page's, at / and at the page's own URL: SAME_PATH), and the target; returns the median."""
+    med, ref, ref_path = statistics.median(times), statistics.median(beside), statistics.median(same)
     print(f"  first render  {name:<11} {med * 1000:6.0f} ms median of {len(times)} (max {max(times) * 1000:.0f}; "
           f"{(med - base) * 1000:+.0f} over the one-line app; {med / ref:.2f}x the one-line app measured beside it, "
-          f"{ref * 1000:.0f} ms; fresh browser profile {cold * 1000:.0f} ms)"
+          f"{ref * 1000:.0f} ms; {med / ref_path:.2f}x {SAME_PATH}, {ref_path * 1000:.0f} ms; "
+          f"fresh browser profile {cold * 1000:.0f} ms)"
           f"   target <= {FIRST_TARGET_S:.1f} s {verdict(med, FIRST_TARGET_S)}")  # fmt: skip
     return med
 
@@ -340,15 +351,18 @@ def measure(
                     url = server + path.format(**fill)
                     try:
                         cold = first_render(browser, url, sel)  # fresh context: downloads the JS; warms the server
-                        times, beside = [], []
+                        times, beside, beside_path = [], [], []
                         for _ in range(repeat):
                             beside.append(first_render(browser, server0, "h1", warm))
+                            # the same app at the page's own URL: Streamlit's frontend first probes
+                            # /<page>/_stcore/health, then / after a 100 ms retry delay (SAME_PATH)
+                            beside_path.append(first_render(browser, server0 + path.format(**fill), "h1", warm))
                             times.append(first_render(browser, url, sel, warm))
                     except Exception as exc:  # a timeout on an overloaded machine: say so, measure the rest
                         print(f"  first render  {name:<11} not measured: {type(exc).__name__}: {str(exc).splitlines()[0]}")
                         res[f"first render: {name}"] = float("inf")
                         continue
-                    res[f"first render: {name}"] = show_first(name, times, beside, cold, base[0])
+                    res[f"first render: {name}"] = show_first(name, times, beside, cold, base[0], beside_path)
                 warm.close()
                 for what, fn, ref in (("Compare org", lambda: compare_filter(browser, server, n, repeat), base[1]),
                                       ("Keywords", lambda: (keywords_scope(browser, server, repeat), []), base[2])):  # fmt: skip
