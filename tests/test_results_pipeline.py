@@ -154,6 +154,6 @@ def test_pages_kept_open_by_extraction_give_the_same_results_as_reloading_them(c
             reused += sum(1 for n in candidate_pages(doc, cat=cat) if kept.get(n) is not None)
         finally:
             kept.close()
-        again = read_results(extract_file(pdf), pdf, cat)
+        again = read_results(doc, pdf, cat)  # the same text, its table pages opened again from the file
         assert dataclasses.replace(with_kept, seconds=0.0) == dataclasses.replace(again, seconds=0.0), pdf.name
     assert reused > 0  # the pages were in fact reused, not loaded again

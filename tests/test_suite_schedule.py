@@ -11,15 +11,17 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 
-SLEEPY = "import time\nimport pytest\n\n@pytest.mark.parametrize('i', range(6))\ndef test_x(i):\n    time.sleep(0.2)\n"
+SLEEPY = "import time\nimport pytest\n\n@pytest.mark.parametrize('i', range(4))\ndef test_x(i):\n    time.sleep(0.05)\n"
 
 
 def test_a_browser_modules_tests_run_on_one_worker_and_the_rest_spread(tmp_path: Path) -> None:
     (tmp_path / "test_browser_demo.py").write_text(SLEEPY, encoding="utf-8")
     (tmp_path / "test_plain_demo.py").write_text(SLEEPY, encoding="utf-8")
     (tmp_path / "conftest.py").write_text('pytest_plugins = ["tests.xdist_modules"]\n', encoding="utf-8")
-    env = os.environ | {"PYTHONPATH": str(REPO)}
-    cmd = [sys.executable, "-m", "pytest", "-v", "-n", "2", "--dist", "loadgroup", "-p", "no:cacheprovider", str(tmp_path)]
+    # only xdist among the installed plugins, so the three processes start quickly
+    env = os.environ | {"PYTHONPATH": str(REPO), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    cmd = [sys.executable, "-m", "pytest", "-p", "xdist", "-v", "-n", "2", "--dist", "loadgroup", "-p", "no:cacheprovider",
+           str(tmp_path)]  # fmt: skip
     out = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False).stdout
     workers: dict[str, set[str]] = {}
     for worker, module in re.findall(r"\[(gw\d)\] .*PASSED (test_\w+)\.py::", out):
