@@ -9,7 +9,7 @@ needs the labelled documents' truth, lives in annotate_eval).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from ingest.analysis.confidence import DEFAULT_THRESHOLD, Model
@@ -69,18 +69,29 @@ def nested_loo(examples: list[Example]) -> list[tuple[Example, float, float]]:
     """(cell, probability, threshold) for each labelled document's cells, where both the model and its
     threshold come from the other documents only (the threshold by a leave-one-out among them).
 
-    The inner leave-one-out of document d leaves out {d, e}, as the one of e leaves out {e, d}: each pair's
+    The inner leave-one-out of document d leaves out {d, e}, as the one of e leaves out {e, d}: each set's
     model is fitted once (same examples in the same order, so the same model as fitting it twice)."""
-    docs = sorted({e.doc for e in examples if e.source == "gold"})
     without = _fits_without(examples)
     out = []
-    for doc in docs:
-        inner = [(e, without(doc, other).predict(e.features)) for other in docs if other != doc
-                 for e in examples if e.doc == other]  # fmt: skip
-        thr = choose_threshold(inner)
-        model = fit([e for e in examples if e.doc != doc], thr)
+    for doc in _gold_docs(examples):
+        thr = choose_threshold(loo(examples, (doc,), without))
+        model = replace(without(doc), threshold=thr)
         out += [(e, model.predict(e.features), thr) for e in examples if e.doc == doc]
     return out
+
+
+def loo(
+    examples: list[Example], held: tuple[str, ...] = (), without: Callable[..., Model] | None = None
+) -> list[tuple[Example, float]]:
+    """Each labelled document's cells (but those of the `held` documents) scored by a model fit on every
+    other document and all reviews (and without the `held` documents)."""
+    without = without or _fits_without(examples)
+    return [(e, without(*held, doc).predict(e.features))
+            for doc in _gold_docs(examples) if doc not in held for e in examples if e.doc == doc]  # fmt: skip
+
+
+def _gold_docs(examples: list[Example]) -> list[str]:
+    return sorted({e.doc for e in examples if e.source == "gold"})
 
 
 def _fits_without(examples: list[Example]) -> Callable[..., Model]:
@@ -94,15 +105,6 @@ def _fits_without(examples: list[Example]) -> Callable[..., Model]:
         return cache[key]
 
     return without
-
-
-def loo(examples: list[Example]) -> list[tuple[Example, float]]:
-    """Each labelled document's cells scored by a model fit on every other document (and all reviews)."""
-    out = []
-    for doc in sorted({e.doc for e in examples if e.source == "gold"}):
-        model = fit([e for e in examples if e.doc != doc])
-        out += [(e, model.predict(e.features)) for e in examples if e.doc == doc]
-    return out
 
 
 def _share(flags: list[tuple[bool, bool]]) -> str:
