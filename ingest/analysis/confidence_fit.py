@@ -132,7 +132,7 @@ def review_examples(specs: Iterable[ReportSpec], store: Store, lens: Lens) -> Ex
 @lru_cache(maxsize=1)
 def _blas_threads() -> ThreadpoolController:
     """The loaded BLAS/OpenMP libraries, found once: `threadpool_limits` searches them on every call,
-    which cost more than the fit itself in the evals' leave-one-out loops (hundreds of fits)."""
+    a share of every fit in the evals' leave-one-out loops (hundreds of fits)."""
     from sklearn.linear_model import LogisticRegression  # noqa: F401  (loads the libraries to control)
     from threadpoolctl import ThreadpoolController
 
