@@ -14,7 +14,8 @@ user), interleaved, each a new tab until drawn and idle (app_speed's `DRAWN`):
 
 For each: the median wall time; the renderer's main-thread CPU time (Chromium's `ThreadTime`, which
 other processes' load inflates less than wall time); when, after the navigation started, the
-websocket was opened and the app went idle (in-page `performance.now()`, median); the `/_stcore/health`
+websocket was opened, its first and last messages came, the app went idle and the page was drawn
+(in-page `performance.now()`, median); the `/_stcore/health`
 probes made; the script runs per render (the server's `script_finished` messages); and, from one
 render, the page's delta messages by element kind with their bytes.
 """
@@ -49,6 +50,7 @@ MARKS = """() => {
   window.WebSocket = function (...a) {
     const w = new WS(...a);
     w.addEventListener('open', () => { window.__marks.ws ??= performance.now(); });
+    w.addEventListener('message', () => { window.__marks.msg1 ??= performance.now(); window.__marks.last = performance.now(); });
     return w;
   };
   window.WebSocket.prototype = WS.prototype;
@@ -89,8 +91,10 @@ def cpu_ms(cdp) -> float:  # type: ignore[no-untyped-def]
     return next(m["value"] for m in cdp.send("Performance.getMetrics")["metrics"] if m["name"] == "ThreadTime") * 1000
 
 
-def render(ctx, server: str, path: str, sel: str, frames: list | None = None) -> tuple[float, float, float, float, int]:  # type: ignore[no-untyped-def]
-    """One first render in a new tab: wall ms, main-thread CPU ms, websocket-open ms, idle ms, health probes.
+def render(ctx, server: str, path: str, sel: str, frames: list | None = None) -> tuple[float, ...]:  # type: ignore[no-untyped-def]
+    """One first render in a new tab: wall ms, main-thread CPU ms, websocket-open ms, idle ms, health probes,
+    drawn ms (in-page time when the drawn check passed, within its 10 ms polling), first and last websocket
+    message ms (in-page times, from navigation start).
     With `frames`, the websocket frames the server sent are appended to it."""
     page = ctx.new_page()
     try:
@@ -103,11 +107,15 @@ def render(ctx, server: str, path: str, sel: str, frames: list | None = None) ->
         cpu0 = cpu_ms(cdp)
         t = time.perf_counter()
         page.goto(server + path)
-        page.wait_for_function(DRAWN, arg=sel, timeout=120_000, polling=10)
+        page.wait_for_function(
+            f"(sel) => ({DRAWN})(sel) && (window.__marks.drawn = performance.now())", arg=sel, timeout=120_000, polling=10
+        )
         wall = (time.perf_counter() - t) * 1000
         cpu = cpu_ms(cdp) - cpu0
-        ws, idle = page.evaluate("() => [window.__marks.ws ?? NaN, window.__marks.idle ?? performance.now()]")
-        return wall, cpu, ws, idle, page.evaluate(PROBES)
+        m = page.evaluate("() => window.__marks")
+        nan = float("nan")
+        return (wall, cpu, m.get("ws", nan), m.get("idle", m["drawn"]), page.evaluate(PROBES), m["drawn"],
+                m.get("msg1", nan), m.get("last", nan))  # fmt: skip
     finally:
         page.close()
 
@@ -184,12 +192,16 @@ def main() -> int:
                 stop(proc)
     base = [statistics.median(r[i] for r in runs["one-line /"]) for i in range(2)]
     print(f"{len(ids):,} reports; median of {args.repeat} first renders each, interleaved, JavaScript cached")
-    print("target        wall ms (x /)  main-thread CPU ms (x /)  ws open  idle  probes  runs")
+    print("target        wall ms (x /)  main-thread CPU ms (x /)  ws open  1st msg  last msg  idle drawn  probes  runs")
     for name, _, _, _ in targets:
         r = runs[name]
         wall, cpu, ws, idle = (statistics.median(x[i] for x in r) for i in range(4))
         n_runs, parts = found[name]
-        row = f"{wall:7.0f} {wall / base[0]:5.2f} {cpu:18.0f} {cpu / base[1]:5.2f} {ws:8.0f} {idle:5.0f}"
+        drawn, msg1, last = (statistics.median(x[i] for x in r) for i in (5, 6, 7))
+        row = (
+            f"{wall:7.0f} {wall / base[0]:5.2f} {cpu:18.0f} {cpu / base[1]:5.2f} {ws:8.0f} {msg1:8.0f} {last:9.0f} "
+            f"{idle:5.0f} {drawn:5.0f}"
+        )
         print(f"{name:<13} {row} {statistics.median(x[4] for x in r):7.0f} {n_runs:5d}")
         print(f"{'':<13} {parts}")
     return 0
