@@ -27,7 +27,7 @@ table.frl-q td{border-bottom:1px solid #eee;padding:5px;vertical-align:top;white
 table.frl-q td.nw{white-space:nowrap}
 table.frl-q td.q{min-width:320px}
 table.frl-q .n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
-.frl-qwrap{max-height:70vh;overflow:auto}
+.frl-qwrap{max-height:70vh;overflow:auto;content-visibility:auto;contain-intrinsic-size:auto 400px}
 </style>"""
 
 
