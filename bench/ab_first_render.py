@@ -26,11 +26,8 @@ sys.path.insert(0, str(REPO))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from bench.app_speed import PAGES  # noqa: E402
-from bench.first_render_parts import render  # noqa: E402
+from bench.first_render_parts import page_store, render  # noqa: E402
 from bench.results_log import recorded  # noqa: E402
-from ingest.analysis.lens import load_lens  # noqa: E402
-from ingest.store.store import Store  # noqa: E402
-from tests.app_fixtures import scale_store  # noqa: E402
 from tests.test_browser import CHROME_ARGS, CHROMIUM, start_app, stop  # noqa: E402
 
 
@@ -55,10 +52,7 @@ def main() -> int:
                           text=True).stdout.strip()  # fmt: skip
     with tempfile.TemporaryDirectory() as tmp_:
         tmp = Path(tmp_)
-        data, reports = scale_store(tmp / "store", args.reports)
-        ids = sorted(Store(data).read_table("reports", columns=["report_id"])["report_id"])
-        dim = next(d.id for d in load_lens().dimensions if d.kind == "algorithm")
-        fill = {"dim": dim, "r0": ids[0], "r2": ids[min(2, len(ids) - 1)]}
+        data, reports, fill = page_store(tmp, args.reports)
         old = worktree(args.base, tmp / "base")
         procs: list = []
         try:
@@ -84,7 +78,9 @@ def main() -> int:
             for proc, _ in procs:
                 stop(proc)
             drop_worktree(old)
-    print(f"{len(ids):,} reports; A = {base}, B = this working tree; {args.repeat} paired rounds per page (order alternating)")
+    print(
+        f"{args.reports:,} reports; A = {base}, B = this working tree; {args.repeat} paired rounds per page (order alternating)"
+    )
     head = f"{'wall A':>6} {'wall B':>6} {'B/A':>5} {'B faster':>9}   {'CPU A':>6} {'CPU B':>6} {'B/A':>5} {'B less':>9}"
     print(f"{'page':<12} {head}")
     for name in args.pages:

@@ -149,6 +149,15 @@ def deltas(frames: list) -> tuple[int, str]:
     return runs, f"{sum(kinds.values())} deltas, {sum(size.values()) / 1000:.1f} kB: {parts}"
 
 
+def page_store(tmp: Path, n: int) -> tuple[Path, Path, dict[str, str]]:
+    """A store of `n` reports under `tmp` (tests/app_fixtures.py `scale_store`): its data and reports
+    folders, and the values app_speed's PAGES paths take ({dim}, {r0}, {r2})."""
+    data, reports = scale_store(tmp / "store", n)
+    ids = sorted(Store(data).read_table("reports", columns=["report_id"])["report_id"])
+    dim = next(d.id for d in load_lens().dimensions if d.kind == "algorithm")
+    return data, reports, {"dim": dim, "r0": ids[0], "r2": ids[min(2, len(ids) - 1)]}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reports", type=int, default=500, help="store size to build (tests/app_fixtures.py scale_store)")
@@ -157,10 +166,7 @@ def main() -> int:
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp_:
         tmp = Path(tmp_)
-        data, reports = scale_store(tmp / "store", args.reports)
-        ids = sorted(Store(data).read_table("reports", columns=["report_id"])["report_id"])
-        dim = next(d.id for d in load_lens().dimensions if d.kind == "algorithm")
-        fill = {"dim": dim, "r0": ids[0], "r2": ids[min(2, len(ids) - 1)]}
+        data, reports, fill = page_store(tmp, args.reports)
         (tmp / "one.py").write_text(MINIMAL_APP, encoding="utf-8")
         procs: list = []
         try:
@@ -191,7 +197,7 @@ def main() -> int:
             for proc, _ in procs:
                 stop(proc)
     base = [statistics.median(r[i] for r in runs["one-line /"]) for i in range(2)]
-    print(f"{len(ids):,} reports; median of {args.repeat} first renders each, interleaved, JavaScript cached")
+    print(f"{args.reports:,} reports; median of {args.repeat} first renders each, interleaved, JavaScript cached")
     print("target        wall ms (x /)  main-thread CPU ms (x /)  ws open  1st msg  last msg  idle drawn  probes  runs")
     for name, _, _, _ in targets:
         r = runs[name]
