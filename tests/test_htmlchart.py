@@ -32,3 +32,13 @@ def test_points_of_one_category_stand_side_by_side() -> None:
     pts = [hc.Point("low", float(50 + i), "s", f"R{i}") for i in range(4)]
     xs = {float(x) for x, _ in MARK.findall(hc.scatter("t", pts, {"s": "#000"}, "x", "y", categories=["none", "low"]))}
     assert len(xs) == 4 and all(50 < x < 100 for x in xs)
+
+
+def test_html_tables_and_charts_skip_layout_while_off_screen() -> None:
+    """Tables and charts below the fold are not laid out until scrolled near (`content-visibility: auto`,
+    with a placeholder height): Benchmarks drew in 0.87x the time in bench/ab_first_render.py."""
+    from views import htmltable
+
+    for css, wrapper in ((hc.CSS, ".frl-c{"), (htmltable.CSS, ".frl-qwrap{")):
+        rule = css.split(wrapper, 1)[1].split("}", 1)[0]
+        assert "content-visibility:auto" in rule and "contain-intrinsic-size:auto" in rule, wrapper
