@@ -34,9 +34,9 @@ click, the widgets of the two filters: the framework's own cost under the same l
 (`FRL_TIMING`: wall and the script thread's CPU time, the first run apart from the warm ones),
 which load disturbs least. A page's first render is also given as a ratio to the one-line app's
 first renders taken one by one between the page's (a reference measured once, before the store is
-built, can see another load than the pages, which moved every ratio together): opened at / and, since
-2026-12-01 (third session), also at the page's own URL (SAME_PATH: Streamlit's frontend probes a
-deep link's path as a base URL first, a cost of every Streamlit page not at /).
+built, can see another load than the pages, which moved every ratio together): opened at / and also
+at the page's own URL (SAME_PATH: Streamlit's frontend probes a deep link's path as a base URL first,
+a cost of every Streamlit page not at /).
 Exits 1 if a target is missed at the largest size.
 First, the chart renderers are compared on the smallest store (bench/chart_renderers.py; alone with
 `--renderers-only`, which exits 1 when the default renderer is not within 10 % of the fastest).

@@ -37,10 +37,18 @@ CHROME_ARGS = [
 ]  # fmt: skip
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 
-pytestmark = [
+#: The marks of every browser test module (`pytestmark = BROWSER_TESTS`): marked `browser`, skipped
+#: with the reason when no Chromium is installed.
+BROWSER_TESTS = [
     pytest.mark.browser,
     pytest.mark.skipif(not BROWSER.exists(), reason="/usr/bin/chromium not installed (CI installs it with apt)"),
 ]
+pytestmark = BROWSER_TESTS
+
+
+def launch(pw):  # type: ignore[no-untyped-def]
+    """Chromium for a test, from a running `sync_playwright()`: BROWSER, headless, with CHROME_ARGS."""
+    return pw.chromium.launch(executable_path=str(BROWSER), args=CHROME_ARGS, headless=True)
 
 
 def free_port() -> int:
@@ -114,7 +122,7 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=str(BROWSER), args=CHROME_ARGS, headless=True)
+        b = launch(pw)
         try:
             yield b
         finally:

@@ -17,12 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_browser import ARTIFACTS, BROWSER, CHROME_ARGS, IDLE, start_app, stop
+from tests.test_browser import ARTIFACTS, BROWSER_TESTS, IDLE, launch, start_app, stop
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not BROWSER.exists(), reason="/usr/bin/chromium not installed (CI installs it with apt)"),
-]
+pytestmark = BROWSER_TESTS
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +44,7 @@ def test_browser_bar_click_opens_the_table_and_the_url_carries_it(server: str, t
     from playwright.sync_api import expect, sync_playwright
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(BROWSER), args=CHROME_ARGS, headless=True)
+        browser = launch(pw)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1200})
             page.goto(f"{server}/benchmarks?benchmark=tau-bench" + ("&interactive=true" if interactive else ""))
@@ -92,7 +89,7 @@ def test_browser_coverage_chart_downloads_as_svg_and_offline_html(server: str, t
     from playwright.sync_api import expect, sync_playwright
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(BROWSER), args=CHROME_ARGS, headless=True)
+        browser = launch(pw)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1200}, accept_downloads=True)
             page.goto(f"{server}/benchmarks")

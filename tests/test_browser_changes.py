@@ -9,14 +9,11 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.test_browser import BROWSER, CHROME_ARGS, IDLE, shot, start_app, stop
+from tests.test_browser import BROWSER_TESTS, IDLE, launch, shot, start_app, stop
 from tests.test_versions_diff import ADDED, REMOVED
 from tests.versions_fixtures import build_revised_store
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not BROWSER.exists(), reason="/usr/bin/chromium not installed (CI installs it with apt)"),
-]
+pytestmark = BROWSER_TESTS
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +31,7 @@ def test_changes_view_in_a_browser(app_url: str):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(BROWSER), args=CHROME_ARGS, headless=True)
+        browser = launch(pw)
         try:
             ctx = browser.new_context(viewport={"width": 1440, "height": 1000})
             page = ctx.new_page()

@@ -16,15 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_browser import ARTIFACTS, BROWSER, CHROME_ARGS, IDLE, start_app, stop
+from tests.test_browser import ARTIFACTS, BROWSER_TESTS, IDLE, launch, start_app, stop
 
 REPO = Path(__file__).resolve().parents[1]
 BUNDLED = REPO / "reports" / "files"
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not BROWSER.exists(), reason="/usr/bin/chromium not installed (CI installs it with apt)"),
-]
+pytestmark = BROWSER_TESTS
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +47,7 @@ def browser() -> Iterator[object]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=str(BROWSER), args=CHROME_ARGS, headless=True)
+        b = launch(pw)
         try:
             yield b
         finally:

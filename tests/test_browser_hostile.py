@@ -17,13 +17,10 @@ import pytest
 import yaml
 
 from ingest.pipeline import Settings, run
-from tests.test_browser import BROWSER, CHROME_ARGS, settle, start_app, stop
+from tests.test_browser import BROWSER_TESTS, launch, settle, start_app, stop
 from views import nav
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not BROWSER.exists(), reason="/usr/bin/chromium not installed (CI installs it with apt)"),
-]
+pytestmark = BROWSER_TESTS
 
 PAYLOAD = '![x](http://evil.test/md.png) [l](http://evil.test/) <img src="http://evil.test/tag.png"> **b**'
 PARAMS = ("q", "rq", "dim", "term", "section", "group", "scope")
@@ -70,7 +67,7 @@ def test_no_request_to_another_host_and_nothing_written(hostile_app: tuple[str, 
     visits = [f"{url}/{name}?report=h&rid=h&p=1&{query}" for name in nav.PAGES]
     visits += [f"{url}/source?report=h&p=1&q={quote(PAYLOAD + f' {i}')}" for i in range(3)]
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(BROWSER), args=CHROME_ARGS, headless=True)
+        browser = launch(pw)
         try:
             page = browser.new_page()
             page.on("request", lambda req: foreign.append(req.url) if urlparse(req.url).netloc not in (host, "") else None)

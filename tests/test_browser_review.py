@@ -13,7 +13,7 @@ import pytest
 
 from ingest.sources.registry import load_report
 from tests import review_fixtures as rf
-from tests.test_browser import ARTIFACTS, BROWSER, CHROME_ARGS, IDLE, start_app, stop
+from tests.test_browser import ARTIFACTS, BROWSER_TESTS, IDLE, launch, start_app, stop
 
 
 def settle(page) -> None:  # type: ignore[no-untyped-def]
@@ -22,10 +22,7 @@ def settle(page) -> None:  # type: ignore[no-untyped-def]
     page.wait_for_selector(IDLE, timeout=90_000)
 
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not BROWSER.exists(), reason="/usr/bin/chromium not installed (CI installs it with apt)"),
-]
+pytestmark = BROWSER_TESTS
 
 
 @pytest.fixture
@@ -46,7 +43,7 @@ def test_browser_review_a_cell_reload_see_it_curated_and_yaml_round_tripped(
 
     url, reports = review_server
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(BROWSER), args=CHROME_ARGS, headless=True)
+        browser = launch(pw)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.goto(f"{url}/review?rid=alpha")
