@@ -3,8 +3,9 @@
     .venv/bin/python eval/annotate_eval.py            # summary lines + confusions
     .venv/bin/python eval/annotate_eval.py --verbose  # also every cell with its quote and checklist
 
-Prints, for all gold documents and split into the first 13 labelled documents ("old", the cues
-were written reading them) and the 15 added later for issue 22 ("new"): algorithm used (exact set and micro P/R/F1), reward-source
+Prints, for all gold documents and split into the older label blocks ("old", the cues were
+written reading them) and the newest block ("new", labelled before the tool read them): algorithm
+used (exact set and micro P/R/F1), reward-source
 micro-F1, granularity accuracy, both disclosure levels (exact, within one), a check that every
 quote is verbatim on its stated page, how well the top-ranked quote agrees with the gold evidence
 page (cue count vs TF-IDF), the level cut points chosen by leave-one-out, a check that methods a
@@ -37,6 +38,7 @@ from confidence_loo import Example, final_model, nested_loo, report  # noqa: E40
 from cue_report import corpus_sentences, cue_report, format_rows  # noqa: E402
 
 from bench.results_log import recorded  # noqa: E402
+from eval.label_blocks import label_blocks  # noqa: E402
 from ingest.analysis.annotate import annotate  # noqa: E402
 from ingest.analysis.evidence import Sentence, quote_on_page, sentences  # noqa: E402
 from ingest.analysis.lens import DEFAULT_LENS, NOT_DISCLOSED, Dimension, Lens, load_lens  # noqa: E402
@@ -47,12 +49,10 @@ from ingest.store.records import Annotation  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 LEVELS = ["none", "low", "medium", "detailed", "very detailed"]
-#: The first 13 labelled documents: the cues were written reading these. The 15 documents added to
-#: gold.yaml later (issue 22) were not read by the developers: the honest split.
-OLD = (
-    "deepseek-r1", "deepseek-v2", "deepseek-prover-v2", "dots-llm1", "mimo-7b", "kimi-k1.5", "qwen3-blog",
-    "gspo-blog", "deepseek-v3", "hunyuan-a13b", "ling-v1", "ling-coder-lite", "qwen2.5-max-blog",
-)  # fmt: skip
+#: The older label blocks (the cues were written reading these) and the newest block (labelled
+#: before the tool read them): the honest split (eval/label_blocks.py).
+BLOCKS = label_blocks(SHARED / "labels" / "gold.yaml") if (SHARED / "labels" / "gold.yaml").exists() else None
+OLD = BLOCKS.older if BLOCKS else ()
 #: The gold's notation for a used algorithm the report does not name.
 UNNAMED = re.compile(r"\(unnamed\b|\bnot named\b", re.I)
 #: Gold key of each level dimension.
@@ -411,7 +411,7 @@ def main(argv: list[str] | None = None) -> int:
     print("   granularity >= 85%, disclosure exact >= 75% (leave-one-out) and within one 100%, rl_disclosure exact >= 75%,")
     print("   confident cells right >= 95% with <= 35% to review (leave-one-out), 0 fitted cues, every quote verbatim)")
     print("\n".join(fmt(a)))
-    for split, what in (("old", "the first 13 (the cues were written reading these)"), ("new", "those added later (unseen)")):
+    for split, what in zip(("old", "new"), (t for t, _ in BLOCKS.splits()), strict=True):  # type: ignore[union-attr]
         print(f"\n== {what}: {metrics[split]['n']} documents")
         print("\n".join(fmt(metrics[split])))
     print()

@@ -35,8 +35,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from bench.results_log import recorded  # noqa: E402
+from eval.label_blocks import label_blocks  # noqa: E402
 from ingest.analysis.benchmarks import load_catalogue, norm_name  # noqa: E402
-from ingest.analysis.results import clean, is_own, own_model_name, read_results, report_own_names  # noqa: E402
+from ingest.analysis.results import cell_flag, clean, is_own, own_model_name, read_results, report_own_names  # noqa: E402
 from ingest.reading.extract import extract_file  # noqa: E402
 from ingest.sources.registry import load_report  # noqa: E402
 
@@ -57,6 +58,15 @@ def _specs() -> dict:  # type: ignore[type-arg]
 
 def _value(v: str) -> str:
     return "".join(clean(str(v)).split())
+
+
+def _pred_cell(cell, table, spec, cat) -> dict:  # type: ignore[no-untyped-def]
+    """An extracted cell as the gold's YAML writes one, with the trust mark the dashboard shows
+    (`verified`: no cell flag and no table flag, as in `result_rows`). A table that names no model
+    is the report's own (as in `result_rows`)."""
+    b = cat.lookup(cell.benchmark)
+    flagged = table.flags or cell_flag(cell.value, cell.metric, b.id if b else "", cat, cell.benchmark)
+    return cell.to_json() | {"model": own_model_name(cell.model, spec.model), "verified": not flagged}
 
 
 def _bench_same(a: str, b: str, cat) -> bool:  # type: ignore[no-untyped-def]
@@ -98,7 +108,6 @@ def evaluate(verbose: bool = False) -> dict:
     gold_docs = yaml.safe_load(GOLD.read_text(encoding="utf-8"))
     per_doc = {}
     tot = Counter()
-    own_right = own_total = 0
     gold_benches: set[str] = set()
     kept_benches: set[str] = set()  # gold benchmark names read (a matched cell), mapped or not
     extra_cells = Counter()
@@ -120,16 +129,17 @@ def evaluate(verbose: bool = False) -> dict:
             key = (gt["label"], int(gt["page"]))
             pt = pred_tables.get(key)
             # compared with the gold's YAML cells; a table that names no model is the report's own (as in `result_rows`)
-            pred = [c.to_json() | {"model": own_model_name(c.model, spec.model)} for c in pt.cells] if pt else []
+            pred = [_pred_cell(c, pt, spec, cat) for c in pt.cells] if pt else []
             hit, missed, spurious = match_cells(gt["cells"], pred, cat)
+            verified = sum(p["verified"] for p in pred)
+            c.update(verified=verified, verified_right=verified - sum(p["verified"] for p in spurious))
             read = {norm_name(p["benchmark"]) for p in pred}
             kept_benches |= {g["benchmark"] for g in gt["cells"] if norm_name(g["benchmark"]) in read}
             c.update(tp=hit, pred=len(pred), gold=len(gt["cells"]), tables=1, found=1 if pt else 0)
             for g in gt["cells"]:
                 gold_benches.add(g["benchmark"])
             for m in gt["models"]:
-                own_total += 1
-                own_right += is_own(m, names[0], names[1:]) == (m in gt["own"])
+                c.update(own_total=1, own_right=is_own(m, names[0], names[1:]) == (m in gt["own"]))
                 if verbose and is_own(m, names[0], names[1:]) != (m in gt["own"]):
                     print(f"  own flag wrong: {d['doc']} {gt['label']}: {m}")
             if verbose and (missed or spurious):
@@ -151,7 +161,6 @@ def evaluate(verbose: bool = False) -> dict:
     return {
         "per_doc": per_doc,
         "total": tot,
-        "own": (own_right, own_total),
         "mapped": (mapped, len(gold_benches), sorted(b for b in gold_benches if cat.lookup(b) is None)),
         "mapped_or_kept": (
             sum(1 for b in gold_benches if cat.lookup(b) is not None or b in kept_benches),
@@ -160,6 +169,25 @@ def evaluate(verbose: bool = False) -> dict:
         "extra": extra_cells,
         "seconds": seconds,
     }
+
+
+def summary(title: str, per_doc: dict[str, Counter]) -> list[str]:
+    """The scored figures of some documents: cell P/R/F1, table recall, the lowest document, own
+    flags, and how often a cell marked verified is right."""
+    t: Counter = sum(per_doc.values(), Counter())
+    p, rc, f = prf(t["tp"], t["pred"], t["gold"])
+    f1s = {doc: prf(c["tp"], c["pred"], c["gold"])[2] for doc, c in per_doc.items()}
+    worst = min(f1s, key=f1s.__getitem__)
+    right = t["tp"]
+    return [
+        f"== {title}: {len(per_doc)} PDFs, {t['gold']:,} gold cells",
+        f"cell P {p:.3f} R {rc:.3f} F1 {f:.3f}; tables found {t['found']}/{t['tables']}",
+        f"lowest document F1 {f1s[worst]:.3f} ({worst}); documents below 0.85: "
+        f"{sum(v < 0.85 for v in f1s.values())}/{len(f1s)}",
+        f"own-model flags right {t['own_right']}/{t['own_total']} = {t['own_right'] / max(t['own_total'], 1):.3f}",
+        f"verified cells right {t['verified_right']}/{t['verified']} = {t['verified_right'] / max(t['verified'], 1):.3f}; "
+        f"right cells verified {t['verified_right']}/{right} = {t['verified_right'] / max(right, 1):.3f}",
+    ]
 
 
 def main() -> int:
@@ -174,17 +202,10 @@ def main() -> int:
     for doc, c in r["per_doc"].items():
         p, rc, f = prf(c["tp"], c["pred"], c["gold"])
         print(f"{doc:22} {c['found']:>3}/{c['tables']:<3} {c['gold']:>5} {c['pred']:>5} {c['tp']:>5} {p:6.3f} {rc:6.3f} {f:6.3f}")
-    t = r["total"]
-    p, rc, f = prf(t["tp"], t["pred"], t["gold"])
-    print(
-        f"{'overall':22} {t['found']:>3}/{t['tables']:<3} {t['gold']:>5} {t['pred']:>5} {t['tp']:>5} {p:6.3f} {rc:6.3f} {f:6.3f}"
-    )
-    print(f"table recall {t['found']}/{t['tables']} = {t['found'] / max(t['tables'], 1):.3f}")
-    worst = min(r["per_doc"].items(), key=lambda kv: prf(kv[1]["tp"], kv[1]["pred"], kv[1]["gold"])[2])
-    wf = prf(worst[1]["tp"], worst[1]["pred"], worst[1]["gold"])[2]
-    below = sum(1 for c in r["per_doc"].values() if prf(c["tp"], c["pred"], c["gold"])[2] < 0.85)
-    print(f"lowest document F1 {wf:.3f} ({worst[0]}); documents below 0.85: {below}/{len(r['per_doc'])}")
-    print(f"own-model flags right {r['own'][0]}/{r['own'][1]} = {r['own'][0] / max(r['own'][1], 1):.3f}")
+    per = r["per_doc"]
+    print("\n".join(summary(f"all {len(per)} labelled PDFs", per)))
+    for title, ids in label_blocks(GOLD).splits():
+        print("\n".join(summary(title, {i: per[i] for i in ids if i in per})))
     m = r["mapped"]
     print(
         f"gold benchmarks mapped to the catalogue {m[0]}/{m[1]} = {m[0] / max(m[1], 1):.3f}"
@@ -193,11 +214,12 @@ def main() -> int:
     k = r["mapped_or_kept"]
     print(f"gold benchmarks mapped or kept as unknown {k[0]}/{k[1]} = {k[0] / max(k[1], 1):.3f}")
     print(f"cells from tables outside the gold set (not scored): {dict(r['extra'])}")
+    t = r["total"]
     print(
         f"cells in tables that validate (verified, not 'needs review'), all tables read: "
         f"{t['verified_cells']}/{t['all_cells']} = {t['verified_cells'] / max(t['all_cells'], 1):.3f}"
     )
-    print(f"results stage time on the {len(r['per_doc'])} PDFs: {r['seconds']:.2f} s")
+    print(f"results stage time on the {len(per)} PDFs: {r['seconds']:.2f} s")
     return 0
 
 

@@ -5,7 +5,8 @@
 Prints, per labelled PDF, the expected and detected page ranges of body / appendix / references
 (1-based, inclusive; an absent section is "-"), whether they match exactly, and the headings the
 detected sections start at; then the overall exact-match count. tests/test_sections.py holds the
-floor (every labelled PDF exact). Exit status 1 when a labelled PDF is missing.
+floor. The exact-match count is also printed for the older label blocks and the newest one apart.
+Exit status 1 when a labelled PDF is missing.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.results_log import recorded  # noqa: E402
+from eval.label_blocks import label_blocks  # noqa: E402
 from ingest.reading.extract import extract_pdf  # noqa: E402
 from ingest.reading.sections import SECTIONS, section_spans, split_sections  # noqa: E402
 
@@ -86,6 +88,10 @@ def main() -> int:
             print(f"     {'':<{width}}    {section} starts at: {heading}")
     exact = sum(r.exact for r in results)
     print(f"exact page ranges: {exact}/{len(results)} documents ({time.perf_counter() - t0:.1f} s incl. extraction)")
+    by_id = {r.doc_id: r for r in results}
+    for title, ids in label_blocks(args.labels).splits():
+        part = [by_id[i] for i in ids if i in by_id]
+        print(f"  {title}: exact {sum(r.exact for r in part)}/{len(part)}")
     return 0
 
 
