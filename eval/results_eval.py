@@ -182,8 +182,7 @@ def summary(title: str, per_doc: dict[str, Counter]) -> list[str]:
     return [
         f"== {title}: {len(per_doc)} PDFs, {t['gold']:,} gold cells",
         f"cell P {p:.3f} R {rc:.3f} F1 {f:.3f}; tables found {t['found']}/{t['tables']}",
-        f"lowest document F1 {f1s[worst]:.3f} ({worst}); documents below 0.85: "
-        f"{sum(v < 0.85 for v in f1s.values())}/{len(f1s)}",
+        f"lowest document F1 {f1s[worst]:.3f} ({worst}); documents below 0.85: {sum(v < 0.85 for v in f1s.values())}/{len(f1s)}",
         f"own-model flags right {t['own_right']}/{t['own_total']} = {t['own_right'] / max(t['own_total'], 1):.3f}",
         f"verified cells right {t['verified_right']}/{t['verified']} = {t['verified_right'] / max(t['verified'], 1):.3f}; "
         f"right cells verified {t['verified_right']}/{right} = {t['verified_right'] / max(right, 1):.3f}",
