@@ -378,10 +378,10 @@ def test_prefilters_never_drop_a_sentence_a_cue_matches(lens) -> None:
 
 # --------------------------------------------------------------------- floors on the gold corpus
 FLOORS = {
-    # measured on the 28 gold documents by eval/annotate_eval.py ("== all 28", in-sample), rounded
-    # down; a drop below fails the suite
-    "alg_exact": 0.67, "alg_f1": 0.89, "rs_f1": 0.88, "gran_acc": 0.92,
-    "disclosure_exact": 0.78, "disclosure_w1": 1.0, "rl_disclosure_exact": 0.78, "rl_disclosure_w1": 1.0,
+    # measured on the 54 gold documents by eval/annotate_eval.py ("== all 54", in-sample), less about
+    # one document's worth (0.02) so that a new labelled document does not fail main by itself
+    "alg_exact": 0.63, "alg_f1": 0.80, "rs_f1": 0.82, "gran_acc": 0.70,
+    "disclosure_exact": 0.78, "disclosure_w1": 0.94, "rl_disclosure_exact": 0.65, "rl_disclosure_w1": 0.98,
 }  # fmt: skip
 
 
@@ -407,15 +407,16 @@ def test_gold_corpus_scores_stay_above_their_floors(lens) -> None:
     res, _ = ev.annotate_all(docs, lens)
     metrics, confusions, _ = ev.score(docs, res, lens)
     got = metrics["all"]
-    assert got["n"] == 28
+    assert got["n"] >= 54
     low = {k: round(got[k], 3) for k, floor in FLOORS.items() if got[k] < floor}
     assert not low, f"below floor: {low}; confusions: {confusions}"
     assert got["quotes_bad"] == 0
     # leave-one-document-out with a neutral tie-break (the level cut points are fitted on labels)
     loo: dict = {}
     ev.loo_levels(docs, res, lens, loo)
-    assert loo["disclosure"][0] >= 21 and loo["disclosure"][1] == 28, loo
-    assert loo["rl_disclosure"][0] >= 21 and loo["rl_disclosure"][1] == 28, loo
+    n = len(docs)  # measured: disclosure exact 41/54, within one 52/54; rl_disclosure 34/54 and 54/54
+    assert loo["disclosure"][0] / n >= 0.74 and loo["disclosure"][1] / n >= 0.94, loo
+    assert loo["rl_disclosure"][0] / n >= 0.61 and loo["rl_disclosure"][1] / n >= 0.98, loo
     # the confidence model, leave-one-document-out (model and threshold chosen without the document):
     # cells at or above the threshold are right (measured: 0/168 confident after the merge of the
     # cue and confidence work, so the floor guards the precision of whatever the model marks)
