@@ -35,6 +35,7 @@ from ingest.reading.extract import (
 from ingest.reading.sections import section_spans, split_sections
 from ingest.reading.textnorm import word_rule
 from ingest.run.executor import Done, Result
+from ingest.run.isolate import isolate
 from ingest.sources import fetch
 from ingest.sources.schema import ReportSpec
 from ingest.store import history
@@ -230,6 +231,7 @@ def plan(
             offline=settings.offline,
             settings=download_settings(settings),
             roots=settings.source_roots,
+            isolate=isolate,
         )
         fp = fingerprint(fetched.sha256, lexicon, settings, extra=lens_key(lens, model))
         old = store.load_bundle(spec.id)

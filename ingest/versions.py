@@ -19,6 +19,7 @@ from ingest.analysis.lexicon import Lexicon
 from ingest.outputs.diff import Reading
 from ingest.pipeline import Computed, Settings, Task, compute, fingerprint, lens_key
 from ingest.run.executor import Done, Job, LocalExecutor
+from ingest.run.isolate import isolate
 from ingest.sources import fetch
 from ingest.sources.schema import ReportSpec, SourceVersion
 from ingest.store import history
@@ -64,6 +65,7 @@ def read_version(ctx: Context, version: SourceVersion) -> Bundle:
             offline=ctx.settings.offline,
             settings=ctx.settings.fetch_settings,
             roots=ctx.settings.source_roots,
+            isolate=isolate,
         )
     except fetch.FetchError as exc:
         raise VersionError(f"version {version.label}: {exc}") from exc

@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from ingest.pipeline import Settings, run
+from ingest.run.isolate import isolate
 from ingest.sources.decode import BoundedDecoder, DecodeError
-from ingest.sources.fetch import FetchError, FetchSettings, fetch_url
+from ingest.sources.fetch import PEAKS, FetchError, FetchSettings, fetch_url
 
 from .conftest import write_report
 from .local_http import LocalServer, encoded, serve
@@ -39,9 +40,10 @@ def _peak_mb() -> float:
 
 
 def _refused(server: LocalServer, path: str, tmp_path: Path, settings: FetchSettings = BOUNDED) -> tuple[str, float]:
+    """The error of a download through the child-process runner the pipeline passes (`isolate`)."""
     t0 = time.monotonic()
     with pytest.raises(FetchError) as err:
-        fetch_url(server.url(path), tmp_path / "cache", settings=settings)
+        fetch_url(server.url(path), tmp_path / "cache", settings=settings, isolate=isolate)
     return str(err.value), time.monotonic() - t0
 
 
@@ -53,6 +55,15 @@ def test_two_gzip_layers_with_a_gibibyte_inside_stop_at_the_cap_in_the_child(ser
     assert "size cap" in msg and "memory" not in msg, msg
     assert took < 10
     assert _peak_mb() - before < 50  # nothing was inflated in this process
+    assert PEAKS.mb > 0  # the child reported its peak
+
+
+def test_headers_one_byte_at_a_time_stop_at_the_deadline_without_a_child_too(server: LocalServer, tmp_path: Path) -> None:
+    """The total deadline holds in the process that reads the socket (the child's kill is the backstop)."""
+    t0 = time.monotonic()
+    with pytest.raises(FetchError, match="too slow") as err:
+        fetch_url(server.url("/drip-headers"), tmp_path / "cache", settings=FetchSettings(**{**vars(BOUNDED), "isolate": False}))
+    assert "2 s" in str(err.value) and time.monotonic() - t0 < BOUNDED.total_timeout + 1
 
 
 def test_more_than_two_layers_are_refused(server: LocalServer, tmp_path: Path) -> None:

@@ -17,6 +17,9 @@ timeouts; a size cap enforced while streaming on the wire bytes and on every dec
 redirect cap with loop detection; http(s) only on the wire.
 Only 5xx answers and timeouts are retried (with exponential backoff); a 4xx is final. The
 bytes are sniffed by magic number, so a PDF link that serves an HTML page fails and says so.
+The connection, the deadline and the body's bounds are those of every request to another host
+(`ingest.sources.http`); the child process comes from the caller (`isolate`, see
+`ingest.sources.isolation`), since the process runner is a later layer.
 With `offline=True` only the cache is used. When the network fails but an older copy is
 cached, that copy is used and `Fetched.note` says so. Unless `allow_private_hosts` is set, every
 hop's host must resolve to public addresses only, checked before the request and again by the
@@ -40,10 +43,10 @@ from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
 from ingest.reading.extract import magic_kind
-from ingest.run.executor import Done, Limits, describe_mb, run_isolated
 from ingest.sources import hosts
 from ingest.sources.confine import OutsideRoots, confine, shown
-from ingest.sources.decode import KNOWN, BoundedDecoder, DecodeError
+from ingest.sources.http import ACCEPT_ENCODING, BodyError, body_pieces, deadline_passed, open_client
+from ingest.sources.isolation import Isolate, PeakMemory, in_process
 from ingest.sources.schema import Source
 from ingest.sources.urls import UrlError, check_scheme, display_url, expects_pdf, file_url_path, normalize_url
 from ingest.store.store import atomic_write_bytes
@@ -60,17 +63,6 @@ _EXT = {"pdf": ".pdf", "html": ".html", "text": ".md"}
 KILL_GRACE = 1.0
 #: Response headers not worth keeping in the index (and never secrets).
 _DROP_HEADERS = {"set-cookie", "authorization", "proxy-authorization", "www-authenticate"}
-
-
-class PeakMemory:
-    """The highest peak memory (MB) any child process of this kind reported, for eval/bad_inputs.py."""
-
-    def __init__(self) -> None:
-        self.mb = 0.0
-
-    def note(self, mb: float | None) -> None:
-        if mb is not None and mb > self.mb:
-            self.mb = mb
 
 
 #: Peak memory of the download processes started by this process.
@@ -106,7 +98,8 @@ class FetchSettings:
     allow_private_hosts: bool = False
     #: Memory (address-space) limit, in MB, of the child process that downloads and decodes.
     memory_mb: int = 1024
-    #: Download in a limited child process (off only for tests that watch this process's sockets).
+    #: Download through the caller's child-process runner (`isolate=`); off only for tests that watch
+    #: this process's sockets.
     isolate: bool = True
 
     def __post_init__(self) -> None:
@@ -247,40 +240,24 @@ def _store_body(
     resp: httpx.Response, cache_dir: Path, settings: FetchSettings, shown: str, deadline: float, want_pdf: bool
 ) -> tuple[Path, str, int, str]:
     """Stream the body to a temp file under the cap and deadline; sniff it; move it to objects/<sha>."""
-    length = resp.headers.get("content-length", "")
-    if length.isdigit() and int(length) > settings.max_bytes:
-        raise FetchError(f"{shown} is {int(length):,} bytes, more than the size cap of {settings.max_bytes:,} bytes")
     tmp_dir = cache_dir / "tmp"
     tmp_dir.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(dir=tmp_dir, suffix=".part")
     tmp = Path(tmp_name)
     try:
-        h, size, wire, head = hashlib.sha256(), 0, 0, b""
+        h, size, head = hashlib.sha256(), 0, b""
         try:
-            decoder = BoundedDecoder(resp.headers.get("content-encoding", ""), settings.max_bytes)
             with os.fdopen(fd, "wb") as fh:
-                for raw in resp.iter_raw():  # undecoded: each layer is inflated here, in bounded steps
-                    wire += len(raw)
-                    if wire > settings.max_bytes:
-                        raise FetchError(f"{shown} sent more than the size cap of {settings.max_bytes:,} bytes; download stopped")
-                    for chunk in decoder.feed(raw):
-                        size += len(chunk)
-                        if size > settings.max_bytes:
-                            raise FetchError(
-                                f"{shown} sent more than the size cap of {settings.max_bytes:,} bytes; download stopped"
-                            )
-                        if len(head) < SNIFF_BYTES:
-                            head += chunk[: SNIFF_BYTES - len(head)]
-                        h.update(chunk)
-                        fh.write(chunk)
-                    if time.monotonic() > deadline:
-                        raise _Transient(
-                            f"{shown} was too slow: not finished after {settings.total_timeout:g} s "
-                            f"({wire:,} bytes received); download stopped"
-                        )
-                decoder.finish()
-        except DecodeError as exc:
-            raise FetchError(f"{shown}: {exc}") from exc
+                for chunk in body_pieces(resp, settings.max_bytes, deadline):
+                    size += len(chunk)
+                    if len(head) < SNIFF_BYTES:
+                        head += chunk[: SNIFF_BYTES - len(head)]
+                    h.update(chunk)
+                    fh.write(chunk)
+        except BodyError as exc:
+            if exc.slow:
+                raise _Transient(f"{shown} was too slow: not finished after {settings.total_timeout:g} s; {exc}") from exc
+            raise FetchError(f"{shown} {exc}" if str(exc).startswith(("is ", "sent ")) else f"{shown}: {exc}") from exc
         if size == 0:
             raise FetchError(f"{shown} returned an empty body (0 bytes)")
         try:
@@ -311,7 +288,7 @@ def _attempt(
     headers = {
         "User-Agent": settings.user_agent,
         "Accept": "application/pdf, text/html;q=0.9, text/*;q=0.8, */*;q=0.5",
-        "Accept-Encoding": ", ".join(c for c in KNOWN if c != "x-gzip"),  # only what `decode` bounds
+        "Accept-Encoding": ACCEPT_ENCODING,  # only what `decode` bounds
     }
     if entry:
         etag, modified = entry["headers"].get("etag"), entry["headers"].get("last-modified")
@@ -392,21 +369,21 @@ def _check_hop(current: str, chain: list[str]) -> None:
         raise _Transient(f"{exc}; offline or host down?") from exc
 
 
-def _download(url: str, entry: dict | None, cache_dir: Path, settings: FetchSettings, origin: str) -> Fetched:
-    """The download, in a child process with the memory limit, killed at the total deadline.
+def _download(
+    url: str, entry: dict | None, cache_dir: Path, settings: FetchSettings, origin: str, isolate: Isolate = in_process
+) -> Fetched:
+    """The download, through `isolate` (a child process with the memory limit, killed at the total deadline).
 
     Why a child: every byte from the network is decoded there, never in the process that runs
-    the batch or the dashboard, and a server that sends its headers one byte at a time (which
-    no read timeout notices) is stopped by the one deadline that covers connecting, headers,
-    redirects, body and retries.
+    the batch or the dashboard; the total deadline (connecting, headers, redirects, body and
+    retries) holds in the child too, and the kill a little later is the backstop.
     """
-    if not settings.isolate:
-        return _download_here(url, entry, cache_dir, settings, origin)
-    limits = Limits(timeout=settings.total_timeout + KILL_GRACE, memory_mb=settings.memory_mb)
-    result = run_isolated(_download_job, (url, entry, str(cache_dir), settings, origin), limits)
+    run = isolate if settings.isolate else in_process
+    result = run(_download_job, (url, entry, str(cache_dir), settings, origin), settings.total_timeout + KILL_GRACE,
+                 settings.memory_mb)  # fmt: skip
     PEAKS.note(result.peak_mb)
     shown = display_url(url)
-    if isinstance(result, Done):
+    if result.ok:
         kind, value = result.value
         if kind == "ok":
             return value
@@ -414,7 +391,8 @@ def _download(url: str, entry: dict | None, cache_dir: Path, settings: FetchSett
     if result.kind == "timeout":
         raise _Transient(f"{shown} was too slow: not finished after {settings.total_timeout:g} s; download stopped")
     if result.kind == "memory":
-        raise FetchError(f"the download of {shown} needed more than {describe_mb(settings.memory_mb)} of memory; stopped")
+        limit = f"{settings.memory_mb / 1024:g} GB" if settings.memory_mb >= 1024 else f"{settings.memory_mb} MB"
+        raise FetchError(f"the download of {shown} needed more than {limit} of memory; stopped")
     raise _Transient(f"the download of {shown} failed ({result.message})")
 
 
@@ -437,13 +415,11 @@ def _download_here(url: str, entry: dict | None, cache_dir: Path, settings: Fetc
     import httpx  # imported here: runs on local files and cached URLs never pay for it (bench/import_costs.py)
 
     deadline = time.monotonic() + settings.total_timeout
-
-    timeout = httpx.Timeout(settings.read_timeout, connect=settings.connect_timeout)
     shown = display_url(url)
     last: FetchError | None = None
-    with httpx.Client(timeout=timeout, follow_redirects=False, trust_env=settings.trust_env) as client:
-        if not settings.allow_private_hosts:
-            hosts.pin(client)  # the connection re-checks the address it connects to (DNS rebinding)
+    with open_client(
+        settings.read_timeout, settings.connect_timeout, deadline, settings.allow_private_hosts, settings.trust_env
+    ) as client:
         for attempt in range(settings.retries + 1):
             if attempt:
                 pause = settings.backoff * 2 ** (attempt - 1)
@@ -457,6 +433,10 @@ def _download_here(url: str, entry: dict | None, cache_dir: Path, settings: Fetc
             except hosts.HostRefused as exc:  # raised by the pinned connection: the answer changed since the check
                 raise FetchError(str(exc)) from exc
             except httpx.TimeoutException as exc:
+                if deadline_passed(exc):  # the total deadline, not one read's timeout: no time for another try
+                    raise _Transient(
+                        f"{shown} was too slow: not finished after {settings.total_timeout:g} s; download stopped"
+                    ) from exc
                 kind = "connecting" if isinstance(exc, httpx.ConnectTimeout) else "waiting for data"
                 limit = settings.connect_timeout if isinstance(exc, httpx.ConnectTimeout) else settings.read_timeout
                 last = _Retryable(f"timed out {kind} from {shown} (limit {limit:g} s)")
@@ -481,10 +461,12 @@ def fetch_url(
     offline: bool = False,
     settings: FetchSettings | None = None,
     roots: Iterable[Path] = (),
+    isolate: Isolate = in_process,
 ) -> Fetched:
     """Fetch a URL into the cache (or take it from there); FetchError messages are for the user.
 
-    A `file://` URL is a local file and obeys the source roots like `source.path`.
+    A `file://` URL is a local file and obeys the source roots like `source.path`. `isolate` runs
+    the download (see `ingest.sources.isolation`; the pipeline passes a child-process runner).
     """
     settings = settings or FetchSettings()
     try:
@@ -505,7 +487,7 @@ def fetch_url(
             "run once without --offline, or add a local `path:`"
         )
     try:
-        return _download(target, entry, cache_dir, settings, url)
+        return _download(target, entry, cache_dir, settings, url, isolate)
     except _Transient as exc:
         if entry:
             return _from_entry(cache_dir, entry, url, f"{exc}; using the copy cached on {entry['fetched_at']}")
@@ -523,6 +505,7 @@ def locate(
     offline: bool = False,
     settings: FetchSettings | None = None,
     roots: Iterable[Path] = (),
+    isolate: Isolate = in_process,
 ) -> Fetched:
     """Local file if `path:` exists inside the roots, else the URL (cached). Errors name what was tried."""
     roots = tuple(roots)
@@ -536,6 +519,6 @@ def locate(
             errors.append(str(exc))
     assert source.url
     try:
-        return fetch_url(source.url, cache_dir, offline=offline, settings=settings, roots=roots)
+        return fetch_url(source.url, cache_dir, offline=offline, settings=settings, roots=roots, isolate=isolate)
     except FetchError as exc:
         raise FetchError("; ".join([*errors, str(exc)])) from exc
