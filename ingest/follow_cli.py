@@ -126,14 +126,14 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_discover(args: argparse.Namespace) -> int:
+    from ingest.run.isolate import isolate  # every request and download in a limited child process
     from ingest.sources import discover
 
     settings = _settings(args)
     if args.accept or args.dismiss:
         return discover.accept_or_dismiss(args.reports_dir, Store(args.data_dir), accept=args.accept, dismiss=args.dismiss)
-    return discover.run(
-        args.watch, args.reports_dir, Store(args.data_dir), since=args.since, fetch_settings=settings.fetch_settings
-    )
+    fs = settings.fetch_settings
+    return discover.run(args.watch, args.reports_dir, Store(args.data_dir), since=args.since, fetch_settings=fs, isolate=isolate)
 
 
 def main(command: str, argv: Sequence[str]) -> int:

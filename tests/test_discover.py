@@ -206,7 +206,7 @@ def test_retry_after_dates_and_seconds():
 
 
 def test_arxiv_feed_is_parsed_with_versions_and_an_error_entry_is_an_error():
-    entries = parse_arxiv(ARXIV_FEED.encode())
+    entries = parse_arxiv(ARXIV_FEED.encode()).items
     assert [(e.arxiv_id, e.version) for e in entries][:3] == [("2611.04321", 1), ("2505.09388", 3), ("2611.05555", 1)]
     assert entries[0].title == "Kimi K3.5: Scaling Agentic Intelligence" and entries[0].published == dt.date(2026, 11, 20)
     with pytest.raises(FeedError, match="incorrect id format"):
@@ -222,7 +222,7 @@ def test_feeds_refuse_entities_and_drop_non_http_links():
         parse_feed(bomb)
     from .discover_fixtures import GEMMA_ATOM
 
-    assert [i.url for i in parse_feed(GEMMA_ATOM.encode())] == ["https://deepmind.google/blog/gemma-5/"]
+    assert [i.url for i in parse_feed(GEMMA_ATOM.encode()).items] == ["https://deepmind.google/blog/gemma-5/"]
 
 
 def test_url_key_matches_the_same_document_in_its_usual_spellings():

@@ -1,8 +1,11 @@
 """Parse the answers `discover` gets: arXiv's Atom feed, RSS 2.0 / Atom blog feeds, GitHub REST JSON.
 
 Pure functions from bytes to typed records. Every answer is untrusted: XML is parsed with
-defusedxml (no entities, no external references), text is whitespace-folded and cut to a
-length, and an answer of the wrong shape is a `FeedError` (one line), never a traceback.
+defusedxml (no entities, no external references), JSON with bounded numbers, text is
+whitespace-folded and cut to a length, and an answer of the wrong shape is a `FeedError` (one
+line), never a traceback. Dates and numbers are read by `ingest.sources.values`; an item with a
+value that cannot be read (a date in the year 99999999999, a size of `1e400`) is left out with a
+line saying which and why (`Parsed.skipped`), and the other items are kept.
 
 Formats, as documented by their publishers:
 * arXiv API (info.arxiv.org/help/api/user-manual): an Atom 1.0 feed; each `<entry>` has `<id>`
@@ -20,15 +23,17 @@ Formats, as documented by their publishers:
 from __future__ import annotations
 
 import datetime as dt
-import email.utils
 import json
 import re
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
 from xml.etree.ElementTree import Element
 
 from defusedxml import ElementTree
 from defusedxml.common import DefusedXmlException
+
+from ingest.sources.values import BadValue, date_value, whole_number
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 ARXIV = "{http://arxiv.org/schemas/atom}"
@@ -49,19 +54,31 @@ def clean(text: str | None, limit: int = MAX_TEXT) -> str:
     return t[:limit]
 
 
-def _date(text: str | None) -> dt.date | None:
-    """A date from ISO 8601 (Atom) or RFC 822 (RSS); None when absent or unreadable."""
-    t = (text or "").strip()
-    if not t:
-        return None
-    try:
-        return dt.datetime.fromisoformat(t.replace("Z", "+00:00")).date()
-    except ValueError:
-        pass
-    try:
-        return email.utils.parsedate_to_datetime(t).date()
-    except (TypeError, ValueError, IndexError):
-        return None
+T = TypeVar("T")
+S = TypeVar("S")
+
+
+@dataclass
+class Parsed(Generic[T]):
+    """The items of an answer, and one line per item left out for a value that cannot be read."""
+
+    items: list[T] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+
+
+def _each(raw: Iterable[S], make: Callable[[S], T | None], name: Callable[[S], str]) -> Parsed[T]:
+    """`make` for each raw item: its record, None to leave it out silently (not what is watched), or a
+    `BadValue` to leave it out with a note naming the item."""
+    out: Parsed[T] = Parsed()
+    for r in raw:
+        try:
+            item = make(r)
+        except BadValue as exc:
+            out.skipped.append(f"{name(r)}: {exc}")
+            continue
+        if item is not None:
+            out.items.append(item)
+    return out
 
 
 def _xml(body: bytes, what: str) -> Element:
@@ -89,34 +106,35 @@ class ArxivEntry:
     category: str
 
 
-def parse_arxiv(body: bytes) -> list[ArxivEntry]:
+def parse_arxiv(body: bytes) -> Parsed[ArxivEntry]:
     """The entries of an arXiv API answer; FeedError for an error entry or another format."""
     root = _xml(body, "the arXiv answer")
     if root.tag != f"{ATOM}feed":
         raise FeedError("the arXiv answer is not an Atom feed")
-    out = []
-    for e in root.findall(f"{ATOM}entry")[:MAX_ITEMS]:
+    entries = root.findall(f"{ATOM}entry")[:MAX_ITEMS]
+    for e in entries:
         raw_id = clean(e.findtext(f"{ATOM}id"), 200)
         title = clean(e.findtext(f"{ATOM}title"), 300)
         if "/api/errors" in raw_id or (title == "Error" and not _ARXIV_ABS.search(raw_id)):
             raise FeedError(f"arXiv rejected the query: {clean(e.findtext(f'{ATOM}summary'), 200)}")
-        m = _ARXIV_ABS.search(raw_id)
+
+    def entry(e: Element) -> ArxivEntry | None:
+        m = _ARXIV_ABS.search(clean(e.findtext(f"{ATOM}id"), 200))
         if not m:
-            continue  # an old-style id (hep-th/…) or something unexpected: not a technical report of today
+            return None  # an old-style id (hep-th/…) or something unexpected: not a technical report of today
         cat = e.find(f"{ARXIV}primary_category")
-        out.append(
-            ArxivEntry(
-                arxiv_id=m.group("id"),
-                version=int(m.group("v") or 1),
-                title=title,
-                summary=clean(e.findtext(f"{ATOM}summary")),
-                authors=tuple(clean(a.findtext(f"{ATOM}name"), 100) for a in e.findall(f"{ATOM}author")[:50]),
-                published=_date(e.findtext(f"{ATOM}published")),
-                updated=_date(e.findtext(f"{ATOM}updated")),
-                category=clean(cat.get("term") if cat is not None else "", 40),
-            )
+        return ArxivEntry(
+            arxiv_id=m.group("id"),
+            version=whole_number(m.group("v") or "1", "version", 1, 10_000),
+            title=clean(e.findtext(f"{ATOM}title"), 300),
+            summary=clean(e.findtext(f"{ATOM}summary")),
+            authors=tuple(clean(a.findtext(f"{ATOM}name"), 100) for a in e.findall(f"{ATOM}author")[:50]),
+            published=date_value(e.findtext(f"{ATOM}published"), "published"),
+            updated=date_value(e.findtext(f"{ATOM}updated"), "updated"),
+            category=clean(cat.get("term") if cat is not None else "", 40),
         )
-    return out
+
+    return _each(entries, entry, lambda e: f"arXiv entry {clean(e.findtext(f'{ATOM}title'), 80)!r}")
 
 
 # ------------------------------------------------------------------------------------------ blog feeds
@@ -140,34 +158,28 @@ def _atom_link(e: Element) -> str:
     return links[0].get("href", "") if links else ""
 
 
-def parse_feed(body: bytes) -> list[FeedItem]:
+def parse_feed(body: bytes) -> Parsed[FeedItem]:
     """The posts of an RSS 2.0 or Atom 1.0 feed (links that are not http(s) are dropped)."""
     root = _xml(body, "the feed")
-    items: list[FeedItem] = []
+
+    def http(item: FeedItem) -> FeedItem | None:
+        return item if re.match(r"^https?://", item.url) else None
+
+    def rss(it: Element) -> FeedItem | None:
+        description = clean(re.sub(r"<[^>]{0,500}>", " ", it.findtext("description") or ""))
+        published = date_value(it.findtext("pubDate"), "pubDate")
+        return http(FeedItem(clean(it.findtext("title"), 300), clean(it.findtext("link"), 1000), description, published))
+
+    def atom(e: Element) -> FeedItem | None:
+        summary = clean(re.sub(r"<[^>]{0,500}>", " ", e.findtext(f"{ATOM}summary") or e.findtext(f"{ATOM}content") or ""))
+        published = date_value(e.findtext(f"{ATOM}published") or e.findtext(f"{ATOM}updated"), "published")
+        return http(FeedItem(clean(e.findtext(f"{ATOM}title"), 300), clean(_atom_link(e), 1000), summary, published))
+
     if root.tag == "rss" or root.find("channel") is not None:
-        for it in root.findall("./channel/item")[:MAX_ITEMS]:
-            items.append(
-                FeedItem(
-                    clean(it.findtext("title"), 300),
-                    clean(it.findtext("link"), 1000),
-                    clean(re.sub(r"<[^>]{0,500}>", " ", it.findtext("description") or "")),
-                    _date(it.findtext("pubDate")),
-                )
-            )
-    elif root.tag == f"{ATOM}feed":
-        for e in root.findall(f"{ATOM}entry")[:MAX_ITEMS]:
-            summary = e.findtext(f"{ATOM}summary") or e.findtext(f"{ATOM}content") or ""
-            items.append(
-                FeedItem(
-                    clean(e.findtext(f"{ATOM}title"), 300),
-                    clean(_atom_link(e), 1000),
-                    clean(re.sub(r"<[^>]{0,500}>", " ", summary)),
-                    _date(e.findtext(f"{ATOM}published") or e.findtext(f"{ATOM}updated")),
-                )
-            )
-    else:
-        raise FeedError(f"the feed is neither RSS 2.0 nor Atom (root element {clean(root.tag, 60)!r})")
-    return [i for i in items if re.match(r"^https?://", i.url)]
+        return _each(root.findall("./channel/item")[:MAX_ITEMS], rss, lambda it: f"post {clean(it.findtext('title'), 80)!r}")
+    if root.tag == f"{ATOM}feed":
+        return _each(root.findall(f"{ATOM}entry")[:MAX_ITEMS], atom, lambda e: f"post {clean(e.findtext(f'{ATOM}title'), 80)!r}")
+    raise FeedError(f"the feed is neither RSS 2.0 nor Atom (root element {clean(root.tag, 60)!r})")
 
 
 # ------------------------------------------------------------------------------------------ GitHub
@@ -186,9 +198,19 @@ class RepoFile:
     size: int
 
 
+#: Digits of a JSON integer turned into a number; a longer one stays text (and a reader refuses it).
+_INT_DIGITS = 40
+
+
 def _json(body: bytes, what: str) -> Any:
+    """JSON with bounded numbers: a 5,000-digit integer or `NaN` becomes text a reader refuses per
+    item, instead of an error for the whole answer (or minutes of conversion)."""
     try:
-        return json.loads(body)
+        return json.loads(
+            body,
+            parse_int=lambda t: int(t) if len(t) <= _INT_DIGITS else t,
+            parse_constant=lambda t: t,
+        )
     except (ValueError, RecursionError) as exc:
         raise FeedError(f"{what} is not JSON") from exc
 
@@ -197,38 +219,49 @@ _NAME = re.compile(r"^[A-Za-z0-9._-]{1,100}/[A-Za-z0-9._-]{1,100}$")
 _REF = re.compile(r"^[A-Za-z0-9._/-]{1,200}$")
 
 
-def parse_repos(body: bytes) -> list[Repo]:
+def _str(v: object, limit: int = 300) -> str:
+    return clean(v, limit) if isinstance(v, str) else ""
+
+
+def parse_repos(body: bytes) -> Parsed[Repo]:
     """Public, non-fork, non-archived repositories of an organisation listing."""
     data = _json(body, "the repository list")
     if not isinstance(data, list):
         raise FeedError("the repository list is not a JSON list")
-    out = []
-    for r in data[:MAX_ITEMS]:
+
+    def repo(r: object) -> Repo | None:
         if not isinstance(r, dict) or r.get("fork") or r.get("archived") or r.get("private"):
-            continue
-        name, branch = str(r.get("full_name", "")), str(r.get("default_branch", "") or "main")
-        if _NAME.match(name) and _REF.match(branch) and ".." not in branch:
-            out.append(Repo(name, branch, _date(str(r.get("pushed_at") or ""))))
-    return out
+            return None
+        name, branch = _str(r.get("full_name")), _str(r.get("default_branch")) or "main"
+        if not (_NAME.match(name) and _REF.match(branch) and ".." not in branch):
+            return None
+        return Repo(name, branch, date_value(r.get("pushed_at"), "pushed_at"))
+
+    return _each(data[:MAX_ITEMS], repo, lambda r: f"repository {_str(r.get('full_name') if isinstance(r, dict) else '', 80)!r}")
 
 
-def parse_tree(body: bytes) -> list[RepoFile]:
+def parse_tree(body: bytes) -> Parsed[RepoFile]:
     """The files (blobs) of a recursive tree listing."""
     data = _json(body, "the file tree")
     tree = data.get("tree") if isinstance(data, dict) else None
     if not isinstance(tree, list):
         raise FeedError("the file tree has no `tree` list")
-    out = []
-    for t in tree[:20000]:
-        if isinstance(t, dict) and t.get("type") == "blob" and isinstance(t.get("path"), str):
-            path = t["path"]
-            if len(path) <= 500 and ".." not in path.split("/") and not _CONTROL.search(path):
-                out.append(RepoFile(path, int(t.get("size") or 0)))
-    return out
+
+    def blob(t: object) -> RepoFile | None:
+        if not (isinstance(t, dict) and t.get("type") == "blob" and isinstance(t.get("path"), str)):
+            return None
+        path = t["path"]
+        if len(path) > 500 or ".." in path.split("/") or _CONTROL.search(path):
+            return None
+        size = t.get("size")
+        return RepoFile(path, 0 if size is None else whole_number(size, "size", 0, 1 << 50))
+
+    return _each(tree[:20000], blob, lambda t: f"file {_str(t.get('path') if isinstance(t, dict) else '', 80)!r}")
 
 
 def parse_commit_date(body: bytes) -> dt.date | None:
-    """The committer date of the first commit of a commit list (None for an empty list)."""
+    """The committer date of the first commit of a commit list (None for an empty list; `date.min`
+    for a commit without a date). FeedError for another shape or an unreadable date."""
     data = _json(body, "the commit list")
     if not isinstance(data, list):
         raise FeedError("the commit list is not a JSON list")
@@ -236,4 +269,7 @@ def parse_commit_date(body: bytes) -> dt.date | None:
         return None
     commit = data[0].get("commit") if isinstance(data[0].get("commit"), dict) else {}
     who = commit.get("committer") if isinstance(commit.get("committer"), dict) else {}
-    return _date(str(who.get("date") or "")) or dt.date.min
+    try:
+        return date_value(who.get("date") or None, "the commit date") or dt.date.min
+    except BadValue as exc:
+        raise FeedError(str(exc)) from exc

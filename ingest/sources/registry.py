@@ -17,13 +17,10 @@ from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
 
+from ingest.sources.guarded_yaml import MAX_ALIASES, MAX_DEPTH, MAX_NODES, MAX_YAML_BYTES
 from ingest.sources.schema import ReportSpec
 from ingest.sources.spec_cache import CACHE_FORMAT, CACHE_MAX_ENTRIES, CACHE_MIN_FILES, RACY_NS, SpecCache, _no_gc
 from ingest.sources.spec_file import (
-    MAX_ALIASES,
-    MAX_DEPTH,
-    MAX_NODES,
-    MAX_YAML_BYTES,
     SKIP_PREFIX,
     SpecError,
     SpecFileError,

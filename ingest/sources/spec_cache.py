@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pydantic
 
-from ingest.sources import schema, spec_file
+from ingest.sources import guarded_yaml, schema, spec_file
+from ingest.sources.guarded_yaml import MAX_ALIASES, MAX_DEPTH, MAX_NODES, MAX_YAML_BYTES
 from ingest.sources.schema import ReportSpec
-from ingest.sources.spec_file import MAX_ALIASES, MAX_DEPTH, MAX_NODES, MAX_YAML_BYTES, SpecFileError, _read_report
+from ingest.sources.spec_file import SpecFileError, _read_report
 
 #: Bump when the cache file's layout changes (the code that reads reports is hashed in as well).
 CACHE_FORMAT = 2
@@ -119,10 +120,10 @@ def _stamp(st: os.stat_result) -> tuple[int, int, int, int]:
 
 def _code_key() -> str:
     """What a cached outcome depends on besides the file: the code that reads reports (the registry,
-    `spec_file`, this module), the schema, the limits, pydantic."""
+    `spec_file`, the YAML loader, this module), the schema, the limits, pydantic."""
     h = hashlib.sha256(f"{CACHE_FORMAT}|{pydantic.VERSION}|{MAX_YAML_BYTES}|{MAX_ALIASES}|{MAX_DEPTH}|{MAX_NODES}|".encode())
     # registry.py by path: importing it here would be an import cycle (it imports this module).
-    for module in (Path(__file__).with_name("registry.py"), spec_file.__file__, __file__, schema.__file__):
+    for module in (Path(__file__).with_name("registry.py"), spec_file.__file__, guarded_yaml.__file__, __file__, schema.__file__):
         h.update(Path(module).read_bytes())
     return h.hexdigest()[:32]
 

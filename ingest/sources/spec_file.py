@@ -1,5 +1,7 @@
 """One report file (or YAML data file) read strictly: size caps, safe YAML, schema, one clear error each.
 
+The YAML itself is read by the tool's one guarded loader (`ingest.sources.guarded_yaml`).
+
 Every failure is a `SpecFileError` carrying `SpecError`s that name the file, the field and a hint.
 `ingest.sources.registry` loads a whole folder of such files.
 """
@@ -13,15 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-import yaml
 from pydantic import BaseModel, ValidationError
 
+from ingest.sources.guarded_yaml import MAX_YAML_BYTES, YamlRefused, load_yaml
 from ingest.sources.schema import ReportSpec
 
 #: Files in `reports/` that are not reports (templates, drafts).
 SKIP_PREFIX = "_"
-#: A report YAML larger than this is refused before parsing (defends against YAML bombs too).
-MAX_YAML_BYTES = 256 * 1024
 
 #: Field -> (message, hint) for a value that fails the field's pattern: readable rules, not regexes.
 _PATTERN_RULES = {
@@ -71,100 +71,13 @@ class SpecFileError(Exception):
         self.errors = errors
 
 
-#: libyaml's C parser when PyYAML has it (much faster than the pure-Python one); same safe constructor.
-_SafeBase: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-class _UniqueKeyLoader(_SafeBase):  # type: ignore[misc, valid-type]
-    """Safe loader that rejects duplicate keys (yaml silently keeps the last one)."""
-
-
-def _construct_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode, deep: bool = False) -> dict:
-    seen: set = set()
-    for key_node, _ in node.value:
-        key = loader.construct_object(key_node, deep=deep)
-        if key in seen:
-            raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}", key_node.start_mark)
-        seen.add(key)
-    return yaml.constructor.SafeConstructor.construct_mapping(loader, node, deep=deep)
-
-
-_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-
-
-#: Aliases allowed in one file; a "billion laughs" bomb needs many more.
-MAX_ALIASES = 20
-#: Nesting allowed in one file; PyYAML's composer recurses, so `[[[[…]]]]` would exhaust the stack.
-MAX_DEPTH = 50
-#: Scalars and collections allowed in one file: a report has a few hundred; 256 KB of `[1,1,1,…]`
-#: would be 120,000 (3 s and tens of MB to build), so parsing stops counting well before that.
-MAX_NODES = 20_000
-
-
-class _BudgetError(ValueError):
-    """The YAML is shaped like an attack (alias bomb, deep nesting), not like a report."""
-
-
-def _check_alias_budget(text: str) -> None:
-    """Refuse YAML that uses many aliases ("billion laughs") or deep nesting; reports never need them.
-
-    Scans parser events (the parser is not recursive), before anything is composed.
-    """
-    aliases = depth = nodes = 0
-    try:
-        for ev in yaml.parse(text, Loader=_SafeBase):  # lazily: a refused file is never parsed to its end
-            nodes += 1
-            if nodes > MAX_NODES:
-                raise _BudgetError(f"too many YAML values (more than {MAX_NODES:,})")
-            aliases, depth = _budget_step(ev, aliases, depth)
-    except yaml.YAMLError as exc:  # libyaml stops at its own nesting limit before ours
-        if "nesting depth" in str(exc):
-            raise _BudgetError(f"YAML nested too deeply (more than {MAX_DEPTH} levels)") from exc
-        raise
-
-
-def _budget_step(ev: yaml.Event, aliases: int, depth: int) -> tuple[int, int]:
-    """Count one parser event against the alias and depth budgets."""
-    if isinstance(ev, yaml.AliasEvent):
-        aliases += 1
-        if aliases > MAX_ALIASES:
-            raise _BudgetError(f"too many YAML aliases (more than {MAX_ALIASES})")
-    elif isinstance(ev, yaml.CollectionStartEvent):
-        depth += 1
-        if depth > MAX_DEPTH:
-            raise _BudgetError(f"YAML nested too deeply (more than {MAX_DEPTH} levels)")
-    elif isinstance(ev, yaml.CollectionEndEvent):
-        depth -= 1
-    return aliases, depth
-
-
 def parse_yaml(text: str, file: str) -> object:
-    """`yaml.safe_load` with size, duplicate-key and alias-bomb protection; errors become SpecFileError.
-
-    The size cap comes first, before a single character is parsed: pasted text or an upload of
-    20 MB would otherwise cost minutes and gigabytes in the parser before any later check.
-    """
-    if len(text) > MAX_YAML_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_YAML_BYTES:
-        raise SpecFileError(
-            [SpecError(file, "", f"file too large (more than {MAX_YAML_BYTES:,} bytes)", "a report file is a few KB")]
-        )
+    """`guarded_yaml.load_yaml` with its refusals as a SpecFileError naming the file (and line)."""
     try:
-        _check_alias_budget(text)
-        return yaml.load(text, Loader=_UniqueKeyLoader)
-    except _BudgetError as exc:
-        raise SpecFileError([SpecError(file, "", str(exc), "remove anchors (&), aliases (*) and deep nesting")]) from exc
-    except ValueError as exc:  # e.g. PyYAML's date constructor on `released: 2026-13-45`
-        raise SpecFileError([SpecError(file, "", f"invalid value: {exc}", "write dates as YYYY-MM-DD")]) from exc
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        ctx = getattr(exc, "context_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        if mark and ctx and ctx.line != mark.line:  # e.g. an unclosed quote: the error shows where it began
-            where += f" (the construct starts at line {ctx.line + 1})"
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise SpecFileError(
-            [SpecError(file, where, f"invalid YAML: {problem}", "check indentation and quoting (':' in text needs quotes)")]
-        ) from exc
+        return load_yaml(text)
+    except YamlRefused as exc:
+        message = f"file {exc}" if str(exc).startswith("too large") else str(exc)
+        raise SpecFileError([SpecError(file, exc.where, message, exc.hint)]) from exc
 
 
 def _field_name(loc: Iterable) -> str:

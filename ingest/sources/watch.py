@@ -4,8 +4,14 @@ The watch list names what a research group follows: labs (their model names, Git
 organisations and blog feeds), arXiv categories and search phrases, and the API endpoints and
 limits. It is validated strictly (unknown keys are errors), like every data file.
 
-The state remembers the date of the last successful run (the default `--since`) and the
-candidates a user dismissed (never proposed again). It is written atomically.
+The state remembers the date of the last successful run (the default `--since`), the
+candidates a user dismissed (never proposed again) and the proposals the tool wrote (id, URL and
+the SHA-256 of the bytes written: a proposal the user edited is never overwritten, and its
+candidate is not proposed again). It is written atomically.
+
+The watch list goes through the guarded YAML loader every YAML file of the tool goes through
+(`ingest.sources.guarded_yaml`: size, alias, node and depth budgets), so an alias bomb in it is
+refused before it is expanded.
 """
 
 from __future__ import annotations
@@ -15,13 +21,13 @@ import json
 import re
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from ingest.sources.guarded_yaml import YamlRefused, load_yaml
 from ingest.store.store import atomic_write_bytes
 
-#: A watch list larger than this is refused before parsing (it is a short hand-written file).
-MAX_WATCH_BYTES = 256 * 1024
+#: A state file larger than this is not read (a fresh state instead; it holds a date and two short lists).
+MAX_STATE_BYTES = 4 * 1024 * 1024
 _HOST_OR_ORG = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 
 
@@ -115,13 +121,13 @@ def load_watch(path: Path) -> Watch:
         raw = Path(path).read_bytes()
     except OSError as exc:
         raise WatchError(f"cannot read the watch list {path}: {exc.strerror or exc}") from exc
-    if len(raw) > MAX_WATCH_BYTES:
-        raise WatchError(f"the watch list {path} is larger than {MAX_WATCH_BYTES:,} bytes")
     try:
-        data = yaml.safe_load(raw.decode("utf-8"))
+        data = load_yaml(raw.decode("utf-8"))
         return Watch.model_validate(data or {})
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise WatchError(f"the watch list {path} is not valid YAML: {str(exc).splitlines()[0]}") from exc
+    except UnicodeDecodeError as exc:
+        raise WatchError(f"the watch list {path} is not UTF-8 text") from exc
+    except YamlRefused as exc:
+        raise WatchError(f"the watch list {path}: {exc}") from exc
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(x) for x in first["loc"])
@@ -131,11 +137,19 @@ def load_watch(path: Path) -> Watch:
 # ------------------------------------------------------------------------------------------ state
 
 
+class Proposed(_Strict):
+    """A proposal the tool wrote: the candidate's URL and the SHA-256 of the bytes written."""
+
+    url: str
+    sha256: str
+
+
 class State(_Strict):
     """What `discover` remembers between runs."""
 
     last_run: dt.date | None = None
     dismissed: list[str] = Field(default_factory=list, description="URLs of dismissed candidates")
+    proposed: dict[str, Proposed] = Field(default_factory=dict, description="id -> proposal written (still in incoming/)")
 
 
 def state_path(data_dir: Path) -> Path:
@@ -145,8 +159,11 @@ def state_path(data_dir: Path) -> Path:
 def load_state(data_dir: Path) -> State:
     """The stored state; a missing or unreadable file is a fresh state (nothing is lost but the date)."""
     try:
-        return State.model_validate(json.loads(state_path(data_dir).read_bytes()))
-    except (OSError, ValueError):
+        p = state_path(data_dir)
+        if p.stat().st_size > MAX_STATE_BYTES:
+            return State()
+        return State.model_validate(json.loads(p.read_bytes()))
+    except (OSError, ValueError, RecursionError):
         return State()
 
 
