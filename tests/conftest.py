@@ -164,12 +164,33 @@ def review_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+#: The reports the repository ships (the study's ten), by id. Tests read copies of these files
+#: (`copy_shipped`), never the reports/ folder itself: a user's own reports there never change a test.
+SHIPPED_IDS = ("ax-k2", "deepseek-v4", "gemma-4", "glm-4.5", "k-exaone-2.0", "kimi-k3", "llama-4", "minimax-m1", "qwen3",
+               "solar-open-2")  # fmt: skip
+#: The bundled sources of the shipped reports (reports/files/) and their provenance file.
+SHIPPED_FILES = ("glm-4.5.pdf", "minimax-m1.pdf", "SOURCES.tsv")
+
+
+def copy_shipped(folder: Path) -> Path:
+    """`folder` (created) holding the shipped report files and their bundled sources (files/), as shipped."""
+    import shutil
+
+    (folder / "files").mkdir(parents=True, exist_ok=True)
+    for rid in SHIPPED_IDS:
+        shutil.copy2(REPO / "reports" / f"{rid}.yaml", folder / f"{rid}.yaml")
+    for name in SHIPPED_FILES:
+        shutil.copy2(REPO / "reports" / "files" / name, folder / "files" / name)
+    return folder
+
+
 @dataclass(frozen=True)
 class ShippedRun:
-    """The shipped reports/ ingested offline into `data` (the run's result kept for its outcomes)."""
+    """The shipped reports (a copy in `reports`) ingested offline into `data` (the run's result kept for its outcomes)."""
 
     result: RunResult
     data: Path
+    reports: Path
 
 
 @pytest.fixture(scope="session")
@@ -179,5 +200,7 @@ def shipped(tmp_path_factory: pytest.TempPathFactory) -> ShippedRun:
     The reports with a source URL fail to fetch offline (not cached); like the others they keep their
     reported figures and curated cells, and nothing is measured.
     """
-    data = tmp_path_factory.mktemp("shipped") / "data"
-    return ShippedRun(run(reports_dir=REPO / "reports", settings=Settings(data_dir=data, offline=True)), data)
+    root = tmp_path_factory.mktemp("shipped")
+    reports = copy_shipped(root / "reports")
+    data = root / "data"
+    return ShippedRun(run(reports_dir=reports, settings=Settings(data_dir=data, offline=True)), data, reports)

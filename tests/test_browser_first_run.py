@@ -1,4 +1,4 @@
-"""The first run a new user sees: `make app`'s own ingest of the shipped reports/, offline, then every page.
+"""The first run a new user sees: `make app`'s own ingest of (a copy of) the shipped reports, offline, then every page.
 
 The shipped reports carry two source PDFs (reports/files, see its SOURCES.tsv), so a machine
 without network still gets measured content on every page: evidence with quotes and pages, KWIC
@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import SHIPPED_FILES, copy_shipped
 from tests.test_browser import ARTIFACTS, BROWSER_TESTS, IDLE, launch, start_app, stop
 
 REPO = Path(__file__).resolve().parents[1]
@@ -29,13 +30,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A fresh data folder filled by the Makefile's ingest command (`python -m ingest`, here with
     --offline so no test reaches the network), then the app on it."""
     root = tmp_path_factory.mktemp("first-run")
-    data = root / "data"
+    data, reports = root / "data", copy_shipped(root / "reports")
     proc = subprocess.run(
-        [sys.executable, "-m", "ingest", "--offline", "--quiet", "--data-dir", str(data)],
+        [sys.executable, "-m", "ingest", "--offline", "--quiet", "--data-dir", str(data), "--reports-dir", str(reports)],
         cwd=REPO, capture_output=True, text=True, timeout=600, check=False,
     )  # fmt: skip
     assert proc.returncode in (0, 1), proc.stderr  # 1: the URL-only reports cannot be fetched offline
-    app, url = start_app(data, REPO / "reports", root / "streamlit.log", {"FRL_READ_ONLY": "1"})
+    app, url = start_app(data, reports, root / "streamlit.log", {"FRL_READ_ONLY": "1"})
     try:
         yield url
     finally:
@@ -95,7 +96,8 @@ def test_bundled_sources_are_listed_with_origin_commit_hash_and_licence() -> Non
     head = lines[0].split("\t")
     assert head[:8] == ["file", "origin", "repository", "path_in_repository", "commit", "sha256", "licence", "licence_evidence"]
     rows = [dict(zip(head, ln.split("\t"), strict=True)) for ln in lines[1:]]
-    assert {r["file"] for r in rows} == {p.name for p in BUNDLED.glob("*.pdf")}
+    # every shipped PDF is listed (files a user uploads beside them are the user's, not listed here)
+    assert {r["file"] for r in rows} == {n for n in SHIPPED_FILES if n.endswith(".pdf")}
     for r in rows:
         assert hashlib.sha256((BUNDLED / r["file"]).read_bytes()).hexdigest() == r["sha256"]
         assert len(r["commit"]) == 40 and r["licence"]

@@ -8,6 +8,8 @@ import pytest
 
 from ingest import checks, cli
 
+from .conftest import copy_shipped
+
 PLANTED = """id: planted
 model: Planted
 organization: Lab
@@ -49,8 +51,8 @@ def test_check_finds_every_planted_error_of_one_file_in_one_run(planted: Path, c
     assert any(ln.startswith("warning: ") and "'MyPO'" in ln for ln in err.splitlines())
 
 
-def test_check_accepts_the_shipped_reports(capsys: pytest.CaptureFixture) -> None:
-    assert cli.main(["check"]) == 0
+def test_check_accepts_the_shipped_reports(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    assert cli.main(["check", "--reports-dir", str(copy_shipped(tmp_path / "reports"))]) == 0
     out = capsys.readouterr()
     assert "error:" not in out.err and out.out.count("ok: ") >= 10
 
@@ -66,3 +68,41 @@ def test_a_file_that_is_not_yaml_gets_one_error_and_no_crash(tmp_path: Path) -> 
     p.write_text("id: [unclosed\n", encoding="utf-8")
     found = checks.check_file(p, (tmp_path,), checks.load_vocabulary())
     assert len(found) == 1 and found[0].severity == "error"
+
+
+def test_check_reports_every_error_after_an_unquoted_invalid_date(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """`released: 2025-13-45` (unquoted) is one error among the others, not a stop before them."""
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    (reports / "dated.yaml").write_text(
+        "id: dated\nmodel: M\norganization: Lab\ndoc_type: pdf\nreleased: 2025-13-45\ntags: 5\nsorce: {url: x}\n"
+        "curated:\n  reward_sauce: {value: x}\n",
+        encoding="utf-8",
+    )
+    assert cli.main(["check", "--reports-dir", str(reports)]) == 1
+    errors = [ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("error: ")]
+    fields = {ln.split(": ")[2] for ln in errors}
+    assert {"released", "doc_type", "tags", "sorce", "curated.reward_sauce"} <= fields, errors
+    assert any("released" in ln and "YYYY-MM-DD" in ln for ln in errors)
+
+
+@pytest.mark.parametrize("page", ["-3", "0", "'-1'"])
+def test_check_refuses_a_page_below_one_in_curated_cells_and_results(tmp_path: Path, page: str) -> None:
+    p = tmp_path / "paged.yaml"
+    p.write_text(
+        "id: paged\nmodel: M\norganization: Lab\ndoc_type: other\n"
+        f"curated:\n  rl_algorithm: {{value: PPO, page: {page}}}\n"
+        f"results:\n  - {{benchmark: B, model: M, value: 1, page: {page}}}\n",
+        encoding="utf-8",
+    )
+    found = checks.check_file(p, (tmp_path,), checks.load_vocabulary())
+    assert {f.field for f in found if "1 or more" in f.message} == {"curated.rl_algorithm.page", "results.0.page"}, found
+
+
+def test_a_page_given_as_a_section_heading_is_accepted(tmp_path: Path) -> None:
+    p = tmp_path / "post.yaml"
+    p.write_text(
+        "id: post\nmodel: M\norganization: Lab\ndoc_type: blog\ncurated:\n  rl_algorithm: {value: PPO, page: 'Training'}\n",
+        encoding="utf-8",
+    )
+    assert [f for f in checks.check_file(p, (tmp_path,), checks.load_vocabulary()) if f.severity == "error"] == []

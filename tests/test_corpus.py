@@ -17,7 +17,7 @@ from ingest.reading.extract import extract_file
 from ingest.sources.schema import STUDY_TERMS
 from ingest.store.store import Store
 
-from .conftest import CORPUS, REPO
+from .conftest import CORPUS, copy_shipped
 
 REFS = (
     list(csv.DictReader((CORPUS / "reference_counts.tsv").open(), delimiter="\t"))
@@ -70,8 +70,9 @@ def test_ingest_of_shipped_reports_plus_a_corpus_pdf(corpus, tmp_path):
         f"source:\n  path: {corpus / 'pdf' / 'deepseek-r1.pdf'}\n"
     )
     settings = Settings(data_dir=tmp_path / "data", offline=True, source_roots=(corpus,))
-    files = [*sorted((REPO / "reports").glob("[!_]*.yaml")), extra]
-    res = run(files=files, reports_dir=REPO / "reports", settings=settings)
+    shipped = copy_shipped(tmp_path / "reports")
+    files = [*sorted(shipped.glob("[!_]*.yaml")), extra]
+    res = run(files=files, reports_dir=shipped, settings=settings)
     status = {o.report_id: o.status for o in res.outcomes}
     assert status["deepseek-r1"] == "ok"
     store = Store(settings.data_dir)

@@ -15,12 +15,13 @@ from ingest.outputs import export, stats, study_tables
 from ingest.outputs.distinctive import distinctive_terms
 from ingest.store.store import Store
 
+from .conftest import SHIPPED_IDS
+
 REPO = Path(__file__).resolve().parents[1]
 LENS = load_lens()
 LAB = {d.id: d.label for d in LENS.dimensions}  # headers come from the lens
 ALGO = next(d.id for d in LENS.dimensions if d.kind == "algorithm")
 STUDY = REPO.parent / "shared" / "study" / "study_tables.md"
-SHIPPED = sorted(p for p in (REPO / "reports").glob("*.yaml") if not p.name.startswith("_"))
 
 
 @pytest.fixture(scope="module")
@@ -183,7 +184,7 @@ def test_tiers_group_by_doc_type_and_level(shipped_store: Store) -> None:
     assert rows[("PDF tech report on GitHub (no arXiv)", "detailed")] == "A.X K2, Kimi K3"
     assert rows[("arXiv preprint", "low")] == "DeepSeek-V4, MiniMax-M1, Qwen3"
     assert rows[("official blog post", "none")] == "Llama 4"
-    assert sum(len(m.split(", ")) for m in rows.values()) == len(SHIPPED)
+    assert sum(len(m.split(", ")) for m in rows.values()) == len(SHIPPED_IDS)
 
 
 def test_report_card_lists_metadata_figures_and_cells(shipped_store: Store) -> None:

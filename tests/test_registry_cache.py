@@ -11,7 +11,7 @@ import pytest
 from ingest.sources import registry
 from ingest.sources.registry import SpecCache, load_registry
 
-from .conftest import REPO, write_report
+from .conftest import copy_shipped, write_report
 
 #: A file older than this is outside the "racy" window, so its outcome is cached.
 OLD_NS = time.time_ns() - 3600 * 10**9
@@ -66,10 +66,11 @@ def test_warm_load_parses_nothing_and_equals_an_uncached_load(folder: Path, tmp_
 
 def test_shipped_reports_round_trip_through_the_cache(tmp_path: Path, parses: list[str]) -> None:
     cache = tmp_path / "registry.json"
-    plain = load_registry(REPO / "reports")
-    load_registry(REPO / "reports", cache=cache)
+    shipped = copy_shipped(tmp_path / "reports")
+    plain = load_registry(shipped)
+    load_registry(shipped, cache=cache)
     parses.clear()
-    warm = load_registry(REPO / "reports", cache=cache)
+    warm = load_registry(shipped, cache=cache)
     if any(time.time_ns() - p.stat().st_mtime_ns > 3 * 10**9 for p in plain.paths.values()):
         assert len(parses) < len(plain.reports)
     assert warm == plain  # curated cells, reported figures, dates and results survive the JSON round trip

@@ -75,6 +75,18 @@ class Reported(Strict):
         return v
 
 
+def page_number(v: int | str | None) -> int | str | None:
+    """A page as a report file gives it: a PDF page counts from 1 (a number, or text of one); other text
+    names a blog section heading."""
+    if isinstance(v, int) and v < 1:
+        raise ValueError(f"page must be 1 or more (got {v}); PDF pages count from 1")
+    if isinstance(v, str) and re.fullmatch(r"\s*[-+]?\d+\s*", v) and int(v) < 1:
+        raise ValueError(f"page must be 1 or more (got {v.strip()!r}); PDF pages count from 1")
+    if isinstance(v, str) and not v.strip():
+        raise ValueError("page must be a page number or a section heading, not empty text")
+    return v
+
+
 class CuratedCell(Strict):
     """A hand-checked value for one comparison-table dimension; overrides the automatic cell."""
 
@@ -84,6 +96,11 @@ class CuratedCell(Strict):
     page: int | str | None = Field(None, description="1-based PDF page (or blog section heading) of the quote")
     notes: str | None = Field(None, description="why this value; caveats")
     reviewed: dt.date | None = Field(None, description="date of the review decision, YYYY-MM-DD (the Review page writes it)")
+
+    @field_validator("page")
+    @classmethod
+    def _page(cls, v: int | str | None) -> int | str | None:
+        return page_number(v)
 
     @property
     def values(self) -> list[str]:
@@ -105,6 +122,11 @@ class CuratedResult(Strict):
     page: int | str | None = Field(None, description="1-based PDF page (or blog section heading) where the score is shown")
     figure: str | None = Field(None, description="figure or table label, e.g. 'Figure 1' (page or figure is required)")
     notes: str | None = Field(None, description="how the value was read; caveats")
+
+    @field_validator("page")
+    @classmethod
+    def _page(cls, v: int | str | None) -> int | str | None:
+        return page_number(v)
 
     @model_validator(mode="after")
     def _where(self) -> CuratedResult:
