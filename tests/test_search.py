@@ -24,6 +24,17 @@ def test_search_finds_a_phrase_across_line_breaks_literally_and_case_insensitive
     assert len(search.clean_query("x" * 10_000)) == search.MAX_QUERY
 
 
+@pytest.mark.parametrize("wide", ["İ", "Iİ"])
+def test_a_character_whose_lower_case_is_longer_does_not_make_search_case_sensitive(wide: str) -> None:
+    """ "İ" lower-cases to two characters: the page is still matched case-insensitively, at the right places."""
+    doc = Document("pdf", "pdfium", [Page(1, f"{wide}stanbul. The Agent calls a tool; {wide}{wide} the AGENT again.")])
+    hits = search.search_document("r", doc, "agent")
+    assert [h.match for h in hits] == ["Agent", "AGENT"]
+    assert hits[0].left.endswith("The ") and hits[0].right.startswith(" calls")
+    assert hits[1].left.endswith("the ") and hits[1].right.startswith(" again")
+    assert [h.match for h in search.search_document("r", doc, f"{wide}stanbul")] == [f"{wide}stanbul"]
+
+
 def test_search_caps_lines_per_report() -> None:
     doc = Document("pdf", "pdfium", [Page(1, "agent " * 500)])
     assert len(search.search_document("r", doc, "agent")) == search.PER_REPORT

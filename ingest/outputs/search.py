@@ -3,8 +3,9 @@
 Lexicon terms are counted at ingest; a reader also wants any word or phrase ("reward shaping",
 "GRPO", "sandbox"). The text each report was read from is kept in the store's text cache (keyed by
 the source's SHA-256 and engine), so a search reads it back instead of the source. The query is
-literal text (never a regular expression), matched case-insensitively with whitespace folded, so a
-phrase broken across lines is found. Hostile input is bounded: the query's length, the lines per
+literal text (never a regular expression), matched case-insensitively (each character lower-cased
+on its own, so one whose lower case is longer, such as "İ", shifts nothing) with whitespace folded,
+so a phrase broken across lines is found. Hostile input is bounded: the query's length, the lines per
 report and in all.
 """
 
@@ -40,24 +41,42 @@ def clean_query(query: str) -> str:
     return fold_ws(query or "")[:MAX_QUERY]
 
 
+def folded(text: str) -> tuple[str, list[int] | None]:
+    """`text` in lower case, and where each of its characters came from (None: the same place).
+
+    Lower-casing a character may lengthen it ("İ" becomes "i" and a combining dot), which shifts every
+    later offset; then each character is lowered on its own and the offsets are mapped back, so the
+    match is cut from the original text at the right place and every other character still matches
+    case-insensitively.
+    """
+    low = text.lower()
+    if len(low) == len(text):  # no character changed length: offsets are the same
+        return low, None
+    parts: list[str] = []
+    where: list[int] = []
+    for i, ch in enumerate(text):
+        lc = ch.lower()
+        parts.append(lc)
+        where.extend([i] * len(lc))
+    return "".join(parts), where
+
+
 def search_document(report_id: str, doc: Document, query: str, limit: int = PER_REPORT) -> list[Hit]:
-    """The first `limit` matches of `query` in one document, page by page."""
-    q = clean_query(query).lower()
+    """The first `limit` matches of `query` in one document, page by page (case folded per character)."""
+    q = "".join(ch.lower() for ch in clean_query(query))
     if not q:
         return []
     out: list[Hit] = []
     for page in doc.pages:
         text = fold_ws(page.text)
-        low = text.lower()
-        if len(low) != len(text):  # a Unicode case mapping changed the length: match on the text itself
-            low, q_ = text, clean_query(query)
-        else:
-            q_ = q
-        i = low.find(q_)
+        low, where = folded(text)
+        i = low.find(q)
         while i >= 0 and len(out) < limit:
-            end = i + len(q_)
-            out.append(Hit(report_id, page.number, page.label, left_context(text, i), text[i:end], right_context(text, end)))
-            i = low.find(q_, end)
+            j = i + len(q)
+            start, end = (i, j) if where is None else (where[i], where[j - 1] + 1)
+            left, right = left_context(text, start), right_context(text, end)
+            out.append(Hit(report_id, page.number, page.label, left, text[start:end], right))
+            i = low.find(q, j)
         if len(out) >= limit:
             break
     return out
