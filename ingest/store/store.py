@@ -414,7 +414,7 @@ class Store(TableReader):
     def write_tables(self, frames: dict[str, pd.DataFrame], buckets: dict[str, int] | None = None) -> None:
         """Publish whole tables as a new generation (tables not named keep their current parts).
 
-        For fixtures and full rebuilds; the pipeline's incremental path is ingest/store/tables.py.
+        For fixtures and full rebuilds; the pipeline's incremental path is ingest/outputs/tables.py.
         """
         m = self.manifest_or_none() or Manifest()
         order = list(m.order)
