@@ -50,6 +50,7 @@ from ingest.analysis.keywords import count_keywords  # noqa: E402
 from ingest.analysis.lens import load_lens  # noqa: E402
 from ingest.analysis.lexicon import load_lexicon  # noqa: E402
 from ingest.analysis.results import read_results  # noqa: E402
+from ingest.common.records import Bundle, Meta  # noqa: E402
 from ingest.outputs.tables import rebuild_tables  # noqa: E402
 from ingest.pipeline import (  # noqa: E402
     Settings,
@@ -61,7 +62,6 @@ from ingest.reading.sections import section_spans, split_sections  # noqa: E402
 from ingest.reading.textnorm import word_rule  # noqa: E402
 from ingest.run.executor import Job, Limits, fork_here, run_jobs, stop_forkserver, warm_up  # noqa: E402
 from ingest.sources.registry import load_registry  # noqa: E402
-from ingest.store.records import Bundle, Meta  # noqa: E402
 from ingest.store.store import Store  # noqa: E402
 
 

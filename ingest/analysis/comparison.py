@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ingest.analysis.lens import NOT_ASSESSED, NOT_DISCLOSED, Lens
+from ingest.common.records import Annotation, Cell
 from ingest.sources.schema import CuratedCell, ReportSpec
-from ingest.store.records import Annotation, Cell
 from ingest.store.store import frame
 
 if TYPE_CHECKING:  # pandas only for the frames readers ask for: a table update never imports it

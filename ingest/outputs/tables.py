@@ -39,9 +39,9 @@ from ingest.analysis.results import (
     result_note_rows,
     result_rows,
 )
+from ingest.common.records import Annotation, Bundle, Results
 from ingest.sources.registry import Registry, Roster
 from ingest.sources.schema import ReportSpec
-from ingest.store.records import Annotation, Bundle, Results
 from ingest.store.store import (
     DEFAULT_BUCKETS,
     Manifest,

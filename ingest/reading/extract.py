@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
-from ingest.reading.document import (
+from ingest.common.document import (
     DEFAULT_LIMITS,
     EXTRACTOR_VERSION,
     MB,

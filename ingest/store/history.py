@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ingest.store.records import Bundle
+from ingest.common.records import Bundle
 from ingest.store.store import Store, atomic_write_bytes, dumps
 
 _SHA = re.compile(r"^[0-9a-f]{20}$")

@@ -41,8 +41,9 @@ from typing import TYPE_CHECKING
 
 from filelock import FileLock
 
-from ingest.reading.document import EXTRACTOR_VERSION, Document
-from ingest.store.atomic import atomic_write_bytes, describe_os_error, dumps
+from ingest.common.atomic import atomic_write_bytes, describe_os_error, dumps
+from ingest.common.document import EXTRACTOR_VERSION, Document
+from ingest.common.records import Bundle
 from ingest.store.frames import (
     _in_order,
     frame,
@@ -67,7 +68,6 @@ from ingest.store.manifest import (
     bucket_of,
 )
 from ingest.store.reader import TableReader
-from ingest.store.records import Bundle
 
 if TYPE_CHECKING:  # pandas/pyarrow are imported lazily: a warm re-run never needs them
     import pandas as pd
