@@ -12,7 +12,8 @@ from ingest.outputs import tables as tables_mod
 from ingest.outputs.tables import rebuild_tables
 from ingest.pipeline import ingest_report
 from ingest.sources.registry import load_registry
-from ingest.store.store import Store, rows_to_arrow
+from ingest.store.frames import rows_to_arrow
+from ingest.store.store import Store
 
 from .test_store import add_report, setup  # noqa: F401  (fixture)
 

@@ -24,6 +24,7 @@ from pathlib import Path
 import yaml
 from pydantic import ValidationError
 
+from ingest.common.atomic import atomic_write_bytes
 from ingest.sources import fetch
 from ingest.sources.api import ApiClient, ApiError
 from ingest.sources.candidates import Candidate, from_arxiv, from_feed, from_github, unique_id, wanted_file
@@ -32,7 +33,7 @@ from ingest.sources.registry import load_registry
 from ingest.sources.schema import ID_PATTERN, ReportSpec
 from ingest.sources.urls import UrlError, normalize_url
 from ingest.sources.watch import Lab, Watch, WatchError, load_state, load_watch, save_state
-from ingest.store.store import Store, atomic_write_bytes
+from ingest.store.store import Store
 
 INCOMING = "incoming"
 _ARXIV_VERSION = re.compile(r"(arxiv\.org/pdf/\d{4}\.\d{4,5})v\d+$")
