@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
 from ingest.common.atomic import atomic_write_bytes
-from ingest.reading.extract import magic_kind
+from ingest.common.document import magic_kind
 from ingest.run.executor import Done, Limits, describe_mb, run_isolated
 from ingest.sources import hosts
 from ingest.sources.confine import OutsideRoots, confine, shown
