@@ -33,11 +33,11 @@ import yaml
 from reportlab.pdfgen import canvas
 from streamlit.testing.v1 import AppTest
 
-from ingest.outputs import curate, export, neutral, pageimage, report_card
+from ingest.outputs import curate, export, neutral, pageimage, report_card, tables
 from ingest.pipeline import Settings, run
+from ingest.run.isolate import isolate
 from ingest.sources import fetch
 from ingest.sources.fetch import FetchSettings
-from ingest.store import tables
 from ingest.store.store import Store
 from tests.local_http import LocalServer
 from views import nav
@@ -188,7 +188,7 @@ def render_family(m: Metrics, work: Path) -> Path:
             before = _rss_mb()
             t0 = time.perf_counter()
             try:
-                img = pageimage.render_pdf_page(pdf, row["sha256"], 1, "The agent uses a tool")
+                img = pageimage.render_pdf_page(pdf, row["sha256"], 1, "The agent uses a tool", isolate=isolate)
                 msg = f"{len(img.png):,} bytes PNG at scale {img.scale:.2f}, {img.boxes} boxes"
             except pageimage.RenderRefused as exc:
                 msg = f"refused: {exc}"

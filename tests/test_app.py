@@ -448,18 +448,19 @@ def test_report_and_review_pages_draw_no_dataframe_grid(store_env: Path) -> None
 
 def test_see_the_page_renders_only_the_reports_own_source(store_env: Path, tmp_path: Path) -> None:
     from ingest.outputs import pageimage
+    from ingest.run.isolate import isolate
 
     store = Store(store_env)
     row = store.read_table("reports").set_index("report_id").loc["r00"].to_dict()
     pdf = pageimage.source_file(store, row)
     assert pdf is not None and pdf.name == "r00.pdf"
-    img = pageimage.render_pdf_page(pdf, row["sha256"], 1, QUOTE)
+    img = pageimage.render_pdf_page(pdf, row["sha256"], 1, QUOTE, isolate=isolate)
     assert img.boxes >= 1 and len(img.png) > 5_000
-    miss1 = pageimage.render_pdf_page(pdf, row["sha256"], 1, "words not on the page")
-    miss2 = pageimage.render_pdf_page(pdf, row["sha256"], 1, "other words not there")
+    miss1 = pageimage.render_pdf_page(pdf, row["sha256"], 1, "words not on the page", isolate=isolate)
+    miss2 = pageimage.render_pdf_page(pdf, row["sha256"], 1, "other words not there", isolate=isolate)
     assert miss1.boxes == 0 and miss1.png == miss2.png  # a URL's made-up quotes share one unmarked image
     with pytest.raises(ValueError):
-        pageimage.render_pdf_page(pdf, row["sha256"], 99, QUOTE)
+        pageimage.render_pdf_page(pdf, row["sha256"], 99, QUOTE, isolate=isolate)
     tampered = dict(row, source_path="../../../../etc/passwd")
     assert pageimage.source_file(store, tampered) is None  # only a file with the stored hash is ever opened
     at = run_app("source")

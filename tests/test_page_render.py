@@ -22,6 +22,7 @@ from streamlit.testing.v1 import AppTest
 
 from ingest.outputs import pageimage
 from ingest.pipeline import Settings, run
+from ingest.run.isolate import isolate
 from ingest.store.store import Store
 from tests.test_app_security import HOSTILE, assert_no_markdown_payload
 from views import nav
@@ -68,16 +69,16 @@ def test_a_huge_page_renders_in_a_child_at_a_capped_pixel_count(hostile_env: Pat
     assert pdf is not None
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     t0 = time.monotonic()
-    img = pageimage.render_pdf_page(pdf, row["sha256"], 1, QUOTE)
+    img = pageimage.render_pdf_page(pdf, row["sha256"], 1, QUOTE, isolate=isolate)
     assert time.monotonic() - t0 < 10
     w, h = Image.open(io.BytesIO(img.png)).size
     assert w * h <= pageimage.MAX_PIXELS and img.scale < 1.6
     assert img.boxes >= 1  # the quote is still marked at the lower scale
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 - before < 100  # not rendered here
-    again = pageimage.render_pdf_page(pdf, row["sha256"], 1, QUOTE)
+    again = pageimage.render_pdf_page(pdf, row["sha256"], 1, QUOTE, isolate=isolate)
     assert again is img  # from the in-memory cache
     with pytest.raises(pageimage.RenderRefused, match="outside"):
-        pageimage.render_pdf_page(pdf, row["sha256"], 99, QUOTE)
+        pageimage.render_pdf_page(pdf, row["sha256"], 99, QUOTE, isolate=isolate)
 
 
 def test_capped_scale() -> None:
@@ -92,7 +93,7 @@ def test_render_over_the_time_limit_shows_a_message(hostile_env: Path, monkeypat
     pdf = pageimage.source_file(Store(hostile_env / "data"), row)
     assert pdf is not None
     with pytest.raises(pageimage.RenderRefused, match="longer than"):
-        pageimage.render_pdf_page(pdf, row["sha256"], 1, "a quote never rendered before")
+        pageimage.render_pdf_page(pdf, row["sha256"], 1, "a quote never rendered before", isolate=isolate)
 
 
 def _files(root: Path) -> dict[str, tuple[int, int]]:

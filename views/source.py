@@ -14,6 +14,7 @@ import re
 import streamlit as st
 
 from ingest.outputs import pageimage
+from ingest.run.isolate import isolate
 from ingest.store.store import Store
 from views import data, htmltable
 from views.plain import escape_md, message
@@ -52,7 +53,7 @@ def render() -> None:
             return
         try:
             with st.spinner("rendering the page…"):
-                img = pageimage.render_pdf_page(path, row["sha256"], page, quote)
+                img = pageimage.render_pdf_page(path, row["sha256"], page, quote, isolate=isolate)
         except pageimage.RenderRefused as exc:
             message("warning", str(exc))
             return

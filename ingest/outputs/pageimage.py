@@ -6,8 +6,9 @@ marked.
 
 A page is hostile input like any other (a 1 KB PDF can declare a 14,400 pt page, 8 GB at screen
 scale), so rendering is a bounded job: it runs in a child process with a memory and a time limit
-(`ingest.run.executor`), the scale is lowered until the image has at most `MAX_PIXELS` pixels,
-and at most `MAX_RENDERS` renders run at once. A render over a limit raises `RenderRefused`
+(the caller's runner, `isolate`: `ingest.run.isolate.isolate`, see `ingest.sources.isolation`), the
+scale is lowered until the image has at most `MAX_PIXELS` pixels, and at most `MAX_RENDERS` renders
+run at once. A render over a limit raises `RenderRefused`
 with a message for the page. The PNG is kept in memory only (a bounded LRU, `CACHE_BYTES`):
 no request writes to disk, so links with ever new quotes cannot fill it, read-only or not.
 
@@ -27,8 +28,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
-from ingest.run.executor import Done, Limits, describe_mb, run_isolated
-from ingest.sources.fetch import PeakMemory, cache_entry, sha256_file
+from ingest.sources.fetch import cache_entry, sha256_file
+from ingest.sources.isolation import Isolate, PeakMemory
 from ingest.store.store import Store
 
 MAX_SCALE = 3.0
@@ -151,22 +152,23 @@ def capped_scale(width_pt: float, height_pt: float, scale: float, max_pixels: in
     return scale if area <= max_pixels else scale * math.sqrt(max_pixels / area) * 0.995
 
 
-def render_pdf_page(pdf: Path, sha256: str, page: int, quote: str, scale: float = 1.6) -> PageImage:
-    """Page `page` (1-based) of `pdf` as a PNG with the quote highlighted, rendered in a limited child
-    process; cached in memory by file hash, page, scale and quote. Raises RenderRefused."""
+def render_pdf_page(pdf: Path, sha256: str, page: int, quote: str, scale: float = 1.6, *, isolate: Isolate) -> PageImage:
+    """Page `page` (1-based) of `pdf` as a PNG with the quote highlighted, rendered through `isolate` (a
+    limited child process; no default, so no caller renders a hostile page in its own process by
+    omission); cached in memory by file hash, page, scale and quote. Raises RenderRefused."""
     scale = min(max(scale, 0.5), MAX_SCALE)
     key = (sha256, page, scale, quote)
     hit = _CACHE.get(key)
     if hit is not None:
         return hit
     with _SLOTS:
-        result = run_isolated(_render_job, (str(pdf), page, quote, scale), Limits(timeout=RENDER_SECONDS, memory_mb=RENDER_MB))
+        result = isolate(_render_job, (str(pdf), page, quote, scale), RENDER_SECONDS, RENDER_MB)
     PEAKS.note(result.peak_mb)
-    if not isinstance(result, Done):
+    if not result.ok:
         if result.kind == "timeout":
             raise RenderRefused(f"this page took longer than {RENDER_SECONDS:g} s to render, so it is not shown")
         if result.kind == "memory":
-            raise RenderRefused(f"this page needs more than {describe_mb(RENDER_MB)} of memory to render, so it is not shown")
+            raise RenderRefused(f"this page needs more than {RENDER_MB / 1024:g} GB of memory to render, so it is not shown")
         raise RenderRefused(f"this page could not be rendered ({result.message})")
     kind, value = result.value
     if kind != "ok":

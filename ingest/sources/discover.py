@@ -30,6 +30,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 import yaml
 from pydantic import ValidationError
@@ -43,10 +44,25 @@ from ingest.sources.registry import SpecFileError, load_registry, parse_yaml
 from ingest.sources.schema import ID_PATTERN, ReportSpec
 from ingest.sources.urls import UrlError, normalize_url
 from ingest.sources.watch import Lab, Proposed, State, Watch, WatchError, load_state, load_watch, save_state
-from ingest.store.store import Store
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 INCOMING = "incoming"
 _ARXIV_VERSION = re.compile(r"(arxiv\.org/pdf/\d{4}\.\d{4,5})v\d+$")
+
+
+class DataFolder(Protocol):
+    """The data folder as discovery uses it: the store, passed in by the CLI (sources/ does not import
+    store/, a later stage)."""
+
+    root: Path  # discovery's own state file lives here
+    http_dir: Path  # the download cache
+    results_dir: Path  # the stored versions' history
+
+    def has_results(self) -> bool: ...
+
+    def read_table(self, name: str, columns: list[str] | None = None) -> pd.DataFrame: ...
 
 
 def url_key(url: str) -> str:
@@ -116,7 +132,7 @@ def _raw_url(path: Path) -> str | None:
     return url if isinstance(url, str) else None
 
 
-def known_reports(reports_dir: Path, store: Store, state: State) -> Known:
+def known_reports(reports_dir: Path, store: DataFolder, state: State) -> Known:
     """Every report and proposal (YAML), every stored source hash (tables and history), every dismissal,
     and the proposals the tool wrote that are still in incoming/ (edited or not, valid or not)."""
     k = Known({}, {}, {}, set(), {url_key(u) for u in state.dismissed})
@@ -279,7 +295,7 @@ def collect(watch: Watch, client: ApiClient, since: dt.date) -> Found:
 # ------------------------------------------------------------------------------------------ proposals
 
 
-def _hash(c: Candidate, store: Store, settings: fetch.FetchSettings, isolate: Isolate) -> tuple[str | None, str]:
+def _hash(c: Candidate, store: DataFolder, settings: fetch.FetchSettings, isolate: Isolate) -> tuple[str | None, str]:
     """SHA-256 of a repository file (downloaded into the ordinary cache, same limits as ingest)."""
     if not c.download:
         return None, ""
@@ -344,7 +360,7 @@ class Proposing:
 
     known: Known
     folder: Path
-    store: Store
+    store: DataFolder
     settings: fetch.FetchSettings
     isolate: Isolate
     today: dt.date
@@ -392,7 +408,7 @@ class Proposing:
 def run(
     watch_path: Path,
     reports_dir: Path,
-    store: Store,
+    store: DataFolder,
     since: dt.date | None = None,
     fetch_settings: fetch.FetchSettings | None = None,
     isolate: Isolate = in_process,
@@ -475,7 +491,7 @@ def move_proposal(reports_dir: Path, data_dir: Path, rid: str, accept: bool) -> 
     return f"dismissed: {rid}"
 
 
-def accept_or_dismiss(reports_dir: Path, store: Store, accept: str | None = None, dismiss: str | None = None) -> int:
+def accept_or_dismiss(reports_dir: Path, store: DataFolder, accept: str | None = None, dismiss: str | None = None) -> int:
     """The CLI's --accept / --dismiss: one line either way; 2 for a bad id, 1 when it cannot be done."""
     rid = accept or dismiss or ""
     try:

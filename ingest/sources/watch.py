@@ -23,8 +23,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from ingest.common.atomic import atomic_write_bytes
 from ingest.sources.guarded_yaml import YamlRefused, load_yaml
-from ingest.store.store import atomic_write_bytes
 
 #: A state file larger than this is not read (a fresh state instead; it holds a date and two short lists).
 MAX_STATE_BYTES = 4 * 1024 * 1024
