@@ -17,8 +17,12 @@ The output is a `Table` of `Cell`s with 0-based row and column indices; regions 
 
 from __future__ import annotations
 
+import bisect
+import itertools
+import math
 import statistics
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ingest.reading.tables_pdf import DASH, Line, Seg, Word, group_lines, is_value, split_segments
 
@@ -78,8 +82,8 @@ class _Piece:
     c0: int = 0
     c1: int = 0  # inclusive
 
-    @property
-    def numeric(self) -> bool:
+    @cached_property
+    def numeric(self) -> bool:  # asked for every line the piece's row meets
         return is_value(self.seg.text) or bool(DASH.match(self.seg.text))
 
 
@@ -101,15 +105,17 @@ def table_from_lines(lines: list[Line], page: int) -> Table | None:
     cols = column_bands(pieces, head_end)
     if len(cols) < 2:
         return None
+    placed = _Columns(cols)
     for p in pieces:
-        p.c0, p.c1 = _cols_of(p.seg, cols)
+        p.c0, p.c1 = placed.span(p.seg)
     joined = _join_word_bands(cols, pieces)
     if len(joined) < 2:
         return None
     if len(joined) < len(cols):
         cols = joined
+        placed = _Columns(cols)
         for p in pieces:
-            p.c0, p.c1 = _cols_of(p.seg, cols)
+            p.c0, p.c1 = placed.span(p.seg)
     rows = _row_groups(lines, pieces, head_end)
     cells = _cells(pieces, rows)
     x0 = min(ln.x0 for ln in lines)
@@ -154,21 +160,11 @@ def column_bands(pieces: list[_Piece], head_end: int = 0) -> list[tuple[float, f
     single segment take part (a row label column) unless they span. A cluster made only of header
     lines (above line `head_end`, the first holding a value) that lies between two other columns is
     a header set over the gap between them, not a column."""
-    by_line: dict[int, list[Seg]] = {}
-    for p in pieces:
-        by_line.setdefault(p.line, []).append(p.seg)
-    if not any(len(segs) >= 2 for segs in by_line.values()):
+    lines = {p.line for p in pieces}
+    if len(pieces) == len(lines):  # no line of two or more segments
         return []
-    keep: list[tuple[float, float, int]] = []
-    for p in pieces:
-        s = p.seg
-        spans = any(  # a body segment spans only body columns (however its header is split)
-            sum(1 for o in segs if _overlap(s.x0, s.x1, o.x0, o.x1) > 0.5) >= 2
-            for li, segs in by_line.items()
-            if li != p.line and (p.line < head_end or li >= head_end)
-        )
-        if not spans:
-            keep.append((s.x0, s.x1, p.line))
+    spanning = _spanning(pieces, head_end)
+    keep = [(p.seg.x0, p.seg.x1, p.line) for p, spans in zip(pieces, spanning, strict=True) if not spans]
     bands: list[list[float]] = []  # x0, x1, last body line (-1: header only)
     for a, b, li in sorted(keep):
         body = li if li >= head_end else -1
@@ -182,6 +178,68 @@ def column_bands(pieces: list[_Piece], head_end: int = 0) -> list[tuple[float, f
     return [(a, b) for a, b, _ in out]
 
 
+def _spanning(pieces: list[_Piece], head_end: int) -> list[bool]:
+    """For each piece, whether it overlaps (by more than 0.5 pt) two or more segments of one other line
+    (for a body piece: of one other body line), in O(n log n) for n pieces.
+
+    Piece [a, b] overlaps segment [s0, s1] by more than 0.5 exactly when a < s1 - 0.5, b > s0 + 0.5
+    and both are wider than 0.5. Two segments s, t of one line both overlap it when a < min(A_s, A_t)
+    and b > max(B_s, B_t) (A = s1 - 0.5, B = s0 + 0.5). Of all the pairs of a line, only these matter:
+    going through its segments by falling A, each with the smallest B met before it (`_pair_corners`).
+    A piece then spans when some corner (A, B) of another line has A > a and B < b: among the corners
+    with A > a (a prefix once sorted by falling A), the smallest B of a line other than the piece's own.
+    """
+    by_line: dict[int, list[Seg]] = {}
+    for p in pieces:
+        by_line.setdefault(p.line, []).append(p.seg)
+    everywhere = _Corners([(a, bb, li) for li, segs in by_line.items() for a, bb in _pair_corners(segs)])
+    body = _Corners([(a, bb, li) for li, segs in by_line.items() if li >= head_end for a, bb in _pair_corners(segs)])
+    out = []
+    for p in pieces:
+        s = p.seg
+        corners = everywhere if p.line < head_end else body  # a body segment spans only body columns
+        out.append(s.x1 - s.x0 > 0.5 and corners.spans(s.x0, s.x1, p.line))
+    return out
+
+
+def _pair_corners(segs: list[Seg]) -> list[tuple[float, float]]:
+    """(A, B) of the pairs of one line's segments that any piece two of them overlap must reach (see `_spanning`)."""
+    wide = sorted(((s.x1 - 0.5, s.x0 + 0.5) for s in segs if s.x1 - s.x0 > 0.5), reverse=True)
+    out: list[tuple[float, float]] = []
+    low = float("inf")  # the smallest B of the segments with a larger A
+    for a, b in wide:
+        if low < float("inf"):
+            out.append((a, max(b, low)))
+        low = min(low, b)
+    return out
+
+
+class _Corners:
+    """Pair corners (A, B, line) sorted by falling A, with, for each prefix, the smallest B and the
+    smallest B of another line than that one's (so a query can leave out its own line)."""
+
+    def __init__(self, corners: list[tuple[float, float, int]]):
+        corners.sort(key=lambda c: -c[0])
+        self.neg_a = [-a for a, _, _ in corners]  # ascending, for bisect
+        self.best: list[tuple[float, int, float]] = []  # per prefix: (smallest B, its line, smallest B of another line)
+        b1, l1, b2 = float("inf"), -1, float("inf")
+        for _, b, li in corners:
+            if li == l1:
+                b1 = min(b1, b)
+            elif b < b1:
+                b1, l1, b2 = b, li, b1
+            else:
+                b2 = min(b2, b)
+            self.best.append((b1, l1, b2))
+
+    def spans(self, a: float, b: float, line: int) -> bool:
+        k = bisect.bisect_left(self.neg_a, -a)  # corners with A > a
+        if k == 0:
+            return False
+        b1, l1, b2 = self.best[k - 1]
+        return (b1 if l1 != line else b2) < b
+
+
 def _join_word_bands(cols: list[tuple[float, float]], pieces: list[_Piece]) -> list[tuple[float, float]]:
     """Columns with the column to their left where they are words of one cell split by wide word
     spaces (justified text in a cell): no value in them, and on every line that has a piece there,
@@ -191,9 +249,14 @@ def _join_word_bands(cols: list[tuple[float, float]], pieces: list[_Piece]) -> l
     for p in pieces:
         if p.c0 == p.c1:
             at.setdefault((p.line, p.c0), []).append(p)
+    touching: dict[int, list[_Piece]] = {}  # column -> the pieces that start or end in it
+    for p in pieces:
+        touching.setdefault(p.c0, []).append(p)
+        if p.c1 != p.c0:
+            touching.setdefault(p.c1, []).append(p)
     out = [list(cols[0])]
     for k in range(1, len(cols)):
-        mine = [p for p in pieces if p.c0 == k or p.c1 == k]
+        mine = touching.get(k, [])
         glued = bool(mine) and all(
             p.c0 == p.c1 == k
             and not p.numeric
@@ -212,21 +275,101 @@ def _glue(seg: Seg) -> float:
     return (3.0 if w.spaced else 1.0) * w.size
 
 
-def _overlap(a0: float, a1: float, b0: float, b1: float) -> float:
-    return min(a1, b1) - max(a0, b0)
+class _Columns:
+    """The columns of a table, indexed once, so placing each of n segments costs O(log c), not O(c).
+
+    `span` answers what a plain scan over the columns would: the first and last column a segment
+    overlaps by more than 0.5 pt; else the gap between two columns it lies in (a header spanning
+    both); else the column whose edge is nearest its centre (the first on a tie). The columns come
+    sorted by their left edge (`column_bands` sweeps left to right); their right edges need not be
+    sorted, so the overlaps are found in a tree of the largest right edge.
+    """
+
+    def __init__(self, cols: list[tuple[float, float]]):
+        self.cols = cols
+        self.x0 = [a for a, _ in cols]
+        if any(b < a for a, b in itertools.pairwise(self.x0)):
+            raise ValueError("columns must be sorted by their left edge")
+        n = 1
+        while n < len(cols):
+            n *= 2
+        self.n = n
+        self.tree = [-math.inf] * (2 * n)  # leaf k: the right edge of column k when wider than 0.5
+        for k, (a, b) in enumerate(cols):
+            self.tree[n + k] = b if b - a > 0.5 else -math.inf
+        for i in range(n - 1, 0, -1):
+            self.tree[i] = max(self.tree[2 * i], self.tree[2 * i + 1])
+        self.by_x1 = sorted((b, k) for k, (_, b) in enumerate(cols))
+
+    def _edge(self, node: int, lo: int, hi: int, end: int, t: float, last: bool) -> int:
+        """The first (or `last`) leaf index below `end` under `node` (covering lo..hi-1) whose key exceeds t; -1 if none."""
+        if lo >= end or self.tree[node] <= t:
+            return -1
+        if hi - lo == 1:
+            return lo
+        mid = (lo + hi) // 2
+        halves = ((2 * node + 1, mid, hi), (2 * node, lo, mid)) if last else ((2 * node, lo, mid), (2 * node + 1, mid, hi))
+        for child, a, b in halves:
+            k = self._edge(child, a, b, end, t, last)
+            if k >= 0:
+                return k
+        return -1
+
+    def span(self, seg: Seg) -> tuple[int, int]:
+        x0, x1 = seg.x0, seg.x1
+        if x1 - x0 > 0.5:  # overlap > 0.5: column left edge < x1 - 0.5, right edge > x0 + 0.5, both wide
+            end = bisect.bisect_left(self.x0, x1 - 0.5)
+            first = self._edge(1, 0, self.n, end, x0 + 0.5, last=False)
+            if first >= 0:
+                return first, self._edge(1, 0, self.n, end, x0 + 0.5, last=True)
+        k = max(bisect.bisect_left(self.x0, x1) - 1, 0)  # before it, no column's right neighbour starts at or after x1
+        while k < len(self.cols) - 1 and self.x0[k] <= x0:
+            if self.cols[k][1] <= x0 and x1 <= self.x0[k + 1]:  # set over the gap: a header spanning both
+                return k, k + 1
+            k += 1
+        k = self._nearest((x0 + x1) / 2)
+        return k, k
+
+    def _nearest(self, c: float) -> int:
+        """The column with an edge nearest `c` (the first of equals)."""
+        near: list[tuple[float, float, int]] = []  # (distance, edge value, 0: left edges / 1: right edges)
+        i = bisect.bisect_left(self.x0, c)
+        near += [(abs(self.x0[j] - c), self.x0[j], 0) for j in (i - 1, i) if 0 <= j < len(self.x0)]
+        i = bisect.bisect_left(self.by_x1, (c, -1))
+        near += [(abs(self.by_x1[j][0] - c), self.by_x1[j][0], 1) for j in (i - 1, i) if 0 <= j < len(self.by_x1)]
+        d = min(near)[0]
+        ks = []
+        for dist, v, side in near:
+            if dist == d and side == 0:
+                ks.append(bisect.bisect_left(self.x0, v))  # the first column with that left edge
+            elif dist == d:
+                ks.append(self.by_x1[bisect.bisect_left(self.by_x1, (v, -1))][1])  # the first with that right edge
+        return min(ks)
 
 
-def _cols_of(seg: Seg, cols: list[tuple[float, float]]) -> tuple[int, int]:
-    """First and last column a segment covers (at least the nearest one)."""
-    hit = [k for k, (a, b) in enumerate(cols) if _overlap(seg.x0, seg.x1, a, b) > 0.5]
-    if hit:
-        return hit[0], hit[-1]
-    between = [k for k in range(len(cols) - 1) if cols[k][1] <= seg.x0 and seg.x1 <= cols[k + 1][0]]
-    if between:  # set over the gap between two columns: a header spanning both
-        return between[0], between[0] + 1
-    c = (seg.x0 + seg.x1) / 2
-    k = min(range(len(cols)), key=lambda k: min(abs(cols[k][0] - c), abs(cols[k][1] - c)))
-    return k, k
+@dataclass
+class _Row:
+    """A row being built: its lines and what the rules ask of all its pieces, kept as lines join (so a
+    row of many lines costs each line's own pieces, not the whole row's again)."""
+
+    lines: list[int]
+    pieces: bool = False  # some line of the row has a piece
+    numeric: bool = False  # some piece holds a value
+    label: bool = False  # some piece starts in the first column
+    filled: set[int] = field(default_factory=set)  # columns the row's pieces cover
+    valued: set[int] = field(default_factory=set)  # columns where the row holds a value
+
+    def add(self, i: int, mine: list[_Piece]) -> _Row:
+        self.lines.append(i)
+        for p in mine:
+            cols = range(p.c0, p.c1 + 1)
+            self.pieces = True
+            self.filled.update(cols)
+            self.label = self.label or p.c0 == 0
+            if p.numeric:
+                self.numeric = True
+                self.valued.update(cols)
+        return self
 
 
 def _row_groups(lines: list[Line], pieces: list[_Piece], head_end: int = 0) -> list[list[int]]:
@@ -236,17 +379,18 @@ def _row_groups(lines: list[Line], pieces: list[_Piece], head_end: int = 0) -> l
         per_line.setdefault(p.line, []).append(p)
     gaps = [lines[i].top - lines[i - 1].bottom for i in range(1, len(lines))]
     typical = statistics.median(gaps) if gaps else 0.0
-    rows: list[list[int]] = []
+    rows: list[_Row] = []
     for i in range(len(lines)):
+        mine = per_line.get(i, [])
         if rows and _continues(lines, per_line, rows[-1], i, typical, i >= head_end):
-            rows[-1].append(i)
+            rows[-1].add(i, mine)
         else:
-            rows.append([i])
-    return rows
+            rows.append(_Row([]).add(i, mine))
+    return [r.lines for r in rows]
 
 
 def _continues(
-    lines: list[Line], per_line: dict[int, list[_Piece]], row: list[int], i: int, typical: float, body: bool = True
+    lines: list[Line], per_line: dict[int, list[_Piece]], row: _Row, i: int, typical: float, body: bool = True
 ) -> bool:
     """Whether line `i` continues the cells of the row above rather than starting a row.
 
@@ -256,27 +400,25 @@ def _continues(
     or, in the body of a table of text (no value in the row either), it leaves the first column
     to the row's label (a paragraph of a description cell; in a header it is a header row)."""
     mine = per_line.get(i, [])
-    above = [p for li in row for p in per_line.get(li, [])]
     if mine and _interleaved(lines, per_line, row, i):
         return True
-    if not mine or not above or any(p.numeric for p in mine):
+    if not mine or not row.pieces or any(p.numeric for p in mine):
         return False
-    prev = lines[row[-1]]
+    prev = lines[row.lines[-1]]
     gap = lines[i].top - prev.bottom
     if gap > 0.8 * lines[i].size:
         return False
-    filled = {c for p in above for c in range(p.c0, p.c1 + 1)}
-    if not all(p.c0 in filled and p.c1 in filled for p in mine):
+    if not all(p.c0 in row.filled and p.c1 in row.filled for p in mine):
         return False
     lower = all(_wrapped(p.seg.words[0].text) for p in mine)
-    if any(p.numeric for p in above) and not lower:
+    if row.numeric and not lower:
         return False  # under a row of values only a wrapped phrase continues
     tight = gap < 0.6 * typical - 0.5
-    text_row = body and not any(p.numeric for p in above) and any(p.c0 == 0 for p in above) and all(p.c0 > 0 for p in mine)
+    text_row = body and not row.numeric and row.label and all(p.c0 > 0 for p in mine)
     return tight or lower or text_row
 
 
-def _interleaved(lines: list[Line], per_line: dict[int, list[_Piece]], row: list[int], i: int) -> bool:
+def _interleaved(lines: list[Line], per_line: dict[int, list[_Piece]], row: _Row, i: int) -> bool:
     """Whether line `i` is set between the lines of `row` (its last line is the line above).
 
     Cells of one row with different numbers of lines are centred on the row, so their lines fall
@@ -285,7 +427,7 @@ def _interleaved(lines: list[Line], per_line: dict[int, list[_Piece]], row: list
     successive lines of one column: when they share no column and neither spans columns (a group
     header is a row of its own), they are parts of one row, unless line `i` puts a value in a
     column where the row has one already (rows of values beside a label of several lines)."""
-    k = row[-1]
+    k = row.lines[-1]
     a, b = lines[k], lines[i]
     if b.base - a.base >= 0.9 * min(a.size, b.size):
         return False
@@ -293,8 +435,7 @@ def _interleaved(lines: list[Line], per_line: dict[int, list[_Piece]], row: list
         return False  # a spanning header is a row of its own
     cols_a = {c for p in per_line.get(k, []) for c in range(p.c0, p.c1 + 1)}
     cols_b = {c for p in per_line.get(i, []) for c in range(p.c0, p.c1 + 1)}
-    valued = {c for li in row for p in per_line.get(li, []) if p.numeric for c in range(p.c0, p.c1 + 1)}
-    clash = any(p.numeric and p.c0 in valued for p in per_line.get(i, []))
+    clash = any(p.numeric and p.c0 in row.valued for p in per_line.get(i, []))
     return bool(cols_a) and not cols_a & cols_b and not clash
 
 

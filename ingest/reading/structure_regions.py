@@ -14,6 +14,7 @@ one `TablesError` with a plain message for a file it cannot read.
 
 from __future__ import annotations
 
+import bisect
 import re
 import time
 from dataclasses import replace
@@ -44,6 +45,9 @@ MAX_PAGES = 3000
 #: with the square of its cells).
 MAX_PAGE_WORDS = 20_000
 MAX_REGION_LINES = 200
+#: Lines a page's search for a table beside prose may look at, per line of the page: a real page
+#: tries a few candidate lines; one built to make every line a candidate is read without the split.
+BAND_WORK_PER_LINE = 50
 #: Seconds the `tables` command may spend reading pages before it stops with what it has.
 TIME_LIMIT = 120.0
 _BULLET = re.compile(r"^([\u2022\u2023\u25aa\u25cf\u25e6\u2013\u2014\u2212*-]|\(?[a-zA-Z0-9]{1,3}[.)]|\d{1,2}(\.\d{1,2})+\.?)$")
@@ -131,30 +135,47 @@ def _side_columns(lines: list[Line]) -> tuple[float, float, float, int] | None:
     of its lines hold two or more cells on the other side (a table, not a margin tab). (A table whose
     first column holds sentences shares a baseline on nearly every row, and its wrapped cells
     are few and short.)"""
+    prose: list[bool] = []  # whole-line prose, asked of every line of every band: found once, when first needed
+    work, budget = 0, BAND_WORK_PER_LINE * len(lines)
+    tried: dict[tuple[float, float, int], set[int]] = {}  # gutter -> lines of the bands it failed in
     for k, ln in enumerate(lines):
         blocks = _blocks(ln)
         if len(blocks) < 2:
             continue
-        prose = [_prose_block(b) for b in blocks]
-        if prose[0] and not any(prose[1:]):
+        sides = [_prose_block(b) for b in blocks]
+        if sides[0] and not any(sides[1:]):
             lo, hi, side = blocks[0][-1].x1, blocks[1][0].x0, -1
-        elif prose[-1] and not any(prose[:-1]):
+        elif sides[-1] and not any(sides[:-1]):
             lo, hi, side = blocks[-2][-1].x1, blocks[-1][0].x0, 1
         else:
             continue
-        band = _band(lines, k, (lo + hi) / 2)
+        if k in tried.get((lo, hi, side), ()):  # in a band this gutter failed in: the same band, the same answer
+            continue
         g = (lo + hi) / 2
-        one_sided = [b for b in band if _prose_block([*b.segs]) and (b.x1 < g if side < 0 else b.x0 > g)]
-        filled = [b for b in one_sided if (b.x1 > lo - 1.5 * b.size if side < 0 else b.x0 < hi + 1.5 * b.size)]
-        shared = [b for b in band if b.x0 < g < b.x1]
-        tabular = [b for b in band if sum(1 for s in b.segs if (s.x0 - g) * side < 0) >= 2]
-        if len(filled) >= 3 and len(one_sided) >= 2 * len(shared) and len(tabular) >= 2:
-            return g, min(b.top for b in band), max(b.bottom for b in band), side
+        prose = prose or [_prose_block(x.segs) for x in lines]
+        first, last, walked = _band(lines, k, g)
+        work += walked + (last - first + 1)
+        if work > budget:  # a page built to make every line a new candidate: read without the split
+            return None
+        band = range(first, last + 1)
+        tried.setdefault((lo, hi, side), set()).update(band)
+        one_sided = [i for i in band if prose[i] and (lines[i].x1 < g if side < 0 else lines[i].x0 > g)]
+        filled = [i for i in one_sided if _filled(lines[i], side, lo, hi)]
+        shared = sum(1 for i in band if lines[i].x0 < g < lines[i].x1)
+        tabular = sum(1 for i in band if sum(1 for s in lines[i].segs if (s.x0 - g) * side < 0) >= 2)
+        if len(filled) >= 3 and len(one_sided) >= 2 * shared and tabular >= 2:
+            return g, min(lines[i].top for i in band), max(lines[i].bottom for i in band), side
     return None
 
 
-def _band(lines: list[Line], k: int, g: float) -> list[Line]:
-    """Line k and the lines above and below it, up to the first line a word of which crosses x = g."""
+def _filled(ln: Line, side: int, lo: float, hi: float) -> bool:
+    """A prose line on one side that reaches the gutter, like a justified column."""
+    return ln.x1 > lo - 1.5 * ln.size if side < 0 else ln.x0 < hi + 1.5 * ln.size
+
+
+def _band(lines: list[Line], k: int, g: float) -> tuple[int, int, int]:
+    """The first and last index of the run of lines around line k that no word crosses x = g, and the
+    number of lines looked at (a line that crosses ends the run)."""
 
     def crosses(ln: Line) -> bool:
         return any(w.x0 < g < w.x1 for w in ln.words)
@@ -165,7 +186,7 @@ def _band(lines: list[Line], k: int, g: float) -> list[Line]:
     hi = k
     while hi + 1 < len(lines) and not crosses(lines[hi + 1]):
         hi += 1
-    return lines[lo : hi + 1]
+    return lo, hi, hi - lo + 1 + (lo > 0) + (hi + 1 < len(lines))
 
 
 def table_in_box(words: list[Word], box: Box, page: int, gap_em: float | None = None) -> Table | None:
@@ -222,9 +243,10 @@ def _aligned_text(lines: list[Line], kinds: list[str], left: float) -> list[str]
         segs = _item_segs(ln)
         if _labelled_row(segs):
             starts.extend(s.x0 for s in segs[1:])
+    starts.sort()
 
-    def column_at(x: float) -> bool:
-        return sum(1 for a in starts if abs(a - x) <= 2.0) >= 3
+    def column_at(x: float) -> bool:  # three starts within 2 pt (sorted: two bisections, not a scan)
+        return bisect.bisect_right(starts, x + 2.0) - bisect.bisect_left(starts, x - 2.0) >= 3
 
     out = list(kinds)
     for k, (ln, kind) in enumerate(zip(lines, kinds, strict=True)):
@@ -256,8 +278,9 @@ def _runs(lines: list[Line], kinds: list[str], rules: list[tuple[float, float, f
     """Runs of table lines (see the module docstring)."""
     runs: list[list[int]] = []
     cur: list[int] = []
+    rule_ys = sorted(y for y, _x0, _x1 in rules)
     for i, kind in enumerate(kinds):
-        if kind in ("cap", "prose") or (cur and _far(lines[cur[-1]], lines[i], rules)):
+        if kind in ("cap", "prose") or (cur and _far(lines[cur[-1]], lines[i], rule_ys)):
             if cur:
                 runs.append(cur)
             cur = []
@@ -304,11 +327,13 @@ def _trim_notes(lines: list[Line], body: list[int]) -> list[int]:
     return body[:end]
 
 
-def _far(a: Line, b: Line, rules: list[tuple[float, float, float]]) -> bool:
-    """Lines too far apart to be rows of one table (a drawn rule between allows more)."""
+def _far(a: Line, b: Line, rule_ys: list[float]) -> bool:
+    """Lines too far apart to be rows of one table (a drawn rule between allows more); `rule_ys`: the
+    heights of the page's rules, sorted (one bisection per pair of lines, not a scan of the rules)."""
     size = max(a.size, b.size)
     limit = 2.2 * size
-    if any(a.base < y < b.base for y, _x0, _x1 in rules):
+    k = bisect.bisect_right(rule_ys, a.base)
+    if k < len(rule_ys) and rule_ys[k] < b.base:  # a rule strictly between the two baselines
         limit += 2.0 * size
     return b.top - a.bottom > limit
 
