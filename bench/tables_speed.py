@@ -2,9 +2,9 @@
 
 Usage:  python bench/tables_speed.py [--sizes 1000 2000 5000 10000 20000] [--layouts grid-25 ...] [--cli]
 
-Each layout is a generated one-page PDF of about N words (reportlab), read by the command's own
-library function (`ingest.reading.structure_regions.read_pdf_tables`, words from pdfium and every
-stage of structure detection). Printed per layout: CPU seconds of this process (`time.process_time`,
+Each layout is a generated one-page PDF of about N words (reportlab), read by what the command's
+process for that page runs (`ingest.tables_command.page_job`: words from pdfium and every stage of
+structure detection), here in this process. Printed per layout: CPU seconds of this process (`time.process_time`,
 best of `--repeat` runs: on a shared machine it does not swing with other jobs' load) per size, and
 the ratio of each time to the one at half the words (linear: 2; the pairwise band test grew about 4
 to 8 per doubling). Sizes that are not doublings of each other are compared per doubling:
@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.results_log import recorded  # noqa: E402
-from ingest.reading.structure_regions import read_pdf_tables  # noqa: E402
+from ingest.tables_command import page_job  # noqa: E402
 
 SIZES = [1000, 2000, 5000, 10000, 20000]
 #: The largest growth per doubling of the words counted as near-linear (the issue's "about 2x").
@@ -109,11 +109,11 @@ LAYOUTS: dict[str, Callable[[Path, int], Path]] = {
 
 
 def seconds(path: Path, repeat: int) -> tuple[float, int]:
-    """Best CPU seconds of `read_pdf_tables` on the page, and the number of table cells found."""
+    """Best CPU seconds of the command's page job on the page, and the number of table cells found."""
     best, cells = math.inf, 0
     for _ in range(repeat):
         t0 = time.process_time()
-        tables, notes = read_pdf_tables(path)
+        tables, notes = page_job((str(path), 1))
         best = min(best, time.process_time() - t0)
         cells = sum(len(t.cells) for t in tables)
         if notes:

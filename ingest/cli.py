@@ -337,17 +337,18 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_tables(args: argparse.Namespace) -> int:
     from ingest.outputs.table_formats import render
-    from ingest.reading.structure_regions import TablesError, parse_pages, read_pdf_tables
+    from ingest.reading.structure_regions import TablesError, parse_pages
+    from ingest.tables_command import read_tables  # each page in a child process under ingest's limits
 
     imports_done()
     try:
-        tables, notes = read_pdf_tables(args.file, parse_pages(args.pages))
+        read = read_tables(args.file, parse_pages(args.pages))
     except TablesError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    for note in notes:
+    for note in read.notes:
         print(f"note: {note}", file=sys.stderr)
-    sys.stdout.write(render(tables, args.format))
+    sys.stdout.write(render(read.tables, args.format))
     return 0
 
 

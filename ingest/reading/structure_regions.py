@@ -379,13 +379,9 @@ def parse_pages(text: str | None) -> set[int] | None:
     return pages
 
 
-def read_pdf_tables(
-    path: Path, pages: set[int] | None = None, max_pages: int = MAX_PAGES, time_limit: float = TIME_LIMIT
-) -> tuple[list[Table], list[str]]:
-    """Every table the structure stage finds in a PDF, and notes (pages not read, time limit).
-
-    Raises TablesError with one plain line when the file cannot be opened as a PDF."""
-
+def open_pdf(path: Path) -> pdfium.PdfDocument:
+    """The PDF at `path` (the caller closes it) after the file and size checks; TablesError with one
+    plain line when it cannot be opened."""
     p = Path(path)
     try:
         size = p.stat().st_size
@@ -396,19 +392,33 @@ def read_pdf_tables(
     if size > DEFAULT_LIMITS.max_file_bytes:
         raise TablesError(f"{p} is larger than the limit of {DEFAULT_LIMITS.max_file_bytes // (1 << 20)} MB")
     try:
-        pdf = pdfium.PdfDocument(str(p))
+        return pdfium.PdfDocument(str(p))
     except pdfium.PdfiumError as exc:
         why = "it needs a password" if "password" in str(exc).lower() else "not a readable PDF"
         raise TablesError(f"cannot open {p}: {why}") from None
+
+
+def wanted_pages(
+    pdf: pdfium.PdfDocument, path: Path, pages: set[int] | None, max_pages: int = MAX_PAGES
+) -> tuple[list[int], list[str]]:
+    """The page numbers to read (all for None) and a note for those beyond the last; TablesError over `max_pages`."""
+    n = len(pdf)
+    if n > max_pages:
+        raise TablesError(f"{path} has {n} pages, more than the limit of {max_pages}")
+    wanted = sorted(k for k in (pages or range(1, n + 1)) if 1 <= k <= n)
+    return wanted, [f"pages beyond the last ({n}) skipped"] if pages and len(wanted) < len(pages) else []
+
+
+def read_pdf_tables(
+    path: Path, pages: set[int] | None = None, max_pages: int = MAX_PAGES, time_limit: float = TIME_LIMIT
+) -> tuple[list[Table], list[str]]:
+    """Every table the structure stage finds in a PDF, and notes (pages not read, time limit).
+
+    Raises TablesError with one plain line when the file cannot be opened as a PDF."""
+    pdf = open_pdf(path)
     tables: list[Table] = []
-    notes: list[str] = []
     try:
-        n = len(pdf)
-        if n > max_pages:
-            raise TablesError(f"{p} has {n} pages, more than the limit of {max_pages}")
-        wanted = sorted(k for k in (pages or range(1, n + 1)) if 1 <= k <= n)
-        if pages and len(wanted) < len(pages):
-            notes.append(f"pages beyond the last ({n}) skipped")
+        wanted, notes = wanted_pages(pdf, Path(path), pages, max_pages)
         start = time.monotonic()
         for num in wanted:
             if time.monotonic() - start > time_limit:
