@@ -245,7 +245,9 @@ def render() -> None:
             st.caption("* required")
         else:
             fields = {}
-            text = st.text_area("Report YAML (see reports/_template.yaml)", height=260, key="add_yaml", max_chars=MAX_YAML_BYTES)
+            # No max_chars: the browser would drop a longer paste without a word; the size is checked on submit.
+            text = st.text_area(f"Report YAML (see reports/_template.yaml; at most {MAX_YAML_BYTES // 1024} KB)", height=260,
+                                key="add_yaml")  # fmt: skip
         pdf = st.file_uploader(
             "Source file: PDF, Markdown or HTML (optional; saved beside the YAML as its source)", type=list(UPLOAD_KINDS)
         )

@@ -120,7 +120,12 @@ def render() -> None:
             "reading; versions declared in a report's `versions:` are read with python -m ingest diff."
         )
         return
-    rid = nav.select("Report", with_history, "report", lambda r: models.get(r, r))
+    asked = nav.unknown_id("report", with_history)
+    if asked is not None:
+        nav.no_such_report(asked)
+    rid = nav.select("Report", with_history, "report", lambda r: models.get(r, r), **({"index": None} if asked else {}))
+    if rid is None:
+        return
     found = _versions(root, rid, marks)
     if len(found) < 2:
         st.caption("This report has one stored version.")

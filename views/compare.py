@@ -33,8 +33,9 @@ CURATED_MARK, AUTO_MARK, DISAGREE_MARK, UNSURE_MARK = "✎", "⚙", "⚠", "?"
 LEGEND = (
     f"{CURATED_MARK} curated (hand-checked) · {AUTO_MARK} automatic · {AUTO_MARK}{UNSURE_MARK} automatic with low "
     f"confidence (to review) · {DISAGREE_MARK} the automatic reading disagrees · "
-    "“not disclosed” is a finding; “not assessed” means nobody has looked yet. Hover a cell for the wording and the "
-    "quote; click a chip for the evidence, or a model for its card."
+    "“not disclosed” is a finding; “not assessed” means nobody has looked yet; “ingest failed”: the report could not "
+    "be read (hover for why). Hover a cell for the wording and the quote; click a chip for the evidence, or a model "
+    "for its card."
 )
 #: The matrix's wording (views.matrix shows it; `{n}` and the like are filled in the browser).
 TEXTS = matrix.Texts(
@@ -44,6 +45,8 @@ TEXTS = matrix.Texts(
     warn=f"{{n}} report(s) where the automatic reading disagrees with the curated value ({DISAGREE_MARK}).",
     prev="← Previous", next="Next →", page="Page {p} of {pages}: reports {lo}–{hi} of {n}", model="Model",
 )  # fmt: skip
+#: The cell of a report whose last ingest failed and that has no reading (hovering shows why).
+INGEST_FAILED = "ingest failed"
 MODELS_KEPT = 16  # encoded rows and matrix data kept per store generation
 _SETTLED = "_matrix_settled"  # session state: what the last run of the matrix settled on (a Settled)
 #: Category colours (soft, distinguishable, readable with dark text); a level uses LEVEL_SHADES.
@@ -84,9 +87,22 @@ def marks(c: Mapping[str, object]) -> str:
     return m + (DISAGREE_MARK if c.get("disagree") is True else "")
 
 
-def wide_table(reports: pd.DataFrame, comparison: pd.DataFrame, dims: list[str]) -> pd.DataFrame:
-    """One row per report: metadata, the cell (dict) of each dimension, its category list `_<dim>`, search text."""
+def failed_reports(status: pd.DataFrame | None) -> dict[str, str]:
+    """Report id -> why its last ingest failed (the status table's message), for reports whose last run failed."""
+    if status is None or status.empty:
+        return {}
+    bad = status[status["status"] == "failed"]
+    return {str(r): str(m or "") for r, m in zip(bad["report_id"], bad["message"], strict=True)}
+
+
+def wide_table(
+    reports: pd.DataFrame, comparison: pd.DataFrame, dims: list[str], status: pd.DataFrame | None = None
+) -> pd.DataFrame:
+    """One row per report: metadata, the cell (dict) of each dimension, its category list `_<dim>`, search text.
+    A report whose last ingest failed (`status`) and that has no cell shows INGEST_FAILED, with the reason."""
     base = reports[["report_id", "model", "organization", "doc_type", "params"]].copy()
+    failed = failed_reports(status)
+    base["failed"] = [failed.get(r, "") for r in base["report_id"]]
     cmp_ = comparison[comparison["dimension"].isin(dims)] if not comparison.empty else comparison
     recs = cmp_.to_dict("records")
     by = {(r["report_id"], r["dimension"]): r for r in recs}
@@ -94,7 +110,7 @@ def wide_table(reports: pd.DataFrame, comparison: pd.DataFrame, dims: list[str])
     for r in recs:
         texts.setdefault(r["report_id"], []).extend(str(r.get(k) or "") for k in ("value", "detail", "quote"))
     for dim in dims:
-        cells = [by.get((rid, dim)) for rid in base["report_id"]]
+        cells = [_or_failed(by.get((rid, dim)), failed.get(rid)) for rid in base["report_id"]]
         base[dim] = [c or {} for c in cells]
         base[f"_{dim}"] = [split_values(c.get("value")) if c else [NOT_ASSESSED] for c in cells]
     base["disagree"] = [any(by.get((rid, d), {}).get("disagree") is True for d in dims) for rid in base["report_id"]]
@@ -103,6 +119,17 @@ def wide_table(reports: pd.DataFrame, comparison: pd.DataFrame, dims: list[str])
     base["_text"] = (meta + " " + base["report_id"].map(lambda r: " ".join(texts.get(r, [])))).str.lower().to_numpy()
     base["_sort"] = base["model"].astype(str).str.casefold()
     return base.sort_values("_sort", kind="stable").reset_index(drop=True)
+
+
+def _or_failed(cell: dict | None, reason: str | None) -> dict | None:
+    """The cell as stored; for a report whose last ingest failed (`reason`) and that nobody assessed
+    (no reading, no curated value), INGEST_FAILED with the reason instead of "not assessed"."""
+    unassessed = cell is None or (
+        cell.get("origin") in (None, "none") and split_values(cell.get("value")) in ([], [NOT_ASSESSED])
+    )
+    if reason is None or not unassessed:
+        return cell
+    return {"value": INGEST_FAILED, "origin": "failed", "notes": f"the last ingest failed: {reason}"[:300]}
 
 
 def options(wide: pd.DataFrame, key: str) -> list[str]:
@@ -170,15 +197,16 @@ def chips(dim: Dimension, lens: Lens) -> dict[str, tuple[str, str]]:
 
 def columns(lens: Lens, dims: Sequence[str], wide: pd.DataFrame) -> list[matrix.Column]:
     """The drawn dimensions with their chips: the lens's categories, then any other value the store
-    holds (shown under its own name, uncoloured), "not assessed" last."""
+    holds (shown under its own name, uncoloured), "not assessed" and "ingest failed" last."""
     out = []
     for d in dims:
         dim = lens.dimension(d)
         known = chips(dim, lens)
         seen = {v for vs in wide[f"_{d}"] for v in vs} if f"_{d}" in wide else set()
-        values = [*known, *sorted(seen - set(known) - {NOT_ASSESSED}, key=str.casefold), NOT_ASSESSED]
+        last = [NOT_ASSESSED, *([INGEST_FAILED] if INGEST_FAILED in seen else [])]
+        values = [*known, *sorted(seen - set(known) - set(last), key=str.casefold), *last]
         out.append(matrix.Column(d, dim.label, tuple(
-            (v, "na" if v == NOT_ASSESSED else "none" if v == NOT_DISCLOSED else known.get(v, ("", ""))[0],
+            (v, "na" if v in last else "none" if v == NOT_DISCLOSED else known.get(v, ("", ""))[0],
              NOT_ASSESSED if v == NOT_ASSESSED else known[v][1] if v in known else v)
             for v in values)))  # fmt: skip
     return out
@@ -197,6 +225,8 @@ def matrix_frame(wide: pd.DataFrame, cols: Sequence[matrix.Column], facets: Sequ
     """The wide table's rows in the shape `matrix.encode_rows` reads (every report, in the wide table's order)."""
     m = wide[["organization", "doc_type", "params"]]
     meta = [" · ".join(v for v in vals if isinstance(v, str) and v) for vals in m.itertuples(index=False)]
+    if "failed" in wide:  # said beside the model, for a report with old readings too
+        meta = [f"{x} · ingest failed: {why[:120]}" if why else x for x, why in zip(meta, wide["failed"], strict=True)]
     out = pd.DataFrame({"report_id": wide["report_id"], "model": wide["model"].astype(str), "meta": meta,
                         "disagree": wide["disagree"]})  # fmt: skip
     for f in facets:
@@ -218,7 +248,7 @@ def titles(rows: pd.DataFrame, dims: Sequence[Dimension]) -> dict[str, list[str]
 @st.cache_resource(show_spinner=False, max_entries=4)
 def _wide(key: data.Stamp, dims: tuple[str, ...]) -> pd.DataFrame:
     tbl, _ = data.tables()
-    return wide_table(tbl["reports"], tbl["comparison"], list(dims))
+    return wide_table(tbl["reports"], tbl["comparison"], list(dims), tbl["status"])
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)

@@ -164,10 +164,16 @@ def render() -> None:
     def label(r: str) -> str:
         return "all reports" if r == ALL else str(models.get(r, r))
 
-    report = nav.select("Report", nav.narrow([ALL, *order], "report", label, c1, keep=1), "report", label, c1)
+    asked = nav.unknown_id("report", [ALL, *order])
+    if asked is not None:  # a link to a report the store lacks: say so, never show all reports instead
+        nav.no_such_report(asked)
+    report = nav.select("Report", nav.narrow([ALL, *order], "report", label, c1, keep=1), "report", label, c1,
+                        **({"index": None} if asked else {}))  # fmt: skip
     dim = nav.select("Dimension", ["", *labels], "dim", lambda d: labels.get(d, "—"), c2)
     term = nav.select("Term", ["", *terms], "term", lambda t: t or "—", c3)
     section = nav.select("Section", ["", *SECTIONS], "section", lambda s: s or "any", c4)
+    if report is None:
+        return
     if not dim and not term:
         st.info("Pick a dimension or a term (or click a heatmap cell or bar on the Keywords page).")
         return

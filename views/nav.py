@@ -99,6 +99,20 @@ def current(key: str) -> Any:
     return vals[0] if len(vals) == 1 else vals
 
 
+def unknown_id(key: str, ids: Sequence[str]) -> str | None:
+    """The id a link put in `?key=` when the store has no such report (cut to 64 characters), else None:
+    the page says so and picks nothing, rather than showing another report in its place."""
+    asked = st.query_params.get(key)
+    if asked is None or asked in ids:
+        return None
+    return str(asked)[:64]
+
+
+def no_such_report(asked: str) -> None:
+    """The line a page shows for an unknown id in its URL (plain text: the id comes from the address)."""
+    st.text(f"No report with id {asked!r} in the stored data; pick one below.")
+
+
 def is_set(key: str, switch: bool = False) -> bool:
     """Whether that value is set: text that is not blank, a non-empty choice; for a `switch` (a toggle
     bound to the URL), on (the URL's "false" is off)."""

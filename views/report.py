@@ -145,7 +145,13 @@ def render() -> None:
     if data.no_data_notice(tbl):
         return
     models, order = data.names()
-    rid = nav.select("Report", nav.narrow(order, "report", lambda r: str(models.get(r, r))), "report", lambda r: models.get(r, r))
+    asked = nav.unknown_id("report", order)
+    if asked is not None:  # a link to a report the store lacks: say so, never open another one
+        nav.no_such_report(asked)
+    options = nav.narrow(order, "report", lambda r: str(models.get(r, r)))
+    rid = nav.select("Report", options, "report", lambda r: models.get(r, r), **({"index": None} if asked else {}))
+    if rid is None:
+        return
     card = _card(key, data.lens().id, rid)
     st.header(escape_md(card.model))
     st.html(card.meta_html)

@@ -288,13 +288,6 @@ def _pending_reports(key: data.Stamp) -> frozenset[str]:
     return frozenset(cmp_.loc[cmp_["origin"] == "auto", "report_id"]) if not cmp_.empty else frozenset()
 
 
-def unknown_id(asked: str | None, ids: list[str]) -> str | None:
-    """The `?rid=` a link asked for when the store has no such report (shown, cut to 64 characters)."""
-    if asked is None or asked in ids:
-        return None
-    return str(asked)[:64]
-
-
 def reviewable(ids: list[str], file_of: Callable[[str], Path | None]) -> list[str]:
     """The reports a decision can be written for: those with a file in the reports folder."""
     return [r for r in ids if file_of(r) is not None]
@@ -345,9 +338,9 @@ def render() -> None:
     def name(r: str) -> str:
         return str(models.get(r, r))
 
-    asked = unknown_id(st.query_params.get("rid"), ids)
+    asked = nav.unknown_id("rid", ids)
     if asked is not None:  # a link to a report the store lacks: say so, never open another one
-        st.text(f"No report with id {asked!r} in the stored data; pick one below.")
+        nav.no_such_report(asked)
     # ?rid=<id> like every other page's parameter (nav.select writes the id, not the shown name)
     rid = nav.select("Report", nav.narrow(ids, "rid", name, c1), "rid", name, c1, **({"index": None} if asked else {}))
     _show_flash()

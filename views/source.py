@@ -16,7 +16,7 @@ import streamlit as st
 from ingest.outputs import pageimage
 from ingest.run.isolate import isolate
 from ingest.store.store import Store
-from views import data, htmltable
+from views import data, htmltable, nav
 from views.plain import escape_md, message
 
 
@@ -35,6 +35,8 @@ def render() -> None:
         page = 1
     hit = reports[reports["report_id"] == rid]
     if hit.empty:
+        if rid:
+            nav.no_such_report(rid[:64])
         st.info("Open this page from a quote on the Evidence or Report page (“see the page”).")
         return
     row = hit.iloc[0].to_dict()

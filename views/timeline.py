@@ -7,6 +7,7 @@ named below. The chart spaces months evenly and puts a point per report: the ter
 
 from __future__ import annotations
 
+import datetime as dt
 from urllib.parse import urlencode
 
 import pandas as pd
@@ -23,10 +24,10 @@ from views.benchmark_charts import palette
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _timeline(key: data.Stamp, dim_id: str, term: str) -> tuple[pd.DataFrame, list[str]]:
+def _timeline(key: data.Stamp, dim_id: str, term: str, today: dt.date) -> tuple[pd.DataFrame, list[str]]:
     tbl, _ = data.tables()
     counts = data.read("counts", filters=[("section", "==", "all"), ("group", "==", STATS_GROUP)])
-    return tl.timeline(tbl["reports"], level_of(tbl["comparison"], dim_id), tbl["reported"], counts, term)
+    return tl.timeline(tbl["reports"], level_of(tbl["comparison"], dim_id), tbl["reported"], counts, term, today=today)
 
 
 def chart(df: pd.DataFrame, term: str, level_label: str, levels: list[str]) -> cd.ScatterSpec:
@@ -59,7 +60,7 @@ def render() -> None:
     c1, c2 = st.columns(2)
     dim_id = nav.select("Level dimension", list(levels), "dim", lambda d: levels[d].label, c1) if levels else ""
     term = nav.select("Keyword", terms, "term", str, c2)
-    df, undated = _timeline(key, dim_id, term)
+    df, undated = _timeline(key, dim_id, term, dt.date.today())
     models = data.names()[0]
     label = levels[dim_id].label if dim_id else "level"
     spec = chart(df, term, label, levels[dim_id].values if dim_id else [])
@@ -75,7 +76,8 @@ def render() -> None:
                            key="dl_timeline", on_click="ignore")  # fmt: skip
     if undated:
         names = ", ".join(str(models.get(r, r)) for r in undated[:40]) + (" …" if len(undated) > 40 else "")
-        st.text(f"No date ({len(undated)}; add `released: YYYY-MM-DD` to the report file): {names}")
+        st.text(f"No date, or one before {tl.EARLIEST.year} or over a year ahead ({len(undated)}; check `released: "
+                f"YYYY-MM-DD` in the report file): {names}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -76,7 +76,7 @@ def _check_budgets(text: str) -> None:
         for ev in yaml.parse(text, Loader=_SafeBase):
             nodes += 1
             if nodes > MAX_NODES:
-                raise YamlRefused(f"too many YAML values (more than {MAX_NODES:,})", hint="a report file is a few KB")
+                raise YamlRefused(f"too many YAML values (more than {MAX_NODES:,})", hint=_SIZE_HINT)
             if isinstance(ev, yaml.AliasEvent):
                 aliases += 1
                 if aliases > MAX_ALIASES:
@@ -94,6 +94,7 @@ def _check_budgets(text: str) -> None:
 
 
 _BUDGET_HINT = "remove anchors (&), aliases (*) and deep nesting"
+_SIZE_HINT = "a report file is a few KB"
 
 
 def load_yaml(text: str, max_bytes: int = MAX_YAML_BYTES) -> object:
@@ -102,9 +103,9 @@ def load_yaml(text: str, max_bytes: int = MAX_YAML_BYTES) -> object:
     The size cap comes first, before a single character is parsed: pasted text or an upload of
     20 MB would otherwise cost minutes and gigabytes in the parser before any later check.
     """
-    size = len(text) if len(text) > max_bytes else len(text.encode("utf-8", "surrogatepass"))
+    size = len(text.encode("utf-8", "surrogatepass"))  # one encoded copy, before any parsing
     if size > max_bytes:
-        raise YamlRefused(f"too large: more than the limit of {max_bytes:,} bytes", hint="a report file is a few KB")
+        raise YamlRefused(f"too large: {size:,} bytes, more than the limit of {max_bytes:,} bytes", hint=_SIZE_HINT)
     try:
         _check_budgets(text)
         return yaml.load(text, Loader=_Loader)

@@ -76,8 +76,7 @@ def parse_yaml(text: str, file: str) -> object:
     try:
         return load_yaml(text)
     except YamlRefused as exc:
-        message = f"file {exc}" if str(exc).startswith("too large") else str(exc)
-        raise SpecFileError([SpecError(file, exc.where, message, exc.hint)]) from exc
+        raise SpecFileError([SpecError(file, exc.where, str(exc), exc.hint)]) from exc
 
 
 def _field_name(loc: Iterable) -> str:
