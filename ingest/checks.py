@@ -19,7 +19,7 @@ from typing import Literal
 from ingest.analysis.lens import LENS_DIR, load_lens
 from ingest.analysis.lexicon import DEFAULT_LEXICON, load_lexicon
 from ingest.sources import confine
-from ingest.sources.registry import MAX_YAML_BYTES, SpecFileError, load_report, parse_yaml
+from ingest.sources.registry import SpecFileError, load_report, parse_yaml, read_file
 from ingest.sources.urls import UrlError, check_scheme, file_url_path
 
 Severity = Literal["error", "warning"]
@@ -100,10 +100,8 @@ def check_file(path: Path, roots: tuple[Path, ...], vocab: Vocabulary) -> list[F
 
 def _raw(path: Path) -> Mapping | None:
     try:
-        if not path.is_file() or path.stat().st_size > MAX_YAML_BYTES:
-            return None
-        data = parse_yaml(path.read_text(encoding="utf-8"), str(path))
-    except (OSError, UnicodeDecodeError, SpecFileError):
+        data = parse_yaml(read_file(path), str(path))
+    except SpecFileError:
         return None
     return data if isinstance(data, Mapping) else None
 

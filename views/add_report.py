@@ -23,6 +23,7 @@ from pydantic import ValidationError
 
 from ingest.common.atomic import atomic_write_bytes, describe_os_error
 from ingest.outputs.curate import UploadTooLarge, upload_bytes
+from ingest.sources.confine import OutsideRoots, folder_inside
 from ingest.sources.fetch import FetchSettings
 from ingest.sources.registry import MAX_YAML_BYTES, SpecError, SpecFileError, load_report, parse_yaml, validation_errors
 from ingest.sources.schema import DocType, ReportSpec
@@ -99,7 +100,7 @@ def write_report(
     if pdf is not None:
         if suffix not in set(UPLOAD_KINDS.values()):
             raise ValueError(f"unsupported source type {suffix!r}")
-        pdf_path = reports_dir / UPLOAD_DIR / f"{spec.id}{suffix}"
+        pdf_path = folder_inside(reports_dir / UPLOAD_DIR, reports_dir) / f"{spec.id}{suffix}"
         if pdf_path.exists() and not replace:
             raise FileExistsError(f"{UPLOAD_DIR}/{pdf_path.name} already exists; tick “replace” to overwrite it")
         atomic_write_bytes(pdf_path, pdf)
@@ -163,7 +164,7 @@ def delete_report(report_id: str, reports_dir: Path) -> Path:
     path = reports_dir / f"{report_id}.yaml"
     if not path.is_file() or path.parent.resolve() != reports_dir.resolve():
         raise FileNotFoundError(f"{path.name} not found")
-    dest = reports_dir / DELETED_DIR
+    dest = folder_inside(reports_dir / DELETED_DIR, reports_dir)
     dest.mkdir(parents=True, exist_ok=True)
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
     kept = dest / path.name
@@ -207,8 +208,8 @@ def _delete_section() -> None:
 
             try:
                 kept = delete_report(rid, rdir)
-            except OSError as exc:
-                why = describe_os_error(exc) if exc.errno else str(exc)
+            except (OSError, OutsideRoots) as exc:
+                why = describe_os_error(exc) if isinstance(exc, OSError) and exc.errno else str(exc)
                 message("error", f"cannot delete {rid}: {why}; the report is unchanged")
                 return
             run(reports_dir=rdir, settings=_settings())
@@ -273,7 +274,7 @@ def render() -> None:
     except SpecFileError as exc:
         _errors(exc)
         return
-    except (FileExistsError, UploadTooLarge) as exc:
+    except (FileExistsError, UploadTooLarge, OutsideRoots) as exc:
         message("warning", str(exc))
         return
     except OSError as exc:  # a full disk, a read-only folder: one line, nothing half-written

@@ -104,6 +104,8 @@ def _edit(path: Path, change, dims: set[str] | None = None) -> ReportSpec:  # ty
     or the file changed on disk while this edit was being made.
     """
     path = Path(path)
+    if path.is_symlink():  # the atomic write would replace the link by a file: the file it points to would not change
+        raise _fail(path, "", "is a link; decisions are not written through links", "write them into the file it points to")
     load_report(path, dims)  # strict first: bombs, bad YAML and unknown keys never reach ruamel
     before = path.read_bytes()
     y = _yaml()

@@ -109,6 +109,17 @@ def confine(path: str, base_dir: Path, roots: Iterable[Path], what: str = "sourc
     return resolved, root
 
 
+def folder_inside(folder: Path, root: Path) -> Path:
+    """`folder`, a folder the tool writes into under `root` (incoming/, files/, .deleted/ of the reports
+    folder), when it resolves inside the resolved root; OutsideRoots when a symbolic link takes it
+    elsewhere (the tool never writes outside the reports folder through a link)."""
+    resolved, top = Path(os.path.realpath(folder)), Path(os.path.realpath(root))
+    if resolved != top and not resolved.is_relative_to(top):
+        name = f"{Path(root).name}/{Path(folder).relative_to(root).as_posix()}"
+        raise OutsideRoots(f"{name} is a link to a folder outside {Path(root).name}/; nothing is written there")
+    return folder
+
+
 def shown(path: Path, root: Path) -> str:
     """A resolved path inside `root` as `<root folder name>/<relative path>`: no server path in messages."""
     rel = path.relative_to(root).as_posix()

@@ -38,9 +38,10 @@ from pydantic import ValidationError
 from ingest.sources import fetch
 from ingest.sources.api import ApiClient, ApiError
 from ingest.sources.candidates import Candidate, from_arxiv, from_feed, from_github, unique_id, wanted_file
+from ingest.sources.confine import OutsideRoots, folder_inside
 from ingest.sources.feeds import FeedError, Parsed, Repo, parse_arxiv, parse_commit_date, parse_feed, parse_repos, parse_tree
 from ingest.sources.isolation import Isolate, in_process
-from ingest.sources.registry import SpecFileError, load_registry, parse_yaml
+from ingest.sources.registry import SpecFileError, load_registry, parse_yaml, read_file
 from ingest.sources.schema import ID_PATTERN, ReportSpec
 from ingest.sources.urls import UrlError, normalize_url
 from ingest.sources.watch import Lab, Proposed, State, Watch, WatchError, load_state, load_watch, save_state
@@ -113,10 +114,11 @@ class Known:
 
 
 def sha256_of(path: Path) -> str | None:
-    """SHA-256 of a file's bytes; None when it cannot be read."""
+    """SHA-256 of a proposal file's bytes (read as every report file is: a regular file within the size
+    cap); None when it cannot be read so."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
+        return hashlib.sha256(read_file(path).encode("utf-8")).hexdigest()
+    except SpecFileError:
         return None
 
 
@@ -124,8 +126,8 @@ def _raw_url(path: Path) -> str | None:
     """`source.url` of a report file that does not validate, read as leniently as the guarded YAML
     loader allows (None when even that fails)."""
     try:
-        data = parse_yaml(path.read_text(encoding="utf-8"), str(path))
-    except (OSError, UnicodeDecodeError, SpecFileError):
+        data = parse_yaml(read_file(path), str(path))
+    except SpecFileError:
         return None
     src = data.get("source") if isinstance(data, dict) else None
     url = src.get("url") if isinstance(src, dict) else None
@@ -422,6 +424,11 @@ def run(
     except WatchError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    try:
+        folder_inside(reports_dir / INCOMING, reports_dir)
+    except OutsideRoots as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     state = load_state(store.root)
     today = today or dt.datetime.now(dt.UTC).date()
     since = since or state.last_run or today - dt.timedelta(days=watch.first_days)
@@ -470,6 +477,8 @@ def move_proposal(reports_dir: Path, data_dir: Path, rid: str, accept: bool) -> 
     if not isinstance(rid, str) or not re.match(ID_PATTERN, rid):
         raise ProposalError(f"{rid!r} is not a report id")
     src = reports_dir / INCOMING / f"{rid}.yaml"
+    if src.is_symlink():
+        raise ProposalError(f"{INCOMING}/{rid}.yaml is a link; only a proposal file itself is moved into the reports folder")
     reg = load_registry(reports_dir / INCOMING, files=[src]) if src.is_file() else None
     if reg is None or not reg.reports:
         raise ProposalError(f"{INCOMING}/{rid}.yaml: " + ("; ".join(str(e) for e in reg.errors) if reg else "no such proposal"))

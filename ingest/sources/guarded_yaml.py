@@ -9,9 +9,17 @@ against the alias, depth and node budgets (the parser itself is not recursive); 
 loaded, with duplicate keys refused (PyYAML silently keeps the last one) and an invalid date
 (`released: 2025-13-45`, unquoted) kept as text, so the schema reports it beside every other
 error of the file instead of the loader stopping at it.
+
+A file is read by `read_yaml_file`: a regular file only (after symbolic links; a link to
+/dev/zero or a named pipe would never end), at most the size cap, UTF-8, every failure (a link
+loop, no permission) one `YamlRefused` for that file alone.
 """
 
 from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
 
 import yaml
 
@@ -119,3 +127,37 @@ def load_yaml(text: str, max_bytes: int = MAX_YAML_BYTES) -> object:
         raise YamlRefused(f"invalid YAML: {problem}", where, "check indentation and quoting (':' in text needs quotes)") from exc
     except (ValueError, TypeError, RecursionError) as exc:  # a constructor's error on a hostile value
         raise YamlRefused(f"invalid value: {exc}", hint="write dates as YYYY-MM-DD and numbers without separators") from exc
+
+
+def read_yaml_file(path: str | Path, max_bytes: int = MAX_YAML_BYTES) -> str:
+    """The text of a YAML file: a regular file (symbolic links followed), at most `max_bytes`, UTF-8;
+    YamlRefused (one line) otherwise. Opened without blocking, so a named pipe is refused, not waited on."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise YamlRefused("file not found") from None
+    except OSError as exc:
+        raise YamlRefused(f"cannot be read ({exc.strerror or exc})", hint="check the file and its permissions") from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise YamlRefused("is a directory, not a YAML file")
+        if not stat.S_ISREG(st.st_mode):
+            raise YamlRefused("is not a regular file (a device, pipe or socket)", hint="point at a YAML file")
+        if st.st_size > max_bytes:
+            raise YamlRefused(f"file too large ({st.st_size} bytes)", hint=_SIZE_HINT)
+        with os.fdopen(fd, "rb") as fh:
+            fd = -1  # closed by the file object from here on
+            data = fh.read(max_bytes + 1)  # a file that grew since the check is cut here, not read on
+    except OSError as exc:
+        raise YamlRefused(f"cannot be read ({exc.strerror or exc})", hint="check the file and its permissions") from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    if len(data) > max_bytes:
+        raise YamlRefused(f"file too large (more than {max_bytes:,} bytes)", hint=_SIZE_HINT)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise YamlRefused("not UTF-8 text", hint="save the file as UTF-8") from None

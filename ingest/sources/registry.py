@@ -30,6 +30,7 @@ from ingest.sources.spec_file import (
     load_model,
     load_report,
     parse_yaml,
+    read_file,
     validation_errors,
 )
 
@@ -53,6 +54,7 @@ __all__ = [
     "load_report",
     "load_roster",
     "parse_yaml",
+    "read_file",
     "report_files",
     "validation_errors",
 ]

@@ -17,7 +17,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from ingest.sources.guarded_yaml import MAX_YAML_BYTES, YamlRefused, load_yaml
+from ingest.sources.guarded_yaml import YamlRefused, load_yaml, read_yaml_file
 from ingest.sources.schema import ReportSpec
 
 #: Files in `reports/` that are not reports (templates, drafts).
@@ -69,6 +69,15 @@ class SpecFileError(Exception):
     def __init__(self, errors: list[SpecError]):
         super().__init__("; ".join(str(e) for e in errors))
         self.errors = errors
+
+
+def read_file(path: Path, what: str = "") -> str:
+    """`guarded_yaml.read_yaml_file` with its refusals as a SpecFileError naming the file."""
+    try:
+        return read_yaml_file(path)
+    except YamlRefused as exc:
+        message = f"cannot read {what}: {exc}" if what else str(exc)
+        raise SpecFileError([SpecError(str(path), "", message, exc.hint)]) from exc
 
 
 def parse_yaml(text: str, file: str) -> object:
@@ -134,11 +143,7 @@ def load_model(path: str | Path, model: type[M], what: str, doc: str) -> M:
     """Read a YAML data file (lexicon, lens) into a strict model; every failure is a SpecFileError
     naming the file, the field and a hint that points at `doc`, where the format is described."""
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SpecFileError([SpecError(str(p), "", f"cannot read {what}: {exc.strerror or exc}", "check the path")]) from exc
-    data = parse_yaml(text, str(p))
+    data = parse_yaml(read_file(p, what), str(p))
     if not isinstance(data, dict):
         raise SpecFileError([SpecError(str(p), "", "expected a mapping at the top level", f"see {doc}")])
     try:
@@ -161,17 +166,7 @@ def load_report(path: str | Path, known_dimensions: set[str] | None = None) -> R
 def _read_report(p: Path) -> ReportSpec:
     """Everything `load_report` checks that depends on the file alone (what the cache keeps)."""
     name = str(p)
-    try:
-        size = p.stat().st_size
-        if p.is_dir():
-            raise SpecFileError([SpecError(name, "", "is a directory, not a YAML file")])
-        if size > MAX_YAML_BYTES:
-            raise SpecFileError([SpecError(name, "", f"file too large ({size} bytes)", "a report file is a few KB")])
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
-        raise SpecFileError([SpecError(name, "", "file not found")]) from exc
-    except UnicodeDecodeError as exc:
-        raise SpecFileError([SpecError(name, "", "not UTF-8 text", "save the file as UTF-8")]) from exc
+    text = read_file(p)
     data = parse_yaml(text, name)
     if not isinstance(data, dict):
         raise SpecFileError([SpecError(name, "", "expected a mapping of fields at the top level", "start with `id: ...`")])

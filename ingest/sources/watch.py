@@ -24,7 +24,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ingest.common.atomic import atomic_write_bytes
-from ingest.sources.guarded_yaml import YamlRefused, load_yaml
+from ingest.sources.guarded_yaml import YamlRefused, load_yaml, read_yaml_file
 
 #: A state file larger than this is not read (a fresh state instead; it holds a date and two short lists).
 MAX_STATE_BYTES = 4 * 1024 * 1024
@@ -118,14 +118,8 @@ class Watch(_Strict):
 def load_watch(path: Path) -> Watch:
     """The validated watch list; WatchError (one line) when missing, too big, not YAML or invalid."""
     try:
-        raw = Path(path).read_bytes()
-    except OSError as exc:
-        raise WatchError(f"cannot read the watch list {path}: {exc.strerror or exc}") from exc
-    try:
-        data = load_yaml(raw.decode("utf-8"))
+        data = load_yaml(read_yaml_file(path))
         return Watch.model_validate(data or {})
-    except UnicodeDecodeError as exc:
-        raise WatchError(f"the watch list {path} is not UTF-8 text") from exc
     except YamlRefused as exc:
         raise WatchError(f"the watch list {path}: {exc}") from exc
     except ValidationError as exc:
