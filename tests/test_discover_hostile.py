@@ -241,3 +241,35 @@ def test_watch_yaml_alias_bomb_is_refused_before_it_expands(tmp_path: Path) -> N
     with pytest.raises(WatchError, match="too many YAML aliases"):
         load_watch(watch)
     assert time.monotonic() - t0 < 2 and _rss_mb() - before < 50
+
+
+def test_accept_while_an_ingest_runs_loses_nothing(tmp_path: Path) -> None:
+    """`discover --accept` in the middle of `python -m ingest` (at its first report, through the run's
+    progress hook: no wall-clock luck): the run ends as it would have, the proposal is a report, the
+    next run ingests it, and nothing is half-written or lost."""
+    from ingest.pipeline import Settings, run
+    from ingest.sources.discover import move_proposal
+    from ingest.store.store import Store
+
+    reports, data = tmp_path / "reports", tmp_path / "data"
+    for rid in ("a", "b"):
+        (tmp_path / f"{rid}.md").write_text(f"# {rid}\n\nThe agent uses a tool and a reward.\n", encoding="utf-8")
+        write_report(reports, rid, source={"path": str(tmp_path / f"{rid}.md")})
+    write_report(reports / "incoming", "new-one", model="New One")
+    settings = Settings(data_dir=data, source_roots=(tmp_path,), offline=True, jobs=1)
+    said: list[str] = []
+
+    def meanwhile(items):  # type: ignore[no-untyped-def]
+        for n, item in enumerate(items):
+            if n == 0:
+                said.append(move_proposal(reports, data, "new-one", accept=True))
+            yield item
+
+    first = run(reports_dir=reports, settings=settings, progress=meanwhile)
+    assert said and said[0].startswith("accepted:")
+    assert {o.report_id: o.status for o in first.outcomes} == {"a": "ok", "b": "ok"}
+    assert (reports / "new-one.yaml").is_file() and not (reports / "incoming" / "new-one.yaml").exists()
+    second = run(reports_dir=reports, settings=settings)
+    assert {o.report_id for o in second.outcomes} == {"a", "b", "new-one"}
+    assert set(Store(data).read_table("reports")["report_id"]) == {"a", "b", "new-one"}
+    assert not list(data.rglob("*.tmp")) and not list(reports.rglob(".*.tmp"))

@@ -160,3 +160,20 @@ def test_diff_on_a_corpus_pdf_with_pages_removed(corpus, tmp_path):
     removed_pages = {p.text for p in old.doc.pages[2:4]}
     for s in d.sentences:  # each removed sentence came from the removed pages (or spans their edge)
         assert any(s.text[:40] in " ".join(t.split()) for t in removed_pages) or s.page in ("2", "5")
+
+
+def test_version_history_is_bounded_for_a_source_that_changes_on_every_run(tmp_path, monkeypatch):
+    """A page with a clock (or built to change) adds a reading per run: at most MAX_READINGS stay, the first among them."""
+
+    monkeypatch.setattr(history, "MAX_READINGS", 3)
+    reports, data = tmp_path / "reports", tmp_path / "data"
+    post = tmp_path / "post.md"
+    write_report(reports, "clock", source={"path": str(post)})
+    firsts = []
+    for run_no in range(7):
+        post.write_text(f"# Post\n\nThe agent uses a tool. Served at tick {run_no}.\n", encoding="utf-8")
+        run(reports_dir=reports, settings=Settings(data_dir=data, source_roots=(tmp_path,), offline=True))
+        if run_no == 1:
+            firsts = sorted(p.name for p in history.history_dir(Store(data), "clock").iterdir())
+    kept = sorted(p.name for p in history.history_dir(Store(data), "clock").iterdir())
+    assert len(kept) == 3 and set(firsts) <= set(kept)  # the first reading is kept

@@ -8,12 +8,16 @@ re-ingest replaces the report's bundle. To say what changed, the older reading i
 The extracted text of every version stays in `cache/text/<sha256>…` (keyed by the source hash),
 so a diff can compare sentences too. A reading is archived when the pipeline stores a new bundle
 whose source hash differs from the stored one (`keep_if_changed`), and when `python -m ingest
-diff` reads a version declared in the report's `versions:` list. Nothing here is ever deleted by
-the pipeline.
+diff` reads a version declared in the report's `versions:` list.
+
+A source that changes on every fetch (a page with a clock or a rotating banner, or one built to)
+would add a reading on every run, without end; so at most `MAX_READINGS` are kept per report: the
+first one and the newest, the others dropped oldest first when a new one is archived.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 import os
@@ -27,6 +31,8 @@ from ingest.store.store import Store
 
 _SHA = re.compile(r"^[0-9a-f]{20}$")
 LATEST = "latest"
+#: Archived readings kept per report (the first and the newest).
+MAX_READINGS = 50
 
 
 @dataclass(frozen=True)
@@ -56,7 +62,23 @@ def archive(store: Store, bundle: Bundle) -> bool:
         return False
     path = _path(store, meta.report_id, meta.sha256)
     atomic_write_bytes(path, gzip.compress(dumps(bundle.to_json()), compresslevel=3))
+    _prune(history_dir(store, meta.report_id))
     return True
+
+
+def _prune(folder: Path) -> None:
+    """Drop the oldest readings but the first when a report has more than MAX_READINGS (by when they were written)."""
+    keep = MAX_READINGS
+    try:
+        found = [e for e in os.scandir(folder) if e.name.endswith(".json.gz") and _SHA.match(e.name[: -len(".json.gz")])]
+    except OSError:
+        return
+    if len(found) <= keep:
+        return
+    found.sort(key=lambda e: (e.stat().st_mtime_ns, e.name))
+    for e in found[1 : len(found) - keep + 1]:  # the first reading stays; then the oldest go
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(e.path)
 
 
 def keep_if_changed(store: Store, old: Bundle | None, new_sha256: str) -> bool:
