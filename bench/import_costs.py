@@ -48,6 +48,7 @@ DEFERRED: list[tuple[str, str, str]] = [
     ("ingest.reading.extract", "pdfplumber", "every ingest not using the optional pdfplumber engine"),
     ("ingest.reading.markdown", "trafilatura", "reports without an HTML source"),
     ("ingest.outputs.pageimage", "pypdfium2", "dashboard pages that draw no page image"),
+    ("views.chart_export", "choreographer.browsers.chromium", "dashboard pages until a figure export is offered"),
     ("ingest.outputs.pageimage", "PIL.ImageDraw", "dashboard pages that draw no page image"),
     ("ingest.analysis.annotate_common", "sklearn.feature_extraction.text", "annotation without the TF-IDF similarity"),
     ("ingest.analysis.confidence_fit", "sklearn.linear_model", "applying a fitted model (only fitting needs it)"),
