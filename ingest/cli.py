@@ -50,18 +50,18 @@ REPO = Path(__file__).resolve().parent.parent
 DEFAULT_REPORTS_DIR = REPO / "reports"
 DEFAULT_WATCH = REPO / "data" / "watch.yaml"
 COMMANDS = ("run", "check", "export", "tables", "discover", "diff")
-#: Set by `python -m ingest` (ingest/__main__.py), which starts with the garbage collector paused.
-GC_PAUSED = False
+#: Set by `python -m ingest` (ingest/__main__.py), a process that ends with its command.
+FREEZE_IMPORTS = False
 
 
 def imports_done() -> None:
-    """Resume the garbage collector paused by `python -m ingest`, with every object so far frozen
-    (modules, classes, functions: never garbage, so no collection needs to walk them again)."""
-    global GC_PAUSED
-    if GC_PAUSED:
-        GC_PAUSED = False
+    """In `python -m ingest`, once the command's imports are done, move every object so far
+    (modules, classes, functions: never garbage) out of the collector's view, so no collection walks
+    them again (bench/startup_gc.py compares this with the default and with a paused collector)."""
+    global FREEZE_IMPORTS
+    if FREEZE_IMPORTS:
+        FREEZE_IMPORTS = False
         gc.freeze()
-        gc.enable()
 
 
 class UsageError(Exception):
