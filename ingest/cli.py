@@ -44,7 +44,7 @@ from ingest.store.manifest import StoreError
 from ingest.store.store import DEFAULT_DATA_DIR, Store
 
 if TYPE_CHECKING:
-    from ingest.pipeline import Outcome, Settings
+    from ingest.pipeline_settings import Outcome, Settings
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_REPORTS_DIR = REPO / "reports"
@@ -289,7 +289,7 @@ def _allow_private(args: argparse.Namespace) -> bool:
 
 def _settings(args: argparse.Namespace, roots: tuple[Path, ...], **more: object) -> Settings:
     """The pipeline's settings from the options a command has; a bad value is a UsageError."""
-    from ingest.pipeline import Settings
+    from ingest.pipeline_settings import Settings
     from ingest.sources.fetch import FetchSettings
 
     given = {"lens_path": args.lens} if getattr(args, "lens", None) else {}

@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from ingest.pipeline import Settings, run
+from ingest.pipeline import run
+from ingest.pipeline_settings import Settings
 from ingest.run.executor import DaskExecutor, ExecutorError, Limits
 
 from .pathological import deflate_bomb

@@ -191,11 +191,7 @@ def test_adding_one_report_does_not_import_pandas(setup) -> None:  # noqa: F811
     rid = next(r for r in (f"gamma{i}" for i in range(10_000)) if bucket_of(r, 64) == bucket_of("alpha", 64))
     add_report(reports, rid)
     args = [str(reports / f"{rid}.yaml"), "--reports-dir", str(reports), "--data-dir", str(settings.data_dir), "--quiet"]
-    code = (
-        "import sys; from ingest import cli; "
-        f"rc = cli.main({args!r}); "
-        "print(rc, 'pandas' in sys.modules)"
-    )
+    code = f"import sys; from ingest import cli; rc = cli.main({args!r}); print(rc, 'pandas' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO)
     assert out.stdout.split() == ["0", "False"], out.stderr
     assert rid in set(Store(settings.data_dir).read_table("kwic")["report_id"])

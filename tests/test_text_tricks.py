@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ingest.analysis.lexicon import load_lexicon
-from ingest.pipeline import analyse
+from ingest.pipeline_steps import analyse
 from ingest.reading.extract import extract_file, extract_markdown
 from ingest.reading.textnorm import fold_ws
 

@@ -15,6 +15,7 @@ from ingest.reading.textnorm import normalize
 
 _NONSPACE = re.compile(r"\S+")
 
+
 def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-def]
     """Words with boxes (top-down coordinates) from pdfium's text page; one pdfium call per word.
 
