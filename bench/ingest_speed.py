@@ -58,7 +58,8 @@ from ingest.pipeline_steps import analyse  # noqa: E402
 from ingest.reading.extract import extract_file  # noqa: E402
 from ingest.reading.sections import section_spans, split_sections  # noqa: E402
 from ingest.reading.textnorm import word_rule  # noqa: E402
-from ingest.run.executor import Job, Limits, fork_here, run_jobs, stop_forkserver, warm_up  # noqa: E402
+from ingest.run.executor import fork_here, run_jobs, stop_forkserver, warm_up  # noqa: E402
+from ingest.run.jobs import Job, Limits  # noqa: E402
 from ingest.sources.registry import load_registry  # noqa: E402
 from ingest.store.store import Store  # noqa: E402
 

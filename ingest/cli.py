@@ -36,8 +36,7 @@ from typing import TYPE_CHECKING
 
 from ingest.common.atomic import describe_os_error
 from ingest.outputs import export
-from ingest.run.executor import ExecutorError
-from ingest.run.jobs import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
+from ingest.run.jobs import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, ExecutorError
 from ingest.sources import confine
 from ingest.store import history
 from ingest.store.manifest import StoreError

@@ -42,13 +42,8 @@ from ingest.pipeline_steps import (
     plan,
 )
 from ingest.reading.extract import Progress
-from ingest.run.executor import (
-    DaskExecutor,
-    Executor,
-    Job,
-    LocalExecutor,
-    default_jobs,
-)
+from ingest.run.executor import DaskExecutor, LocalExecutor, default_jobs
+from ingest.run.jobs import Executor, Job
 from ingest.run.warm import warm_caches
 from ingest.sources.registry import Registry, Roster, SpecError, load_registry, load_roster
 from ingest.sources.schema import ReportSpec

@@ -36,7 +36,7 @@ from ingest.reading.extract import (
 )
 from ingest.reading.sections import section_spans, split_sections
 from ingest.reading.textnorm import word_rule
-from ingest.run.executor import Done, Result
+from ingest.run.jobs import Done, Result
 from ingest.sources import fetch
 from ingest.sources.schema import ReportSpec
 from ingest.store import history
