@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import pytest
 
-from ingest.reading.extract import extract_markdown
+from ingest.reading.markdown import extract_markdown
 from ingest.reading.textnorm import SOFT_BREAK, count_words, dehyphenate, fold_ws, normalize, word_rule
 
 from .pathological import MARKDOWN, long_words
