@@ -28,7 +28,6 @@ __all__ = [
     "Analysis",
     "Annotation",
     "Bundle",
-    "BundleError",
     "Cell",
     "ChecklistItem",
     "EvidenceRow",
