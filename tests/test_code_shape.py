@@ -5,7 +5,9 @@ function-level imports included), and no import in `ingest` against the pipeline
 
 The size limits are checked against ALLOWLIST, the offenders when this test was written, each
 with the reason it is still there: a new offender fails, and so does an entry that is no longer
-one (take it off the list), so the list can only shrink.
+one (take it off the list), so the list can only shrink. A module may pass the module limit when
+splitting it would only scatter one idea: its docstring then has a paragraph that starts with
+ONE_IDEA and says why (a file cut in pieces to meet the limit is worse than a long one).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SCANNED = ("ingest", "views", "app.py", "bench", "eval", "tests")
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 80
+#: How a long module's docstring starts the paragraph that says why it is one module.
+ONE_IDEA = "One module, though long:"
 
 #: "path" for a module over the limit, "path::qualified.name" for a function; value: why it is still so.
 ALLOWLIST: dict[str, str] = {}
@@ -49,15 +53,22 @@ def _long_functions(tree: ast.AST, rel: str) -> dict[str, int]:
     return out
 
 
+def says_why_long(tree: ast.Module) -> bool:
+    """The module's docstring has a paragraph that starts with ONE_IDEA and gives a reason."""
+    doc = ast.get_docstring(tree) or ""
+    return any(p.strip().startswith(ONE_IDEA) and len(p.strip()) > len(ONE_IDEA) + 20 for p in doc.split("\n\n"))
+
+
 def offenders() -> dict[str, int]:
     """Modules over MAX_MODULE_LINES and functions over MAX_FUNCTION_LINES, with their line counts."""
     out: dict[str, int] = {}
     for path in _python_files():
         rel = path.relative_to(ROOT).as_posix()
         text = path.read_text(encoding="utf-8")
-        if (n := len(text.splitlines())) > MAX_MODULE_LINES:
+        tree = ast.parse(text)
+        if (n := len(text.splitlines())) > MAX_MODULE_LINES and not says_why_long(tree):
             out[rel] = n
-        out |= _long_functions(ast.parse(text), rel)
+        out |= _long_functions(tree, rel)
     return out
 
 
@@ -67,6 +78,13 @@ def test_no_module_or_function_over_the_limits_beyond_the_allowlist() -> None:
     gone = sorted(k for k in ALLOWLIST if k not in found)
     assert not new, f"over {MAX_MODULE_LINES} lines (module) / {MAX_FUNCTION_LINES} lines (function): {new}"
     assert not gone, f"no longer over the limit, take off ALLOWLIST: {gone}"
+
+
+def test_a_long_module_passes_only_when_its_docstring_says_why() -> None:
+    why = f'"""Tables.\n\n{ONE_IDEA} the reader and its twelve rules share one state machine."""'
+    assert says_why_long(ast.parse(why))
+    assert not says_why_long(ast.parse(f'"""Tables.\n\n{ONE_IDEA}"""'))  # no reason given
+    assert not says_why_long(ast.parse('"""Tables: a long module."""\n'))
 
 
 def test_allowlist_entries_give_a_reason() -> None:
