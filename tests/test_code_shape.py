@@ -299,3 +299,52 @@ def test_no_import_runs_against_the_pipeline() -> None:
     gone = sorted(KNOWN_VIOLATIONS.keys() - found)
     assert not new, "imports against the pipeline's layers:\n" + "\n".join(f"  {a} -> {b}" for a, b in new)
     assert not gone, f"no longer a violation, take off KNOWN_VIOLATIONS: {gone}"
+
+
+# --------------------------------------------------------------------------- imports at module top
+
+#: Packages of the optional `cluster` extra (requirements-cluster.txt): imported where used, since a
+#: default install does not have them.
+OPTIONAL_PACKAGES = ("distributed", "dask")
+
+
+def function_level_imports(folder: str = "ingest") -> set[tuple[str, str]]:
+    """(importer module, imported module) of every import inside a function (type-only ones aside);
+    `from pkg import name` counts as pkg.name when that is a module of the project."""
+    files = {_module_name(p): p for p in sorted((ROOT / folder).rglob("*.py"))}
+    out: set[tuple[str, str]] = set()
+    for name, path in files.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip = {id(m) for n in ast.walk(tree) if isinstance(n, ast.If) and _is_type_checking(n) for m in ast.walk(n)}
+        funcs = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+        for node in {id(m): m for f in funcs for m in ast.walk(f)}.values():
+            if id(node) in skip:
+                continue
+            if isinstance(node, ast.Import):
+                out |= {(name, a.name) for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                for a in node.names:
+                    sub = f"{node.module}.{a.name}"
+                    out.add((name, sub if sub in files else node.module))
+    return out
+
+
+def test_imports_inside_functions_are_the_measured_ones() -> None:
+    """An import sits at module top unless bench/import_costs.py measures what deferring it spares
+    (its DEFERRED list, whose costs the bench prints; docs/performance.md), or it is an optional extra."""
+    from bench.import_costs import DEFERRED
+
+    measured = {
+        (importer, module)
+        for importer, module, spared in DEFERRED
+        if not spared.startswith("(reference") and module.split(".")[0] not in OPTIONAL_PACKAGES
+    }
+    found = {(a, b) for a, b in function_level_imports() if b.split(".")[0] not in OPTIONAL_PACKAGES}
+
+    def same(x: tuple[str, str], y: tuple[str, str]) -> bool:  # `from pkg import mod` is found as pkg
+        return x[0] == y[0] and (x[1] == y[1] or y[1].startswith(x[1] + ".") or x[1].startswith(y[1] + "."))
+
+    unmeasured = sorted(f for f in found if not any(same(f, m) for m in measured))
+    stale = sorted(m for m in measured if m[0].startswith("ingest.") and not any(same(f, m) for f in found))
+    assert unmeasured == [], "move these imports to the module top, or measure them in bench/import_costs.py"
+    assert stale == [], "no longer deferred: take off bench/import_costs.py's DEFERRED"
