@@ -323,7 +323,8 @@ def url_outcome(env: Env, server: LocalServer, path: str) -> Outcome:
 def test_url_that_times_out(env, server):
     t0 = time.perf_counter()
     out = url_outcome(env, server, "/slow-headers")
-    assert out.failed and "timed out" in out.message and time.perf_counter() - t0 < 5
+    # a read timeout, or the total deadline when the machine is busy (each ends the download, with its words)
+    assert out.failed and ("timed out" in out.message or "too slow" in out.message) and time.perf_counter() - t0 < 5
     env.assert_r_kept()
 
 
