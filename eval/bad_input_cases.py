@@ -1,10 +1,22 @@
-"""The bad-input catalogue's building blocks (eval/bad_inputs.py): a case, the report YAML it
-writes, and the generators of bad files. The cases themselves are in one module per topic:
-bad_input_files.py, bad_input_yaml.py, bad_input_urls.py, bad_input_pathological.py.
+"""The bad-input catalogue's building blocks (eval/bad_inputs.py): what every family reports (a
+`Finding` per input, collected by a `Catalogue`), a report-file case (`Case`, the YAML it writes),
+and the generators of bad files. The families are in one module per kind of input:
+
+    bad_input_files / _yaml / _urls / _pathological   bad report files, YAML, URLs, hostile text (ingest)
+    bad_input_ingest      runs those through the pipeline; compressed and dripping downloads; two runs at once
+    bad_input_confine     reads outside the source roots, requests to internal addresses
+    bad_input_dashboard   page renders, read-only pages, hostile URLs, the faults a new user hit
+    bad_input_exports     formula and HTML payloads through every export
+    bad_input_loss        deletions, decisions and accepts during a run, full disks, links, history growth
+    bad_input_discover    feeds and APIs that send hostile values, bombs and drips; proposals kept
+    bad_input_tables      dense pages through `tables`, search case folding, leaderboard conflicts
 """
 
 from __future__ import annotations
 
+import resource
+import time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +27,64 @@ from fpdf.enums import EncryptionMethod
 from tests.local_http import LocalServer
 
 HEAD = "id: victim\nmodel: Victim\norganization: Lab\ndoc_type: other\n"
+#: An input whose own work (a report's run, a page, a request) takes longer than this is a hang.
+HANG_SECONDS = 10.0
+#: The memory every process may peak at (a worker, a download, a render, this driver's growth).
+MEMORY_MB = 1024
+
+
+def rss_mb() -> float:
+    """Peak resident memory of this process so far (MB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+@dataclass
+class Check:
+    """What one input's run showed: handled as expected (`ok`), and the counts the catalogue adds up."""
+
+    ok: bool
+    message: str
+    lost: int = 0  # good results gone afterwards
+    wrong: int = 0  # silent wrong results: accepted when it should not be, stale, leaked, misplaced
+    other_hosts: int = 0  # requests to (or live references of) hosts other than the one asked
+    peak_mb: float | None = None  # the peak of the process that handled it (worker, child, or this one's growth)
+    process: str = ""  # which process that was
+    seconds: float | None = None  # its own time (a report's run), when not the wall time of the case
+
+
+@dataclass
+class Finding:
+    """One input of the catalogue and what happened to it."""
+
+    round: int
+    family: str
+    name: str
+    check: Check
+    seconds: float
+    crash: bool = False
+
+    @property
+    def hang(self) -> bool:
+        own = self.check.seconds if self.check.seconds is not None else self.seconds
+        return own > HANG_SECONDS
+
+
+@dataclass
+class Catalogue:
+    """Runs inputs and keeps their findings; an exception escaping a case is a crash, never the end of the run."""
+
+    findings: list[Finding] = field(default_factory=list)
+
+    def add(self, round_: int, family: str, name: str, fn: Callable[[], Check]) -> Finding:
+        t0 = time.perf_counter()
+        try:
+            check = fn()
+            crash = "internal error" in check.message or "Traceback" in check.message
+        except Exception:
+            check, crash = Check(False, traceback.format_exc(limit=4)), True
+        found = Finding(round_, family, name, check, time.perf_counter() - t0, crash)
+        self.findings.append(found)
+        return found
 
 
 @dataclass

@@ -1,8 +1,20 @@
-"""Bad report YAML: malformed, not a mapping, unknown keys, wrong types, bad ids, and bombs."""
+"""Bad YAML: report files (malformed, not a mapping, unknown keys, wrong types, bad ids, bombs; run
+through ingest by bad_input_ingest, round 1), pasted YAML over the caps (round 2), and every other
+YAML the tool reads under the same budgets, plus `check` after an invalid date (round 3)."""
 
 from __future__ import annotations
 
-from bad_input_cases import HEAD, Case, yaml_case
+import time
+from pathlib import Path
+
+from bad_input_cases import HEAD, Case, Catalogue, Check, rss_mb, yaml_case
+
+from ingest import checks
+from ingest.analysis.lens import load_lens
+from ingest.analysis.lexicon import load_lexicon
+from ingest.sources.registry import SpecFileError
+from ingest.sources.watch import WatchError, load_watch
+from views.add_report import spec_from_yaml
 
 Y = "yaml"
 
@@ -117,3 +129,72 @@ def bomb_cases() -> list[Case]:
         )
     )
     return cases
+
+
+def _lol(n: int = 9) -> str:
+    """A "billion laughs": nine levels of nine aliases each."""
+    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for i in range(1, n):
+        c, prev = chr(ord("a") + i), chr(ord("a") + i - 1)
+        lines.append(f"{c}: &{c} [{', '.join(['*' + prev] * 9)}]")
+    return "\n".join(lines) + "\n"
+
+
+def _refused_quickly(load: object, what: str) -> Check:
+    """`load()` must raise (a refusal), within 2 s, growing this process by little."""
+    before, t0 = rss_mb(), time.perf_counter()
+    try:
+        load()  # type: ignore[operator]
+        msg = "accepted"
+    except (SpecFileError, WatchError, ValueError) as exc:
+        msg = str(exc)[:140]
+    took, grew = time.perf_counter() - t0, rss_mb() - before
+    refused = msg != "accepted"
+    return Check(refused and took < 2, f"{what}: {msg} ({took:.2f} s)", wrong=int(not refused), peak_mb=grew,
+                 process="this process (growth)", seconds=took)  # fmt: skip
+
+
+def yaml_caps_family(cat: Catalogue) -> None:
+    """Round 2: pasted YAML of 2, 4 and 20 MB, and 256 KB of tiny values or keys."""
+    head = "id: x\nmodel: m\norganization: o\ndoc_type: blog\n"
+    cases = {
+        "paste-2MB": head + "notes: |\n  " + "a" * (2 << 20) + "\n",
+        "paste-4MB": head + "tags: [" + ",".join(["a"] * (2 << 20)) + "]\n",
+        "paste-20MB": head + "notes: |\n  " + "a" * (20 << 20) + "\n",
+        "256KB-of-values": (head + "tags: [" + ",".join(["a"] * 120_000) + "]\n")[: 256 * 1024],
+        "256KB-of-keys": "".join(f"k{i}: 1\n" for i in range(25_000))[: 256 * 1024],
+    }
+    for name, text in cases.items():
+        cat.add(2, "yaml-caps", name, lambda text=text, name=name: _refused_quickly(lambda: spec_from_yaml(text), name))
+
+
+def every_yaml_family(cat: Catalogue, work: Path) -> None:
+    """Round 3: the watch list, a lens and a lexicon with an alias bomb, deep nesting or 1 MB: refused
+    by the one guarded loader, quickly; and `check` naming every error after an unquoted invalid date."""
+    work.mkdir(parents=True, exist_ok=True)
+    bodies = {
+        "alias-bomb": "version: 1\nx:\n" + "".join("  " + ln + "\n" for ln in _lol().splitlines()),
+        "deep-nesting": "version: 1\nx: " + "[" * 5000 + "]" * 5000 + "\n",
+        "1MB": "version: 1\nnotes: '" + "x" * (1 << 20) + "'\n",
+    }
+    loaders = {"watch.yaml": load_watch, "lens": load_lens, "lexicon": load_lexicon}
+    for kind, body in bodies.items():
+        for what, load in loaders.items():
+            path = work / f"{what.replace('.yaml', '')}-{kind}.yaml"
+            path.write_text(body, encoding="utf-8")
+            cat.add(
+                3,
+                "every-yaml",
+                f"{what}-{kind}",
+                lambda load=load, path=path, what=what: _refused_quickly(lambda: load(path), what),
+            )
+
+    def check_after_a_bad_date() -> Check:
+        p = work / "dated.yaml"
+        p.write_text("id: dated\nmodel: M\norganization: Lab\ndoc_type: pdf\nreleased: 2025-13-45\ntags: 5\nsorce: {url: x}\n"
+                     "curated:\n  rl_algorithm: {value: PPO, page: -3}\n", encoding="utf-8")  # fmt: skip
+        found = {f.field for f in checks.check_file(p, (work,), checks.load_vocabulary()) if f.severity == "error"}
+        want = {"released", "doc_type", "tags", "sorce", "curated.rl_algorithm.page"}
+        return Check(want <= found, f"errors named: {sorted(found)}", wrong=len(want - found))
+
+    cat.add(3, "every-yaml", "check-every-error-after-an-invalid-date", check_after_a_bad_date)

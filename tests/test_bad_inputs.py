@@ -393,28 +393,53 @@ def test_two_ingest_processes_at_once_on_one_store(tmp_path):
     assert not list(data.rglob("*.tmp"))  # no half-written files left behind
 
 
-# ------------------------------------------------------------------------------ issue 23 (second round)
-def _round2():  # type: ignore[no-untyped-def]
-    """eval/bad_inputs_round2.py (eval/ is not a package)."""
-    import importlib.util
+# --------------------------------------------------------------------------- the catalogue (eval/bad_inputs.py)
+def _eval_modules():  # type: ignore[no-untyped-def]
+    """The catalogue's modules (eval/ is not a package: its folder goes on sys.path, as the script does)."""
+    folder = str(REPO / "eval")
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    import bad_input_cases
+    import bad_input_confine
+    import bad_input_discover
+    import bad_input_ingest
+    import bad_input_loss
+    import bad_input_tables
+    import bad_input_yaml
 
-    spec = importlib.util.spec_from_file_location("bad_inputs_round2", REPO / "eval" / "bad_inputs_round2.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # (its dataclasses look their module up there)
-    spec.loader.exec_module(mod)
-    return mod
+    return (
+        bad_input_cases,
+        bad_input_confine,
+        bad_input_discover,
+        bad_input_ingest,
+        bad_input_loss,
+        bad_input_tables,
+        bad_input_yaml,
+    )
 
 
-def test_round2_yaml_and_no_loss_families_hold(tmp_path: Path) -> None:
-    """The cheap families of the eval's second round, as the eval counts them (the others have
-    their own tests: test_fetch_bounds, test_page_render, test_safe_exports, test_nothing_lost)."""
-    r2 = _round2()
-    m = r2.Metrics()
-    r2.yaml_family(m)
-    r2.no_loss_family(m, tmp_path)
-    bad = [f for f in m.findings if not f.ok or f.crash or f.hang]
+def test_the_bad_input_catalogue_keeps_its_size_per_round() -> None:
+    """A floor on the inputs of each round's largest families (the catalogue only grows)."""
+    _cases, confine, discover, ingest, _loss, _tables, _yaml = _eval_modules()
+    assert len(ingest.report_cases(b"%PDF-1.4 x")) >= 150  # rounds 1: files, YAML, URLs, hostile text
+    assert len(confine.hostile_catalogue()) >= 70  # round 1: reads outside the roots, internal addresses
+    assert len(discover.HOSTILE) + len(discover.STREAMED) >= 13  # round 3: hostile sources beside a good one
+
+
+def test_the_cheap_families_of_every_round_hold(tmp_path: Path) -> None:
+    """The families that need no server and little time, counted as the eval counts them (the others
+    have their own tests: test_fetch_bounds, test_page_render, test_safe_exports, test_nothing_lost,
+    test_discover_hostile, test_tables_command, test_app_hostile, test_reports_folder_links)."""
+    cases, _confine, _discover, _ingest, loss, tables, yaml_cases = _eval_modules()
+    cat = cases.Catalogue()
+    yaml_cases.yaml_caps_family(cat)
+    loss.no_loss_family(cat, tmp_path)
+    yaml_cases.every_yaml_family(cat, tmp_path / "yaml")
+    tables.search_family(cat)
+    loss.accept_during_ingest(cat, tmp_path)
+    loss.history_growth(cat, tmp_path)
+    bad = [(f.name, f.check.message) for f in cat.findings if not f.check.ok or f.crash or f.hang]
     assert not bad, bad
-    assert len(m.findings) == 9
-    assert m.data_lost == 0 and m.stale_tables == 0
-    assert max(v for k, v in m.peak_mb.items() if "YAML" in k) < 50
+    assert len(cat.findings) >= 23 and {f.round for f in cat.findings} == {2, 3}
+    assert not any(f.check.lost or f.check.wrong or f.check.other_hosts for f in cat.findings)
+    assert max((f.check.peak_mb or 0) for f in cat.findings if f.family == "yaml-caps") < 50
