@@ -54,6 +54,7 @@ bench: $(VENV)/.dev
 	$(BIN)/python bench/benchmarks_page_speed.py
 	$(BIN)/python bench/sections_speed.py
 	$(BIN)/python bench/pathological.py
+	$(BIN)/python bench/tables_speed.py
 	$(BIN)/python bench/scale.py
 	$(BIN)/python bench/review_speed.py
 
