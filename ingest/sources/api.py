@@ -135,7 +135,8 @@ class ApiClient:
                 raise
             if status == 200:
                 if headers.get("x-ratelimit-remaining") == "0":
-                    self._blocked[host] = _reset(headers.get("x-ratelimit-reset")) or self.wall() + 3600
+                    reset = _reset(headers.get("x-ratelimit-reset"))
+                    self._blocked[host] = reset if reset is not None else self.wall() + 3600
                 return Answer(final, headers, body)
             limited = headers.get("x-ratelimit-remaining") == "0" and status in (403, 429)
             wait = retry_after(headers.get("retry-after"), self.wall())
