@@ -160,10 +160,12 @@ def concurrency(cat: Catalogue, victim: Victim, rounds: int) -> None:
             errs = "\n".join(e.decode(errors="replace") for _, e in outs)
             codes = [p.returncode for p in procs]
             lost = check_lost(store, victim.good, failed=True) + [f"temp file left: {p.name}" for p in store.root.rglob("*.tmp")]
+            limit = HANG_SECONDS * len(list((work / "reports").glob("*.yaml")))  # two whole runs: 10 s per report
             if "Traceback" in errs or any(c not in (0, 1) for c in codes):
-                return Check(False, f"Traceback: exit codes {codes}: {errs[-500:]}", len(lost))
+                return Check(False, f"Traceback: exit codes {codes}: {errs[-500:]}", len(lost), limit=limit)
             ok = codes == [1, 1] and f"broken-{i}" in errs and "invalid YAML" in errs
-            return Check(ok, f"exit codes {codes}" + (": both named the broken file" if ok else f": {errs[-300:]}"), len(lost))
+            said = ": both named the broken file" if ok else f": {errs[-300:]}"
+            return Check(ok, f"exit codes {codes}{said}", len(lost), limit=limit)
 
         cat.add(1, "concurrency", f"two-processes-round-{i + 1}", one)
 

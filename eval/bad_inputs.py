@@ -17,10 +17,10 @@ The families, one module each (eval/bad_input_*.py, listed in bad_input_cases.py
              dashboard page; links in reports/; accept during an ingest; history growth
 
 Counted for every round, each target 0 (and every process at most 1 GB): crashes (an exception or a
-traceback escaped), hangs (an input's own work over 10 s), data lost, silent wrong results (accepted
-when it should have been refused, a stale table, a read outside the roots, a formula cell, a good
-source not proposed, a misplaced date…), requests to other hosts (internal addresses, live
-references to another host, connections anywhere but 127.0.0.1). Also printed: inputs handled as
+traceback escaped), hangs (an input's own work over 10 s; 10 s per report for a whole run), data lost,
+silent wrong results (accepted when it should have been refused, a stale table, a read outside the
+roots, a formula cell, a good source not proposed, a misplaced date…), requests to other hosts
+(internal addresses, live references to another host, connections anywhere but 127.0.0.1). Also printed: inputs handled as
 expected (a refusal naming the problem), and the largest process. Nothing touches the internet.
 """
 
