@@ -5,21 +5,27 @@ BIN := $(VENV)/bin
 
 .PHONY: app test check ingest lint bench eval clean lock
 
-# Every package, transitive ones included, is pinned in requirements.lock (used as pip constraints),
-# and pip itself is pinned, so a fresh machine installs exactly what the tests ran with.
+# Every package, transitive ones included, is pinned in requirements.lock (used as constraints), and
+# the installers themselves are pinned, so a fresh machine installs exactly what the tests ran with.
+# uv installs the pinned set in seconds where pip takes a minute or more; when uv cannot be installed
+# or cannot install (no wheel for this platform, registry refused), pip does the same install.
 PIP_VERSION := 26.3
+UV_VERSION := 0.13.9
 PIP_INSTALL := $(BIN)/pip install --quiet -c requirements.lock
+UV_INSTALL := $(BIN)/uv pip install --quiet --python $(BIN)/python -c requirements.lock
+# install REQUIREMENTS-FILE: uv when the venv has it, else (or when it fails) the pinned pip
+install = { [ -x $(BIN)/uv ] && $(UV_INSTALL) -r $(1); } || { $(BIN)/pip install --quiet pip==$(PIP_VERSION) && $(PIP_INSTALL) -r $(1); }
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
-	$(BIN)/pip install --quiet pip==$(PIP_VERSION)
+	$(BIN)/pip install --quiet uv==$(UV_VERSION) || echo "uv could not be installed; pip installs the requirements instead"
 
 $(VENV)/.runtime: requirements.txt requirements.lock | $(BIN)/python
-	$(PIP_INSTALL) -r requirements.txt
+	$(call install,requirements.txt)
 	touch $@
 
 $(VENV)/.dev: requirements.txt requirements-cluster.txt requirements-dev.txt requirements.lock | $(BIN)/python
-	$(PIP_INSTALL) -r requirements-dev.txt
+	$(call install,requirements-dev.txt)
 	touch $(VENV)/.runtime $@
 
 ## lock: re-pin every installed package (run after changing requirements*.txt and installing them)
