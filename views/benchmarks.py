@@ -14,7 +14,7 @@ import streamlit.components.v1 as components
 from ingest.analysis.benchmarks import DEFAULT_CATALOGUE, Catalogue, load_catalogue
 from ingest.analysis.lens import NOT_ASSESSED
 from ingest.outputs import mdtable, results_wide, scores
-from ingest.outputs.leaderboard import disagreements, leaderboard
+from ingest.outputs.leaderboard import benchmarks_by_reach, disagreements, leaderboard
 from ingest.outputs.neutral import to_csv
 from ingest.outputs.stats import STATS_GROUP
 from views import benchmark_charts as bc
@@ -249,7 +249,10 @@ def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str,
         return
     _result_downloads(results)
     c1, c2 = st.columns(2)
-    rid = nav.select("Report", with_rows, "report", lambda r: str(models.get(r, r)), c1)
+    nav.sync_in("report", with_rows)
+    rid = c1.selectbox("Report", with_rows, key="report", format_func=lambda r: str(models.get(r, r)))
+    # as for the table below: a clicked bar's report stays in the address even when it is the first one
+    nav.sync_out("report", rid, None if "table" in st.query_params else with_rows[0])
     keys = scores.report_tables(results, rid)
     nav.sync_in("table", keys)
     if st.session_state.get("table") not in keys:
@@ -329,8 +332,7 @@ def _leaderboard_section(key: data.Stamp) -> None:
     if board.empty:
         st.caption("No result stored yet.")
         return
-    reach = board.groupby("benchmark", sort=False)["sources"].count().sort_values(ascending=False, kind="stable")
-    pick = st.selectbox("Benchmark (catalogue name, or as printed when unknown)", list(reach.index), key="board")
+    pick = st.selectbox("Benchmark (catalogue name, or as printed when unknown)", benchmarks_by_reach(board), key="board")
     shown = board[board["benchmark"] == pick].drop(columns=["benchmark", "category"])
     split = disagreements(shown)
     st.html(f'<div data-table="leaderboard">{htmltable.table(shown.head(BAR_ROWS), wide=("sources", "disagreement"))}</div>')
