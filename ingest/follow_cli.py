@@ -96,8 +96,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     from ingest.analysis.lexicon import load_lexicon
     from ingest.outputs.diff import diff_readings, format_diff
     from ingest.sources.registry import load_registry
-    from ingest.store import history
-    from ingest.versions import Context, VersionError, declared_origins, pair
+    from ingest.versions import Context, VersionError, listing, pair
 
     if len(args.versions) not in (0, 2):
         print("error: give no versions (previous vs latest) or two: OLD NEW", file=sys.stderr)
@@ -109,8 +108,8 @@ def cmd_diff(args: argparse.Namespace) -> int:
         return 1
     store = Store(args.data_dir)
     if args.list:
-        for v in history.versions(store, spec.id, declared_origins(spec)):
-            print(f"{v.label:<14} {v.sha256[:12]}  {v.ingested_at[:19]:<19}  {'current ' if v.current else ''}{v.origin}")
+        for v in listing(store, spec):
+            print(v.line())
         return 0
     settings = _settings(args)
     lens = load_lens(settings.lens_path)
