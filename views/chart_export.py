@@ -10,6 +10,7 @@ costs a page nothing on first render.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -17,7 +18,7 @@ from pathlib import Path
 import streamlit as st
 import vl_convert as vlc
 
-from views.chart_data import ChartSpec, HeatSpec
+from views.chart_data import ChartSpec, HeatSpec, ScatterSpec
 from views.chart_plotly import figure
 from views.chart_vega import vega_lite
 
@@ -26,14 +27,37 @@ WIDTH = 720
 FORMATS: dict[str, str] = {"svg": "image/svg+xml", "png": "image/png", "html": "text/html"}
 
 
+#: The dashboard's hint on what a click opens, as chart titles word it ("(click a bar for its table)",
+#: "…; click a cell for its lines)"): nothing in a printed figure can be clicked.
+_CLICK_HINT = re.compile(r"\s*\(click [^()]*\)|;\s*click [^()]*(?=\))")
+
+
+def _unlinked(node: object) -> object:
+    """The Vega-Lite dict without any `href` (encoding or data field): a mark's link is a relative
+    dashboard address, which a standalone SVG would resolve against the renderer's own base URL."""
+    if isinstance(node, dict):
+        return {k: _unlinked(v) for k, v in node.items() if k != "href"}
+    if isinstance(node, list):
+        return [_unlinked(v) for v in node]
+    return node
+
+
+def paper_spec(spec: ChartSpec) -> dict:
+    """The Vega-Lite dict of a figure for a paper: fixed width, no links, no click hints."""
+    plain = dataclasses.replace(spec, title=_CLICK_HINT.sub("", spec.title))
+    if isinstance(plain, ScatterSpec) and plain.note:
+        plain = dataclasses.replace(plain, note=_CLICK_HINT.sub("", plain.note))
+    return _unlinked(vega_lite(plain, WIDTH))  # type: ignore[return-value]
+
+
 def to_svg(spec: ChartSpec) -> str:
     """The chart as an SVG document (Vega-Lite drawn by vl-convert, no browser)."""
-    return vlc.vegalite_to_svg(vega_lite(spec, WIDTH))
+    return vlc.vegalite_to_svg(paper_spec(spec))
 
 
 def to_png(spec: ChartSpec, scale: float = 2.0) -> bytes:
     """The chart as a PNG image, `scale` × the SVG's size."""
-    return vlc.vegalite_to_png(vega_lite(spec, WIDTH), scale=scale)
+    return vlc.vegalite_to_png(paper_spec(spec), scale=scale)
 
 
 def to_html(spec: ChartSpec) -> str:
