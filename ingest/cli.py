@@ -208,14 +208,14 @@ def _summary(outcomes: list[Outcome]) -> str:
             "" if o.pages is None else str(o.pages),
             "" if o.words is None else str(o.words),
             f"{o.seconds:.2f}",
-            o.message[:100],
+            " ".join(o.message.split()),  # whole: the reason a report failed is the line a user needs
         )
         for o in outcomes
     ]
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
     fmt = "  ".join(f"{{:<{w}}}" for w in widths)
     lines = [fmt.format(*head), fmt.format(*("-" * w for w in widths)), *(fmt.format(*r) for r in rows)]
-    return "\n".join(lines)
+    return "\n".join(ln.rstrip() for ln in lines)
 
 
 class _Bar:
