@@ -38,7 +38,7 @@ DEFERRED: list[tuple[str, str, str]] = [
     ("ingest.follow_cli", "ingest.versions", "follow commands other than diff"),
     ("ingest.follow_cli", "ingest.analysis.confidence_fit", "follow commands other than diff"),
     ("ingest.follow_cli", "ingest.sources.discover", "follow commands other than discover"),
-    ("ingest.pipeline", "ingest.store.tables", "ingest workers (only the driver rebuilds the tables)"),
+    ("ingest.pipeline", "ingest.outputs.tables", "ingest workers (only the driver rebuilds the tables)"),
     ("ingest.outputs.export", "ingest.outputs.study_tables", "a CSV export straight from Arrow"),
     ("ingest.outputs.export", "ingest.outputs.leaderboard", "a CSV export straight from Arrow"),
     ("ingest.outputs.export", "ingest.outputs.review", "a CSV export straight from Arrow"),

@@ -50,6 +50,8 @@ from ingest.analysis.keywords import count_keywords  # noqa: E402
 from ingest.analysis.lens import load_lens  # noqa: E402
 from ingest.analysis.lexicon import load_lexicon  # noqa: E402
 from ingest.analysis.results import read_results  # noqa: E402
+from ingest.common.records import Bundle, Meta  # noqa: E402
+from ingest.outputs.tables import rebuild_tables  # noqa: E402
 from ingest.pipeline import (  # noqa: E402
     Settings,
     analyse,
@@ -60,9 +62,7 @@ from ingest.reading.sections import section_spans, split_sections  # noqa: E402
 from ingest.reading.textnorm import word_rule  # noqa: E402
 from ingest.run.executor import Job, Limits, fork_here, run_jobs, stop_forkserver, warm_up  # noqa: E402
 from ingest.sources.registry import load_registry  # noqa: E402
-from ingest.store.records import Bundle, Meta  # noqa: E402
 from ingest.store.store import Store  # noqa: E402
-from ingest.store.tables import rebuild_tables  # noqa: E402
 
 
 class Clock:
@@ -148,7 +148,7 @@ def import_cpu() -> dict[str, float]:
     code = (
         "import resource, sys\n"
         "def cpu():\n r = resource.getrusage(resource.RUSAGE_SELF); return r.ru_utime + r.ru_stime\n"
-        "a = cpu(); import ingest.pipeline; b = cpu(); import ingest.store.tables; c = cpu()\n"
+        "a = cpu(); import ingest.pipeline; b = cpu(); import ingest.outputs.tables; c = cpu()\n"
         "print(a, b - a, c - b)"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True).stdout.split()

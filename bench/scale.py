@@ -7,7 +7,7 @@
 
 Rows are generated directly (no PDFs): per report a YAML file, 3 sections, every lexicon term × 4
 sections of counts, ~10 KWIC hits per page, a comparison cell and 3 evidence sentences per lens
-dimension, written as real bundles; the initial tables come from `ingest.store.tables.rebuild_tables`. Then:
+dimension, written as real bundles; the initial tables come from `ingest.outputs.tables.rebuild_tables`. Then:
 
 * the registry: `load_registry` on the N YAML files, cold (every file parsed, the cache written)
   and warm (unchanged files come from data/cache/registry.json, every spec validated again, as a
@@ -57,12 +57,14 @@ import yaml  # noqa: E402
 from bench.results_log import recorded  # noqa: E402
 from ingest.analysis.lens import Lens, load_lens  # noqa: E402
 from ingest.analysis.lexicon import load_lexicon  # noqa: E402
+from ingest.common.atomic import dumps  # noqa: E402
+from ingest.outputs.tables import rebuild_tables  # noqa: E402
 from ingest.pipeline import Settings, run  # noqa: E402
 from ingest.run.executor import stop_forkserver  # noqa: E402
 from ingest.sources.registry import Registry, load_registry  # noqa: E402
 from ingest.sources.schema import ReportSpec  # noqa: E402
-from ingest.store.store import Manifest, Store, dumps  # noqa: E402
-from ingest.store.tables import rebuild_tables  # noqa: E402
+from ingest.store.manifest import Manifest  # noqa: E402
+from ingest.store.store import Store  # noqa: E402
 
 WORDS = [
     "agentic",

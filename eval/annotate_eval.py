@@ -42,10 +42,10 @@ from eval.label_blocks import label_blocks  # noqa: E402
 from ingest.analysis.annotate import annotate  # noqa: E402
 from ingest.analysis.evidence import Sentence, quote_on_page, sentences  # noqa: E402
 from ingest.analysis.lens import DEFAULT_LENS, NOT_DISCLOSED, Dimension, Lens, load_lens  # noqa: E402
+from ingest.common.records import Annotation  # noqa: E402
 from ingest.reading.extract import extract_file  # noqa: E402
 from ingest.reading.sections import split_sections  # noqa: E402
 from ingest.sources.registry import parse_yaml  # noqa: E402
-from ingest.store.records import Annotation  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 LEVELS = ["none", "low", "medium", "detailed", "very detailed"]

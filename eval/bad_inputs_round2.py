@@ -33,11 +33,10 @@ import yaml
 from reportlab.pdfgen import canvas
 from streamlit.testing.v1 import AppTest
 
-from ingest.outputs import curate, export, neutral, pageimage, report_card
+from ingest.outputs import curate, export, neutral, pageimage, report_card, tables
 from ingest.pipeline import Settings, run
 from ingest.sources import fetch
 from ingest.sources.fetch import FetchSettings
-from ingest.store import tables
 from ingest.store.store import Store
 from tests.local_http import LocalServer
 from views import nav

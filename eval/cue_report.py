@@ -25,9 +25,9 @@ from pathlib import Path
 from ingest.analysis.annotate import annotate
 from ingest.analysis.evidence import Sentence, sentences
 from ingest.analysis.lens import Lens
+from ingest.common.records import Annotation
 from ingest.reading.extract import extract_file
 from ingest.reading.sections import split_sections
-from ingest.store.records import Annotation
 
 #: Keys of a dimension / category / indicator that hold lists of regular expressions.
 CUE_KEYS = (

@@ -29,8 +29,10 @@ from typing import TYPE_CHECKING
 
 from ingest import follow_cli
 from ingest.cli_options import roots_option
+from ingest.common.atomic import describe_os_error
 from ingest.sources import confine
-from ingest.store.store import DEFAULT_DATA_DIR, Store, StoreError, describe_os_error
+from ingest.store.manifest import StoreError
+from ingest.store.store import DEFAULT_DATA_DIR, Store
 
 if TYPE_CHECKING:  # the pipeline, pydantic and the extractors are imported by the commands that need them:
     # a fresh `export --table counts` process pays only for the store and pyarrow. CPU at import after

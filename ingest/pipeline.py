@@ -277,7 +277,7 @@ class _TablesPrep:
         self.load()
         # The table builder (pandas, pyarrow) loads here, in the driver while the jobs run, not in
         # the workers, which import this module (bench/import_costs.py prints its cost).
-        from ingest.store import tables  # noqa: F401
+        from ingest.outputs import tables  # noqa: F401
 
     def _scan_stamps(self) -> None:
         with contextlib.suppress(Exception):  # (the table update then scans them itself)
@@ -387,7 +387,7 @@ def run(
     # Outcomes wrote their status (and maybe their bundle) after the early scan of the stamps.
     stamps = prep.stamps(o.report_id for o in result.outcomes)
     if changed or store.tables_key() != prep.key or prep.yaml_changed():
-        from ingest.store.tables import rebuild_tables  # pyarrow is imported only when tables are rebuilt
+        from ingest.outputs.tables import rebuild_tables  # pyarrow is imported only when tables are rebuilt
 
         with store.lock():
             behind = store.behind_token()

@@ -22,6 +22,8 @@ from ingest.analysis.keywords import count_keywords
 from ingest.analysis.lens import Lens
 from ingest.analysis.lexicon import Lexicon
 from ingest.analysis.results import may_hold_table, read_results, results_key, status_note
+from ingest.common.atomic import describe_os_error
+from ingest.common.records import Analysis, Bundle, Meta, SectionRow
 from ingest.pipeline_settings import PIPELINE_VERSION, Outcome, Settings, download_settings
 from ingest.reading.extract import (
     EXTRACTOR_VERSION,
@@ -38,8 +40,7 @@ from ingest.run.executor import Done, Result
 from ingest.sources import fetch
 from ingest.sources.schema import ReportSpec
 from ingest.store import history
-from ingest.store.records import Analysis, Bundle, Meta, SectionRow
-from ingest.store.store import Store, describe_os_error
+from ingest.store.store import Store
 
 
 def fingerprint(sha256: str, lexicon: Lexicon, settings: Settings, extra: str = "") -> str:

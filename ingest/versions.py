@@ -16,13 +16,13 @@ from pathlib import Path
 from ingest.analysis.confidence import Model
 from ingest.analysis.lens import Lens
 from ingest.analysis.lexicon import Lexicon
+from ingest.common.records import Bundle, Meta
 from ingest.outputs.diff import Reading
 from ingest.pipeline import Computed, Settings, Task, compute, fingerprint, lens_key
 from ingest.run.executor import Done, Job, LocalExecutor
 from ingest.sources import fetch
 from ingest.sources.schema import ReportSpec, SourceVersion
 from ingest.store import history
-from ingest.store.records import Bundle, Meta
 from ingest.store.store import Store
 
 

@@ -7,8 +7,8 @@ import pytest
 from ingest.analysis.annotate import annotate, literal_gate
 from ingest.analysis.evidence import sentences
 from ingest.analysis.lens import DEFAULT_LENS, load_lens
+from ingest.common.records import Cell
 from ingest.reading.sections import Segment
-from ingest.store.records import Cell
 
 from .conftest import REPO, SHARED
 

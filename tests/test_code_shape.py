@@ -1,6 +1,7 @@
 """The code's shape as the developers' guide sets it: modules at most 600 lines, functions at most
 80 lines, no import cycle among the project's modules (`ingest`, `views`, `eval`, `bench`;
-function-level imports included).
+function-level imports included), and no import in `ingest` against the pipeline's layers
+(sources → reading → analysis → store → outputs, `common/` under all, `run/` beside).
 
 The size limits are checked against ALLOWLIST, the offenders when this test was written, each
 with the reason it is still there: a new offender fails, and so does an entry that is no longer
@@ -69,7 +70,7 @@ def test_no_module_or_function_over_the_limits_beyond_the_allowlist() -> None:
 
 
 def test_allowlist_entries_give_a_reason() -> None:
-    assert all(why.strip() for why in ALLOWLIST.values())
+    assert all(why.strip() for why in [*ALLOWLIST.values(), *KNOWN_VIOLATIONS.values()])
 
 
 # --------------------------------------------------------------------------- import cycles
@@ -85,11 +86,12 @@ def _is_type_checking(node: ast.If) -> bool:
     return (isinstance(t, ast.Name) and t.id == "TYPE_CHECKING") or (isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING")
 
 
-def _imports(tree: ast.AST, module: str, is_package: bool) -> set[str]:
+def _imports(tree: ast.AST, module: str, is_package: bool, type_only: bool = False) -> set[str]:
     """Every module named by an import anywhere in the tree (in functions too), except under
-    `if TYPE_CHECKING:` (never run, so never part of a cycle at run time)."""
+    `if TYPE_CHECKING:` (never run, so never part of a cycle at run time) unless `type_only`."""
     out: set[str] = set()
-    skip = {id(n) for n in ast.walk(tree) if isinstance(n, ast.If) and _is_type_checking(n) for n in ast.walk(n)}
+    tc = [] if type_only else [n for n in ast.walk(tree) if isinstance(n, ast.If) and _is_type_checking(n)]
+    skip = {id(m) for n in tc for m in ast.walk(n)}
     for node in ast.walk(tree):
         if id(node) in skip:
             continue
@@ -178,3 +180,104 @@ def test_cycle_finder_follows_bare_imports_between_scripts() -> None:
     """eval/train_confidence.py imports `annotate_eval` by its bare name: that edge counts."""
     graph = import_graph(("eval",))
     assert "eval.annotate_eval" in graph["eval.train_confidence"]
+
+
+# --------------------------------------------------------------------------- layering
+
+#: The pipeline's stages in order (ingest/<stage>/): a stage imports only itself and earlier stages.
+#: `common` comes first: the typed records, the extracted document and atomic writes, the vocabulary
+#: every stage may import (it imports no stage). The report schema is `sources/schema.py`, the
+#: first stage, so every later stage may import it too.
+STAGES = ("common", "sources", "reading", "analysis", "store", "outputs")
+#: store/ only stores: besides common/ it imports no stage (no reading, no analysis, no table building).
+STORE_MAY_IMPORT = ("common", "store")
+#: ingest/run/ runs the stages (child processes under limits, the warm-up of their caches): it is
+#: beside the stages, called by the driver (the modules at ingest/'s top: cli, pipeline, …), and no
+#: stage imports it.
+BESIDE = "run"
+#: Arrows that work in progress on other branches removes. Temporary: an entry that is no longer a
+#: violation fails the test, so take it off when its branch is merged; never add one.
+KNOWN_VIOLATIONS: dict[tuple[str, str], str] = {
+    ("ingest.reading.results_read", "ingest.analysis.benchmarks"): "result meaning moves to analysis/ (issue 32)",
+    ("ingest.reading.results_web", "ingest.analysis.benchmarks"): "result meaning moves to analysis/ (issue 32)",
+    ("ingest.sources.fetch", "ingest.run.executor"): "the fetcher gets its process runner from its caller (issue 34)",
+    ("ingest.outputs.pageimage", "ingest.run.executor"): "the page render takes the same runner hook as the fetcher",
+}
+
+
+def _place(module: str) -> str:
+    """'views' / 'eval' / 'bench' for those folders; the stage, 'run' or 'driver' for an ingest module."""
+    parts = module.split(".")
+    if parts[0] != "ingest":
+        return parts[0]
+    return parts[1] if len(parts) > 2 or module in {f"ingest.{s}" for s in (*STAGES, BESIDE)} else "driver"
+
+
+def layering_violations(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
+    """Every import (module, imported) against the layering rules above."""
+    rank = {s: i for i, s in enumerate(STAGES)}
+    bad: set[tuple[str, str]] = set()
+    for src, targets in graph.items():
+        a = _place(src)
+        for dst in targets:
+            b = _place(dst)
+            if a not in {*STAGES, BESIDE, "driver"}:
+                continue  # views, eval and bench call anything
+            if b in {"views", "eval", "bench", "tests", "app"}:
+                bad.add((src, dst))  # the package never imports the dashboard or the scripts
+            elif a in rank and b not in rank:
+                bad.add((src, dst))  # a stage imports no driver module and nothing of run/
+            elif a in rank and rank[b] > rank[a]:
+                bad.add((src, dst))  # an earlier stage imports a later one
+            elif (a == "store" and b not in STORE_MAY_IMPORT) or (a == BESIDE and b == "driver"):
+                bad.add((src, dst))
+    return bad
+
+
+def layered_graph() -> dict[str, set[str]]:
+    """ingest's import graph (type-only imports included) with the modules of views/eval/bench it names."""
+    files = {_module_name(p): p for f in GRAPHED for p in sorted((ROOT / f).rglob("*.py"))}
+    graph: dict[str, set[str]] = {}
+    for name, path in files.items():
+        if not name.startswith("ingest"):
+            continue
+        # type-only imports count: a stage that names another's type depends on it
+        named = _imports(ast.parse(path.read_text(encoding="utf-8")), name, path.name == "__init__.py", type_only=True)
+        graph[name] = {m for m in named if m in files and m != name}
+    return graph
+
+
+def test_layering_finds_an_arrow_against_the_pipeline() -> None:
+    graph = {
+        "ingest.reading.extract": {"ingest.common.document", "ingest.sources.schema"},  # allowed
+        "ingest.sources.fetch": {"ingest.store.store", "ingest.run.executor"},  # later stage, run/
+        "ingest.store.store": {"ingest.reading.extract", "ingest.common.records"},  # store imports reading
+        "ingest.analysis.lens": {"ingest.pipeline"},  # a stage imports the driver
+        "ingest.run.warm": {"ingest.analysis.lens", "ingest.cli"},  # run/ may import stages, not the driver
+        "ingest.pipeline": {"ingest.outputs.tables", "ingest.run.executor", "views.data"},  # not the dashboard
+    }
+    assert layering_violations(graph) == {
+        ("ingest.sources.fetch", "ingest.store.store"),
+        ("ingest.sources.fetch", "ingest.run.executor"),
+        ("ingest.store.store", "ingest.reading.extract"),
+        ("ingest.analysis.lens", "ingest.pipeline"),
+        ("ingest.run.warm", "ingest.cli"),
+        ("ingest.pipeline", "views.data"),
+    }
+
+
+def test_layering_counts_type_only_imports() -> None:
+    tree = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ingest.store.store import Store\n")
+    assert "ingest.store.store" in _imports(tree, "ingest.sources.discover", False, type_only=True)
+    assert "ingest.store.store" not in _imports(tree, "ingest.sources.discover", False)
+
+
+def test_no_import_runs_against_the_pipeline() -> None:
+    """sources → reading → analysis → store → outputs, common/ first, run/ beside, the driver on top."""
+    graph = layered_graph()
+    assert {"ingest.common.records", "ingest.outputs.tables", "ingest.store.store", "ingest.cli"} <= graph.keys()
+    found = layering_violations(graph)
+    new = sorted(found - KNOWN_VIOLATIONS.keys())
+    gone = sorted(KNOWN_VIOLATIONS.keys() - found)
+    assert not new, "imports against the pipeline's layers:\n" + "\n".join(f"  {a} -> {b}" for a, b in new)
+    assert not gone, f"no longer a violation, take off KNOWN_VIOLATIONS: {gone}"

@@ -10,9 +10,9 @@ import pytest
 from ingest.analysis.comparison import COMPARISON_COLUMNS, comparison_rows, parse_checklist
 from ingest.analysis.lens import DEFAULT_LENS, load_lens
 from ingest.cli import main
+from ingest.common.records import Annotation, Cell, ChecklistItem
 from ingest.pipeline import Settings, run
 from ingest.sources.schema import ReportSpec
-from ingest.store.records import Annotation, Cell, ChecklistItem
 from ingest.store.store import Store
 
 from .conftest import write_pdf, write_report

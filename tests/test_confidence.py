@@ -22,9 +22,9 @@ from ingest.analysis.confidence import (
 )
 from ingest.analysis.evidence import Sentence, sentences
 from ingest.analysis.lens import DEFAULT_LENS, load_lens
+from ingest.common.records import Annotation
 from ingest.outputs import review
 from ingest.reading.sections import Segment
-from ingest.store.records import Annotation
 
 from .conftest import REPO
 

@@ -16,7 +16,8 @@ from ingest.analysis.lexicon import load_lexicon
 from ingest.cli import main
 from ingest.pipeline import Settings, Task, compute, run
 from ingest.run.executor import Done, Failure, Job, Limits, run_isolated, run_jobs, stop_forkserver
-from ingest.store.store import TABLES, Store
+from ingest.store.manifest import TABLES
+from ingest.store.store import Store
 
 from .conftest import REPO, write_pdf, write_report
 from .executor_jobs import _alive, _allocate, _pages, _raise, _segfault, _sleep, _sleep_with_grandchild

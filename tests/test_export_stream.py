@@ -12,7 +12,9 @@ import pyarrow as pa
 import pytest
 
 from ingest.outputs import export
-from ingest.store.store import Store, _in_order, bucket_of, string_array
+from ingest.store.frames import _in_order, string_array
+from ingest.store.manifest import bucket_of
+from ingest.store.store import Store
 
 
 def _store(tmp_path: Path) -> Store:

@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest.outputs import curate
+from ingest.outputs import curate, tables
 from ingest.pipeline import Settings, run
-from ingest.store import tables
 from ingest.store.store import Store
 
 from .conftest import write_report

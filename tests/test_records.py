@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest.pipeline import Settings, run
-from ingest.store import records
-from ingest.store.jsonrecord import Record
-from ingest.store.records import (
+from ingest.common import records
+from ingest.common.jsonrecord import Record
+from ingest.common.records import (
     Annotation,
     Bundle,
     BundleError,
@@ -27,6 +26,7 @@ from ingest.store.records import (
     ResultTable,
     SectionRow,
 )
+from ingest.pipeline import Settings, run
 from ingest.store.store import Store
 
 from .conftest import write_pdf, write_report

@@ -19,11 +19,11 @@ from ingest.analysis.results import (
     result_rows,
     score_of,
 )
+from ingest.common.records import ResultCell, Results, ResultTable
 from ingest.reading.extract import extract_file
 from ingest.reading.results_read import REPORT_MODEL
 from ingest.sources.registry import SpecFileError, load_model
 from ingest.sources.schema import ReportSpec
-from ingest.store.records import ResultCell, Results, ResultTable
 
 from .conftest import _font
 

@@ -15,8 +15,8 @@ import pandas as pd
 import pytest
 
 from ingest.cli import main
+from ingest.outputs import tables as tables_mod
 from ingest.pipeline import Settings, run
-from ingest.store import tables as tables_mod
 from ingest.store.store import Store
 
 from .conftest import write_pdf, write_report

@@ -80,7 +80,7 @@ def test_kwic_rows_of_one_report_read_only_its_part(store_env: Store, monkeypatc
     rows = data.kwic_rows("alpha", "agentic")
     assert set(rows["report_id"]) == {"alpha"} and len(rows) > 0
     m = store_env.manifest()
-    from ingest.store.store import bucket_of
+    from ingest.store.manifest import bucket_of
 
     assert opened == [f"kwic:{m.tables['kwic'].parts[bucket_of('alpha', m.tables['kwic'].buckets)].file}"]
     assert data.kwic_rows(None, "no-such-term").empty

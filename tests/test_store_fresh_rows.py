@@ -8,11 +8,12 @@ import pyarrow as pa
 
 from ingest.analysis.lens import load_lens
 from ingest.analysis.lexicon import load_lexicon
+from ingest.outputs import tables as tables_mod
+from ingest.outputs.tables import rebuild_tables
 from ingest.pipeline import ingest_report
 from ingest.sources.registry import load_registry
-from ingest.store import tables as tables_mod
-from ingest.store.store import Store, rows_to_arrow
-from ingest.store.tables import rebuild_tables
+from ingest.store.frames import rows_to_arrow
+from ingest.store.store import Store
 
 from .test_store import add_report, setup  # noqa: F401  (fixture)
 

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from ingest.outputs import tables as tables_mod
+from ingest.outputs.tables import TableDef, section_rows
 from ingest.pipeline import run
-from ingest.store import tables as tables_mod
-from ingest.store.store import Store, bucket_of
-from ingest.store.tables import TableDef, section_rows
+from ingest.store.manifest import bucket_of
+from ingest.store.store import Store
 
 from .conftest import REPO
 from .test_store import PAGES, add_report, setup  # noqa: F401  (fixture)

@@ -21,11 +21,11 @@ import streamlit as st
 import yaml
 from pydantic import ValidationError
 
+from ingest.common.atomic import atomic_write_bytes, describe_os_error
 from ingest.outputs.curate import UploadTooLarge, upload_bytes
 from ingest.sources.fetch import FetchSettings
 from ingest.sources.registry import MAX_YAML_BYTES, SpecError, SpecFileError, load_report, parse_yaml, validation_errors
 from ingest.sources.schema import DocType, ReportSpec
-from ingest.store.store import atomic_write_bytes, describe_os_error
 from views import data, htmltable
 from views.plain import escape_md, message
 

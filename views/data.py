@@ -20,7 +20,8 @@ import streamlit as st
 from ingest.analysis.lens import LENS_DIR, Dimension, Lens, lens_for, load_lens
 from ingest.analysis.lexicon import DEFAULT_LEXICON, Lexicon, load_lexicon
 from ingest.sources import confine
-from ingest.store.store import TABLES, Store, StoreDamaged
+from ingest.store.manifest import TABLES, StoreDamaged
+from ingest.store.store import Store
 from views.folders import REPO, data_dir, reports_dir, source_roots  # noqa: F401  (the pages call data.reports_dir() etc.)
 from views.plain import message
 

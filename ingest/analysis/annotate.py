@@ -88,7 +88,7 @@ from ingest.analysis.cues import (
 )
 from ingest.analysis.evidence import Sentence
 from ingest.analysis.lens import NOT_DISCLOSED, Dimension, Lens
-from ingest.store.records import Annotation, Cell, EvidenceRow
+from ingest.common.records import Annotation, Cell, EvidenceRow
 
 __all__ = [
     "ANNOTATE_VERSION",

@@ -20,7 +20,7 @@ from ingest.analysis.confidence import DocContext, Model, Support, load_model
 from ingest.analysis.cues import Folded, cues_match, fold, gate_may, rx_hit
 from ingest.analysis.evidence import Sentence
 from ingest.analysis.lens import NOT_DISCLOSED, Dimension, Lens
-from ingest.store.records import Cell, EvidenceRow
+from ingest.common.records import Cell, EvidenceRow
 
 #: Characters left/right of a method name searched for use/contrast phrases (within its clause).
 WINDOW = 70

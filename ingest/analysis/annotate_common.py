@@ -11,7 +11,7 @@ from ingest.analysis.confidence import DocContext, Model, Support, features
 from ingest.analysis.cues import CueSet, alternation, compile_cues, cue_set, literal_gate
 from ingest.analysis.evidence import Sentence
 from ingest.analysis.lens import Category, Dimension, Lens
-from ingest.store.records import Cell, ChecklistItem, EvidenceRow
+from ingest.common.records import Cell, ChecklistItem, EvidenceRow
 
 NO_CONTEXT = DocContext()
 #: Candidate sentences kept per dimension × category in the evidence table.

@@ -12,7 +12,7 @@ from ingest.analysis.confidence import DocContext, Model, Support, load_model
 from ingest.analysis.cues import CueSet, Folded, alternation, cue_set, cues_match, fold
 from ingest.analysis.evidence import Sentence
 from ingest.analysis.lens import Dimension, Lens
-from ingest.store.records import Cell, ChecklistItem, EvidenceRow
+from ingest.common.records import Cell, ChecklistItem, EvidenceRow
 
 
 @dataclass

@@ -12,15 +12,10 @@ checklist that decided the level: every indicator yes (page of its quote) or no.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from ingest.analysis.lens import NOT_ASSESSED, NOT_DISCLOSED, Lens
+from ingest.common.records import Annotation, Cell
 from ingest.sources.schema import CuratedCell, ReportSpec
-from ingest.store.records import Annotation, Cell
-from ingest.store.store import frame
-
-if TYPE_CHECKING:  # pandas only for the frames readers ask for: a table update never imports it
-    import pandas as pd
 
 COMPARISON_COLUMNS = [
     "report_id",
@@ -136,20 +131,3 @@ def evidence_rows(report_id: str, annotation: Annotation | None, lens: Lens) -> 
     """Rows of the `evidence` table: ranked candidate sentences of one report (none without a usable annotation)."""
     ann = usable(annotation, lens)
     return [{"report_id": report_id, **e.to_json()} for e in ann.evidence] if ann is not None else []
-
-
-def comparison_frame(rows: list[dict]) -> pd.DataFrame:
-    """The comparison table with stable dtypes (nullable integer pages, float confidence)."""
-    df = frame(rows, COMPARISON_COLUMNS)
-    df["page"] = df["page"].astype("Int64")
-    df["confidence"] = df["confidence"].astype("Float64")
-    df["disagree"] = df["disagree"].astype("boolean")
-    return df
-
-
-def evidence_frame(rows: list[dict]) -> pd.DataFrame:
-    df = frame(rows, EVIDENCE_COLUMNS)
-    df["page"] = df["page"].astype("Int64")
-    df["rank"] = df["rank"].astype("Int64")
-    df["score"] = df["score"].astype("Float64")
-    return df

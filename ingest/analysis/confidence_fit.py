@@ -21,12 +21,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ingest.analysis.confidence import DEFAULT_THRESHOLD, FEATURES, Model, load_model
 from ingest.analysis.lens import Lens
+from ingest.common.records import Bundle
 from ingest.sources.schema import ReportSpec
-from ingest.store.store import Store
 
 if TYPE_CHECKING:
     from threadpoolctl import ThreadpoolController
@@ -36,6 +36,12 @@ MAX_EXAMPLES_BYTES = 5_000_000
 MAX_EXAMPLES = 20_000
 #: Inverse L2 strength: strong regularisation, since a few hundred examples from a few dozen documents.
 C = 0.5
+
+
+class Bundles(Protocol):
+    """Where the stored bundles come from (the store, passed in by the driver: analysis does not import it)."""
+
+    def load_bundle(self, report_id: str) -> Bundle | None: ...
 
 
 @dataclass(frozen=True)
@@ -106,7 +112,7 @@ def same_value(curated: Iterable[str], auto: Iterable[str]) -> bool:
     return {v.lower().strip() for v in curated} == {v.lower().strip() for v in auto}
 
 
-def review_examples(specs: Iterable[ReportSpec], store: Store, lens: Lens) -> Examples:
+def review_examples(specs: Iterable[ReportSpec], store: Bundles, lens: Lens) -> Examples:
     """One example per curated cell whose report has a stored automatic cell with features (this lens)."""
     x: list[tuple[float, ...]] = []
     y: list[int] = []
@@ -157,7 +163,7 @@ def fit(ex: Examples, threshold: float = DEFAULT_THRESHOLD) -> Model:
     return Model(coef, round(float(clf.intercept_[0]), 5), threshold, trained)
 
 
-def run_model(specs: Iterable[ReportSpec], store: Store, lens: Lens | None, path: Path = EXAMPLES_PATH) -> Model:
+def run_model(specs: Iterable[ReportSpec], store: Bundles, lens: Lens | None, path: Path = EXAMPLES_PATH) -> Model:
     """The model this run scores cells with: the committed one, refitted on the shipped examples plus
     the Review decisions when there are any (and the shipped examples are readable)."""
     base = load_model()

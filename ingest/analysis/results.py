@@ -21,6 +21,8 @@ from pathlib import Path
 import pypdfium2 as pdfium
 
 from ingest.analysis.benchmarks import Catalogue, load_catalogue
+from ingest.common.records import ResultCell as Cell
+from ingest.common.records import Results, ResultTable
 from ingest.reading.extract import Document, KeptPages
 from ingest.reading.results_read import (
     Table,
@@ -37,8 +39,6 @@ from ingest.reading.results_read import (
 )
 from ingest.reading.results_web import html_tables, markdown_tables
 from ingest.reading.tables_pdf import CAPTION, FIGURE_CAPTION, build_grid, find_regions, page_rules, page_words
-from ingest.store.records import ResultCell as Cell
-from ingest.store.records import Results, ResultTable
 
 __all__ = [
     "RESULTS_VERSION",

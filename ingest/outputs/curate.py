@@ -23,10 +23,10 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 from ingest.analysis.lens import NOT_ASSESSED, Lens, known_dimensions, load_lens
-from ingest.reading.extract import magic_kind
+from ingest.common.atomic import atomic_write_bytes
+from ingest.common.document import magic_kind
 from ingest.sources.registry import MAX_YAML_BYTES, SpecError, SpecFileError, load_report, parse_yaml, validation_errors
 from ingest.sources.schema import ID_PATTERN, ReportSpec
-from ingest.store.store import atomic_write_bytes
 
 #: Folder (inside the reports folder) where uploaded source files are kept, as `<id>.<ext>`.
 SOURCES_DIR = "sources"

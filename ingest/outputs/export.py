@@ -17,8 +17,10 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
+from ingest.common.atomic import describe_os_error
 from ingest.outputs.neutral import arrow_neutral, to_csv
-from ingest.store.store import Store, StoreDamaged, StoreError, describe_os_error
+from ingest.store.manifest import StoreDamaged, StoreError
+from ingest.store.store import Store
 
 if TYPE_CHECKING:  # pandas and the study tables are imported on use: a CSV export of counts needs neither
     # (the pandas-based outputs cost about 1 s of CPU to import, pyarrow.csv about 0.2 s: bench/import_costs.py)

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
-from ingest.reading.document import (
+from ingest.common.document import (
     DEFAULT_LIMITS,
     EXTRACTOR_VERSION,
     MB,
@@ -29,6 +29,7 @@ from ingest.reading.document import (
     ExtractLimits,
     Kind,
     Page,
+    magic_kind,
 )
 from ingest.reading.markdown import extract_html, extract_markdown
 from ingest.reading.textnorm import dehyphenate, normalize
@@ -54,19 +55,6 @@ __all__ = [  # the stage's public names, wherever they are defined
 ]
 
 Engine = Literal["pdfium", "pdfplumber"]
-
-
-def magic_kind(head: bytes) -> Literal["pdf", "html"] | None:
-    """ "pdf" or "html" from a file's first bytes (magic number / markup), else None.
-
-    Shared by extraction and the fetcher, so a file and a download are judged alike.
-    """
-    if head.startswith(b"%PDF-") or b"%PDF-" in head[:1024]:
-        return "pdf"
-    low = head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()[:1024]
-    if low.startswith((b"<!doctype html", b"<html", b"<?xml")) or any(t in low for t in (b"<head", b"<body", b"<title")):
-        return "html"
-    return None
 
 
 def sniff_kind(path: Path, head: bytes) -> Kind:

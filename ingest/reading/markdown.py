@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from ingest.reading.document import DEFAULT_LIMITS, MB, Budget, Document, ExtractionError, ExtractLimits, Page
+from ingest.common.document import DEFAULT_LIMITS, MB, Budget, Document, ExtractionError, ExtractLimits, Page
 from ingest.reading.textnorm import dehyphenate, normalize
 
 # --------------------------------------------------------------------------- Markdown / HTML

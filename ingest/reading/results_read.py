@@ -21,8 +21,8 @@ from functools import lru_cache
 
 from ingest.analysis.benchmarks import Catalogue
 from ingest.analysis.benchmarks import norm_name as norm
+from ingest.common.records import ResultCell as Cell  # the stored record is the reading's cell too
 from ingest.reading.tables_pdf import DASH, MARKS, Grid, GridRow, is_value
-from ingest.store.records import ResultCell as Cell  # the stored record is the reading's cell too
 
 _MARK_RX = re.compile(rf"(?<=\S)[{re.escape(MARKS)}\u00b9\u00b2\u00b3]+$|^[{re.escape(MARKS)}]+(?=\S)")
 _PAREN_TAIL = re.compile(r"^(.*?\S)\s*\(([^()]*)\)\s*$")

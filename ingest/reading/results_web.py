@@ -8,9 +8,9 @@ import re
 from html.parser import HTMLParser
 
 from ingest.analysis.benchmarks import Catalogue
+from ingest.common.records import ResultCell as Cell
 from ingest.reading.results_read import Table, clean, interpret, names_benchmark, validate
 from ingest.reading.tables_pdf import CAPTION, Grid, GridRow
-from ingest.store.records import ResultCell as Cell
 
 __all__ = ["html_tables", "markdown_tables"]
 

@@ -20,10 +20,12 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 import yaml
 from pydantic import ValidationError
 
+from ingest.common.atomic import atomic_write_bytes
 from ingest.sources import fetch
 from ingest.sources.api import ApiClient, ApiError
 from ingest.sources.candidates import Candidate, from_arxiv, from_feed, from_github, unique_id, wanted_file
@@ -32,10 +34,25 @@ from ingest.sources.registry import load_registry
 from ingest.sources.schema import ID_PATTERN, ReportSpec
 from ingest.sources.urls import UrlError, normalize_url
 from ingest.sources.watch import Lab, Watch, WatchError, load_state, load_watch, save_state
-from ingest.store.store import Store, atomic_write_bytes
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 INCOMING = "incoming"
 _ARXIV_VERSION = re.compile(r"(arxiv\.org/pdf/\d{4}\.\d{4,5})v\d+$")
+
+
+class DataFolder(Protocol):
+    """The data folder as discovery uses it: the store, passed in by the CLI (sources/ does not import
+    store/, a later stage)."""
+
+    root: Path  # discovery's own state file lives here
+    http_dir: Path  # the download cache
+    results_dir: Path  # the stored versions' history
+
+    def has_results(self) -> bool: ...
+
+    def read_table(self, name: str, columns: list[str] | None = None) -> pd.DataFrame: ...
 
 
 def url_key(url: str) -> str:
@@ -83,7 +100,7 @@ class Known:
             self.arxiv[spec.arxiv_id.split("v")[0]] = spec.id
 
 
-def known_reports(reports_dir: Path, store: Store, dismissed: list[str]) -> Known:
+def known_reports(reports_dir: Path, store: DataFolder, dismissed: list[str]) -> Known:
     """Every report and proposal (YAML), every stored source hash (tables and history), every dismissal."""
     k = Known({}, {}, {}, set(), {url_key(u) for u in dismissed})
     for folder in (reports_dir, reports_dir / INCOMING):
@@ -210,7 +227,7 @@ def collect(watch: Watch, client: ApiClient, since: dt.date) -> Found:
 # ------------------------------------------------------------------------------------------ proposals
 
 
-def _hash(c: Candidate, store: Store, settings: fetch.FetchSettings) -> tuple[str | None, str]:
+def _hash(c: Candidate, store: DataFolder, settings: fetch.FetchSettings) -> tuple[str | None, str]:
     """SHA-256 of a repository file (downloaded into the ordinary cache, same limits as ingest)."""
     if not c.download:
         return None, ""
@@ -249,7 +266,7 @@ def _table(rows: list[tuple[str, ...]]) -> str:
 def run(
     watch_path: Path,
     reports_dir: Path,
-    store: Store,
+    store: DataFolder,
     since: dt.date | None = None,
     fetch_settings: fetch.FetchSettings | None = None,
 ) -> int:
@@ -347,7 +364,7 @@ def move_proposal(reports_dir: Path, data_dir: Path, rid: str, accept: bool) -> 
     return f"dismissed: {rid}"
 
 
-def accept_or_dismiss(reports_dir: Path, store: Store, accept: str | None = None, dismiss: str | None = None) -> int:
+def accept_or_dismiss(reports_dir: Path, store: DataFolder, accept: str | None = None, dismiss: str | None = None) -> int:
     """The CLI's --accept / --dismiss: one line either way; 2 for a bad id, 1 when it cannot be done."""
     rid = accept or dismiss or ""
     try:

@@ -39,14 +39,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
-from ingest.reading.extract import magic_kind
+from ingest.common.atomic import atomic_write_bytes
+from ingest.common.document import magic_kind
 from ingest.run.executor import Done, Limits, describe_mb, run_isolated
 from ingest.sources import hosts
 from ingest.sources.confine import OutsideRoots, confine, shown
 from ingest.sources.decode import KNOWN, BoundedDecoder, DecodeError
 from ingest.sources.schema import Source
 from ingest.sources.urls import UrlError, check_scheme, display_url, expects_pdf, file_url_path, normalize_url
-from ingest.store.store import atomic_write_bytes
 
 if TYPE_CHECKING:
     import httpx

@@ -18,7 +18,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from ingest.store.store import atomic_write_bytes
+from ingest.common.atomic import atomic_write_bytes
 
 #: A watch list larger than this is refused before parsing (it is a short hand-written file).
 MAX_WATCH_BYTES = 256 * 1024

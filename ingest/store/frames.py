@@ -19,8 +19,6 @@ if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
 
-    from ingest.sources.schema import ReportSpec
-
 
 def _expression(filters: Any) -> Any:
     """A pyarrow expression from an expression, a list of tuples (AND) or None."""
@@ -120,60 +118,6 @@ def restore_dtypes(df: pd.DataFrame, dtypes: dict[str, str]) -> pd.DataFrame:
             with suppress(TypeError, ValueError):
                 df[c] = df[c].astype(t)
     return df
-
-
-def spec_row(spec: ReportSpec, yaml_path: str | None = None) -> dict:
-    """Flat metadata row of one report (the `reports` table)."""
-    src = spec.source
-    return {
-        "report_id": spec.id,
-        "model": spec.model,
-        "organization": spec.organization,
-        "country": spec.country,
-        "released": spec.released.isoformat() if spec.released else None,
-        "doc_type": spec.doc_type,
-        "arxiv_id": spec.arxiv_id,
-        "params": spec.params,
-        "tags": "; ".join(spec.tags),
-        "notes": spec.notes,
-        "source_url": src.url if src else None,
-        "source_path": src.path if src else None,
-        "yaml_path": yaml_path,
-    }
-
-
-def reported_rows(spec: ReportSpec) -> list[dict]:
-    """The `reported` table: published figures, one row per term, never mixed with measured ones."""
-    rep = spec.reported
-    if rep is None:
-        return []
-    rows = [
-        {
-            "report_id": spec.id,
-            "term": term,
-            "count": n,
-            "words": rep.words,
-            "density": round(n * 1000.0 / rep.words, 4) if rep.words else None,
-            "scope": rep.scope,
-            "note": rep.notes.get(term),
-            "from": rep.from_,
-        }
-        for term, n in rep.counts.items()
-    ]
-    if not rows and rep.words is not None:
-        rows.append(
-            {
-                "report_id": spec.id,
-                "term": None,
-                "count": None,
-                "words": rep.words,
-                "density": None,
-                "scope": rep.scope,
-                "note": None,
-                "from": rep.from_,
-            }
-        )
-    return rows
 
 
 def frame(rows: Iterable[dict], columns: list[str]) -> pd.DataFrame:

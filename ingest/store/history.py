@@ -21,8 +21,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ingest.store.records import Bundle
-from ingest.store.store import Store, atomic_write_bytes, dumps
+from ingest.common.atomic import atomic_write_bytes, dumps
+from ingest.common.records import Bundle
+from ingest.store.store import Store
 
 _SHA = re.compile(r"^[0-9a-f]{20}$")
 LATEST = "latest"

@@ -10,7 +10,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 
-#: The tables every pipeline run writes (ingest/store/tables.py declares how each is built; readers
+#: The tables every pipeline run writes (ingest/outputs/tables.py declares how each is built; readers
 #: take the list from the manifest, so a table declared there needs no change here).
 TABLES = ("reports", "status", "sections", "counts", "kwic", "reported", "comparison", "evidence", "results", "result_notes")
 MANIFEST_FORMAT = 2

@@ -41,66 +41,16 @@ from typing import TYPE_CHECKING
 
 from filelock import FileLock
 
-from ingest.reading.document import EXTRACTOR_VERSION, Document
-from ingest.store.atomic import atomic_write_bytes, describe_os_error, dumps
-from ingest.store.frames import (
-    _in_order,
-    frame,
-    pandas_dtypes,
-    reported_rows,
-    restore_dtypes,
-    rows_to_arrow,
-    spec_row,
-    string_array,
-    to_arrow,
-)
-from ingest.store.manifest import (
-    DEFAULT_BUCKETS,
-    MANIFEST_FORMAT,
-    TABLES,
-    TABLES_BEHIND,
-    Manifest,
-    Part,
-    StoreDamaged,
-    StoreError,
-    TableEntry,
-    bucket_of,
-)
+from ingest.common.atomic import atomic_write_bytes, describe_os_error, dumps
+from ingest.common.document import EXTRACTOR_VERSION, Document
+from ingest.common.records import Bundle
+from ingest.store.frames import pandas_dtypes, to_arrow
+from ingest.store.manifest import TABLES_BEHIND, Manifest, Part, StoreDamaged, StoreError, TableEntry, bucket_of
 from ingest.store.reader import TableReader
-from ingest.store.records import Bundle
 
 if TYPE_CHECKING:  # pandas/pyarrow are imported lazily: a warm re-run never needs them
     import pandas as pd
     import pyarrow as pa
-
-#: Names importable from here as before the split (the store's helpers live in atomic.py,
-#: manifest.py and frames.py).
-__all__ = [
-    "DEFAULT_BUCKETS",
-    "DEFAULT_DATA_DIR",
-    "MANIFEST_FORMAT",
-    "TABLES",
-    "TABLES_BEHIND",
-    "Manifest",
-    "Part",
-    "Store",
-    "StoreDamaged",
-    "StoreError",
-    "TableEntry",
-    "_in_order",
-    "atomic_write_bytes",
-    "bucket_of",
-    "describe_os_error",
-    "dumps",
-    "frame",
-    "pandas_dtypes",
-    "reported_rows",
-    "restore_dtypes",
-    "rows_to_arrow",
-    "spec_row",
-    "string_array",
-    "to_arrow",
-]
 
 DEFAULT_DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 
@@ -414,7 +364,7 @@ class Store(TableReader):
     def write_tables(self, frames: dict[str, pd.DataFrame], buckets: dict[str, int] | None = None) -> None:
         """Publish whole tables as a new generation (tables not named keep their current parts).
 
-        For fixtures and full rebuilds; the pipeline's incremental path is ingest/store/tables.py.
+        For fixtures and full rebuilds; the pipeline's incremental path is ingest/outputs/tables.py.
         """
         m = self.manifest_or_none() or Manifest()
         order = list(m.order)

@@ -39,22 +39,12 @@ from ingest.analysis.results import (
     result_note_rows,
     result_rows,
 )
+from ingest.common.records import Annotation, Bundle, Results
 from ingest.sources.registry import Registry, Roster
 from ingest.sources.schema import ReportSpec
-from ingest.store.records import Annotation, Bundle, Results
-from ingest.store.store import (
-    DEFAULT_BUCKETS,
-    Manifest,
-    Part,
-    Store,
-    TableEntry,
-    bucket_of,
-    frame,
-    reported_rows,
-    rows_to_arrow,
-    spec_row,
-    string_array,
-)
+from ingest.store.frames import frame, rows_to_arrow, string_array
+from ingest.store.manifest import DEFAULT_BUCKETS, Manifest, Part, TableEntry, bucket_of
+from ingest.store.store import Store
 
 if TYPE_CHECKING:  # pandas only for the frames readers ask for: a table update never imports it
     import pandas as pd
@@ -114,6 +104,60 @@ def _specs_in_view(store: Store, roster: Roster) -> tuple[list[tuple[str, str | 
             last_good[spec.id] = spec
             out.append((spec.id, yp))
     return out, last_good
+
+
+def spec_row(spec: ReportSpec, yaml_path: str | None = None) -> dict:
+    """Flat metadata row of one report (the `reports` table)."""
+    src = spec.source
+    return {
+        "report_id": spec.id,
+        "model": spec.model,
+        "organization": spec.organization,
+        "country": spec.country,
+        "released": spec.released.isoformat() if spec.released else None,
+        "doc_type": spec.doc_type,
+        "arxiv_id": spec.arxiv_id,
+        "params": spec.params,
+        "tags": "; ".join(spec.tags),
+        "notes": spec.notes,
+        "source_url": src.url if src else None,
+        "source_path": src.path if src else None,
+        "yaml_path": yaml_path,
+    }
+
+
+def reported_rows(spec: ReportSpec) -> list[dict]:
+    """The `reported` table: published figures, one row per term, never mixed with measured ones."""
+    rep = spec.reported
+    if rep is None:
+        return []
+    rows = [
+        {
+            "report_id": spec.id,
+            "term": term,
+            "count": n,
+            "words": rep.words,
+            "density": round(n * 1000.0 / rep.words, 4) if rep.words else None,
+            "scope": rep.scope,
+            "note": rep.notes.get(term),
+            "from": rep.from_,
+        }
+        for term, n in rep.counts.items()
+    ]
+    if not rows and rep.words is not None:
+        rows.append(
+            {
+                "report_id": spec.id,
+                "term": None,
+                "count": None,
+                "words": rep.words,
+                "density": None,
+                "scope": rep.scope,
+                "note": None,
+                "from": rep.from_,
+            }
+        )
+    return rows
 
 
 @dataclass(frozen=True)
@@ -213,7 +257,7 @@ def status_rows(r: ReportInput) -> list[dict]:
     return [{k: r.status.get(k) for k in STATUS_COLUMNS} | {"report_id": r.spec.id}] if r.status else []
 
 
-#: The dtypes ingest/analysis/comparison.py's comparison_frame/evidence_frame give (kept when read back).
+#: Stable dtypes of the comparison and evidence tables (nullable integer pages, float scores), kept when read back.
 CMP_DTYPES = {"page": "Int64", "confidence": "Float64", "disagree": "boolean"}
 EV_DTYPES = {"page": "Int64", "rank": "Int64", "score": "Float64"}
 

@@ -4,7 +4,7 @@ The pipeline builds these, the store writes and reads them (`to_json` / `from_js
 builders turn them into rows. Fields are named once here instead of as string keys in every
 consumer, so a renamed or missing field fails where it is used, not as a silent `None`.
 
-The JSON mapping is generic (`ingest.store.jsonrecord`): a record's fields, in declaration order,
+The JSON mapping is generic (`ingest.common.jsonrecord`): a record's fields, in declaration order,
 are its JSON keys, and the few irregular fields say so with `jfield` (a default for bundles
 written before the field existed, a key left out when empty). The JSON written is the bundle
 format stored before these classes existed (same keys, same order), so stored bundles stay
@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ingest.store.jsonrecord import BundleError, Record, jfield
+from ingest.common.jsonrecord import BundleError, Record, jfield
 
 __all__ = [
     "Analysis",

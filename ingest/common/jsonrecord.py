@@ -1,4 +1,4 @@
-"""One generic JSON mapping for the typed records (`ingest.store.records`), driven by their type hints.
+"""One generic JSON mapping for the typed records (`ingest.common.records`), driven by their type hints.
 
 A record is a frozen dataclass deriving from `Record`; its fields, in declaration order, are the
 keys of its JSON object. The type hint of a field says how it is written and checked on reading:

@@ -121,3 +121,16 @@ class Budget:
                 f"text from {unit} {self.unread_from} on was not read"
             )
         return out
+
+
+def magic_kind(head: bytes) -> Literal["pdf", "html"] | None:
+    """ "pdf" or "html" from a file's first bytes (magic number / markup), else None.
+
+    Shared by extraction and the fetcher (and uploads), so a file and a download are judged alike.
+    """
+    if head.startswith(b"%PDF-") or b"%PDF-" in head[:1024]:
+        return "pdf"
+    low = head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()[:1024]
+    if low.startswith((b"<!doctype html", b"<html", b"<?xml")) or any(t in low for t in (b"<head", b"<body", b"<title")):
+        return "html"
+    return None
