@@ -374,7 +374,7 @@ def run(
     # Review decisions beside stored automatic cells refit the confidence model for this run.
     # Always from the whole folder, so a run of a few files scores with the same model as a full run.
     every = registry if files is None else load_registry(reports_dir, known_dimensions=dims, cache=cache)
-    model = run_model(every.reports, store, lens)
+    model = run_model(every.reports, store, lens, cache=store.root / "cache" / "confidence-refit.json")
     prep = _TablesPrep(store, registry, files, reports_dir, dims, cache, lens_key(lens, model), lexicon, seen)
     written: set[str] = set()
     outs = _ingest_all(items, store, lexicon, settings, lens, progress, page_progress, prep, written, model)
