@@ -201,6 +201,8 @@ INTERACTIONS: list[tuple[str, str, str, tuple[str, str], str]] = [
     ("Report", "report", "/report?report={r2}", ("select", "Report"), "h2"),
     ("Benchmarks", "benchmark", "/benchmarks", ("select", "Benchmark"), '[data-chart="bench_bars"]'),
     ("Benchmarks", "claims", "/benchmarks", ("select", "Benchmark (catalogue name"), '[data-table="leaderboard"]'),
+    ("Benchmarks", "level", "/benchmarks", ("select", "Level dimension"), MAIN),
+    ("Benchmarks", "keyword", "/benchmarks", ("select", "Keyword for the density"), MAIN),
     ("Indicators", "dimension", "/indicators", ("select", "Level dimension"), '[data-chart="indicators"]'),
     ("Search", "query", "/search?q=agent", ("type", "Word or phrase|reward model|agent"), MAIN),
     ("Timeline", "keyword", "/timeline", ("select", "Keyword"), '[data-chart="timeline"]'),
@@ -209,16 +211,27 @@ INTERACTIONS: list[tuple[str, str, str, tuple[str, str], str]] = [
 ]
 
 
+class Absent(Exception):
+    """The page has no such control on this store (e.g. no benchmark picker without result tables)."""
+
+
 def act(page, how: tuple[str, str], i: int, sel: str) -> float:  # type: ignore[no-untyped-def]
     """Perform the i-th action of one kind and time it until its rerun (if any) has finished."""
     kind, arg = how
-    if kind == "select":  # open the selectbox (not timed), then pick an option
+    if kind == "select":  # open the selectbox (not timed), then pick the first option it does not show
         box = page.locator('[data-testid="stSelectbox"]').filter(has_text=arg).first
+        if not box.count():
+            raise Absent(arg)
         box.scroll_into_view_if_needed()
+        shown = box.locator("input").first.input_value() or box.inner_text()
         box.click()
-        option = page.get_by_role("option").nth(1 - i % 2)
-        option.wait_for(timeout=60_000)
-        return timed_click(page, option, sel)
+        options = page.get_by_role("option")
+        options.first.wait_for(timeout=60_000)
+        texts = options.all_inner_texts()
+        other = next((k for k, t in enumerate(texts) if t.strip() and t.strip() not in shown), None)
+        if other is None:
+            raise Absent(f"{arg}: one option")
+        return timed_click(page, options.nth(other), sel)
     if kind == "radio":
         a, b = arg.split("|")
         return timed_click(page, page.locator('[data-testid="stRadio"] label').filter(has_text=(a, b)[i % 2]).first, sel)
@@ -256,6 +269,9 @@ def interactions(browser, server: str, fill: dict[str, str], repeat: int) -> dic
                 out[(page_name, what)].append(act(page, how, i, sel))
                 page.wait_for_selector(IDLE, timeout=120_000)
                 page.keyboard.press("Escape")
+        except Absent as exc:
+            print(f"  interaction   {page_name + ' ' + what:<22} not on this store ({exc})")
+            out.pop((page_name, what), None)
         except Exception as exc:  # a timeout on an overloaded machine: say so, measure the rest
             print(f"  interaction   {page_name + ' ' + what:<22} not measured: {type(exc).__name__}: {str(exc).splitlines()[0]}")
             out[(page_name, what)] = [float("inf")]

@@ -12,7 +12,7 @@ from ingest.analysis.lens import Lens
 from ingest.outputs.distinctive import TermWeights, term_weights, top_terms
 from ingest.outputs.mdtable import blank
 from ingest.outputs.report_card import report_card
-from ingest.outputs.stats import stats_frame
+from ingest.outputs.stats import STATS_GROUP, stats_frame
 from ingest.store.store import Store
 from views import data, htmltable, nav
 from views.compare import chip_label, split_values
@@ -47,9 +47,10 @@ def _figures(key: data.Stamp, report_id: str) -> list[tuple[str, pd.DataFrame]]:
     reported = tbl["reported"]
     reported = reported[reported["report_id"] == report_id] if not reported.empty else reported
     counts = data.read("counts", report_ids=[report_id])
+    terms = [t.name for t in data.lexicon().group(STATS_GROUP).terms]  # (the cached lexicon: no YAML read per report)
     out = []
     for src in ("reported", "measured"):
-        frame = stats_frame(one, reported, counts, source=src)  # type: ignore[arg-type]
+        frame = stats_frame(one, reported, counts, terms, source=src)  # type: ignore[arg-type]
         if "figures" not in frame.columns:
             out.append((src, frame.drop(columns="model")))
     return out
