@@ -1,5 +1,5 @@
-"""Chart renderers compared in a real browser: the same chart specs drawn as plain HTML, as Vega-Lite
-(Streamlit's native `st.vega_lite_chart`) and as plotly, in one run.
+"""Chart renderers compared in a real browser: the same chart specs drawn as plain HTML and as plotly,
+in one run.
 
     .venv/bin/python bench/app_speed.py --renderers-only [--reports 20] [--repeat 5]
 
@@ -36,7 +36,6 @@ TOLERANCE = 0.10
 #: Per renderer: what says a chart is drawn (inside each chart's own element).
 DRAWN_MARK: dict[str, str] = {
     "html": "[data-chart] .frl-h, [data-chart] .frl-b, [data-chart] .frl-s",
-    "vega": '[data-testid="stVegaLiteChart"] canvas, [data-testid="stVegaLiteChart"] svg.marks',
     "plotly": ".js-plotly-plot .main-svg",
 }
 #: All `n` charts are drawn: the app is idle and `n` elements matching `sel` have a size.
@@ -49,7 +48,7 @@ DRAWN_ALL = """([sel, n]) => {
 APP = """import pickle, sys
 import streamlit as st
 sys.path.insert(0, {repo!r})
-from views import htmlchart, chart_plotly, chart_vega
+from views import htmlchart, chart_plotly
 
 specs = pickle.loads(open({specs!r}, "rb").read())
 how = st.query_params.get("r", "html")
@@ -57,8 +56,6 @@ st.title("charts")
 for spec in specs:
     if how == "html":
         st.html(htmlchart.render(spec))
-    elif how == "vega":
-        st.vega_lite_chart(chart_vega.vega_lite(spec), width="stretch")
     else:
         st.plotly_chart(chart_plotly.figure(spec), width="stretch")
 """

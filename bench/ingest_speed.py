@@ -52,15 +52,14 @@ from ingest.analysis.lexicon import load_lexicon  # noqa: E402
 from ingest.analysis.results import read_results  # noqa: E402
 from ingest.common.records import Bundle, Meta  # noqa: E402
 from ingest.outputs.tables import rebuild_tables  # noqa: E402
-from ingest.pipeline import (  # noqa: E402
-    Settings,
-    analyse,
-    run,
-)
+from ingest.pipeline import run  # noqa: E402
+from ingest.pipeline_settings import Settings  # noqa: E402
+from ingest.pipeline_steps import analyse  # noqa: E402
 from ingest.reading.extract import extract_file  # noqa: E402
 from ingest.reading.sections import section_spans, split_sections  # noqa: E402
 from ingest.reading.textnorm import word_rule  # noqa: E402
-from ingest.run.executor import Job, Limits, fork_here, run_jobs, stop_forkserver, warm_up  # noqa: E402
+from ingest.run.executor import fork_here, run_jobs, stop_forkserver, warm_up  # noqa: E402
+from ingest.run.jobs import Job, Limits  # noqa: E402
 from ingest.sources.registry import load_registry  # noqa: E402
 from ingest.store.store import Store  # noqa: E402
 

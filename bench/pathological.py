@@ -8,7 +8,7 @@ with 30,000-letter words (de-hyphenation) as a real PDF, and two HTML pages, eac
 Printed per input: seconds of `extract_file` (reading, Markdown rules, normalisation,
 de-hyphenation) per size, the ratio of the largest to the smallest size (linear = the size
 ratio; the old code grew 3-6x per doubling), whether the largest stays under 2 s, and, for
-information, the seconds of the later stages (`pipeline.analyse` with the default lens: sections,
+information, the seconds of the later stages (`pipeline_steps.analyse` with the default lens: sections,
 keyword counts, sentences, annotation, result tables) on
 the largest input. Times are CPU seconds of the process (`time.process_time`): on an idle
 machine that is the wall time, and on a shared one it does not swing with other jobs' load.
@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 from bench.results_log import recorded  # noqa: E402
 from ingest.analysis.lens import load_lens  # noqa: E402
 from ingest.analysis.lexicon import load_lexicon  # noqa: E402
-from ingest.pipeline import analyse  # noqa: E402
+from ingest.pipeline_steps import analyse  # noqa: E402
 from ingest.reading.extract import extract_file  # noqa: E402
 from tests.pathological import MARKDOWN, long_words, tricky_pdf  # noqa: E402
 

@@ -26,7 +26,8 @@ sys.path.insert(0, str(ROOT))
 from bench.ingest_speed import write_reports  # noqa: E402
 from bench.results_log import recorded  # noqa: E402
 from ingest.common.records import Bundle  # noqa: E402
-from ingest.pipeline import Settings, run  # noqa: E402
+from ingest.pipeline import run  # noqa: E402
+from ingest.pipeline_settings import Settings  # noqa: E402
 from ingest.store.store import Store  # noqa: E402
 
 

@@ -22,7 +22,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 from bench.results_log import recorded  # noqa: E402
 from ingest.outputs import curate  # noqa: E402
-from ingest.pipeline import Settings, run  # noqa: E402
+from ingest.pipeline import run  # noqa: E402
+from ingest.pipeline_settings import Settings  # noqa: E402
 from tests import review_fixtures as rf  # noqa: E402
 
 

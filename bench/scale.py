@@ -59,7 +59,8 @@ from ingest.analysis.lens import Lens, load_lens  # noqa: E402
 from ingest.analysis.lexicon import load_lexicon  # noqa: E402
 from ingest.common.atomic import dumps  # noqa: E402
 from ingest.outputs.tables import rebuild_tables  # noqa: E402
-from ingest.pipeline import Settings, run  # noqa: E402
+from ingest.pipeline import run  # noqa: E402
+from ingest.pipeline_settings import Settings  # noqa: E402
 from ingest.run.executor import stop_forkserver  # noqa: E402
 from ingest.sources.registry import Registry, load_registry  # noqa: E402
 from ingest.sources.schema import ReportSpec  # noqa: E402

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.results_log import recorded  # noqa: E402
-from ingest.reading.extract import Document, Page  # noqa: E402
+from ingest.common.document import Document, Page  # noqa: E402
 from ingest.reading.sections import section_spans, split_sections  # noqa: E402
 
 LINE = "The model is trained on a large mixture of text and code with a long context window."

@@ -50,7 +50,8 @@ sys.path.insert(0, str(ROOT))
 
 
 from bench.results_log import recorded  # noqa: E402
-from ingest.pipeline import Outcome, Settings, run  # noqa: E402
+from ingest.pipeline import run  # noqa: E402
+from ingest.pipeline_settings import Outcome, Settings  # noqa: E402
 from ingest.sources.fetch import FetchSettings  # noqa: E402
 from ingest.store.store import Store  # noqa: E402
 from tests.local_http import LocalServer, serve  # noqa: E402

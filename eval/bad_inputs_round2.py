@@ -34,7 +34,8 @@ from reportlab.pdfgen import canvas
 from streamlit.testing.v1 import AppTest
 
 from ingest.outputs import curate, export, neutral, pageimage, report_card, tables
-from ingest.pipeline import Settings, run
+from ingest.pipeline import run
+from ingest.pipeline_settings import Settings
 from ingest.sources import fetch
 from ingest.sources.fetch import FetchSettings
 from ingest.store.store import Store

@@ -23,8 +23,9 @@ import pdfplumber  # noqa: E402
 
 from bench.results_log import recorded  # noqa: E402
 from ingest.analysis.lexicon import load_lexicon  # noqa: E402
-from ingest.pipeline import analyse  # noqa: E402
-from ingest.reading.extract import Document, Page, extract_pdf  # noqa: E402
+from ingest.common.document import Document, Page  # noqa: E402
+from ingest.pipeline_steps import analyse  # noqa: E402
+from ingest.reading.extract import extract_pdf  # noqa: E402
 from ingest.reading.textnorm import dehyphenate, normalize  # noqa: E402
 from ingest.sources.schema import STUDY_TERMS  # noqa: E402
 

@@ -1,12 +1,6 @@
 """`python -m ingest`: see ingest/cli.py."""
 
-import gc
+from ingest import cli
 
-# The imports ahead make no garbage, yet the collector would walk their objects again and again
-# (a noticeable share of a one-report run); `cli.imports_done` turns it back on, with them frozen.
-gc.disable()
-
-from ingest import cli  # noqa: E402
-
-cli.GC_PAUSED = True
+cli.FREEZE_IMPORTS = True
 raise SystemExit(cli.main())

@@ -1,13 +1,16 @@
-"""Command line: a thin layer over `ingest.pipeline` and `ingest.outputs.export`.
+"""Command line: one parser with a subcommand per task, a thin layer over the pipeline and the outputs.
 
-    python -m ingest                         # ingest every reports/*.yaml, rebuild data/results
-    python -m ingest reports/qwen3.yaml      # ingest some reports (tables still cover all)
+    python -m ingest                         # = run: ingest every reports/*.yaml, rebuild data/results
+    python -m ingest reports/qwen3.yaml      # = run reports/qwen3.yaml (the tables still cover all)
     python -m ingest check                   # validate report YAML files only
-    python -m ingest export --table counts --format csv          # print a table
     python -m ingest export --table counts --format md --out counts.md
     python -m ingest export --report kimi-k3                     # one report's Markdown card
-    python -m ingest discover / diff ID [OLD NEW]                # follow the field (ingest/follow_cli.py)
     python -m ingest tables paper.pdf --pages 3,5-7 --format md  # every table the structure stage finds
+    python -m ingest discover [--since YYYY-MM-DD | --accept ID | --dismiss ID]
+    python -m ingest diff ID [OLD NEW] [--list]
+
+`run` is the default command: arguments that do not start with a command name are `run`'s, so
+the short forms above (and every script and Makefile rule that uses them) keep working.
 
 Exit status: 0 when every report succeeded, 1 when any failed (the others are still stored),
 2 for usage errors, for a broken lexicon or lens (nothing could be counted) and for an
@@ -15,137 +18,136 @@ executor that cannot start (an unreachable Dask scheduler).
 
 Local sources must lie in the reports folder or a `--source-root` / $FRL_SOURCE_ROOTS folder;
 URLs may not reach internal addresses unless `--allow-private-hosts` / $FRL_ALLOW_PRIVATE_HOSTS=1.
+
+Each command imports the stages only it uses inside its function, so `--help`, `check` or
+`export` do not load the pipeline (see "Start-up" in docs/performance.md).
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import gc
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ingest import follow_cli
-from ingest.cli_options import roots_option
 from ingest.common.atomic import describe_os_error
+from ingest.outputs import export
+from ingest.run.jobs import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, ExecutorError
 from ingest.sources import confine
 from ingest.store.manifest import StoreError
 from ingest.store.store import DEFAULT_DATA_DIR, Store
 
-if TYPE_CHECKING:  # the pipeline, pydantic and the extractors are imported by the commands that need them:
-    # a fresh `export --table counts` process pays only for the store and pyarrow. CPU at import after
-    # this module (bench/import_costs.py): the pipeline about 0.6 s, the lens and the registry (pydantic) about 0.3 s
-    # each, checks 0.35 s, fetch 0.4 s, the table reader 0.1-0.15 s, the executor and tqdm about 0.05 s.
-    from ingest.pipeline import Outcome
+if TYPE_CHECKING:
+    from ingest.pipeline_settings import Outcome, Settings
 
-DEFAULT_REPORTS_DIR = Path(__file__).resolve().parent.parent / "reports"
-COMMANDS = ("run", "check", "export", "tables")
-#: Set by `python -m ingest` (ingest/__main__.py), which starts with the garbage collector paused.
-GC_PAUSED = False
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_REPORTS_DIR = REPO / "reports"
+DEFAULT_WATCH = REPO / "data" / "watch.yaml"
+COMMANDS = ("run", "check", "export", "tables", "discover", "diff")
+#: Set by `python -m ingest` (ingest/__main__.py), a process that ends with its command.
+FREEZE_IMPORTS = False
 
 
 def imports_done() -> None:
-    """Resume the garbage collector paused by `python -m ingest`, with every object so far frozen
-    (modules, classes, functions: never garbage, so no collection needs to walk them again)."""
-    global GC_PAUSED
-    if GC_PAUSED:
-        GC_PAUSED = False
+    """In `python -m ingest`, once the command's imports are done, move every object so far
+    (modules, classes, functions: never garbage) out of the collector's view, so no collection walks
+    them again (bench/startup_gc.py compares this with the default and with a paused collector)."""
+    global FREEZE_IMPORTS
+    if FREEZE_IMPORTS:
+        FREEZE_IMPORTS = False
         gc.freeze()
-        gc.enable()
-
-
-def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR, help="data folder (default: data/)")
 
 
 class UsageError(Exception):
     """A bad option or environment setting: one line, exit status 2."""
 
 
-def source_roots(args: argparse.Namespace) -> tuple[Path, ...]:
-    """--source-root folders plus $FRL_SOURCE_ROOTS ones; every one must be an existing folder."""
-    env = confine.env_roots()
-    for p in env:
-        if not p.is_dir():
-            raise UsageError(f"{confine.ROOTS_ENV}: {str(p)!r} is not a folder")
-    return (*args.source_root, *env)
+# ------------------------------------------------------------------------------------- the parser
 
 
-def build_parser(only: str | None = None) -> dict[str, argparse.ArgumentParser]:
-    """One parser per command (the run command takes bare YAML paths, so no subparsers).
+def _formatter(prog: str) -> argparse.HelpFormatter:
+    """argparse's help layout with room for the longest option name beside its help."""
+    return argparse.HelpFormatter(prog, max_help_position=32)
 
-    `only` builds just that command's parser: the export parser imports pandas, which a
-    warm `python -m ingest` run should not pay for.
-    """
-    parsers: dict[str, argparse.ArgumentParser] = {}
-    if only in (None, "run"):
-        parsers["run"] = _run_parser()
-    if only in (None, "check"):
-        parsers["check"] = _check_parser()
-    if only in (None, "export"):
-        parsers["export"] = _export_parser()
-    if only in (None, "tables"):
-        parsers["tables"] = _tables_parser()
+
+def build_parsers() -> dict[str, argparse.ArgumentParser]:
+    """The parser of `python -m ingest` (key "") and each command's, in the order `--help` lists them."""
+    top = argparse.ArgumentParser(
+        prog="python -m ingest",
+        formatter_class=_formatter,
+        usage="python -m ingest [-h] [COMMAND] [ARGS ...]",
+        description="Read frontier-lab technical reports into keyword counts, an evidence-linked comparison "
+        "table and benchmark result tables (data/results), and print or export them.",
+        epilog="Without a command, the arguments are run's: `python -m ingest reports/x.yaml` is "
+        "`python -m ingest run reports/x.yaml`. Each command has its own --help.",
+    )
+    sub = top.add_subparsers(dest="command", title="commands", metavar="COMMAND", prog="python -m ingest")
+    parsers = {"": top}
+    for name, summary, description, add in (
+        ("run", "ingest report YAML files and rebuild the tables (the default command)", "", _run_options),
+        ("check", "validate report YAML files without ingesting", "", _check_options),
+        ("export", "print a stored table as CSV or Markdown, or one report's card", "", _export_options),
+        (
+            "tables",
+            "print every table found in a PDF as JSON, CSV or Markdown",
+            "Print every table found in a PDF (rows, columns, spanning cells; no result reading).",
+            _tables_options,
+        ),
+        (
+            "discover",
+            "propose new reports from arXiv, GitHub and lab feeds (data/watch.yaml)",
+            "Find candidate reports published since a date (arXiv, GitHub, lab feeds; see data/watch.yaml) "
+            "and propose a YAML file for each in reports/incoming/.",
+            _discover_options,
+        ),
+        ("diff", "show what changed between two versions of a report's source", "", _diff_options),
+    ):
+        p = sub.add_parser(
+            name, help=summary, description=description or summary[0].upper() + summary[1:] + ".", formatter_class=_formatter
+        )
+        parsers[name] = p
+        p.set_defaults(func=add(p))
     return parsers
 
 
-def _run_parser() -> argparse.ArgumentParser:
-    from ingest.analysis.lens import DEFAULT_LENS
-    from ingest.run.executor import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT
+def _reports_dir(p: argparse.ArgumentParser) -> None:
+    help_ = "folder of report YAML files (default: reports/)"
+    p.add_argument("--reports-dir", type=Path, default=DEFAULT_REPORTS_DIR, metavar="DIR", help=help_)
 
-    run_p = argparse.ArgumentParser(
-        prog="python -m ingest",
-        description="Ingest report YAML files and rebuild the tables.",
-        epilog="other commands:\n  check     validate report files without ingesting (python -m ingest check --help)\n"
-        "  export    print a stored table as CSV or Markdown, or a report card (python -m ingest export --help)\n"
-        "  tables    print every table found in a PDF as JSON, CSV or Markdown (python -m ingest tables --help)",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+
+def _data_dir(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR, metavar="DIR", help="data folder (default: data/)")
+
+
+def _folder(text: str) -> Path:
+    """argparse type of --source-root: an existing folder (a typo fails before any work)."""
+    p = Path(text).expanduser()
+    if not p.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a folder")
+    return p
+
+
+def _source_roots(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--source-root",
+        type=_folder,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help=f"extra folder for local sources (repeatable; also ${confine.ROOTS_ENV})",
     )
-    run_p.add_argument("files", nargs="*", type=Path, help="report YAML files (default: all of --reports-dir)")
-    run_p.add_argument(
-        "--reports-dir", type=Path, default=DEFAULT_REPORTS_DIR, help="folder of report YAML files (default: reports/)"
-    )
-    run_p.add_argument("--engine", choices=["pdfium", "pdfplumber"], default="pdfium", help="PDF text engine (default: pdfium)")
-    run_p.add_argument(
-        "--lens", type=Path, default=DEFAULT_LENS, help="comparison lens YAML (default: data/lenses/agentic_rl.yaml)"
-    )
-    run_p.add_argument("--force", action="store_true", help="recompute even when inputs are unchanged")
-    run_p.add_argument("--offline", action="store_true", help="never use the network; URLs come from the cache only")
-    run_p.add_argument("--quiet", action="store_true", help="no progress bar or summary table")
-    run_p.add_argument(
+
+
+def _private_hosts(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
         "--allow-private-hosts",
         action="store_true",
-        help="let URL sources reach loopback, private and link-local addresses "
-        f"(also ${confine.PRIVATE_HOSTS_ENV}=1); off by default",
+        help=f"allow private/loopback addresses (also ${confine.PRIVATE_HOSTS_ENV}=1)",
     )
-    roots_option(run_p)
-    run_p.add_argument(
-        "--jobs", type=_positive_int, default=None, metavar="N", help="reports read at once (default: one per available core)"
-    )
-    run_p.add_argument(
-        "--timeout",
-        type=_positive_float,
-        default=DEFAULT_TIMEOUT,
-        metavar="SECONDS",
-        help=f"time limit for reading one report (default: {DEFAULT_TIMEOUT:g})",
-    )
-    run_p.add_argument(
-        "--memory-limit",
-        type=_positive_int,
-        default=DEFAULT_MEMORY_MB,
-        metavar="MB",
-        help=f"memory limit of the process reading one report (default: {DEFAULT_MEMORY_MB})",
-    )
-    run_p.add_argument(
-        "--executor",
-        default=None,
-        metavar="ADDRESS",
-        help="Dask scheduler to read the reports on, e.g. tcp://host:8786 (default: this machine)",
-    )
-    _common(run_p)
-    return run_p
 
 
 def _positive_int(text: str) -> int:
@@ -168,37 +170,141 @@ def _positive_float(text: str) -> float:
     return value
 
 
-def _check_parser() -> argparse.ArgumentParser:
-    check_p = argparse.ArgumentParser(prog="python -m ingest check", description="Validate report YAML files without ingesting.")
-    check_p.add_argument("files", nargs="*", type=Path, help="report YAML files (default: all of --reports-dir)")
-    check_p.add_argument(
-        "--reports-dir", type=Path, default=DEFAULT_REPORTS_DIR, help="folder of report YAML files (default: reports/)"
+def _date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date YYYY-MM-DD: {text!r}") from None
+
+
+def _run_options(p: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    p.add_argument("files", nargs="*", type=Path, metavar="FILE", help="report YAML files (default: all of --reports-dir)")
+    _reports_dir(p)
+    p.add_argument("--engine", choices=["pdfium", "pdfplumber"], default="pdfium", help="PDF text engine (default: pdfium)")
+    p.add_argument(
+        "--lens", type=Path, default=None, metavar="FILE", help="comparison lens YAML (default: data/lenses/agentic_rl.yaml)"
     )
-    roots_option(check_p)
-    return check_p
-
-
-def _export_parser() -> argparse.ArgumentParser:
-    from ingest.outputs import export
-
-    exp_p = argparse.ArgumentParser(prog="python -m ingest export", description="Print a stored table as CSV or Markdown.")
-    exp_p.add_argument("--table", choices=sorted(export.TABLES), default="counts", help="which table (default: counts)")
-    exp_p.add_argument("--format", choices=["csv", "md"], default="csv", help="output format (default: csv)")
-    exp_p.add_argument("--out", type=Path, default=None, help="write to this file instead of stdout")
-    exp_p.add_argument("--report", default=None, metavar="ID", help="print one report's Markdown card instead of a table")
-    _common(exp_p)
-    return exp_p
-
-
-def _tables_parser() -> argparse.ArgumentParser:
-    tab_p = argparse.ArgumentParser(
-        prog="python -m ingest tables",
-        description="Print every table found in a PDF (rows, columns, spanning cells; no result reading).",
+    p.add_argument("--force", action="store_true", help="recompute even when inputs are unchanged")
+    p.add_argument("--offline", action="store_true", help="never use the network; URLs come from the cache only")
+    p.add_argument("--quiet", action="store_true", help="no progress bar or summary table")
+    _private_hosts(p)
+    _source_roots(p)
+    p.add_argument(
+        "--jobs", type=_positive_int, default=None, metavar="N", help="reports read at once (default: one per available core)"
     )
-    tab_p.add_argument("file", type=Path, help="a PDF file")
-    tab_p.add_argument("--pages", default=None, metavar="LIST", help="pages to read, e.g. 3,5-7 (default: all)")
-    tab_p.add_argument("--format", choices=["json", "csv", "md"], default="json", help="output format (default: json)")
-    return tab_p
+    p.add_argument(
+        "--timeout",
+        type=_positive_float,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help=f"time limit for reading one report (default: {DEFAULT_TIMEOUT:g})",
+    )
+    p.add_argument(
+        "--memory-limit",
+        type=_positive_int,
+        default=DEFAULT_MEMORY_MB,
+        metavar="MB",
+        help=f"memory limit of the process reading one report (default: {DEFAULT_MEMORY_MB})",
+    )
+    p.add_argument(
+        "--executor",
+        default=None,
+        metavar="ADDRESS",
+        help="a Dask scheduler, e.g. tcp://host:8786 (default: this machine)",
+    )
+    _data_dir(p)
+    return cmd_run
+
+
+def _check_options(p: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    p.add_argument("files", nargs="*", type=Path, metavar="FILE", help="report YAML files (default: all of --reports-dir)")
+    _reports_dir(p)
+    _source_roots(p)
+    return cmd_check
+
+
+def _export_options(p: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    tables = sorted(export.TABLES)
+    p.add_argument(
+        "--table", choices=tables, default="counts", metavar="TABLE", help=f"which table (default: counts): {', '.join(tables)}"
+    )
+    p.add_argument("--format", choices=["csv", "md"], default="csv", help="output format (default: csv)")
+    p.add_argument("--out", type=Path, default=None, metavar="FILE", help="write to this file instead of stdout")
+    p.add_argument("--report", default=None, metavar="ID", help="print one report's Markdown card instead of a table")
+    _data_dir(p)
+    return cmd_export
+
+
+def _tables_options(p: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    p.add_argument("file", type=Path, metavar="FILE", help="a PDF file")
+    p.add_argument("--pages", default=None, metavar="LIST", help="pages to read, e.g. 3,5-7 (default: all)")
+    p.add_argument("--format", choices=["json", "csv", "md"], default="json", help="output format (default: json)")
+    return cmd_tables
+
+
+def _discover_options(p: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    p.add_argument("--since", type=_date, default=None, metavar="YYYY-MM-DD", help="published on or after (default: last run)")
+    p.add_argument("--watch", type=Path, default=DEFAULT_WATCH, metavar="FILE", help="watch list (default: data/watch.yaml)")
+    p.add_argument("--accept", metavar="ID", default=None, help="move candidate ID from reports/incoming/ into reports/")
+    p.add_argument("--dismiss", metavar="ID", default=None, help="drop candidate ID; it is not proposed again")
+    _reports_dir(p)
+    _data_dir(p)
+    _source_roots(p)
+    _private_hosts(p)
+    return cmd_discover
+
+
+def _diff_options(p: argparse.ArgumentParser) -> Callable[[argparse.Namespace], int]:
+    p.add_argument("report", metavar="ID", help="report id")
+    p.add_argument("versions", nargs="*", metavar="VERSION", help="OLD NEW: labels, 'previous', 'latest' or hash prefixes")
+    p.add_argument("--list", action="store_true", help="list the stored versions and stop")
+    p.add_argument("--offline", action="store_true", help="read declared versions from the download cache only")
+    _reports_dir(p)
+    _data_dir(p)
+    _source_roots(p)
+    _private_hosts(p)
+    return cmd_diff
+
+
+# ------------------------------------------------------------------------------------- settings
+
+
+def source_roots(args: argparse.Namespace) -> tuple[Path, ...]:
+    """--source-root folders plus $FRL_SOURCE_ROOTS ones; every one must be an existing folder."""
+    env = confine.env_roots()
+    for p in env:
+        if not p.is_dir():
+            raise UsageError(f"{confine.ROOTS_ENV}: {str(p)!r} is not a folder")
+    return (*args.source_root, *env)
+
+
+def _allow_private(args: argparse.Namespace) -> bool:
+    try:
+        return args.allow_private_hosts or confine.env_flag(confine.PRIVATE_HOSTS_ENV)
+    except ValueError as exc:  # e.g. FRL_ALLOW_PRIVATE_HOSTS=maybe
+        raise UsageError(str(exc)) from exc
+
+
+def _settings(args: argparse.Namespace, roots: tuple[Path, ...], **more: object) -> Settings:
+    """The pipeline's settings from the options a command has; a bad value is a UsageError."""
+    from ingest.pipeline_settings import Settings
+    from ingest.sources.fetch import FetchSettings
+
+    given = {"lens_path": args.lens} if getattr(args, "lens", None) else {}
+    try:
+        return Settings(
+            data_dir=args.data_dir,
+            offline=getattr(args, "offline", False),
+            source_roots=roots,
+            fetch_settings=FetchSettings(allow_private_hosts=_allow_private(args)),
+            **given,
+            **more,
+        )
+    except ValueError as exc:  # e.g. a memory limit too small for a worker to start
+        raise UsageError(str(exc)) from exc
+
+
+# ------------------------------------------------------------------------------------- commands
 
 
 def _summary(outcomes: list[Outcome]) -> str:
@@ -243,31 +349,19 @@ class _Bar:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from ingest.pipeline import Settings, run
-    from ingest.sources.fetch import FetchSettings
+    from ingest.pipeline import run
 
     imports_done()
-    try:
-        private = args.allow_private_hosts or confine.env_flag(confine.PRIVATE_HOSTS_ENV)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from exc
-    roots = source_roots(args)
-    try:
-        settings = Settings(
-            data_dir=args.data_dir,
-            engine=args.engine,
-            force=args.force,
-            offline=args.offline,
-            lens_path=args.lens,
-            source_roots=roots,
-            fetch_settings=FetchSettings(allow_private_hosts=private),
-            jobs=args.jobs,
-            timeout=args.timeout,
-            memory_limit_mb=args.memory_limit,
-            executor=args.executor,
-        )
-    except ValueError as exc:  # e.g. a memory limit too small for a worker to start
-        raise UsageError(str(exc)) from exc
+    settings = _settings(
+        args,
+        source_roots(args),
+        engine=args.engine,
+        force=args.force,
+        jobs=args.jobs,
+        timeout=args.timeout,
+        memory_limit_mb=args.memory_limit,
+        executor=args.executor,
+    )
     Store(args.data_dir).ensure_writable()  # a read-only data folder: one clear line, before any work
     bar = _Bar() if not args.quiet else None
     result = run(
@@ -312,8 +406,6 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from ingest.outputs import export
-
     imports_done()
     store = Store(args.data_dir)
     if not store.has_results():
@@ -351,15 +443,64 @@ def cmd_tables(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_discover(args: argparse.Namespace) -> int:
+    from ingest.sources import discover
+    from ingest.sources.fetch import FetchSettings
+
+    imports_done()
+    store = Store(args.data_dir)
+    if args.accept or args.dismiss:
+        return discover.accept_or_dismiss(args.reports_dir, store, accept=args.accept, dismiss=args.dismiss)
+    source_roots(args)  # a bad $FRL_SOURCE_ROOTS is a usage error here too
+    fetch_settings = FetchSettings(allow_private_hosts=_allow_private(args))
+    return discover.run(args.watch, args.reports_dir, store, since=args.since, fetch_settings=fetch_settings)
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    from ingest.analysis.confidence_fit import run_model
+    from ingest.analysis.lens import LENS_DIR, known_dimensions, load_lens
+    from ingest.analysis.lexicon import load_lexicon
+    from ingest.outputs.diff import diff_readings, format_diff
+    from ingest.sources.registry import load_registry
+    from ingest.versions import Context, VersionError, listing, pair
+
+    imports_done()
+    if len(args.versions) not in (0, 2):
+        print("error: give no versions (previous vs latest) or two: OLD NEW", file=sys.stderr)
+        return 2
+    reg = load_registry(args.reports_dir, known_dimensions=known_dimensions(LENS_DIR))
+    spec = next((s for s in reg.reports if s.id == args.report), None)
+    if spec is None:
+        print(f"error: no report {args.report!r} in {args.reports_dir}", file=sys.stderr)
+        return 1
+    store = Store(args.data_dir)
+    if args.list:
+        for v in listing(store, spec):
+            print(v.line())
+        return 0
+    settings = _settings(args, (args.reports_dir, *source_roots(args)), jobs=1)
+    lens = load_lens(settings.lens_path)
+    model = run_model(reg.reports, store, lens)  # the model `python -m ingest` scores this folder with
+    ctx = Context(spec, Path(reg.paths[spec.id]), store, settings, load_lexicon(settings.lexicon_path), lens, model)
+    try:
+        old, new = pair(ctx, *(args.versions or (None, None)))
+    except VersionError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(format_diff(diff_readings(spec.id, old, new, lens)))
+    return 0
+
+
+# ------------------------------------------------------------------------------------- dispatch
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in ("discover", "diff"):  # following the field: ingest/follow_cli.py
-        imports_done()
-        return follow_cli.main(argv[0], argv[1:])
-    command = argv.pop(0) if argv and argv[0] in COMMANDS else "run"
+    if not argv or argv[0] not in (*COMMANDS, "-h", "--help"):
+        argv.insert(0, "run")  # the default command: `python -m ingest [FILE ...] [options]`
     try:
-        args = build_parser(command)[command].parse_args(argv)
-        return _run_command(command, args)
+        args = build_parsers()[""].parse_args(argv)
+        return _run_command(args)
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -372,11 +513,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         imports_done()  # (a command that failed before its imports were done)
 
 
-def _run_command(command: str, args: argparse.Namespace) -> int:
+def _run_command(args: argparse.Namespace) -> int:
     """The command, with store and OS errors as one line and exit status 1."""
     try:
-        commands = {"run": cmd_run, "check": cmd_check, "export": cmd_export, "tables": cmd_tables}
-        return commands[command](args)
+        return args.func(args)
     except StoreError as exc:  # damaged tables, unwritable data folder or output: one line, not a traceback
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -388,8 +528,7 @@ def _run_command(command: str, args: argparse.Namespace) -> int:
 
 def _setup_error(exc: Exception) -> int | None:
     """Exit status 2 and the message for a broken lexicon or lens or an executor that cannot start;
-    None for any other exception. (Their modules are imported here, not at start-up.)"""
-    from ingest.run.executor import ExecutorError
+    None for any other exception."""
     from ingest.sources.registry import SpecFileError
 
     if isinstance(exc, SpecFileError):  # a broken lexicon or lens: nothing can be counted, say why and stop

@@ -14,7 +14,7 @@ Each report is split in three so the heavy, risky part can run elsewhere:
 
 Those steps live in `ingest.pipeline_steps`, the run's records (`Settings`, `Outcome`, `RunResult`)
 in `ingest.pipeline_settings`; this module holds the batch: the executor, the run loop and the
-table rebuild that ends it (and re-exports the names above, so imports from here keep working).
+table rebuild that ends it.
 """
 
 from __future__ import annotations
@@ -32,63 +32,22 @@ from ingest.analysis.confidence import Model
 from ingest.analysis.confidence_fit import run_model
 from ingest.analysis.lens import LENS_DIR, Lens, known_dimensions, load_lens
 from ingest.analysis.lexicon import Lexicon, load_lexicon
-from ingest.pipeline_settings import PIPELINE_VERSION, Outcome, RunResult, Settings, Status, download_settings
+from ingest.pipeline_settings import PIPELINE_VERSION, Outcome, RunResult, Settings
 from ingest.pipeline_steps import (
-    Computed,
     Planned,
-    Task,
     _record,
-    _still_true,
-    analyse,
-    code_versions,
     compute,
-    fingerprint,
     finish,
     lens_key,
-    os_error_line,
     plan,
 )
 from ingest.reading.extract import Progress
-from ingest.run.executor import (
-    DaskExecutor,
-    Executor,
-    Job,
-    LocalExecutor,
-    default_jobs,
-)
+from ingest.run.executor import DaskExecutor, LocalExecutor, default_jobs
+from ingest.run.jobs import Executor, Job
 from ingest.run.warm import warm_caches
 from ingest.sources.registry import Registry, Roster, SpecError, load_registry, load_roster
 from ingest.sources.schema import ReportSpec
 from ingest.store.store import Store
-
-#: Names importable from here as before the split (the records are in pipeline_settings.py,
-#: the per-report steps in pipeline_steps.py).
-__all__ = [
-    "PIPELINE_VERSION",
-    "Computed",
-    "Outcome",
-    "Planned",
-    "RunResult",
-    "Settings",
-    "Status",
-    "Task",
-    "_record",
-    "_still_true",
-    "analyse",
-    "code_versions",
-    "compute",
-    "download_settings",
-    "fingerprint",
-    "finish",
-    "ingest_report",
-    "lens_key",
-    "make_executor",
-    "os_error_line",
-    "plan",
-    "run",
-    "tables_key",
-    "yaml_stat",
-]
 
 
 def make_executor(

@@ -14,7 +14,7 @@ from typing import Literal
 from ingest.analysis.lens import DEFAULT_LENS
 from ingest.analysis.lexicon import DEFAULT_LEXICON
 from ingest.reading.extract import Engine
-from ingest.run.executor import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, Limits
+from ingest.run.jobs import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, Limits
 from ingest.sources import fetch
 from ingest.sources.confine import normalise_roots
 from ingest.sources.registry import SpecError

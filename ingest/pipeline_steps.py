@@ -23,20 +23,13 @@ from ingest.analysis.lens import Lens
 from ingest.analysis.lexicon import Lexicon
 from ingest.analysis.results import may_hold_table, read_results, results_key, status_note
 from ingest.common.atomic import describe_os_error
+from ingest.common.document import EXTRACTOR_VERSION, TRUNCATED, Document, ExtractionError
 from ingest.common.records import Analysis, Bundle, Meta, SectionRow
 from ingest.pipeline_settings import PIPELINE_VERSION, Outcome, Settings, download_settings
-from ingest.reading.extract import (
-    EXTRACTOR_VERSION,
-    TRUNCATED,
-    Document,
-    ExtractionError,
-    KeptPages,
-    Progress,
-    extract_file,
-)
+from ingest.reading.extract import KeptPages, Progress, extract_file
 from ingest.reading.sections import section_spans, split_sections
 from ingest.reading.textnorm import word_rule
-from ingest.run.executor import Done, Result
+from ingest.run.jobs import Done, Result
 from ingest.sources import fetch
 from ingest.sources.schema import ReportSpec
 from ingest.store import history

@@ -18,8 +18,10 @@ from ingest.analysis.lens import Lens
 from ingest.analysis.lexicon import Lexicon
 from ingest.common.records import Bundle, Meta
 from ingest.outputs.diff import Reading
-from ingest.pipeline import Computed, Settings, Task, compute, fingerprint, lens_key
-from ingest.run.executor import Done, Job, LocalExecutor
+from ingest.pipeline_settings import Settings
+from ingest.pipeline_steps import Computed, Task, compute, fingerprint, lens_key
+from ingest.run.executor import LocalExecutor
+from ingest.run.jobs import Done, Job
 from ingest.sources import fetch
 from ingest.sources.schema import ReportSpec, SourceVersion
 from ingest.store import history

@@ -23,7 +23,8 @@ import pandas as pd
 import yaml
 
 from ingest.analysis.lens import DEFAULT_LENS
-from ingest.pipeline import Settings, run
+from ingest.pipeline import run
+from ingest.pipeline_settings import Settings
 from ingest.store.store import Store
 from tests.conftest import write_pdf
 

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import yaml
 
-from ingest.pipeline import Settings, run
+from ingest.pipeline import run
+from ingest.pipeline_settings import Settings
 
 PDF_TABLE = {
     "MMLU (EM)": ["65.3", "71.2", "72.0"],

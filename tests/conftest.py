@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from streamlit.components.v2 import manifest_scanner
 
-from ingest.pipeline import RunResult, Settings, run
+from ingest.pipeline import run
+from ingest.pipeline_settings import RunResult, Settings
 from tests import review_fixtures
 from tests.bench_fixtures import build as build_bench_store
 

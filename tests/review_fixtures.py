@@ -69,7 +69,8 @@ curated:
 
 def build(root: Path) -> tuple[Path, Path]:
     """Write reports/ and ingest them into data/ under `root`; returns (reports_dir, data_dir)."""
-    from ingest.pipeline import Settings, run
+    from ingest.pipeline import run
+    from ingest.pipeline_settings import Settings
 
     reports, data = root / "reports", root / "data"
     (reports / "sources").mkdir(parents=True, exist_ok=True)

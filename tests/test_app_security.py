@@ -87,7 +87,8 @@ def test_underscores_in_the_id_hint_survive(env):
 
 
 def test_report_page_header_and_status_line_are_plain(env, monkeypatch):
-    from ingest.pipeline import Settings, run
+    from ingest.pipeline import run
+    from ingest.pipeline_settings import Settings
 
     # A report file whose model name is hostile Markdown and whose source lies outside the roots:
     # the real pipeline fails it with a message that quotes the typed path.

@@ -21,7 +21,8 @@ import pandas as pd
 import pytest
 from fpdf import FPDF
 
-from ingest.pipeline import Outcome, Settings, run
+from ingest.pipeline import run
+from ingest.pipeline_settings import Outcome, Settings
 from ingest.reading.extract import extract_file
 from ingest.sources.fetch import FetchSettings
 from ingest.store.store import Store

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.test_browser import ARTIFACTS, BROWSER_TESTS, IDLE, launch, start_app, stop
+from views import chart_export
 
 pytestmark = BROWSER_TESTS
 
@@ -95,19 +96,21 @@ def test_browser_coverage_chart_downloads_as_svg_and_offline_html(server: str, t
             page.goto(f"{server}/benchmarks")
             page.wait_for_timeout(300)
             page.wait_for_selector(IDLE, timeout=90_000)
-            popover = page.locator(".st-key-dl_fig_bench_coverage_svg")
+            popover = page.locator(".st-key-dl_fig_bench_coverage_html")
             page.get_by_role("button", name="Export as a figure").first.click()
             expect(popover).to_be_visible(timeout=30_000)
             got = {}
-            for fmt in ("svg", "html"):
+            for fmt in ("html",) if chart_export.static_problem() else ("svg", "html"):
                 with page.expect_download(timeout=60_000) as dl:
                     page.locator(f".st-key-dl_fig_bench_coverage_{fmt}").get_by_role("button", name=fmt.upper()).click()
                 got[fmt] = dl.value.suggested_filename, Path(dl.value.path()).read_bytes()
         finally:
             browser.close()
-    name, svg = got["svg"]
-    root = ET.fromstring(svg)
-    assert name == "bench_coverage.svg" and root.tag == "{http://www.w3.org/2000/svg}svg"
-    assert "Benchmarks per category" in " ".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text"))
+    if "svg" in got:  # (kaleido draws SVG with a Chrome it finds: where it cannot, only HTML is offered)
+        name, svg = got["svg"]
+        root = ET.fromstring(svg)
+        assert name == "bench_coverage.svg" and root.tag == "{http://www.w3.org/2000/svg}svg"
+        texts = " ".join("".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text"))
+        assert "Benchmarks per category" in texts
     name, page_html = got["html"]
     assert name == "bench_coverage.html" and b"Plotly.newPlot" in page_html and b"<script src=" not in page_html

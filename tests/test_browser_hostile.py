@@ -16,7 +16,8 @@ from urllib.parse import quote, urlparse
 import pytest
 import yaml
 
-from ingest.pipeline import Settings, run
+from ingest.pipeline import run
+from ingest.pipeline_settings import Settings
 from tests.test_browser import BROWSER_TESTS, launch, settle, start_app, stop
 from views import nav
 

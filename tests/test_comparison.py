@@ -11,7 +11,8 @@ from ingest.analysis.comparison import COMPARISON_COLUMNS, comparison_rows, pars
 from ingest.analysis.lens import DEFAULT_LENS, load_lens
 from ingest.cli import main
 from ingest.common.records import Annotation, Cell, ChecklistItem
-from ingest.pipeline import Settings, run
+from ingest.pipeline import run
+from ingest.pipeline_settings import Settings
 from ingest.sources.schema import ReportSpec
 from ingest.store.store import Store
 

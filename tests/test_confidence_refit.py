@@ -11,7 +11,8 @@ from ingest.analysis import confidence_fit
 from ingest.analysis.confidence import FEATURES, load_model
 from ingest.analysis.confidence_fit import EXAMPLES_PATH, Examples, fit, load_examples, parse_examples, run_model
 from ingest.analysis.lens import DEFAULT_LENS, load_lens
-from ingest.pipeline import Settings, run
+from ingest.pipeline import run
+from ingest.pipeline_settings import Settings
 from ingest.sources.registry import load_registry
 from ingest.store.store import Store
 

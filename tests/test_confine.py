@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from ingest import cli
-from ingest.pipeline import Settings, run
+from ingest.pipeline import run
+from ingest.pipeline_settings import Settings
 from ingest.sources.confine import OUTSIDE, OutsideRoots, confine, env_flag, env_roots, normalise_roots
 from ingest.sources.fetch import FetchError, fetch_url, local_file
 from ingest.store.store import Store

@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from ingest.analysis.lexicon import load_lexicon
-from ingest.pipeline import Settings, analyse, run
+from ingest.pipeline import run
+from ingest.pipeline_settings import Settings
+from ingest.pipeline_steps import analyse
 from ingest.reading.extract import extract_file
 from ingest.sources.schema import STUDY_TERMS
 from ingest.store.store import Store

@@ -6,8 +6,10 @@ import time
 
 import pytest
 
-from ingest.pipeline import Settings, run
-from ingest.run.executor import DaskExecutor, ExecutorError, Limits
+from ingest.pipeline import run
+from ingest.pipeline_settings import Settings
+from ingest.run.executor import DaskExecutor
+from ingest.run.jobs import ExecutorError, Limits
 
 from .pathological import deflate_bomb
 from .test_executor import _assert_same, _reports, _snapshot

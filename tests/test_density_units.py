@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from ingest import pipeline
+from ingest import pipeline, pipeline_settings
 from ingest.analysis.keywords import density_unit
 from ingest.outputs.scores import coverage_vs_density
 from ingest.store.store import Store
@@ -31,7 +31,7 @@ def tables(tmp_path_factory: pytest.TempPathFactory) -> dict:
     (reports / "zh.md").write_text(ZH, encoding="utf-8")
     write_report(reports, "en", "source:\n  path: en.md\n")
     write_report(reports, "zh", "source:\n  path: zh.md\n")
-    result = pipeline.run(reports_dir=reports, settings=pipeline.Settings(data_dir=root / "data", jobs=1))
+    result = pipeline.run(reports_dir=reports, settings=pipeline_settings.Settings(data_dir=root / "data", jobs=1))
     assert all(o.status == "ok" for o in result.outcomes), [o.message for o in result.outcomes]
     store = Store(root / "data")
     return {name: store.read_table(name) for name in ("reports", "counts", "reported", "results")}

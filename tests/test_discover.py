@@ -13,7 +13,8 @@ import pytest
 import yaml
 
 from ingest.cli import main
-from ingest.pipeline import Settings, run
+from ingest.pipeline import run
+from ingest.pipeline_settings import Settings
 from ingest.sources.api import ApiClient, ApiError, retry_after
 from ingest.sources.discover import url_key
 from ingest.sources.feeds import FeedError, parse_arxiv, parse_feed

@@ -6,7 +6,7 @@ import re
 
 from docs import cli_reference
 from ingest.analysis.lexicon import Term
-from ingest.cli import build_parser
+from ingest.cli import COMMANDS, build_parsers
 
 from .conftest import REPO
 
@@ -27,8 +27,12 @@ def test_readme_cli_reference_is_the_current_help_output():
 
 
 def test_readme_cli_reference_covers_every_command_and_option():
-    for name, parser in build_parser().items():
-        assert ("### `python -m ingest`" if name == "run" else f"### `python -m ingest {name}`") in README
+    parsers = build_parsers()
+    assert parsers.keys() == {"", *COMMANDS}
+    top_help = parsers[""].format_help()
+    for name, parser in parsers.items():
+        assert f"### `{f'python -m ingest {name}'.strip()}`" in README
+        assert name in top_help  # `python -m ingest --help` lists every command
         for action in parser._actions:
             for opt in action.option_strings:
                 assert opt in README, f"README lacks option {opt} of {name}"

@@ -14,8 +14,11 @@ import pytest
 import ingest.pipeline as pipeline
 from ingest.analysis.lexicon import load_lexicon
 from ingest.cli import main
-from ingest.pipeline import Settings, Task, compute, run
-from ingest.run.executor import Done, Failure, Job, Limits, run_isolated, run_jobs, stop_forkserver
+from ingest.pipeline import run
+from ingest.pipeline_settings import Settings
+from ingest.pipeline_steps import Task, compute
+from ingest.run.executor import run_isolated, run_jobs, stop_forkserver
+from ingest.run.jobs import Done, Failure, Job, Limits
 from ingest.store.manifest import TABLES
 from ingest.store.store import Store
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.reading.extract import ExtractionError, extract_file, extract_markdown, extract_pdf
+from ingest.common.document import ExtractionError
+from ingest.reading.extract import extract_file, extract_pdf
+from ingest.reading.markdown import extract_markdown
 from ingest.reading.textnorm import count_words
 
 
@@ -128,7 +130,7 @@ def test_html_article_text_keeps_headings():
         "<h2>Post-training</h2><p>" + "The reward comes from a verifier that runs unit tests. " * 8 + "</p>"
         "</article><footer>Copyright</footer></body></html>"
     )
-    from ingest.reading.extract import extract_html
+    from ingest.reading.markdown import extract_html
 
     doc = extract_html(html)
     assert doc.kind == "html"
@@ -138,7 +140,7 @@ def test_html_article_text_keeps_headings():
 
 # --------------------------------------------------------------------------- limits (issue 8 §4)
 
-from ingest.reading.extract import DEFAULT_LIMITS, TRUNCATED, ExtractLimits  # noqa: E402
+from ingest.common.document import DEFAULT_LIMITS, TRUNCATED, ExtractLimits  # noqa: E402
 
 
 def test_default_limits_match_the_download_cap():

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from fpdf import FPDF
 
-from ingest.pipeline import Settings, run
+from ingest.pipeline import run
+from ingest.pipeline_settings import Settings
 from ingest.reading.extract import extract_file
 from ingest.sources.fetch import FetchError, FetchSettings, cache_entry, fetch_url, locate, sniff_content
 from ingest.sources.schema import Source

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest.pipeline import Settings, run
+from ingest.pipeline import run
+from ingest.pipeline_settings import Settings
 from ingest.sources.decode import BoundedDecoder, DecodeError
 from ingest.sources.fetch import FetchError, FetchSettings, fetch_url
 

@@ -6,7 +6,7 @@ import pytest
 
 from ingest.analysis.keywords import count_keywords, density
 from ingest.analysis.lexicon import DEFAULT_LEXICON, Lexicon, Term, load_lexicon
-from ingest.reading.extract import Document, Page
+from ingest.common.document import Document, Page
 from ingest.reading.sections import Segment
 from ingest.sources.registry import SpecFileError
 from ingest.sources.schema import STUDY_TERMS

@@ -9,7 +9,8 @@ from ingest.analysis.benchmarks import load_catalogue
 from ingest.analysis.results import RESULT_COLUMNS
 from ingest.cli import main
 from ingest.outputs.leaderboard import LEADERBOARD_COLUMNS, disagreements, leaderboard
-from ingest.pipeline import Settings, run
+from ingest.pipeline import run
+from ingest.pipeline_settings import Settings
 
 from .conftest import REPO, write_report
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import pytest
 
-from ingest.reading.extract import extract_markdown
+from ingest.reading.markdown import extract_markdown
 from ingest.reading.textnorm import SOFT_BREAK, count_words, dehyphenate, fold_ws, normalize, word_rule
 
 from .pathological import MARKDOWN, long_words
@@ -72,7 +72,7 @@ def test_analysis_of_hostile_markdown_is_linear(name: str) -> None:
     full stops inside an open bracket (or after "e.g.") once re-read the sentence at every stop."""
     from ingest.analysis.lens import DEFAULT_LENS, load_lens
     from ingest.analysis.lexicon import DEFAULT_LEXICON, load_lexicon
-    from ingest.pipeline import analyse
+    from ingest.pipeline_steps import analyse
 
     lexicon, lens = load_lexicon(DEFAULT_LEXICON), load_lens(DEFAULT_LENS)
     docs = {n: extract_markdown(MARKDOWN[name](n)) for n in (SMALL, BIG)}

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from ingest.outputs import curate, tables
-from ingest.pipeline import Settings, run
+from ingest.pipeline import run
+from ingest.pipeline_settings import Settings
 from ingest.store.store import Store
 
 from .conftest import write_report

@@ -21,7 +21,8 @@ from PIL import Image
 from streamlit.testing.v1 import AppTest
 
 from ingest.outputs import pageimage
-from ingest.pipeline import Settings, run
+from ingest.pipeline import run
+from ingest.pipeline_settings import Settings
 from ingest.store.store import Store
 from tests.test_app_security import HOSTILE, assert_no_markdown_payload
 from views import nav

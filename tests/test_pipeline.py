@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 
 from ingest.cli import main
-from ingest.pipeline import Settings, run
+from ingest.pipeline import run
+from ingest.pipeline_settings import Settings
 from ingest.store.store import Store
 
 from .conftest import REPO, write_pdf, write_report

@@ -26,7 +26,8 @@ from ingest.common.records import (
     ResultTable,
     SectionRow,
 )
-from ingest.pipeline import Settings, run
+from ingest.pipeline import run
+from ingest.pipeline_settings import Settings
 from ingest.store.store import Store
 
 from .conftest import write_pdf, write_report

@@ -193,7 +193,8 @@ def test_duplicate_ids_are_still_refused_warm(tmp_path: Path) -> None:
 
 
 def test_a_run_uses_the_cache_in_the_data_folder(folder: Path, tmp_path: Path) -> None:
-    from ingest.pipeline import Settings, run
+    from ingest.pipeline import run
+    from ingest.pipeline_settings import Settings
 
     data = tmp_path / "data"
     run(reports_dir=folder, settings=Settings(data_dir=data, jobs=1))

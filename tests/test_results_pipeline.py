@@ -11,7 +11,8 @@ import pytest
 from ingest.analysis.results import RESULT_COLUMNS
 from ingest.cli import main
 from ingest.outputs import export
-from ingest.pipeline import Settings, run
+from ingest.pipeline import run
+from ingest.pipeline_settings import Settings
 from ingest.store.store import Store
 
 from .conftest import REPO, SHARED, write_report

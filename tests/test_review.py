@@ -383,7 +383,8 @@ def test_agreement_export_reads_the_stored_comparison(env: tuple[Path, Path]) ->
 
     reports, data = env
     curate.record_decision(reports / "alpha.yaml", "rl_algorithm", ["PPO"], "disagree on purpose", today=DAY)
-    from ingest.pipeline import Settings, run
+    from ingest.pipeline import run
+    from ingest.pipeline_settings import Settings
 
     run([reports / "alpha.yaml"], reports_dir=reports, settings=Settings(data_dir=data, offline=True))
     ag = export.TABLES["agreement"](Store(data)).set_index("dimension")

@@ -20,7 +20,8 @@ import pytest
 import yaml
 
 from ingest.outputs import export, neutral, report_card
-from ingest.pipeline import Settings, run
+from ingest.pipeline import run
+from ingest.pipeline_settings import Settings
 from ingest.store.store import Store
 
 HOSTILE = [

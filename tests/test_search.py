@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from ingest.common.document import Document, Page
 from ingest.outputs import search
-from ingest.reading.extract import Document, Page
 from tests.conftest import ShippedRun
 
 REPO = Path(__file__).resolve().parents[1]

@@ -6,7 +6,8 @@ import pytest
 
 from ingest.analysis.keywords import count_keywords
 from ingest.analysis.lexicon import Lexicon
-from ingest.reading.extract import Document, Page, extract_pdf
+from ingest.common.document import Document, Page
+from ingest.reading.extract import extract_pdf
 from ingest.reading.sections import section_spans, split_sections
 
 from .conftest import CORPUS, REPO, SHARED

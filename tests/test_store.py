@@ -16,7 +16,8 @@ import pytest
 
 from ingest.cli import main
 from ingest.outputs import tables as tables_mod
-from ingest.pipeline import Settings, run
+from ingest.pipeline import run
+from ingest.pipeline_settings import Settings
 from ingest.store.store import Store
 
 from .conftest import write_pdf, write_report

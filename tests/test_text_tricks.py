@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from ingest.analysis.lexicon import load_lexicon
-from ingest.pipeline import analyse
-from ingest.reading.extract import extract_file, extract_markdown
+from ingest.pipeline_steps import analyse
+from ingest.reading.extract import extract_file
+from ingest.reading.markdown import extract_markdown
 from ingest.reading.textnorm import fold_ws
 
 from .pathological import TRICKS, tricky_pdf

@@ -11,7 +11,8 @@ import pytest
 from ingest.analysis.lens import load_lens
 from ingest.cli import main
 from ingest.outputs.diff import NumberChange, Reading, ReportDiff, diff_readings, format_diff
-from ingest.pipeline import Settings, run
+from ingest.pipeline import run
+from ingest.pipeline_settings import Settings
 from ingest.store import history
 from ingest.store.store import Store
 

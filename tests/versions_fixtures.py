@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ingest.pipeline import Settings, run
+from ingest.pipeline import run
+from ingest.pipeline_settings import Settings
 from ingest.sources.discover import INCOMING
 from tests.conftest import write_report
 from tests.test_versions_diff import ADDED, REMOVED, _version

@@ -1,14 +1,13 @@
 """Chart specs: what every dashboard chart shows, as typed records, drawn by any renderer.
 
 The pages shape their data once into one of three specs (a heat table, horizontal bars, a scatter):
-labels, values, colours, axis titles, hover texts and click targets. The renderers only draw a spec:
-`views.htmlchart` (plain HTML, the default: see docs/charts.md for the measured comparison),
-`views.chart_vega` (Vega-Lite, also the SVG/PNG export) and `views.chart_plotly` (plotly, the
-"Interactive charts" switch and the HTML export). None of them reads a data frame, so a chart's
-content cannot differ between renderers.
+labels, values, colours, axis titles, hover texts and click targets. The two renderers only draw a
+spec: `views.htmlchart` (plain HTML, the default: see docs/charts.md for the measured comparison)
+and `views.chart_plotly` (plotly: the "Interactive charts" switch and every figure export). Neither
+reads a data frame, so a chart's content cannot differ between renderers.
 
 A click target (`href`) is a relative dashboard URL built from ids ("evidence?report=r01&term=tool"):
-the HTML and Vega-Lite renderers make it a link, plotly carries it as `customdata`. Text is stored
+the HTML renderer makes it a link, plotly carries it as `customdata`. Text is stored
 raw; each renderer escapes it for its own medium.
 """
 
@@ -99,10 +98,10 @@ class ScatterSpec:
 
 ChartSpec = HeatSpec | BarSpec | ScatterSpec
 
-#: The ways to draw a spec: plain HTML (views.htmlchart), Vega-Lite (views.chart_vega), plotly (views.chart_plotly).
-RENDERERS = ("html", "vega", "plotly")
+#: The ways to draw a spec: plain HTML (views.htmlchart), plotly (views.chart_plotly).
+RENDERERS = ("html", "plotly")
 #: What the pages draw by default: the fastest first render in the browser (bench/chart_renderers.py
-#: measures the three in one run; docs/charts.md has its output). Plotly stays behind the pages'
+#: measures both in one run; docs/charts.md has its output). Plotly stays behind the pages'
 #: "Interactive charts" switch and for the HTML export.
 DEFAULT_RENDERER = "html"
 

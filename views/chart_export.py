@@ -1,6 +1,6 @@
-"""Every chart as a figure for a paper: SVG and PNG (Vega-Lite, drawn offline by vl-convert) and a
-standalone interactive HTML page (plotly, with plotly.js embedded: the machine may have no internet,
-so no CDN link).
+"""Every chart as a figure for a paper, drawn by plotly (views.chart_plotly): SVG and PNG (plotly's
+static export, kaleido, which draws with the machine's Chrome or Chromium, offline) and a standalone
+interactive HTML page (plotly.js embedded: the machine may have no internet, so no CDN link).
 
 Function route: `write(spec, path)` (the format from the suffix) or `figure_bytes(spec, fmt)`; on the
 pages, `controls(charts)` draws an "Export as a figure" popover with a download button per chart and format.
@@ -11,20 +11,36 @@ costs a page nothing on first render.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import streamlit as st
-import vl_convert as vlc
 
 from views.chart_data import ChartSpec, HeatSpec, ScatterSpec
 from views.chart_plotly import figure
-from views.chart_vega import vega_lite
 
 #: A standalone figure's width in pixels (a paper's column at 2× for PNG).
 WIDTH = 720
 FORMATS: dict[str, str] = {"svg": "image/svg+xml", "png": "image/png", "html": "text/html"}
+
+
+class FigureError(RuntimeError):
+    """A static figure could not be drawn (no kaleido, no Chrome or Chromium); the message says what to install."""
+
+
+@functools.cache
+def static_problem() -> str:
+    """Why SVG and PNG cannot be drawn on this machine ("" when they can): kaleido draws with a
+    Chrome or Chromium it finds (its driver, choreographer, looks where this asks)."""
+    try:  # here, not at the top: 0.15 s of CPU that a page pays only when it offers an export
+        from choreographer.browsers.chromium import Chromium
+    except ImportError:
+        return "SVG and PNG need the kaleido package (pip install -r requirements.txt)"
+    if not Chromium.find_browser(skip_local=False):
+        return "SVG and PNG need Chrome or Chromium on this machine"
+    return ""
 
 
 #: The dashboard's hint on what a click opens, as chart titles word it ("(click a bar for its table)",
@@ -32,32 +48,33 @@ FORMATS: dict[str, str] = {"svg": "image/svg+xml", "png": "image/png", "html": "
 _CLICK_HINT = re.compile(r"\s*\(click [^()]*\)|;\s*click [^()]*(?=\))")
 
 
-def _unlinked(node: object) -> object:
-    """The Vega-Lite dict without any `href` (encoding or data field): a mark's link is a relative
-    dashboard address, which a standalone SVG would resolve against the renderer's own base URL."""
-    if isinstance(node, dict):
-        return {k: _unlinked(v) for k, v in node.items() if k != "href"}
-    if isinstance(node, list):
-        return [_unlinked(v) for v in node]
-    return node
-
-
-def paper_spec(spec: ChartSpec) -> dict:
-    """The Vega-Lite dict of a figure for a paper: fixed width, no links, no click hints."""
+def paper_spec(spec: ChartSpec) -> ChartSpec:
+    """The spec of a figure for a paper: titles and notes without click hints. (Its marks carry no
+    link either: a static figure has no click targets, see `_image`.)"""
     plain = dataclasses.replace(spec, title=_CLICK_HINT.sub("", spec.title))
     if isinstance(plain, ScatterSpec) and plain.note:
         plain = dataclasses.replace(plain, note=_CLICK_HINT.sub("", plain.note))
-    return _unlinked(vega_lite(plain, WIDTH))  # type: ignore[return-value]
+    return plain
+
+
+def _image(spec: ChartSpec, fmt: str, scale: float) -> bytes:
+    try:
+        return figure(paper_spec(spec)).to_image(format=fmt, width=WIDTH, scale=scale)
+    except (ValueError, RuntimeError) as exc:  # plotly: kaleido missing; kaleido: no browser to draw with
+        raise FigureError(
+            f"cannot draw the {fmt.upper()} figure: plotly's static export needs the kaleido package and Chrome or "
+            f"Chromium on this machine ({str(exc).strip().splitlines()[0]}); the HTML figure needs neither"
+        ) from exc
 
 
 def to_svg(spec: ChartSpec) -> str:
-    """The chart as an SVG document (Vega-Lite drawn by vl-convert, no browser)."""
-    return vlc.vegalite_to_svg(paper_spec(spec))
+    """The chart as an SVG document."""
+    return _image(spec, "svg", 1.0).decode("utf-8")
 
 
 def to_png(spec: ChartSpec, scale: float = 2.0) -> bytes:
     """The chart as a PNG image, `scale` × the SVG's size."""
-    return vlc.vegalite_to_png(paper_spec(spec), scale=scale)
+    return _image(spec, "png", scale)
 
 
 def to_html(spec: ChartSpec) -> str:
@@ -101,16 +118,21 @@ def _lazy(key: str, make: Callable[[], ChartSpec | None], fmt: str) -> Callable[
 
 
 def controls(charts: Sequence[Exportable], label: str = "Export as a figure") -> None:
-    """One popover with, per chart, an SVG, a PNG and an HTML download button."""
+    """One popover with, per chart, an SVG, a PNG and an HTML download button (HTML only, with the
+    reason, where this machine cannot draw static figures)."""
     if not charts:
         return
     with st.popover(label):
-        st.caption("SVG and PNG for a paper (Vega-Lite); HTML is an interactive page (plotly) that opens offline.")
+        problem = static_problem()
+        formats = {f: m for f, m in FORMATS.items() if f == "html" or not problem}
+        st.caption("SVG and PNG for a paper; HTML is an interactive page that opens offline.")
+        if problem:
+            st.caption(problem + "; the HTML figure works here.")
         for key, name, make in charts:
             if len(charts) > 1:
                 st.text(name)
-            cols = st.columns(len(FORMATS))
-            for col, (fmt, mime) in zip(cols, FORMATS.items(), strict=True):
+            cols = st.columns(len(formats))
+            for col, (fmt, mime) in zip(cols, formats.items(), strict=True):
                 safe = re.sub(r"[^A-Za-z0-9_-]+", "_", key)
                 col.download_button(fmt.upper(), _lazy(key, make, fmt), file_name=f"{safe}.{fmt}", mime=mime,
                                     key=f"dl_fig_{safe}_{fmt}", on_click="ignore", help=name)  # fmt: skip

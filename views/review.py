@@ -53,7 +53,8 @@ def _show_flash() -> None:
 
 def _rebuild(path: Path) -> str:
     """Re-run the pipeline on one report (cached text: only the tables are rebuilt); a one-line outcome."""
-    from ingest.pipeline import Settings, run  # deferred: about 0.2 s of CPU (bench/import_costs.py) until a rebuild
+    from ingest.pipeline import run  # deferred: about 0.2 s of CPU (bench/import_costs.py) until a rebuild
+    from ingest.pipeline_settings import Settings  # deferred: about 0.2 s of CPU (bench/import_costs.py) until a rebuild
 
     settings = Settings(
         data_dir=data.data_dir(),

@@ -21,9 +21,10 @@ from pathlib import Path
 import pypdfium2 as pdfium
 
 from ingest.analysis.benchmarks import Catalogue, load_catalogue
+from ingest.common.document import Document
 from ingest.common.records import ResultCell as Cell
 from ingest.common.records import Results, ResultTable
-from ingest.reading.extract import Document, KeptPages
+from ingest.reading.extract import KeptPages
 from ingest.reading.results_read import (
     Table,
     cell_flag,

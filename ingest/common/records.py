@@ -28,7 +28,6 @@ __all__ = [
     "Analysis",
     "Annotation",
     "Bundle",
-    "BundleError",
     "Cell",
     "ChecklistItem",
     "EvidenceRow",
@@ -189,7 +188,7 @@ class Results(Record):
 
 @dataclass(frozen=True, slots=True)
 class Analysis:
-    """What the analysis of one document gives (`ingest.pipeline.analyse`), before it is stored.
+    """What the analysis of one document gives (`ingest.pipeline_steps.analyse`), before it is stored.
 
     `words` is per section plus "all"; `annotation` is None without a lens.
     """

@@ -21,8 +21,8 @@ from functools import cache
 
 from ingest.analysis.evidence import sentences
 from ingest.analysis.lens import Lens
+from ingest.common.document import Document
 from ingest.common.records import Bundle, Cell
-from ingest.reading.extract import Document
 from ingest.reading.sections import split_sections
 from ingest.store import history
 from ingest.store.store import Store

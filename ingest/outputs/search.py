@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ingest.analysis.keywords import left_context, right_context
-from ingest.reading.extract import Document
+from ingest.common.document import Document
 from ingest.reading.textnorm import fold_ws
 from ingest.store.store import Store
 

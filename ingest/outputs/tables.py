@@ -22,12 +22,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
-
-try:  # The kernels themselves: importing pyarrow.compute builds ~600 Python wrappers.
-    from pyarrow._compute import SetLookupOptions, SortOptions, call_function
-except ImportError:  # pragma: no cover  (another pyarrow layout: the public module has the same)
-    from pyarrow.compute import SetLookupOptions, SortOptions, call_function
 
 from ingest.analysis.comparison import COMPARISON_COLUMNS, EVIDENCE_COLUMNS, comparison_rows, evidence_rows
 from ingest.analysis.lens import Lens, load_lens
@@ -489,8 +485,8 @@ def _rebuild_part(
         old_tb = old_file.read(use_threads=False).replace_schema_metadata(None)
         drop = [rid for rid in ids if rid in dirty and (held is None or rid in held)]
         if drop and old_tb.num_rows:
-            held_rows = call_function("is_in", [old_tb["report_id"]], SetLookupOptions(string_array(drop)))
-            old_tb = call_function("filter", [old_tb, call_function("invert", [held_rows])])
+            held_rows = pc.is_in(old_tb["report_id"], value_set=string_array(drop))
+            old_tb = old_tb.filter(pc.invert(held_rows))
         if old_tb.num_rows:
             pieces.append(old_tb)
     fresh = [r for rid in ids if scratch or rid in dirty for r in rows.get(rid, ())]
@@ -502,6 +498,6 @@ def _rebuild_part(
     tb = pa.concat_tables(pieces, promote_options="permissive")
     tb = tb.select([c for c in td.columns if c in tb.column_names] + [c for c in tb.column_names if c not in td.columns])
     if td.cluster_by and tb.num_rows:
-        order = call_function("sort_indices", [tb], SortOptions([(td.cluster_by, "ascending")]))  # stable; nulls last
-        return store.write_part(td.name, bucket, call_function("take", [tb, order]), row_group_rows=CLUSTER_ROW_GROUP)
+        order = pc.sort_indices(tb, sort_keys=[(td.cluster_by, "ascending")])  # stable; nulls last
+        return store.write_part(td.name, bucket, tb.take(order), row_group_rows=CLUSTER_ROW_GROUP)
     return store.write_part(td.name, bucket, tb)

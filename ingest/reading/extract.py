@@ -6,7 +6,7 @@ every keyword count within ±1) and is the fastest engine measured, while pdfplu
 `extract_text()` glues words on several of them. pdfplumber remains available as an engine
 (`engine="pdfplumber"`, with tighter `x_tolerance`) for PDFs where pdfium misorders text.
 
-Hostile input is bounded (`ExtractLimits`, in `document.py`): a file-size cap, and caps on the
+Hostile input is bounded (`ExtractLimits`, in `ingest/common/document.py`): a file-size cap, and caps on the
 characters kept per page and per document (the rest is cut, with a note).
 """
 
@@ -20,9 +20,7 @@ from typing import Any, Literal
 
 from ingest.common.document import (
     DEFAULT_LIMITS,
-    EXTRACTOR_VERSION,
     MB,
-    TRUNCATED,
     Budget,
     Document,
     ExtractionError,
@@ -33,26 +31,6 @@ from ingest.common.document import (
 )
 from ingest.reading.markdown import extract_html, extract_markdown
 from ingest.reading.textnorm import dehyphenate, normalize
-
-__all__ = [  # the stage's public names, wherever they are defined
-    "DEFAULT_LIMITS",
-    "EXTRACTOR_VERSION",
-    "TRUNCATED",
-    "Document",
-    "Engine",
-    "ExtractLimits",
-    "ExtractionError",
-    "KeptPages",
-    "Kind",
-    "Page",
-    "Progress",
-    "extract_file",
-    "extract_html",
-    "extract_markdown",
-    "extract_pdf",
-    "magic_kind",
-    "sniff_kind",
-]
 
 Engine = Literal["pdfium", "pdfplumber"]
 

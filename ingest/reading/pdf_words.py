@@ -15,23 +15,6 @@ from ingest.reading.textnorm import normalize
 
 _NONSPACE = re.compile(r"\S+")
 
-#: The four pdfium calls `page_words` makes per word, called through a prototype that declares
-#: only the return type (all four return a C int). Why: pypdfium2's bindings convert every argument
-#: through the declared argument types, which costs about as much as pdfium's own work for these
-#: small calls (bench/pdfium_calls.py prints the per-call times); the caller passes the exact C
-#: types instead (a bare pointer, Python ints for `int`, `byref(c_double)` for `double*`). The
-#: functions are the ones of pypdfium2's public raw API, `pypdfium2.raw`, taken by address.
-_PLAIN_INT_CALL = ctypes.CFUNCTYPE(ctypes.c_int)
-_WORD_CALLS = tuple(
-    _PLAIN_INT_CALL(ctypes.cast(fn, ctypes.c_void_p).value)
-    for fn in (
-        pdfium_c.FPDFText_CountRects,
-        pdfium_c.FPDFText_GetRect,
-        pdfium_c.FPDFText_GetCharOrigin,
-        pdfium_c.FPDFText_IsGenerated,
-    )
-)
-
 
 def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-def]
     """Words with boxes (top-down coordinates) from pdfium's text page; one pdfium call per word.
@@ -49,8 +32,9 @@ def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-de
         ro, rox = ctypes.byref(oy), ctypes.byref(ox)
         cl, ct, cr, cb = (ctypes.c_double() for _ in range(4))
         rl, rt, rr, rb = (ctypes.byref(x) for x in (cl, ct, cr, cb))
-        count_rects, get_rect, get_origin, generated = _WORD_CALLS
-        h = ctypes.c_void_p(ctypes.cast(raw, ctypes.c_void_p).value)  # (the plain calls take a bare pointer)
+        # pypdfium2's typed raw calls: a wrong argument raises a ctypes error instead of reaching pdfium
+        count_rects, get_rect = pdfium_c.FPDFText_CountRects, pdfium_c.FPDFText_GetRect
+        get_origin, generated = pdfium_c.FPDFText_GetCharOrigin, pdfium_c.FPDFText_IsGenerated
         get_size = pdfium_c.FPDFText_GetFontSize
         out: list[Word] = []
         prev_end = -1
@@ -59,21 +43,21 @@ def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-de
             start, cnt = m.start(), m.end() - m.start()
             # One space character the PDF itself contains (not one pdfium generated at a gap) joins
             # two words of one cell, however wide the font sets it.
-            spaced = prev_end >= 0 and text[prev_end:start] == " " and not generated(h, prev_end)
+            spaced = prev_end >= 0 and text[prev_end:start] == " " and not generated(raw, prev_end)
             prev_end = m.end()
             n_before = len(out)
-            k = count_rects(h, start, cnt)
+            k = count_rects(raw, start, cnt)
             if k <= 0:
                 continue
             if k == 1:
-                get_rect(h, 0, rl, rt, rr, rb)
+                get_rect(raw, 0, rl, rt, rr, rb)
                 rects = [(cl.value, cb.value, cr.value, ct.value)]
             else:
                 rects = []
                 for j in range(k):
-                    get_rect(h, j, rl, rt, rr, rb)
+                    get_rect(raw, j, rl, rt, rr, rb)
                     rects.append((cl.value, cb.value, cr.value, ct.value))
-            get_origin(h, start, rox, ro)
+            get_origin(raw, start, rox, ro)
             base = height - oy.value
             h0 = rects[0][3] - rects[0][1]
             if last[0] is not None and abs(last[0] - base) < 0.5 and abs(last[1] - h0) <= 0.15 * max(h0, 1.0):

@@ -44,7 +44,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import accumulate
 
-from ingest.reading.extract import Document
+from ingest.common.document import Document
 
 SECTIONS: tuple[str, ...] = ("body", "appendix", "references")
 

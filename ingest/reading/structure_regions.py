@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 
-from ingest.reading.extract import DEFAULT_LIMITS
+from ingest.common.document import DEFAULT_LIMITS
 from ingest.reading.structure import Box, Table, table_from_lines, table_from_words
 from ingest.reading.tables_pdf import (
     CAPTION,

@@ -32,7 +32,7 @@ Where a supervisor is forked from, in order of preference:
 `run_isolated`, so the limits hold there too. The driver keeps every store write.
 
 The records live in `ingest.run.jobs` and the child's side in `ingest.run.child`; this module
-is the driver's side and re-exports their public names.
+is the driver's side.
 """
 
 from __future__ import annotations
@@ -56,52 +56,19 @@ from typing import Any
 
 from ingest.run.child import _child_main, _supervise
 from ingest.run.jobs import (
-    DEFAULT_MEMORY_MB,
-    DEFAULT_TIMEOUT,
     FORK_HERE_SHARE,
-    MIN_JOB_SECONDS,
     STARTUP_GRACE,
     Done,
-    Executor,
     ExecutorError,
     Failure,
     Job,
     JobFn,
     Limits,
-    Progress,
     Result,
     StartMethod,
     describe_mb,
 )
 from ingest.run.mainmod import main_unnamed
-
-__all__ = [
-    "DEFAULT_MEMORY_MB",
-    "DEFAULT_TIMEOUT",
-    "FORK_HERE_SHARE",
-    "MIN_JOB_SECONDS",
-    "PRELOAD",
-    "STARTUP_GRACE",
-    "DaskExecutor",
-    "Done",
-    "Executor",
-    "ExecutorError",
-    "Failure",
-    "Job",
-    "JobFn",
-    "Limits",
-    "LocalExecutor",
-    "Progress",
-    "Result",
-    "StartMethod",
-    "default_jobs",
-    "describe_mb",
-    "fork_here",
-    "run_isolated",
-    "run_jobs",
-    "stop_forkserver",
-    "warm_up",
-]
 
 #: Modules the forkserver imports once, so each job's process starts with them loaded (the
 #: supervisor and worker bodies are in `ingest.run.child`, which `ingest.run.executor` imports).
