@@ -165,12 +165,12 @@ def review_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-#: The reports the repository ships (the study's ten), by id. Tests read copies of these files
-#: (`copy_shipped`), never the reports/ folder itself: a user's own reports there never change a test.
-SHIPPED_IDS = ("ax-k2", "deepseek-v4", "gemma-4", "glm-4.5", "k-exaone-2.0", "kimi-k3", "llama-4", "minimax-m1", "qwen3",
-               "solar-open-2")  # fmt: skip
+#: The reports the repository ships (the study's ten and DeepSeek-R1), by id. Tests read copies of these
+#: files (`copy_shipped`), never the reports/ folder itself: a user's own reports there never change a test.
+SHIPPED_IDS = ("ax-k2", "deepseek-r1", "deepseek-v4", "gemma-4", "glm-4.5", "k-exaone-2.0", "kimi-k3", "llama-4", "minimax-m1",
+               "qwen3", "solar-open-2")  # fmt: skip
 #: The bundled sources of the shipped reports (reports/files/) and their provenance file.
-SHIPPED_FILES = ("glm-4.5.pdf", "minimax-m1.pdf", "SOURCES.tsv")
+SHIPPED_FILES = ("deepseek-r1.pdf", "glm-4.5.pdf", "minimax-m1.pdf", "SOURCES.tsv")
 
 
 def copy_shipped(folder: Path) -> Path:

@@ -76,8 +76,8 @@ def render() -> None:
                            key="dl_timeline", on_click="ignore")  # fmt: skip
     if undated:
         names = ", ".join(str(models.get(r, r)) for r in undated[:40]) + (" …" if len(undated) > 40 else "")
-        st.text(f"No date, or one before {tl.EARLIEST.year} or over a year ahead ({len(undated)}; check `released: "
-                f"YYYY-MM-DD` in the report file): {names}")  # fmt: skip
+        st.text(f"No date, or one before {tl.EARLIEST.year} or over a year ahead ({len(undated)}; add or correct a line "
+                f"released: YYYY-MM-DD in the report file): {names}")  # fmt: skip
 
 
 if __name__ == "__main__":
