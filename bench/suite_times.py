@@ -50,6 +50,9 @@ def timed(target: str) -> tuple[float, float, int, str]:
     out = subprocess.run([*MAKE, target], cwd=ROOT, capture_output=True, text=True)
     lines = [ln for ln in out.stdout.splitlines() if ln.strip()]
     summary = next((ln for ln in reversed(lines) if " in " in ln and ("passed" in ln or "failed" in ln)), "")
+    for ln in lines:  # what failed, by name (pytest's short summary)
+        if ln.startswith(("FAILED ", "ERROR ")):
+            print(f"    {ln[:200]}")
     return time.monotonic() - t, _children_cpu() - c, out.returncode, summary.strip("= ")
 
 
@@ -72,9 +75,12 @@ def loaded(runs: int, busy: int) -> bool:
     try:
         passed = 0
         for i in range(runs):
-            secs, _, rc, summary = timed("test")
+            secs, cpu, rc, summary = timed("test")
             passed += rc == 0
-            print(f"  under load ({busy} busy processes) run {i + 1}/{runs}: {secs:6.1f} s exit {rc}  [{summary}]  load {load()}")
+            print(
+                f"  under load ({busy} busy processes) run {i + 1}/{runs}: {secs:6.1f} s (CPU {cpu:.1f} s) exit {rc}  "
+                f"[{summary}]  load {load()}"
+            )
         print(f"suite under a CPU load of {busy}: {passed}/{runs} runs passed   {'ok' if passed == runs else 'FAILED'}")
         return passed == runs
     finally:
