@@ -17,16 +17,19 @@ to a temporary folder first, so the original is never written.
   renders by up to half a second before 2026-12-01). The browser has visited the app before
   (its JavaScript is cached, as for a returning user); a visit with a fresh browser profile,
   which also downloads the app's JavaScript and warms the server, is printed beside it.
+* interactions (INTERACTIONS): on every page, each filter, sort, pick and click a reader makes (a
+  selectbox pick, a radio, a button, the matrix's sort, a typed query), from the action until the rerun
+  it starts has finished; `--interactions-only` skips the first renders.
 * filter re-render: on Compare, picking an organization in the matrix's filter panel, until the
   matrix shows the new rows (its "N of M reports" line changed; opening the panel is not timed).
   Since 2026-12-01 (second session) the matrix filters in the browser (views.matrix), so this is
   no longer a rerun; the rerun that follows and records the choice (URL, exports, the page's hover
   texts) is printed beside it, with no target. Before, the filter was a multiselect in a popover
   and the time ran until that rerun had drawn the new count. On Keywords, changing the section
-  scope (until the rerun has finished).
+  scope is one of the interactions.
 
-Targets (issue 11 at 500 reports, issue 12 at 10,000): first render <= 2.0 s for every page, filter
-re-render <= 300 ms, and (issue 12) peak memory of the dashboard process <= 2 GB (its high-water
+Targets (issues 11, 12 and 35, at 500 reports): first render <= 1.6x the one-line app at the page's URL,
+the filter and every interaction <= 300 ms, and (issue 12) peak memory of the dashboard process <= 2 GB (its high-water
 RSS, read from /proc when the run ends). The machine may be shared, so numbers are noisy: the
 median of --repeat runs is printed, beside how much longer than a one-line Streamlit app measured
 the same way takes — its first render, and its re-render after a multiselect pick and after a radio
@@ -65,7 +68,9 @@ from tests.app_fixtures import scale_store  # noqa: E402
 from tests.test_browser import CHROME_ARGS, CHROMIUM, start_app, stop  # noqa: E402
 from views.chart_data import DEFAULT_RENDERER  # noqa: E402
 
-FIRST_TARGET_S = 2.0
+#: A page's first render at most this many times the one-line app's at the same URL (issue 35: the app
+#: shell and each kind of Streamlit element cost the rest; the earlier 1.3x needs a custom component).
+FIRST_RATIO = 1.6
 RERUN_TARGET_S = 0.300
 MEMORY_TARGET_MB = 2048
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
@@ -122,6 +127,7 @@ MATRIX_CHANGED = """(all) => {
 RECORDED = """() => new URLSearchParams(location.search).has('org') &&
   document.querySelector('[data-testid="stApp"]').getAttribute('data-test-script-state') === 'notRunning'"""
 TEXT_OF = "(sel) => { const el = document.querySelector(sel); return el ? el.innerText : null; }"
+MAIN = '[data-testid="stMain"]'
 
 
 def first_render(browser, url: str, selector: str, ctx=None) -> float:  # type: ignore[no-untyped-def]
@@ -182,6 +188,98 @@ def compare_filter(browser, server: str, n: int, repeat: int) -> tuple[list[floa
     return shown, settled
 
 
+#: One interaction per row: page, what, the page's URL path, how to act (see `act`), and the element the
+#: action redraws (its text changes; RERUN_DONE's fallback when a fast rerun shows no state change).
+#: Selectboxes alternate between their second and first option, so every pick changes the value.
+INTERACTIONS: list[tuple[str, str, str, tuple[str, str], str]] = [
+    ("Compare", "sort", "/compare", ("sort", "table.frl thead button.frl-sort"), "table.frl tbody"),
+    ("Keywords", "scope", "/keywords", ("radio", "body only|whole document"), '[data-chart="kw_heatmap"]'),
+    ("Keywords", "group", "/keywords", ("select", "Lexicon group"), '[data-chart="kw_heatmap"]'),
+    ("Keywords", "term", "/keywords", ("select", "Term for the scatter"), '[data-chart="kw_scatter"]'),
+    ("Evidence", "dimension", "/evidence?report={r0}&dim={dim}", ("select", "Dimension"), MAIN),
+    ("Evidence", "report", "/evidence?report={r0}&dim={dim}", ("select", "Report"), MAIN),
+    ("Report", "report", "/report?report={r2}", ("select", "Report"), "h2"),
+    ("Benchmarks", "benchmark", "/benchmarks", ("select", "Benchmark"), '[data-chart="bench_bars"]'),
+    ("Benchmarks", "claims", "/benchmarks", ("select", "Benchmark (catalogue name"), '[data-table="leaderboard"]'),
+    ("Benchmarks", "level", "/benchmarks", ("select", "Level dimension"), MAIN),
+    ("Benchmarks", "keyword", "/benchmarks", ("select", "Keyword for the density"), MAIN),
+    ("Indicators", "dimension", "/indicators", ("select", "Level dimension"), '[data-chart="indicators"]'),
+    ("Search", "query", "/search?q=agent", ("type", "Word or phrase|reward model|agent"), MAIN),
+    ("Timeline", "keyword", "/timeline", ("select", "Keyword"), '[data-chart="timeline"]'),
+    ("Review", "next", "/review?rid={r0}", ("button", "Next least sure"), MAIN),
+    ("Review", "report", "/review?rid={r0}", ("select", "Report"), MAIN),
+]
+
+
+class Absent(Exception):
+    """The page has no such control on this store (e.g. no benchmark picker without result tables)."""
+
+
+def act(page, how: tuple[str, str], i: int, sel: str) -> float:  # type: ignore[no-untyped-def]
+    """Perform the i-th action of one kind and time it until its rerun (if any) has finished."""
+    kind, arg = how
+    if kind == "select":  # open the selectbox (not timed), then pick the first option it does not show
+        box = page.locator('[data-testid="stSelectbox"]').filter(has_text=arg).first
+        if not box.count():
+            raise Absent(arg)
+        box.scroll_into_view_if_needed()
+        shown = box.locator("input").first.input_value() or box.inner_text()
+        box.click()
+        options = page.get_by_role("option")
+        options.first.wait_for(timeout=60_000)
+        texts = options.all_inner_texts()
+        other = next((k for k, t in enumerate(texts) if t.strip() and t.strip() not in shown), None)
+        if other is None:
+            raise Absent(f"{arg}: one option")
+        return timed_click(page, options.nth(other), sel)
+    if kind == "radio":
+        a, b = arg.split("|")
+        return timed_click(page, page.locator('[data-testid="stRadio"] label').filter(has_text=(a, b)[i % 2]).first, sel)
+    if kind == "button":
+        return timed_click(page, page.get_by_role("button", name=arg).first, sel)
+    if kind == "sort":  # the matrix sorts in the browser: until its rows are in another order
+        head = page.locator(arg).nth(1 + i % 2)
+        head.scroll_into_view_if_needed()
+        return timed_click(page, head, sel)
+    label, *words = arg.split("|")  # type a query (not timed), then press Enter
+    box = page.get_by_label(label)
+    box.fill(words[i % 2])
+    before = page.evaluate(TEXT_OF, sel)
+    t0 = page.evaluate("() => performance.now()")
+    t = time.perf_counter()
+    box.press("Enter")
+    page.wait_for_function(RERUN_DONE, arg=[t0, sel, before], timeout=180_000, polling=10)
+    return time.perf_counter() - t
+
+
+def interactions(browser, server: str, fill: dict[str, str], repeat: int) -> dict[tuple[str, str], list[float]]:  # type: ignore[no-untyped-def]
+    """Every interaction of INTERACTIONS, `repeat` times each (one tab per interaction, warm server)."""
+    out: dict[tuple[str, str], list[float]] = {}
+    for page_name, what, path, how, sel in INTERACTIONS:
+        ctx = browser.new_context(viewport={"width": 1440, "height": 1000})
+        page = ctx.new_page()
+        try:
+            page.goto(server + path.format(**fill))
+            page.wait_for_selector(IDLE, timeout=120_000)
+            page.wait_for_timeout(300)
+            page.wait_for_selector(IDLE, timeout=120_000)
+            page.evaluate(OBSERVER)
+            out[(page_name, what)] = []
+            for i in range(repeat):
+                out[(page_name, what)].append(act(page, how, i, sel))
+                page.wait_for_selector(IDLE, timeout=120_000)
+                page.keyboard.press("Escape")
+        except Absent as exc:
+            print(f"  interaction   {page_name + ' ' + what:<22} not on this store ({exc})")
+            out.pop((page_name, what), None)
+        except Exception as exc:  # a timeout on an overloaded machine: say so, measure the rest
+            print(f"  interaction   {page_name + ' ' + what:<22} not measured: {type(exc).__name__}: {str(exc).splitlines()[0]}")
+            out[(page_name, what)] = [float("inf")]
+        finally:
+            ctx.close()
+    return out
+
+
 def timed_click(page, target, sel: str, timeout_ms: int = 180_000) -> float:  # type: ignore[no-untyped-def]
     """Click `target` and wait until the rerun it starts has finished (RERUN_DONE; `sel` is an element
     the rerun redraws with other text); the seconds from the click to then."""
@@ -191,24 +289,6 @@ def timed_click(page, target, sel: str, timeout_ms: int = 180_000) -> float:  # 
     target.click()
     page.wait_for_function(RERUN_DONE, arg=[t0, sel, before], timeout=timeout_ms, polling=10)
     return time.perf_counter() - t
-
-
-def keywords_scope(browser, server: str, repeat: int) -> list[float]:  # type: ignore[no-untyped-def]
-    ctx = browser.new_context(viewport={"width": 1440, "height": 1000})
-    page = ctx.new_page()
-    out = []
-    scopes = ["body only", "whole document"]
-    try:
-        page.goto(f"{server}/keywords")
-        page.wait_for_selector(PAGES["Keywords"][1], timeout=120_000)
-        page.wait_for_selector(IDLE, timeout=120_000)
-        page.evaluate(OBSERVER)
-        for i in range(repeat * 2):
-            label = page.locator('[data-testid="stRadio"] label').filter(has_text=scopes[i % 2]).first
-            out.append(timed_click(page, label, '[data-chart="kw_heatmap"]'))
-    finally:
-        ctx.close()
-    return out
 
 
 #: Why the one-line app is also opened at each page's own URL (`/compare`, `/report?report=…`): a page at a
@@ -283,14 +363,16 @@ def verdict(value: float, target: float) -> str:
 
 def show_first(name: str, times: list[float], beside: list[float], cold: float, base: float, same: list[float]) -> float:
     """A page's median first render beside the one-line app's (the reference, and the renders taken
-    between the page's, at / and at the page's own URL: SAME_PATH), and the target; returns the median."""
+    between the page's, at / and at the page's own URL: SAME_PATH), and the target on the ratio to the
+    one-line app at the page's URL (like with like); returns that ratio."""
     med, ref, ref_path = statistics.median(times), statistics.median(beside), statistics.median(same)
+    ratio = med / ref_path
     print(f"  first render  {name:<11} {med * 1000:6.0f} ms median of {len(times)} (max {max(times) * 1000:.0f}; "
           f"{(med - base) * 1000:+.0f} over the one-line app; {med / ref:.2f}x the one-line app measured beside it, "
-          f"{ref * 1000:.0f} ms; {med / ref_path:.2f}x {SAME_PATH}, {ref_path * 1000:.0f} ms; "
+          f"{ref * 1000:.0f} ms; {ratio:.2f}x {SAME_PATH}, {ref_path * 1000:.0f} ms; "
           f"fresh browser profile {cold * 1000:.0f} ms)"
-          f"   target <= {FIRST_TARGET_S:.1f} s {verdict(med, FIRST_TARGET_S)}")  # fmt: skip
-    return med
+          f"   target <= {FIRST_RATIO:.1f}x {verdict(ratio, FIRST_RATIO)}")  # fmt: skip
+    return ratio
 
 
 def show(what: str, times: list[float], base: float) -> None:
@@ -299,6 +381,18 @@ def show(what: str, times: list[float], base: float) -> None:
     print(f"  filter        {what:<11} {med * 1000:6.0f} ms median of {len(times)} (max {max(times) * 1000:.0f}; "
           f"{(med - base) * 1000:+.0f} over the one-line app after the same widget)"
           f"   target <= {RERUN_TARGET_S * 1000:.0f} ms {verdict(med, RERUN_TARGET_S)}")  # fmt: skip
+
+
+def show_interactions(found: dict[tuple[str, str], list[float]]) -> dict[str, float]:
+    """Each interaction's median beside the target (a failed one is printed where it failed)."""
+    out = {}
+    for (page_name, what), times in found.items():
+        med = out[f"interaction: {page_name} {what}"] = statistics.median(times)
+        if med != float("inf"):
+            print(f"  interaction   {page_name + ' ' + what:<22} {med * 1000:6.0f} ms median of {len(times)} "
+                  f"(max {max(times) * 1000:.0f})   target <= {RERUN_TARGET_S * 1000:.0f} ms "
+                  f"{verdict(med, RERUN_TARGET_S)}")  # fmt: skip
+    return out
 
 
 def peak_rss_mb(pid: int) -> float:
@@ -326,7 +420,7 @@ def served_store(n: int | None, store: Path | None, tmp: Path) -> tuple[Path, Pa
 
 
 def measure(
-    n: int | None, repeat: int, tmp: Path, base: tuple[float, float, float], store: Path | None = None
+    n: int | None, repeat: int, tmp: Path, base: tuple[float, float, float], store: Path | None = None, firsts: bool = True
 ) -> tuple[int, dict[str, float]]:
     """Every page's first render and the two filter re-renders on one store; prints each beside its target."""
 
@@ -347,7 +441,7 @@ def measure(
             try:
                 warm = browser.new_context(viewport={"width": 1440, "height": 1000})
                 first_render(browser, server0, "h1", warm)  # its server's first run
-                for name, (path, sel) in PAGES.items():
+                for name, (path, sel) in PAGES.items() if firsts else ():
                     url = server + path.format(**fill)
                     try:
                         cold = first_render(browser, url, sel)  # fresh context: downloads the JS; warms the server
@@ -364,8 +458,7 @@ def measure(
                         continue
                     res[f"first render: {name}"] = show_first(name, times, beside, cold, base[0], beside_path)
                 warm.close()
-                for what, fn, ref in (("Compare org", lambda: compare_filter(browser, server, n, repeat), base[1]),
-                                      ("Keywords", lambda: (keywords_scope(browser, server, repeat), []), base[2])):  # fmt: skip
+                for what, fn, ref in (("Compare org", lambda: compare_filter(browser, server, n, repeat), base[1]),):
                     try:
                         times, settled = fn()
                     except Exception as exc:  # a timeout on an overloaded machine: say so, measure the rest
@@ -377,6 +470,7 @@ def measure(
                     if settled:
                         print(f"                then the rerun that records it (URL, exports, hover texts) ends "
                               f"{statistics.median(settled) * 1000:.0f} ms after the pick (median; no target)")  # fmt: skip
+                res.update(show_interactions(interactions(browser, server, fill, repeat)))
             finally:
                 browser.close()
         rss = peak_rss_mb(proc.pid)
@@ -405,7 +499,7 @@ def measure(
 
 def missed(res: dict[str, float]) -> list[str]:
     def target(k: str) -> float:
-        return MEMORY_TARGET_MB if k == "memory" else FIRST_TARGET_S if k.startswith("first") else RERUN_TARGET_S
+        return MEMORY_TARGET_MB if k == "memory" else FIRST_RATIO if k.startswith("first") else RERUN_TARGET_S
 
     return [k for k, v in res.items() if v > target(k)]
 
@@ -418,6 +512,7 @@ def main() -> int:
                          "copied first, never written")  # fmt: skip
     ap.add_argument("--repeat", type=int, default=3, help="measurements per number (the median is printed)")
     ap.add_argument("--renderers-only", action="store_true", help="only the chart-renderer comparison (bench/chart_renderers.py)")
+    ap.add_argument("--interactions-only", action="store_true", help="skip the first renders (the filter and every interaction)")
     args = ap.parse_args()
     sizes = args.reports if args.reports is not None else ([] if args.store else [20, 500])
     with tempfile.TemporaryDirectory() as tmp:
@@ -425,12 +520,14 @@ def main() -> int:
         if args.renderers_only:
             return 0 if charts[DEFAULT_RENDERER] <= min(charts.values()) * (1 + chart_renderers.TOLERANCE) else 1
         base = baseline(args.repeat, Path(tmp))
-        results = dict(measure(n, args.repeat, Path(tmp), base) for n in sizes)
+        firsts = not args.interactions_only
+        results = dict(measure(n, args.repeat, Path(tmp), base, firsts=firsts) for n in sizes)
         if args.store:
-            results.update([measure(None, args.repeat, Path(tmp), base, args.store)])
+            results.update([measure(None, args.repeat, Path(tmp), base, args.store, firsts)])
     largest = max(results)
     gone = missed(results[largest])
-    print(f"\ntargets at {largest:,} reports: first render <= {FIRST_TARGET_S:.1f} s, filter <= {RERUN_TARGET_S * 1000:.0f} ms, "
+    print(f"\ntargets at {largest:,} reports: first render <= {FIRST_RATIO:.1f}x the one-line app at the page's URL, "
+          f"filter and every interaction <= {RERUN_TARGET_S * 1000:.0f} ms, "
           f"peak memory <= {MEMORY_TARGET_MB} MB")  # fmt: skip
     print("targets met" if not gone else "TARGET MISSED: " + ", ".join(gone))
     print(

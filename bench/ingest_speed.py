@@ -1,6 +1,6 @@
 """Ingest speed: cold ingest vs `pdftotext`, warm re-ingest, and the speed-up of 2 workers over 1.
 
-Usage:  python bench/ingest_speed.py [--corpus ../shared/corpus] [--repeat 3] [--copies 6] [--skip-parallel]
+Usage:  python bench/ingest_speed.py [--corpus ../shared/corpus] [--repeat 3] [--copies 6] [--skip-parallel] [--first N]
 
 Cold = a fresh data folder: every PDF is hashed, extracted, sectioned, counted and annotated
 (each report in its own limited worker process, one at a time: `--jobs 1`), and all tables are
@@ -222,6 +222,13 @@ def _parse() -> argparse.Namespace:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--copies", type=int, default=6, help="copies of each corpus PDF for the parallel figure")
     ap.add_argument("--skip-parallel", action="store_true", help="skip the --jobs 1 vs --jobs 2 figure")
+    ap.add_argument(
+        "--first",
+        type=int,
+        default=0,
+        metavar="N",
+        help="only the first N PDFs of the corpus's SOURCES.tsv (23: the set earlier figures used)",
+    )
     return ap.parse_args()
 
 
@@ -331,9 +338,19 @@ def report_parallel(runs: Runs, load: str) -> bool:
     return p1 / p2 >= 1.7
 
 
+def first_listed(corpus: Path, n: int) -> list[Path]:
+    """The first `n` PDFs in the corpus's SOURCES.tsv: the corpus grows by appending rows, so these are
+    the files earlier figures were measured on (`--first 23`: the set before it grew)."""
+    rows = (corpus / "SOURCES.tsv").read_text(encoding="utf-8").splitlines()[1:]
+    files = [corpus / r.split("\t", 1)[0] for r in rows if r.startswith("pdf/")]
+    return [f for f in files if f.exists()][:n]
+
+
 def main() -> int:
     args = _parse()
     pdfs = sorted((args.corpus / "pdf").glob("*.pdf"))
+    if args.first:
+        pdfs = sorted(first_listed(args.corpus, args.first))
     if not pdfs:
         print(f"no PDFs under {args.corpus / 'pdf'}")
         return 2

@@ -38,7 +38,6 @@ from ingest.common.atomic import describe_os_error
 from ingest.outputs import export
 from ingest.run.jobs import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT, ExecutorError
 from ingest.sources import confine
-from ingest.store import history
 from ingest.store.manifest import StoreError
 from ingest.store.store import DEFAULT_DATA_DIR, Store
 
@@ -317,14 +316,14 @@ def _summary(outcomes: list[Outcome]) -> str:
             "" if o.pages is None else str(o.pages),
             "" if o.words is None else str(o.words),
             f"{o.seconds:.2f}",
-            o.message[:100],
+            " ".join(o.message.split()),  # whole: the reason a report failed is the line a user needs
         )
         for o in outcomes
     ]
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
     fmt = "  ".join(f"{{:<{w}}}" for w in widths)
     lines = [fmt.format(*head), fmt.format(*("-" * w for w in widths)), *(fmt.format(*r) for r in rows)]
-    return "\n".join(lines)
+    return "\n".join(ln.rstrip() for ln in lines)
 
 
 class _Bar:
@@ -463,7 +462,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     from ingest.analysis.lexicon import load_lexicon
     from ingest.outputs.diff import diff_readings, format_diff
     from ingest.sources.registry import load_registry
-    from ingest.versions import Context, VersionError, declared_origins, pair
+    from ingest.versions import Context, VersionError, listing, pair
 
     imports_done()
     if len(args.versions) not in (0, 2):
@@ -476,8 +475,8 @@ def cmd_diff(args: argparse.Namespace) -> int:
         return 1
     store = Store(args.data_dir)
     if args.list:
-        for v in history.versions(store, spec.id, declared_origins(spec)):
-            print(f"{v.label:<14} {v.sha256[:12]}  {v.ingested_at[:19]:<19}  {'current ' if v.current else ''}{v.origin}")
+        for v in listing(store, spec):
+            print(v.line())
         return 0
     settings = _settings(args, (args.reports_dir, *source_roots(args)), jobs=1)
     lens = load_lens(settings.lens_path)

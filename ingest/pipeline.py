@@ -193,14 +193,14 @@ def yaml_stat(reports_dir: str | Path, paths: Iterable[str | Path] = ()) -> dict
         entries = [e for e in os.scandir(reports_dir) if e.name.endswith((".yaml", ".yml"))]
     except OSError:
         entries = []
-    for e in entries:
+    for e in entries:  # plain strings, normalised as os.path does: a Path per file cost more than its stat
         with contextlib.suppress(OSError):
             s = e.stat()
-            out[str(Path(e.path))] = (s.st_size, s.st_mtime_ns, s.st_ino)
+            out[os.path.normpath(e.path)] = (s.st_size, s.st_mtime_ns, s.st_ino)
     for p in map(str, paths):
         with contextlib.suppress(OSError):
             s = os.stat(p)
-            out.setdefault(str(Path(p)), (s.st_size, s.st_mtime_ns, s.st_ino))
+            out.setdefault(os.path.normpath(p), (s.st_size, s.st_mtime_ns, s.st_ino))
     return out
 
 
@@ -212,8 +212,11 @@ class _TablesPrep:
     REFRESH_MAX = 256
 
     def __init__(self, store: Store, registry: Registry, files: object, reports_dir: str | Path, dims: set[str], cache: Path,
-                 key_extra: str, lexicon: Lexicon, seen: dict[str, tuple[int, int, int]] | None = None) -> None:  # fmt: skip
+                 key_extra: str, lexicon: Lexicon, seen: dict[str, tuple[int, int, int]] | None = None,
+                 folder: Roster | None = None) -> None:  # fmt: skip
         self.store = store
+        #: The folder's roster when the caller read it already (after taking `seen`): used by the first `load`.
+        self._folder = folder
         self.args = (registry, files, reports_dir, dims, cache, key_extra, lexicon)
         self.full: Roster | None = None
         self.key = ""
@@ -277,11 +280,14 @@ class _TablesPrep:
         if self.full is not None:
             return
         registry, files, reports_dir, dims, cache, key_extra, lexicon = self.args
-        if files is not None or self.from_disk or not self._seen:
+        given, self._folder = (None if self.from_disk else self._folder), None
+        if given is None and (files is not None or self.from_disk or not self._seen):
             self._seen = self._yaml_stat()  # before reading: an edit during the read shows as a change
         # Tables always cover the whole reports folder, not just the files named on the command line;
         # the folder's specs are made only for the reports whose rows are rebuilt (see `Roster`).
-        if files is None and not self.from_disk:
+        if given is not None:
+            full = given
+        elif files is None and not self.from_disk:
             full = Roster.of(registry)
         else:
             full = load_roster(reports_dir, known_dimensions=dims, cache=cache)
@@ -331,10 +337,18 @@ def run(
         result.outcomes.append(Outcome(Path(file).stem, "failed", msg, file=file))
     items = [(spec, registry.paths[spec.id]) for spec in registry.reports]
     # Review decisions beside stored automatic cells refit the confidence model for this run.
-    # Always from the whole folder, so a run of a few files scores with the same model as a full run.
-    every = registry if files is None else load_registry(reports_dir, known_dimensions=dims, cache=cache)
-    model = run_model(every.reports, store, lens)
-    prep = _TablesPrep(store, registry, files, reports_dir, dims, cache, lens_key(lens, model), lexicon, seen)
+    # Always from the whole folder, so a run of a few files scores with the same model as a full run;
+    # for a few files the folder's roster (which the table update reads anyway) names the reports with
+    # decisions, and only their specs are made.
+    folder = None
+    if files is None:
+        decided = [s for s in registry.reports if s.curated]
+    else:
+        seen = yaml_stat(reports_dir, registry.paths.values())  # before reading: an edit during the read shows
+        folder = load_roster(reports_dir, known_dimensions=dims, cache=cache)
+        decided = [folder.spec(rid) for rid in folder.ids if rid in folder.curated]
+    model = run_model(decided, store, lens, cache=store.root / "cache" / "confidence-refit.json")
+    prep = _TablesPrep(store, registry, files, reports_dir, dims, cache, lens_key(lens, model), lexicon, seen, folder)
     written: set[str] = set()
     outs = _ingest_all(items, store, lexicon, settings, lens, progress, page_progress, prep, written, model)
     result.outcomes.extend(outs)

@@ -56,6 +56,58 @@ def declared_origins(spec: ReportSpec) -> dict[str, str]:
     return out
 
 
+def labels(store: Store, spec: ReportSpec) -> dict[str, str]:
+    """`declared_origins`, plus the current reading labelled by the report's own date (`released:`)
+    when no declared version names its source: the date a reader knows the version by, not the day
+    it happened to be ingested."""
+    out = declared_origins(spec)
+    current = store.load_bundle(spec.id)
+    sha = current.meta.sha256 if current is not None else None
+    if spec.released and sha and sha not in out and (current.meta.origin or "") not in out:  # type: ignore[union-attr]
+        out[sha] = spec.released.isoformat()
+    return out
+
+
+@dataclass(frozen=True)
+class Listed:
+    """One version as `diff --list` shows it; `sha256` is empty for a declared version not read yet."""
+
+    label: str
+    sha256: str
+    date: str  # the version's own date when known (declared `date:`, `released:`), else the day it was read
+    dated: str  # where `date` comes from: "declared", "released" or "read"
+    current: bool
+    origin: str
+
+    def line(self) -> str:
+        sha = self.sha256[:12] or "not read yet"
+        when = f"{self.date or '-'} ({self.dated})"
+        return f"{self.label:<14} {sha:<12}  {when:<21}  {'current ' if self.current else ''}{self.origin}".rstrip()
+
+
+def listing(store: Store, spec: ReportSpec) -> list[Listed]:
+    """Every version of the report: the stored readings oldest first, then declared versions not read
+    yet (`diff ID` reads them)."""
+    by_label = {v.label: v for v in spec.versions}
+    found = history.versions(store, spec.id, labels(store, spec))
+    out = []
+    for v in found:
+        decl = by_label.get(v.label)
+        if decl is not None and decl.date:
+            date, dated = decl.date.isoformat(), "declared"
+        elif v.current and spec.released:
+            date, dated = spec.released.isoformat(), "released"
+        else:
+            date, dated = v.ingested_at[:10], "read"
+        out.append(Listed(v.label, v.sha256, date, dated, v.current, v.origin))
+    seen = {x.label for x in out}
+    for decl in spec.versions:
+        if decl.label not in seen:
+            where = decl.url or f"path:{decl.path}"
+            out.append(Listed(decl.label, "", decl.date.isoformat() if decl.date else "", "declared", False, where))
+    return out
+
+
 def read_version(ctx: Context, version: SourceVersion) -> Bundle:
     """The reading of a declared version: from the history when its source is unchanged, else read now."""
     try:
@@ -122,14 +174,15 @@ def _meta_fields(m: Meta) -> dict:
 def pair(ctx: Context, old_key: str | None, new_key: str | None) -> tuple[Reading, Reading]:
     """The two readings to compare: by label, `latest`, `previous` or hash prefix (default: previous, latest).
 
-    A key naming a declared version is read first (fetched and analysed when not in the history).
+    A key naming a declared version is read first (fetched and analysed when not in the history);
+    without keys every declared version is, so the versions a user declared are the ones compared.
     """
     wanted = {k for k in (old_key, new_key) if k}
-    labels = declared_origins(ctx.spec)
+    named = labels(ctx.store, ctx.spec)
     for v in ctx.spec.versions:
-        if v.label in wanted:
-            labels[read_version(ctx, v).meta.sha256 or ""] = v.label
-    found = history.versions(ctx.store, ctx.spec.id, labels)
+        if not wanted or v.label in wanted:
+            named[read_version(ctx, v).meta.sha256 or ""] = v.label
+    found = history.versions(ctx.store, ctx.spec.id, named)
     if len(found) < 2:
         raise VersionError(
             f"{ctx.spec.id} has {len(found)} stored version(s); a diff needs two (declare `versions:` in its YAML, "

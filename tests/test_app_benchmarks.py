@@ -241,7 +241,7 @@ def test_page_on_the_shipped_reports_offline_shows_bundled_results(shipped, monk
     monkeypatch.setenv("FRL_DATA_DIR", str(data))
     at = page()
     sentence = next(t.value for t in at.text if "No benchmark results" in t.value)
-    assert "Scores read from the reports' result tables (2): GLM-4.5, MiniMax-M1." in sentence
+    assert "Scores read from the reports' result tables (3): DeepSeek-R1, GLM-4.5, MiniMax-M1." in sentence
     assert "Gemma 4" in sentence and "Llama 4" in sentence
     claims = chart(at, "Claims vs disclosure")
     assert sum(len(t["y"]) for t in claims["data"]) > 0  # measured scores beside the curated levels

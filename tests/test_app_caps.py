@@ -67,7 +67,7 @@ def test_evidence_tables_for_all_reports_stop_at_the_row_limit_in_name_order() -
     shown, total = evidence.first_by_report(rows, models)
     assert total == 2 * n and len(shown) == evidence.ROW_LIMIT
     assert shown["report_id"].iloc[0] == f"r{n - 1:04d}" and list(shown["rank"][:2]) == [1, 2]
-    assert "the first 200 by report name are shown" in evidence._more(len(shown), total, "table cells")
+    assert f"the first {evidence.ROW_LIMIT} by report name are shown" in evidence._more(len(shown), total, "table cells")
     assert evidence._more(3, 3, "table cells") == ""
 
 

@@ -1,6 +1,6 @@
 """The first run a new user sees: `make app`'s own ingest of the shipped reports/, offline, then every page.
 
-The shipped reports carry two source PDFs (reports/files, see its SOURCES.tsv), so a machine
+The shipped reports carry three source PDFs (reports/files, see its SOURCES.tsv), so a machine
 without network still gets measured content on every page: evidence with quotes and pages, KWIC
 lines, result tables, a claims-vs-disclosure chart with points. Also the Review link by id and a
 Benchmarks bar click that brings its table into view. Read-only dashboard: nothing in reports/ is
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_browser import ARTIFACTS, BROWSER_TESTS, IDLE, launch, start_app, stop
+from tests.test_browser import ARTIFACTS, BROWSER_TESTS, IDLE, launch, picked, start_app, stop
 
 REPO = Path(__file__).resolve().parents[1]
 BUNDLED = REPO / "reports" / "files"
@@ -105,7 +105,7 @@ def test_compare_shows_automatic_cells_beside_curated_ones(page, server: str) ->
     from playwright.sync_api import expect
 
     visit(page, f"{server}/compare")
-    expect(page.get_by_text("10 of 10 reports")).to_be_visible()
+    expect(page.get_by_text("11 of 11 reports")).to_be_visible()
     assert page.locator("table.frl").get_by_text("⚙").count() > 0  # an automatic (measured) cell
     shot(page, "compare")
 
@@ -115,11 +115,12 @@ def test_keywords_and_evidence_show_measured_lines_with_pages(page, server: str)
 
     visit(page, f"{server}/keywords")
     expect(page.get_by_text("Measured vs study-reported").first).to_be_visible()
-    visit(page, f"{server}/evidence?report=glm-4.5&term=agentic")
-    expect(page.get_by_text("line(s)").first).to_be_visible()  # KWIC lines of the bundled PDF
-    visit(page, f"{server}/evidence?report=glm-4.5&dim=reward_source")
-    expect(page.get_by_text("Candidate evidence sentences")).to_be_visible()
-    expect(page.get_by_text("see the page").first).to_be_visible()  # a quote with its page
+    for rid in ("glm-4.5", "minimax-m1", "deepseek-r1"):  # every bundled PDF
+        visit(page, f"{server}/evidence?report={rid}&term=reward")
+        expect(page.get_by_text("line(s)").first).to_be_visible()  # KWIC lines of the bundled PDF
+        visit(page, f"{server}/evidence?report={rid}&dim=reward_source")
+        expect(page.get_by_text("Candidate evidence sentences")).to_be_visible()
+        expect(page.get_by_text("see the page").first).to_be_visible()  # a quote with its page
     shot(page, "evidence")
 
 
@@ -134,13 +135,25 @@ def test_benchmarks_has_result_tables_and_a_claims_chart_with_points(page, serve
     from playwright.sync_api import expect
 
     visit(page, f"{server}/benchmarks")
-    expect(page.get_by_text("Scores read from the reports' result tables (2)", exact=False)).to_be_visible()
+    expect(page.get_by_text("Scores read from the reports' result tables (3)", exact=False)).to_be_visible()
     page.locator('[data-chart="bench_claims"] .m').first.wait_for(state="attached", timeout=30_000)  # not empty
     assert page.locator('[data-chart="bench_claims"] .n').count() > 0  # points carry report names
     assert page.locator('[data-table="bench_table"] td').count() > 0
     width = page.evaluate("() => document.querySelector('[data-chart=bench_coverage] table').scrollWidth")
     assert width <= 1440 - 300, f"coverage matrix is {width} px wide"
     assert page.get_by_text("(id)").count() == 0 and page.get_by_text("lens id").count() == 0
+
+
+def test_claims_across_reports_opens_on_a_benchmark_two_reports_print(page, server: str) -> None:  # type: ignore[no-untyped-def]
+    visit(page, f"{server}/benchmarks")
+    board = page.locator('[data-table="leaderboard"]')
+    board.scroll_into_view_if_needed()
+    sources = board.locator("td").all_inner_texts()
+    reports = {w.split(" ", 1)[0] for cell in sources for w in cell.split("; ") if " p" in w}
+    assert len(reports & {"glm-4.5", "minimax-m1", "deepseek-r1"}) >= 2, sources[:20]
+    chosen = picked(page, "Benchmark (catalogue name")
+    assert chosen and "Average" not in chosen and "AA-Index" not in chosen, chosen
+    shot(page, "claims_across_reports")
 
 
 def test_benchmarks_bar_click_brings_its_table_into_view(page, server: str) -> None:  # type: ignore[no-untyped-def]

@@ -3,6 +3,7 @@ and the renderer comparison's report (bench/chart_renderers.py) printed from its
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 import re
 import xml.etree.ElementTree as ET
@@ -92,6 +93,26 @@ def test_exported_figures_are_valid_svg_png_and_offline_html(spec: cd.ChartSpec,
     page = chart_export.write(spec, tmp_path / "chart.html").read_text(encoding="utf-8")
     assert "<script src=" not in page and "Plotly.newPlot" in page and len(page) > 1_000_000  # plotly.js embedded
     assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_paper_figures_have_no_links_and_no_click_hints() -> None:
+    clickable = [
+        dataclasses.replace(
+            HEAT, title="Density by report and term (colour: share of each term's maximum; click a cell for its lines)"
+        ),
+        dataclasses.replace(BARS, title="Measured hits by section (click a bar for the lines)"),
+        dataclasses.replace(SCATTER, note="All 3 points (click a point for its lines)."),
+        LEVELS,
+    ]
+    for spec in clickable:
+        plain = chart_export.paper_spec(spec)
+        assert "click" not in plain.title.lower() and "click" not in str(getattr(plain, "note", "")).lower(), spec.key
+    assert chart_export.paper_spec(clickable[0]).title.endswith("share of each term's maximum)")
+    assert chart_export.paper_spec(clickable[1]).title == "Measured hits by section"
+    if not chart_export.static_problem():  # kaleido and a browser on this machine: the SVG itself
+        for spec in clickable:
+            svg = chart_export.to_svg(spec)
+            assert "<a " not in svg and 'href="http' not in svg and "click" not in svg.lower(), spec.key
 
 
 def test_offline_html_figure_needs_no_browser(tmp_path: Path) -> None:

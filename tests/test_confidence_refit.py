@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from ingest.analysis import confidence_fit
 from ingest.analysis.confidence import FEATURES, load_model
 from ingest.analysis.confidence_fit import EXAMPLES_PATH, Examples, fit, load_examples, parse_examples, run_model
 from ingest.analysis.lens import DEFAULT_LENS, load_lens
@@ -108,3 +109,22 @@ def test_curated_decision_changes_the_model_on_the_next_run(tmp_path: Path) -> N
         reports, "tiny", f"source:\n  path: sources/tiny.md\ncurated:\n  rl_algorithm:\n    value: {json.dumps(list(auto))}\n"
     )
     assert run_model(load_registry(reports).reports, Store(data), lens).fingerprint != model.fingerprint
+
+
+def test_an_unchanged_refit_is_read_back_not_fitted_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A warm re-run with Review decisions neither imports scikit-learn nor fits: the refit is kept
+    under its examples' digest (a new decision is another digest, and so another fit)."""
+    reports, data = tmp_path / "reports", tmp_path / "data"
+    (reports / "sources").mkdir(parents=True)
+    (reports / "sources" / "tiny.md").write_text(SOURCE, encoding="utf-8")
+    write_report(reports, "tiny", "source:\n  path: sources/tiny.md\n")
+    assert not run(reports_dir=reports, settings=Settings(data_dir=data, offline=True, jobs=1)).failed
+    write_report(reports, "tiny", "source:\n  path: sources/tiny.md\ncurated:\n  rl_algorithm:\n    value: [PPO]\n")
+    specs, lens, cache = load_registry(reports).reports, load_lens(DEFAULT_LENS), tmp_path / "refit.json"
+    fitted = run_model(specs, Store(data), lens, cache=cache)
+    monkeypatch.setattr(confidence_fit, "fit", lambda *a, **k: pytest.fail("fitted again"))
+    kept = run_model(specs, Store(data), lens, cache=cache)
+    assert kept == fitted and kept.fingerprint == fitted.fingerprint
+    cache.write_text("{broken", encoding="utf-8")  # unreadable: fitted again, never an error
+    monkeypatch.setattr(confidence_fit, "fit", lambda ex, thr: fitted)
+    assert run_model(specs, Store(data), lens, cache=cache).fingerprint == fitted.fingerprint

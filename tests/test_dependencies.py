@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import re
+import subprocess
 import sys
 from importlib.metadata import packages_distributions
 from pathlib import Path
@@ -92,3 +93,54 @@ def test_every_pin_agrees_with_the_lock():
     lock = _requirements("requirements.lock")
     for name, version in _requirements("requirements-dev.txt").items():
         assert lock.get(name) == version, f"{name}=={version} is not what requirements.lock pins ({lock.get(name)})"
+
+
+def _make_vars() -> dict[str, str]:
+    return dict(re.findall(r"^([A-Z_]+) := (\S+)$", (REPO / "Makefile").read_text(encoding="utf-8"), re.M))
+
+
+def test_the_installers_are_pinned_and_uv_agrees_with_the_lock():
+    pins = _make_vars()
+    assert pins["UV_VERSION"] and pins["PIP_VERSION"]
+    assert _requirements("requirements.lock").get("uv") == pins["UV_VERSION"]
+
+
+def _fake_venv(tmp_path: Path, uv_works: bool) -> tuple[Path, Path]:
+    """A venv whose python and uv only log their arguments (uv fails unless uv_works)."""
+    bindir, log = tmp_path / "venv" / "bin", tmp_path / "calls.log"
+    bindir.mkdir(parents=True)
+    for tool, status in (("python", 0), ("uv", 0 if uv_works else 1)):
+        (bindir / tool).write_text(f'#!/bin/sh\necho "{tool} $*" >> {log}\nexit {status}\n')
+        (bindir / tool).chmod(0o755)
+    return tmp_path / "venv", log
+
+
+def _make(venv: Path, target: str) -> None:
+    subprocess.run(["make", "-s", "-C", str(REPO), f"VENV={venv}", target], check=True, capture_output=True)
+
+
+def test_make_installs_the_requirements_with_uv_under_the_lock(tmp_path):
+    venv, log = _fake_venv(tmp_path, uv_works=True)
+    _make(venv, f"{venv}/.runtime")
+    calls = log.read_text().splitlines()
+    assert len(calls) == 1 and calls[0].startswith("uv pip install") and "-c requirements.lock -r requirements.txt" in calls[0]
+
+
+def test_make_falls_back_to_the_pinned_pip_when_uv_fails(tmp_path):
+    venv, log = _fake_venv(tmp_path, uv_works=False)
+    _make(venv, f"{venv}/.runtime")
+    calls = log.read_text().splitlines()
+    assert calls[0].startswith("uv pip install")
+    assert calls[1] == "python -m ensurepip --upgrade"
+    assert calls[2] == f"python -m pip install --quiet pip=={_make_vars()['PIP_VERSION']}"
+    assert calls[3] == "python -m pip install --quiet -c requirements.lock -r requirements.txt"
+
+
+def test_make_puts_uv_into_a_venv_made_without_pip(tmp_path):
+    """ensurepip costs more than the rest of the setup: the venv is made without pip and the pip of
+    $(PY) installs uv into it (the venv's own pip only when that fails)."""
+    text = (REPO / "Makefile").read_text(encoding="utf-8")
+    rule = text[text.index("$(BIN)/python:") :].split("\n\n", 1)[0]
+    assert "-m venv --without-pip" in rule
+    assert "$(PY) -m pip --python $(BIN)/python install --quiet uv==$(UV_VERSION)" in rule
+    assert rule.index("--python $(BIN)/python") < rule.index("$(ENSUREPIP)")

@@ -35,7 +35,7 @@ def test_search_page_on_the_shipped_reports_finds_any_phrase(shipped: ShippedRun
     at.query_params["q"] = "sandbox"
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    assert any("line(s) with “sandbox” in 2 report(s)" in c.value.replace("\\", "") for c in at.caption)
+    assert any("line(s) with “sandbox” in 3 report(s)" in c.value.replace("\\", "") for c in at.caption)
     body = "\n".join(el.proto.body for el in at.get("html"))
     assert "[sandbox]" in body.lower() and "see the page" in body
     at.text_input(key="q").set_value("<script>alert(1)</script>").run()
@@ -45,7 +45,7 @@ def test_search_page_on_the_shipped_reports_finds_any_phrase(shipped: ShippedRun
 def _search_page_showing_ten() -> None:
     from views import search as page
 
-    page.SHOWN = 10  # the shipped reports' two texts give at most 100 lines, views.search.SHOWN
+    page.SHOWN = 10  # the shipped reports' three texts give at most 100 lines, views.search.SHOWN
     page.render()
 
 

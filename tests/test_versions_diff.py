@@ -10,7 +10,7 @@ import pytest
 
 from ingest.analysis.lens import load_lens
 from ingest.cli import main
-from ingest.outputs.diff import Reading, diff_readings, format_diff
+from ingest.outputs.diff import NumberChange, Reading, ReportDiff, diff_readings, format_diff
 from ingest.pipeline import run
 from ingest.pipeline_settings import Settings
 from ingest.store import history
@@ -161,3 +161,31 @@ def test_diff_on_a_corpus_pdf_with_pages_removed(corpus, tmp_path):
     removed_pages = {p.text for p in old.doc.pages[2:4]}
     for s in d.sentences:  # each removed sentence came from the removed pages (or spans their edge)
         assert any(s.text[:40] in " ".join(t.split()) for t in removed_pages) or s.page in ("2", "5")
+
+
+def test_versions_added_after_ingest_are_listed_and_compared_without_naming_them(tmp_path, capsys):
+    reports, data = tmp_path / "reports", tmp_path / "data"
+    reports.mkdir()
+    v1 = _version(reports / "lens-v1.pdf", "41.3", True, REMOVED, False)
+    _version(reports / "lens-v2.pdf", "44.8", False, ADDED, True)
+    spec = {"model": "Lens-7B", "released": "2026-03-01", "source": {"path": "lens-v2.pdf"}}
+    write_report(reports, "lens-7b", **spec)
+    assert not run(reports_dir=reports, settings=Settings(data_dir=data, offline=True)).failed
+    write_report(reports, "lens-7b", **spec, versions=[{"label": "v1", "path": v1.name, "date": "2026-01-15"}])
+    args = ["lens-7b", "--reports-dir", str(reports), "--data-dir", str(data)]
+    assert main(["diff", *args, "--list"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert listed[0].startswith("2026-03-01") and "(released)" in listed[0] and "current" in listed[0]
+    assert listed[1].startswith("v1") and "not read yet" in listed[1] and "2026-01-15 (declared)" in listed[1]
+    assert main(["diff", *args]) == 0  # no names: the declared version against the current one
+    out = capsys.readouterr().out
+    assert out.startswith("lens-7b: v1 -> 2026-03-01\n") and "pages: 2 -> 3" in out
+    assert main(["diff", *args, "--list"]) == 0
+    listed = capsys.readouterr().out
+    assert "not read yet" not in listed and "None" not in out + listed
+
+
+def test_a_figure_only_one_reading_has_is_a_dash_not_none():
+    d = ReportDiff("r", "v1", "v2", pages=NumberChange("pages", None, 3), words=(NumberChange("words in appendix", None, 120),))
+    text = format_diff(d)
+    assert "pages: - -> 3" in text and "words in appendix: - -> 120" in text and "None" not in text

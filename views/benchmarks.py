@@ -5,16 +5,16 @@ printed, and claims (scores) beside disclosure. Data from `ingest.outputs.scores
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pandas as pd
 import streamlit as st
-import streamlit.components.v1 as components
 
 from ingest.analysis.benchmarks import DEFAULT_CATALOGUE, Catalogue, load_catalogue
 from ingest.analysis.lens import NOT_ASSESSED
 from ingest.outputs import mdtable, results_wide, scores
-from ingest.outputs.leaderboard import disagreements, leaderboard
+from ingest.outputs.leaderboard import benchmarks_by_reach, disagreements, leaderboard
 from ingest.outputs.neutral import to_csv
 from ingest.outputs.stats import STATS_GROUP
 from views import benchmark_charts as bc
@@ -249,7 +249,10 @@ def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str,
         return
     _result_downloads(results)
     c1, c2 = st.columns(2)
-    rid = nav.select("Report", with_rows, "report", lambda r: str(models.get(r, r)), c1)
+    nav.sync_in("report", with_rows)
+    rid = c1.selectbox("Report", with_rows, key="report", format_func=lambda r: str(models.get(r, r)))
+    # as for the table below: a clicked bar's report stays in the address even when it is the first one
+    nav.sync_out("report", rid, None if "table" in st.query_params else with_rows[0])
     keys = scores.report_tables(results, rid)
     nav.sync_in("table", keys)
     if st.session_state.get("table") not in keys:
@@ -265,7 +268,7 @@ def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str,
     st.text(redact(f"{models.get(rid, rid)} — {key} ({facts['cells']} cells, {facts['origin']}): {facts['caption']}".strip()))
     st.html(f'<div data-table="bench_table">{htmltable.table(piv, wide=())}</div>')
     if "table" in st.query_params:  # a clicked bar or point (or a link) named this table: bring it into view
-        _scroll_to(bc.TABLE_ANCHOR)
+        _scroll_to(bc.TABLE_ANCHOR, f"{rid}\x1f{key}")
     st.caption(
         f"{scores.OWN_MARK} the report's own model · {scores.CURATED_MARK} curated (entered by hand in the report's "
         f"YAML) · {scores.FLAG_MARK} flagged for review · values as printed, footnote markers removed."
@@ -301,19 +304,21 @@ def _result_downloads(results: pd.DataFrame) -> None:
 #: Scrolls the page to an element id once it is laid out, when the address's fragment names it. Streamlit
 #: scrolls to a heading's anchor as soon as the heading is drawn, while the page below it is still short,
 #: so the scroll stops short of a table drawn after it; this runs after the table.
-_SCROLL_JS = """<script>
-const doc = window.parent.document, id = %s;
-let n = 0;
-const go = () => { const el = doc.getElementById(id);
-  if (window.parent.location.hash === "#" + id && el) { el.scrollIntoView({block: "start"}); }
-  else if (n++ < 20) { setTimeout(go, 100); } };
-setTimeout(go, 50);
+#: st.html runs it in the page itself (no iframe); `shown` differs per table, so a rerun that shows
+#: another table draws a new element and the script runs again. Both are ids and a hash, never report text.
+_SCROLL_JS = """<script data-shown="%s">
+(() => { const id = %s; let n = 0;
+  const go = () => { const el = document.getElementById(id);
+    if (location.hash === "#" + id && el) { el.scrollIntoView({block: "start"}); }
+    else if (n++ < 20) { setTimeout(go, 100); } };
+  setTimeout(go, 50); })();
 </script>"""
 
 
-def _scroll_to(anchor: str) -> None:
+def _scroll_to(anchor: str, shown: str) -> None:
     """Bring the heading `anchor` to the top of the window when the URL's fragment names it."""
-    components.html(_SCROLL_JS % json.dumps(anchor), height=0)
+    tag = hashlib.sha256(shown.encode("utf-8")).hexdigest()[:12]
+    st.html(_SCROLL_JS % (tag, json.dumps(anchor)), unsafe_allow_javascript=True)
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
@@ -329,8 +334,7 @@ def _leaderboard_section(key: data.Stamp) -> None:
     if board.empty:
         st.caption("No result stored yet.")
         return
-    reach = board.groupby("benchmark", sort=False)["sources"].count().sort_values(ascending=False, kind="stable")
-    pick = st.selectbox("Benchmark (catalogue name, or as printed when unknown)", list(reach.index), key="board")
+    pick = st.selectbox("Benchmark (catalogue name, or as printed when unknown)", benchmarks_by_reach(board), key="board")
     shown = board[board["benchmark"] == pick].drop(columns=["benchmark", "category"])
     split = disagreements(shown)
     st.html(f'<div data-table="leaderboard">{htmltable.table(shown.head(BAR_ROWS), wide=("sources", "disagreement"))}</div>')

@@ -10,6 +10,7 @@ costs a page nothing on first render.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Callable, Sequence
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from views.chart_data import ChartSpec, HeatSpec
+from views.chart_data import ChartSpec, HeatSpec, ScatterSpec
 from views.chart_plotly import figure
 
 #: A standalone figure's width in pixels (a paper's column at 2× for PNG).
@@ -42,9 +43,23 @@ def static_problem() -> str:
     return ""
 
 
+#: The dashboard's hint on what a click opens, as chart titles word it ("(click a bar for its table)",
+#: "…; click a cell for its lines)"): nothing in a printed figure can be clicked.
+_CLICK_HINT = re.compile(r"\s*\(click [^()]*\)|;\s*click [^()]*(?=\))")
+
+
+def paper_spec(spec: ChartSpec) -> ChartSpec:
+    """The spec of a figure for a paper: titles and notes without click hints. (Its marks carry no
+    link either: a static figure has no click targets, see `_image`.)"""
+    plain = dataclasses.replace(spec, title=_CLICK_HINT.sub("", spec.title))
+    if isinstance(plain, ScatterSpec) and plain.note:
+        plain = dataclasses.replace(plain, note=_CLICK_HINT.sub("", plain.note))
+    return plain
+
+
 def _image(spec: ChartSpec, fmt: str, scale: float) -> bytes:
     try:
-        return figure(spec).to_image(format=fmt, width=WIDTH, scale=scale)
+        return figure(paper_spec(spec)).to_image(format=fmt, width=WIDTH, scale=scale)
     except (ValueError, RuntimeError) as exc:  # plotly: kaleido missing; kaleido: no browser to draw with
         raise FigureError(
             f"cannot draw the {fmt.upper()} figure: plotly's static export needs the kaleido package and Chrome or "

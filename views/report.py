@@ -8,12 +8,14 @@ import pandas as pd
 import streamlit as st
 
 from ingest.analysis import comparison
+from ingest.analysis.lens import Lens
 from ingest.outputs.distinctive import TermWeights, term_weights, top_terms
 from ingest.outputs.mdtable import blank
 from ingest.outputs.report_card import report_card
-from ingest.outputs.stats import stats_frame
+from ingest.outputs.stats import STATS_GROUP, stats_frame
 from ingest.store.store import Store
 from views import data, htmltable, nav
+from views.compare import chip_label, split_values
 from views.evidence import people_cells
 from views.plain import escape_md, message
 from views.review import checklist_view
@@ -45,12 +47,21 @@ def _figures(key: data.Stamp, report_id: str) -> list[tuple[str, pd.DataFrame]]:
     reported = tbl["reported"]
     reported = reported[reported["report_id"] == report_id] if not reported.empty else reported
     counts = data.read("counts", report_ids=[report_id])
+    terms = [t.name for t in data.lexicon().group(STATS_GROUP).terms]  # (the cached lexicon: no YAML read per report)
     out = []
     for src in ("reported", "measured"):
-        frame = stats_frame(one, reported, counts, source=src)  # type: ignore[arg-type]
+        frame = stats_frame(one, reported, counts, terms, source=src)  # type: ignore[arg-type]
         if "figures" not in frame.columns:
             out.append((src, frame.drop(columns="model")))
     return out
+
+
+def value_labels(lens: Lens, dim_id: str, value: object) -> object:
+    """A cell's categories by their labels, as Compare's chips show them (several joined by '; ')."""
+    if not isinstance(value, str) or dim_id not in lens.ids:
+        return value
+    dim = lens.dimension(dim_id)
+    return "; ".join(chip_label(dim, lens, v) for v in split_values(value))
 
 
 def meta_label(field: str, label: str, kind: object) -> str:
@@ -125,6 +136,10 @@ def _card(key: data.Stamp, lens_id: str, rid: str) -> Card:
     row_html, checklists = None, []
     if len(cells):
         view = people_cells(cells, models).drop(columns="Report")
+        lens = data.lens()
+        for col in ("Value", "Automatic reading (disagrees)"):
+            if col in view:
+                view[col] = [value_labels(lens, d, v) for d, v in zip(cells["dimension"], view[col], strict=True)]
         view.insert(0, "Dimension", [labels.get(d, d) for d in cells["dimension"]])
         row_html = htmltable.table(view, raw=("",))
         checklists = _checklists(cells, data.read("evidence", report_ids=[rid]), labels)

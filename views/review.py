@@ -30,7 +30,7 @@ from views.plain import escape_md, message
 ACTIONS = {"accept": "accept the automatic value", "category": "pick a category", "write": "write a value"}
 MSG = "review_msg"
 EVIDENCE_CAPTION = "Ranked evidence sentences (best first within each category)"
-BESIDE_ROWS = 200  # rows of the disagreement table drawn for all reports (a page, not the whole store)
+BESIDE_ROWS = 50  # rows of the disagreement table drawn for all reports (a page, as evidence.ROW_LIMIT)
 
 
 def report_file(report_id: str) -> Path | None:
@@ -246,6 +246,19 @@ def _source(spec: ReportSpec | None, path: Path) -> None:
         st.rerun()
 
 
+# Shared (st.cache_resource), once per store generation and choice: building the rows costs a pandas
+# pass per disagreeing report, which every rerun of the Evidence page for all reports paid again.
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _beside_rows(
+    key: data.Stamp, lens_id: str, report: str, dim: str, _comparison: pd.DataFrame,
+    _evidence: pd.DataFrame | Callable[[str], pd.DataFrame],
+) -> pd.DataFrame:  # fmt: skip
+    """`review.auto_beside_curated` of the stored tables (the arguments after `dim` are those tables)."""
+    lens = data.lens()
+    ev = _evidence(review.evidence_dimension(lens, dim)) if callable(_evidence) else _evidence
+    return review.auto_beside_curated(_comparison, ev, report, dim, lens)
+
+
 def show_auto_beside_curated(
     comparison_df: pd.DataFrame, evidence: pd.DataFrame | Callable[[str], pd.DataFrame], report: str, dim: str
 ) -> None:
@@ -253,6 +266,7 @@ def show_auto_beside_curated(
 
     `evidence` may be a function of the evidence dimension that reads only its rows: it is called
     only when the dimension has a disagreement, so most pages never read the evidence table.
+    `comparison_df` is the stored comparison table: the rows are kept per store generation.
     """
     lens = data.lens()  # the active lens (FRL_LENS, else the one the stored table holds)
     c = comparison_df
@@ -263,8 +277,7 @@ def show_auto_beside_curated(
         hit &= c["report_id"] == report
     if not hit.any():
         return
-    ev = evidence(review.evidence_dimension(lens, dim)) if callable(evidence) else evidence
-    rows = review.auto_beside_curated(comparison_df, ev, report, dim, lens)
+    rows = _beside_rows(data.tables()[1], lens.id, report, dim, comparison_df, evidence)
     if rows.empty:
         return
     n = rows["report_id"].nunique()

@@ -75,7 +75,7 @@ def render() -> None:
                            key="dl_timeline", on_click="ignore")  # fmt: skip
     if undated:
         names = ", ".join(str(models.get(r, r)) for r in undated[:40]) + (" …" if len(undated) > 40 else "")
-        st.text(f"No date ({len(undated)}; add `released: YYYY-MM-DD` to the report file): {names}")
+        st.text(f"No date ({len(undated)}; add a line released: YYYY-MM-DD to the report file): {names}")
 
 
 if __name__ == "__main__":

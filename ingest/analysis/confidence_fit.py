@@ -18,6 +18,7 @@ import hashlib
 import json
 import math
 from collections.abc import Iterable
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -25,12 +26,15 @@ from typing import Protocol
 
 from threadpoolctl import ThreadpoolController
 
-from ingest.analysis.confidence import DEFAULT_THRESHOLD, FEATURES, Model, load_model
+from ingest.analysis.confidence import DEFAULT_THRESHOLD, FEATURES, Model, load_model, parse_model
 from ingest.analysis.lens import Lens
+from ingest.common.atomic import atomic_write_bytes, dumps
 from ingest.common.records import Bundle
 from ingest.sources.schema import ReportSpec
 
 EXAMPLES_PATH = Path(__file__).resolve().parents[2] / "data" / "confidence_examples.json"
+#: A kept refit is a few hundred bytes; anything far larger is not one.
+MAX_CACHE_BYTES = 1 << 16
 MAX_EXAMPLES_BYTES = 5_000_000
 MAX_EXAMPLES = 20_000
 #: Inverse L2 strength: strong regularisation, since a few hundred examples from a few dozen documents.
@@ -161,9 +165,15 @@ def fit(ex: Examples, threshold: float = DEFAULT_THRESHOLD) -> Model:
     return Model(coef, round(float(clf.intercept_[0]), 5), threshold, trained)
 
 
-def run_model(specs: Iterable[ReportSpec], store: Bundles, lens: Lens | None, path: Path = EXAMPLES_PATH) -> Model:
+def run_model(
+    specs: Iterable[ReportSpec], store: Bundles, lens: Lens | None, path: Path = EXAMPLES_PATH, cache: Path | None = None
+) -> Model:
     """The model this run scores cells with: the committed one, refitted on the shipped examples plus
-    the Review decisions when there are any (and the shipped examples are readable)."""
+    the Review decisions when there are any (and the shipped examples are readable).
+
+    With `cache` (a file), a refit is kept there under the digest of its examples and threshold, so a
+    run whose decisions did not change reads the model back instead of importing scikit-learn and
+    fitting again (the same examples give the same fit)."""
     base = load_model()
     if lens is None:
         return base
@@ -172,4 +182,23 @@ def run_model(specs: Iterable[ReportSpec], store: Bundles, lens: Lens | None, pa
     if not review.y or shipped is None:
         return base
     both = shipped + review
-    return replace(fit(both, base.threshold), examples=both.digest)
+    key = f"{both.digest}|{base.threshold}|{','.join(FEATURES)}"
+    kept = _cached(cache, key)
+    if kept is not None:
+        return replace(kept, examples=both.digest)
+    model = fit(both, base.threshold)
+    if cache is not None:
+        with suppress(OSError):  # a read-only data folder: the next run fits again
+            atomic_write_bytes(cache, dumps({"key": key, "model": model.to_json()}))
+    return replace(model, examples=both.digest)
+
+
+def _cached(cache: Path | None, key: str) -> Model | None:
+    """The refit kept under `key` (None when absent, for other examples, or unreadable)."""
+    if cache is None:
+        return None
+    try:
+        data = json.loads(cache.read_bytes()[:MAX_CACHE_BYTES])
+        return parse_model(data["model"]) if isinstance(data, dict) and data.get("key") == key else None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None

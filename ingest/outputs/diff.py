@@ -280,17 +280,22 @@ def _value(v: tuple[str, ...]) -> str:
     return ", ".join(v) if v else "(none)"
 
 
+def _num(n: object) -> str:
+    """A figure one reading lacks (a section only the other has) is "-", never a raw None."""
+    return "-" if n is None else str(n)
+
+
 def format_diff(d: ReportDiff) -> str:
     """The diff as plain text, one change per line, grouped by kind."""
     lines = [f"{d.report_id}: {d.old_label} -> {d.new_label}"]
     if d.empty:
         lines.append("no differences")
     if d.pages:
-        lines.append(f"pages: {d.pages.old} -> {d.pages.new}")
+        lines.append(f"pages: {_num(d.pages.old)} -> {_num(d.pages.new)}")
     for title, items in (("words", d.words), ("keyword counts", d.keywords)):
         if items:
             lines.append(f"{title}:")
-            lines += [f"  {c.what}: {c.old} -> {c.new}" for c in items]
+            lines += [f"  {c.what}: {_num(c.old)} -> {_num(c.new)}" for c in items]
     if d.cells:
         lines.append("comparison cells:")
         for c in d.cells:

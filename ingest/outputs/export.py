@@ -219,6 +219,13 @@ def write_text(text: str, out: Path | None) -> None:
     _write_out(lambda fh: fh.write(data), out)
 
 
+def _created_mode() -> int:
+    """The mode a file the user creates gets (0666 less the umask), as `>` in a shell would give it."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 def _write_out(produce: Callable[[BinaryIO], object], out: Path | None) -> None:
     """Stream to stdout, or to a temp file beside `out` renamed over it at the end (never half a file).
 
@@ -235,6 +242,7 @@ def _write_out(produce: Callable[[BinaryIO], object], out: Path | None) -> None:
         if out.is_dir():
             raise IsADirectoryError(21, "Is a directory", str(out))
         fd, tmp = tempfile.mkstemp(dir=out.parent if str(out.parent) else ".", prefix=f".{out.name}.", suffix=".tmp")
+        os.fchmod(fd, _created_mode())  # mkstemp's 0600 would make the user's export private
         with os.fdopen(fd, "wb") as fh:
             produce(fh)
             fh.flush()

@@ -132,6 +132,26 @@ def disagreements(board: pd.DataFrame) -> pd.DataFrame:
     return board[board["disagreement"] != ""].reset_index(drop=True)
 
 
+#: The catalogue category of a table's average row ("Avg.", "Overall"): a column, not a benchmark.
+AGGREGATE = "aggregate"
+
+
+def benchmarks_by_reach(board: pd.DataFrame) -> list[str]:
+    """The leaderboard's benchmarks, the one most reports print first (then the one with most rows):
+    where claims across reports can be compared at all. Aggregates and names the catalogue does not
+    know come last, since two reports' averages or unnamed columns are never the same quantity."""
+    if not len(board):
+        return []
+    reports = board["sources"].map(lambda s: {w.split(" ", 1)[0] for w in str(s).split("; ") if w})
+    comparable = (board["benchmark_id"].astype(str) != "") & (board["category"].astype(str) != AGGREGATE)
+    by = pd.DataFrame({"benchmark": board["benchmark"], "reports": reports, "ok": comparable})
+    stats = by.groupby("benchmark", sort=False).agg(
+        ok=("ok", "all"), reach=("reports", lambda r: len(set().union(*r))), rows=("reports", "size")
+    )
+    stats = stats.sort_values(["ok", "reach", "rows"], ascending=False, kind="stable")
+    return list(stats.index)
+
+
 UNKNOWN_COLUMNS = ["benchmark", "reports", "cells", "where"]
 
 

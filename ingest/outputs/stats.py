@@ -109,10 +109,10 @@ def stats_frame(
 ) -> pd.DataFrame:
     """The study's statistics table: words, then each term as `count (density)`.
 
-    Cell form follows the study exactly: a published note replaces the density
-    (`3 (all in references)`); a term with zero hits in every report is printed as a bare
-    count (`0`, nothing to compare); and a report with a references-only note gets bare
-    counts in its other cells too, because densities would mislead for it (Gemma 4 `10`).
+    Cell form follows the study: a published note replaces the density (`3 (all in references)`)
+    and a term with zero hits in every report is printed as a bare count (`0`, nothing to compare).
+    The other cells of a row with such a note keep their densities (the study printed bare counts
+    there, Gemma 4 `10`, which leaves a reader of the export unable to compare that row).
     `source` picks reported (default: the study reproduces even after measuring) or measured
     figures; a report lacking the chosen kind falls back to the other, flagged in `figures`. That
     column is left out when every row holds the chosen kind (as the study prints it), unless `figures`
@@ -124,7 +124,6 @@ def stats_frame(
     out = []
     for r in rows:
         f = r.figures
-        row_note = any("references" in n for n in f.note.values())
         line: dict[str, object] = {"model": r.model, "words": "" if f.words is None else f"{f.words:,}"}
         for t in terms:
             n = f.count.get(t)
@@ -132,7 +131,7 @@ def stats_frame(
                 line[t] = "n/a" if r.used == "none" else ""
             elif t in f.note:
                 line[t] = f"{n} ({f.note[t]})"
-            elif all_zero[t] or row_note or not f.words:
+            elif all_zero[t] or not f.words:
                 line[t] = str(n)
             else:
                 line[t] = f"{n} ({density_text(n, f.words)})"

@@ -143,6 +143,9 @@ class Roster:
     paths: dict[str, str] = field(default_factory=dict)
     errors: list[SpecError] = field(default_factory=list)
     known_dimensions: set[str] | None = None
+    #: Reports whose file has a `curated:` block (known without making their specs: the confidence
+    #: refit reads only these).
+    curated: set[str] = field(default_factory=set)
     _json: dict[str, str] = field(default_factory=dict, repr=False)
     _specs: dict[str, ReportSpec] = field(default_factory=dict, repr=False)
 
@@ -156,6 +159,8 @@ class Roster:
 
     def add(self, spec: ReportSpec, path: str | Path, spec_json: str | None = None) -> None:
         self.ids.append(spec.id)
+        if spec.curated:
+            self.curated.add(spec.id)
         self.paths[spec.id] = str(path)
         self._specs[spec.id] = spec
         if spec_json is not None:
@@ -283,6 +288,8 @@ def load_roster(
             continue
         roster.ids.append(rid)
         roster.paths[rid] = path
+        if spec.curated if spec is not None else hit.curated if hit is not None else None:
+            roster.curated.add(rid)
         if spec is not None:
             roster._specs[rid] = spec
         js = hit.spec_json if hit is not None else store.spec_json(path) if store is not None else None
