@@ -417,17 +417,26 @@ def test_gold_corpus_scores_stay_above_their_floors(lens) -> None:
     n = len(docs)  # measured: disclosure exact 41/54, within one 52/54; rl_disclosure 34/54 and 54/54
     assert loo["disclosure"][0] / n >= 0.74 and loo["disclosure"][1] / n >= 0.94, loo
     assert loo["rl_disclosure"][0] / n >= 0.61 and loo["rl_disclosure"][1] / n >= 0.98, loo
-    # the confidence model, leave-one-document-out (model and threshold chosen without the document):
-    # cells at or above the threshold are right (measured: 0/168 confident after the merge of the
-    # cue and confidence work, so the floor guards the precision of whatever the model marks)
+    # the confidence model, leave-one-document-out (model and threshold chosen without the document)
     import sys
 
     sys.path.insert(0, str(REPO / "eval"))
     from annotate_eval import gold_examples
     from confidence_loo import nested_loo
 
-    sure = [e.correct for e, p, t in nested_loo(gold_examples(docs, res, lens)) if p >= t]
-    assert not sure or sum(sure) / len(sure) >= 0.95, sure
+    nested = nested_loo(gold_examples(docs, res, lens))
+    # Its probabilities order the cells (Review shows the least sure first): the cells a held-out
+    # model gives at least an even chance are right more often than the others. annotate_eval.py
+    # prints both shares (the 0.50 trade-off line, and "predicted 0.0-0.5 ... right"); the floor on
+    # their gap leaves room for new documents.
+    even = [e.correct for e, p, _ in nested if p >= 0.5]
+    below = [e.correct for e, p, _ in nested if p < 0.5]
+    assert even and below and sum(even) / len(even) - sum(below) / len(below) >= 0.15, (even, below)
+    # The cells it marks confident (at or above each fold's threshold) are right >= 95% of the time.
+    # The folds' thresholds may mark none (then there is nothing to check, and Review shows every
+    # cell as unsure); the assertion above holds either way.
+    sure = [e.correct for e, p, t in nested if p >= t]
+    assert sum(sure) >= 0.95 * len(sure), sure
 
 
 def test_cues_that_cannot_share_one_regex_still_work() -> None:

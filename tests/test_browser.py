@@ -46,6 +46,26 @@ BROWSER_TESTS = [
 pytestmark = BROWSER_TESTS
 
 
+#: Counts the script runs that start from now on (the app marks a run on stApp's script state).
+_COUNT_RUNS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  window.__frlRuns = 0;
+  new MutationObserver(() => {
+    if (app.getAttribute('data-test-script-state') === 'running') window.__frlRuns += 1;
+  }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+}"""
+_RAN = """() => window.__frlRuns > 0
+  && document.querySelector('[data-testid="stApp"]').getAttribute('data-test-script-state') === 'notRunning'"""
+
+
+def rerun(page, action) -> None:  # type: ignore[no-untyped-def]
+    """Do `action()` (a click, a key press) and wait for the script run it starts to end: the event
+    itself, not a fixed delay (the bound is generous: the machine may be shared and loaded)."""
+    page.evaluate(_COUNT_RUNS)
+    action()
+    page.wait_for_function(_RAN, timeout=90_000)
+
+
 def launch(pw):  # type: ignore[no-untyped-def]
     """Chromium for a test, from a running `sync_playwright()`: BROWSER, headless, with CHROME_ARGS."""
     return pw.chromium.launch(executable_path=str(BROWSER), args=CHROME_ARGS, headless=True)

@@ -13,14 +13,7 @@ import pytest
 
 from ingest.sources.registry import load_report
 from tests import review_fixtures as rf
-from tests.test_browser import ARTIFACTS, BROWSER_TESTS, IDLE, launch, start_app, stop
-
-
-def settle(page) -> None:  # type: ignore[no-untyped-def]
-    """Wait until the script run is over (a generous bound: the machine may be shared and loaded)."""
-    page.wait_for_timeout(150)
-    page.wait_for_selector(IDLE, timeout=90_000)
-
+from tests.test_browser import ARTIFACTS, BROWSER_TESTS, IDLE, launch, rerun, start_app, stop
 
 pytestmark = BROWSER_TESTS
 
@@ -47,22 +40,19 @@ def test_browser_review_a_cell_reload_see_it_curated_and_yaml_round_tripped(
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.goto(f"{url}/review?rid=alpha")
-            settle(page)
-            expect(page.get_by_role("heading", name="Review")).to_be_visible(timeout=30_000)
-            expect(page.get_by_text("automatic: GRPO").first).to_be_visible(timeout=30_000)
+            expect(page.get_by_role("heading", name="Review")).to_be_visible(timeout=90_000)
+            expect(page.get_by_text("automatic: GRPO").first).to_be_visible(timeout=90_000)
+            page.wait_for_selector(IDLE, timeout=90_000)
 
             page.locator(".st-key-decide_rl_algorithm button").first.click()  # the decision controls' popover
             note = page.locator(".st-key-note_rl_algorithm input")
             note.fill("checked in the browser")
-            note.press("Enter")
-            settle(page)
-            page.locator(".st-key-save_rl_algorithm button").click()
-            settle(page)
+            rerun(page, lambda: note.press("Enter"))  # the note is committed by the run Enter starts
+            rerun(page, page.locator(".st-key-save_rl_algorithm button").click)
             expect(page.get_by_text("Saved the decision on RL algorithm.")).to_be_visible(timeout=30_000)
 
             page.reload()
-            settle(page)
-            expect(page.get_by_text("curated: GRPO", exact=False).first).to_be_visible(timeout=30_000)
+            expect(page.get_by_text("curated: GRPO", exact=False).first).to_be_visible(timeout=90_000)
 
             text = (reports / "alpha.yaml").read_text(encoding="utf-8")
             assert text.startswith(rf.ALPHA_YAML)  # every comment, key and quote kept

@@ -13,6 +13,7 @@ ONE_IDEA and says why (a file cut in pieces to meet the limit is worse than a lo
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -24,6 +25,13 @@ ONE_IDEA = "One module, though long:"
 
 #: "path" for a module over the limit, "path::qualified.name" for a function; value: why it is still so.
 ALLOWLIST: dict[str, str] = {}
+
+
+@functools.cache
+def parsed(path: Path) -> tuple[str, ast.Module]:
+    """A file's text and syntax tree, read once per test process (every check here walks the same files)."""
+    text = path.read_text(encoding="utf-8")
+    return text, ast.parse(text)
 
 
 def _python_files() -> list[Path]:
@@ -64,8 +72,7 @@ def offenders() -> dict[str, int]:
     out: dict[str, int] = {}
     for path in _python_files():
         rel = path.relative_to(ROOT).as_posix()
-        text = path.read_text(encoding="utf-8")
-        tree = ast.parse(text)
+        text, tree = parsed(path)
         if (n := len(text.splitlines())) > MAX_MODULE_LINES and not says_why_long(tree):
             out[rel] = n
         out |= _long_functions(tree, rel)
@@ -138,8 +145,7 @@ def import_graph(folders: tuple[str, ...] = GRAPHED) -> dict[str, set[str]]:
     bare = {p.stem: name for name, p in files.items() if p.parent.name in SCRIPT_FOLDERS and p.parent.parent == ROOT}
     graph: dict[str, set[str]] = {}
     for name, path in files.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        named = _imports(tree, name, path.name == "__init__.py")
+        named = _imports(parsed(path)[1], name, path.name == "__init__.py")
         if path.parent.name in SCRIPT_FOLDERS:
             named |= {bare[m] for m in named if m in bare}
         graph[name] = {m for m in named if m in files and m != name}
@@ -258,7 +264,7 @@ def layered_graph() -> dict[str, set[str]]:
         if not name.startswith("ingest"):
             continue
         # type-only imports count: a stage that names another's type depends on it
-        named = _imports(ast.parse(path.read_text(encoding="utf-8")), name, path.name == "__init__.py", type_only=True)
+        named = _imports(parsed(path)[1], name, path.name == "__init__.py", type_only=True)
         graph[name] = {m for m in named if m in files and m != name}
     return graph
 
@@ -312,7 +318,7 @@ def function_level_imports(folder: str = "ingest") -> set[tuple[str, str]]:
     files = {_module_name(p): p for p in sorted((ROOT / folder).rglob("*.py"))}
     out: set[tuple[str, str]] = set()
     for name, path in files.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parsed(path)[1]
         skip = {id(m) for n in ast.walk(tree) if isinstance(n, ast.If) and _is_type_checking(n) for m in ast.walk(n)}
         funcs = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
         for node in {id(m): m for f in funcs for m in ast.walk(f)}.values():

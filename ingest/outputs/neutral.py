@@ -71,7 +71,7 @@ def to_csv(df: pd.DataFrame, index: bool = False) -> str:
 
 def arrow_neutral(tb: pa.Table) -> pa.Table:
     """An Arrow table with its text columns neutralised (dictionary columns in their dictionary)."""
-    import pyarrow as pa  # deferred: pyarrow.compute costs about 0.3 s of CPU (bench/import_costs.py); pandas callers skip it
+    import pyarrow as pa  # deferred: callers that neutralise pandas frames never need pyarrow.compute (bench/import_costs.py)
     import pyarrow.compute as pc
 
     def fix(arr: pa.Array) -> pa.Array:

@@ -1,10 +1,10 @@
 """Stage 3 — extract: faithful per-page text from PDFs; Markdown/HTML posts go to `markdown.py`.
 
-Engine choice is measured, not assumed (`eval/extraction_fidelity.py`): on the six corpus
-PDFs pdfium's text API keeps word spacing (word counts within 1.5% of `pdftotext | wc -w`,
-every keyword count within ±1) and is the fastest engine measured, while pdfplumber's default
-`extract_text()` glues words on several of them. pdfplumber remains available as an engine
-(`engine="pdfplumber"`, with tighter `x_tolerance`) for PDFs where pdfium misorders text.
+Engine choice is measured, not assumed (`eval/extraction_fidelity.py` prints the comparison):
+pdfium's text API keeps word spacing (word and keyword counts agree with `pdftotext`) and is the
+fastest engine measured, while pdfplumber's default `extract_text()` glues words on several corpus
+PDFs. pdfplumber remains available as an engine (`engine="pdfplumber"`, with tighter
+`x_tolerance`) for PDFs where pdfium misorders text.
 
 Hostile input is bounded (`ExtractLimits`, in `ingest/common/document.py`): a file-size cap, and caps on the
 characters kept per page and per document (the rest is cut, with a note).
@@ -217,7 +217,7 @@ def _pdfium_pages(
 
 
 def _pdfplumber_pages(path: Path, max_pages: int | None) -> list[str]:
-    import pdfplumber  # deferred: the optional engine; about 0.15 s of CPU (bench/import_costs.py)
+    import pdfplumber  # deferred: the optional engine (bench/import_costs.py)
     from pdfminer.pdfdocument import PDFPasswordIncorrect
     from pdfminer.pdfparser import PDFSyntaxError
     from pdfplumber.utils.exceptions import PdfminerException

@@ -441,7 +441,7 @@ def extract_markdown(text: str | bytes, *, limits: ExtractLimits | None = None, 
 
 def extract_html(html: str, *, limits: ExtractLimits | None = None) -> Document:
     """Article text of an HTML page via trafilatura (navigation and boilerplate removed), headings kept."""
-    import trafilatura  # deferred: about 0.3 s of CPU (bench/import_costs.py); only HTML sources need it
+    import trafilatura  # deferred: only HTML sources need it (bench/import_costs.py)
 
     md = trafilatura.extract(
         html, output_format="markdown", include_tables=True, include_comments=False, include_links=False, favor_recall=True

@@ -440,7 +440,7 @@ class DaskExecutor:
         on_start: Callable[[Any], None] | None = None,
     ):
         try:
-            from distributed import Client  # deferred: the optional dask executor; about 0.5 s of CPU (bench/import_costs.py)
+            from distributed import Client  # deferred: the optional dask executor (requirements-cluster.txt)
         except ImportError as exc:
             raise ExecutorError("--executor needs the `distributed` package: pip install .[cluster]") from exc
         self.limits, self.on_start = limits, on_start

@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ingest.store.frames import _empty_arrow, _expression, _in_order, restore_dtypes
 from ingest.store.manifest import Manifest, Part, StoreDamaged, StoreError, TableEntry, bucket_of
 
-if TYPE_CHECKING:  # imported on use (bench/import_costs.py: pyarrow.parquet about 0.2 s of CPU, pyarrow.dataset
-    # about 0.9 s, pandas about 0.7 s): ingest workers and a warm re-run read no table
+if TYPE_CHECKING:  # imported on use (bench/import_costs.py): ingest workers and a warm re-run read no table
     import pandas as pd
     import pyarrow as pa
 

@@ -313,7 +313,7 @@ class Store(TableReader):
         `row_group_rows` makes small row groups, whose min/max statistics let a filtered read
         skip most of a part (when the rows are sorted by the filtered column).
         """
-        import pyarrow.parquet as pq  # deferred: about 0.2 s of CPU (bench/import_costs.py); workers write bundles only
+        import pyarrow.parquet as pq  # deferred: workers write bundles only (bench/import_costs.py)
 
         buf = io.BytesIO()
         pq.write_table(data, buf, compression="zstd", row_group_size=row_group_rows)
