@@ -11,12 +11,12 @@ process too. The command stops starting pages after `TIME_LIMIT` seconds and say
 
 from __future__ import annotations
 
-import gc
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from ingest.common.gcpace import rare_collections
 from ingest.reading.structure import Table
 from ingest.reading.structure_regions import TIME_LIMIT, TablesError, open_pdf, read_pdf_tables, wanted_pages
 from ingest.run.executor import Done, Job, Limits, default_jobs, run_isolated, run_jobs
@@ -85,15 +85,8 @@ def _plan_job(arg: tuple[str, set[int] | None], _progress: object = None) -> tup
 def page_job(arg: tuple[str, int], _progress: object = None) -> tuple[list[Table], list[str]]:
     """One page's tables and notes, as its child process reads them.
 
-    The cyclic garbage collector is off for the page: structure detection allocates tens of thousands
-    of small objects without cycles, and collections passing over them again and again made the time
-    grow faster than the words (bench/tables_speed.py); the process ends with the page, and its
-    memory limit holds either way."""
+    Structure detection allocates tens of thousands of small objects without cycles: the collector
+    runs rarely meanwhile (`rare_collections`), so the time grows with the words."""
     path, num = arg
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with rare_collections():
         return read_pdf_tables(Path(path), {num})
-    finally:
-        if enabled:
-            gc.enable()

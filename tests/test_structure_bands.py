@@ -4,13 +4,13 @@ spanning segments included), and their work grows about linearly with the words.
 
 from __future__ import annotations
 
-import gc
 import random
 import statistics
 import time
 
 import pytest
 
+from ingest.common.gcpace import rare_collections
 from ingest.reading import structure
 from ingest.reading.structure import _Piece, column_bands, table_from_words
 from ingest.reading.tables_pdf import Line, Seg, Word
@@ -104,16 +104,11 @@ def _grid_words(rows: int, cols: int) -> list[Word]:
 
 
 def _cpu(fn) -> float:  # type: ignore[no-untyped-def]
-    """CPU seconds of `fn()` with the cyclic GC off, as the `tables` command's page processes run."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    """CPU seconds of `fn()` with rare collections, as the `tables` command's page processes run."""
+    with rare_collections():
         t0 = time.process_time()
         fn()
         return time.process_time() - t0
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def test_a_dense_grid_grows_about_linearly_with_its_words() -> None:

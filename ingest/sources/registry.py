@@ -17,9 +17,10 @@ from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
 
+from ingest.common.gcpace import rare_collections
 from ingest.sources.guarded_yaml import MAX_ALIASES, MAX_DEPTH, MAX_NODES, MAX_YAML_BYTES
 from ingest.sources.schema import ReportSpec
-from ingest.sources.spec_cache import CACHE_FORMAT, CACHE_MAX_ENTRIES, CACHE_MIN_FILES, RACY_NS, SpecCache, _no_gc
+from ingest.sources.spec_cache import CACHE_FORMAT, CACHE_MAX_ENTRIES, CACHE_MIN_FILES, RACY_NS, SpecCache
 from ingest.sources.spec_file import (
     SKIP_PREFIX,
     SpecError,
@@ -193,7 +194,7 @@ class Roster:
 
     def registry(self) -> Registry:
         """Every spec made (in one validation pass), as a `Registry`."""
-        with _no_gc():  # 10,000 new objects would trigger full collections of the caller's whole heap
+        with rare_collections():  # 10,000 new objects would trigger collections of the caller's whole heap
             return self._registry()
 
     def _registry(self) -> Registry:
@@ -262,7 +263,7 @@ def load_roster(
     paths = [str(Path(f)) for f in files] if files is not None else _report_paths(reports_dir or "reports")
     store, cached = None, {}
     if cache is not None and len(paths) > CACHE_MIN_FILES:
-        with _no_gc():  # 10,000 new objects would trigger full collections: half the time of a warm load
+        with rare_collections():  # 10,000 new objects would trigger collections of the caller's whole heap
             store = SpecCache.open(cache)
             cached = store.lookup(paths)
     roster = Roster(known_dimensions=known_dimensions)

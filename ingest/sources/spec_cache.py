@@ -3,7 +3,6 @@ so an unchanged file is never parsed twice. Results are the same with or without
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import json
 import os
@@ -11,8 +10,8 @@ import re
 import stat
 import tempfile
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -100,18 +99,6 @@ def _parse_line(line: str) -> tuple[str, _Entry] | None:
         return None
     entry = _Entry(stamp, rid, curated, spec_json or None, errors, line)  # type: ignore[arg-type]
     return key, entry
-
-
-@contextmanager
-def _no_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector (nothing built here is cyclic garbage)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def _stamp(st: os.stat_result) -> tuple[int, int, int, int]:
