@@ -125,7 +125,7 @@ def _errors(exc: SpecFileError) -> None:
 def _settings():  # type: ignore[no-untyped-def]
     """Pipeline settings of the dashboard: its data folder, source roots and private-host setting."""
     from ingest.pipeline_settings import (
-        Settings,  # deferred: about 0.2 s of CPU (bench/import_costs.py) for pages that add no report
+        Settings,  # deferred (bench/import_costs.py): pages that add no report skip it
     )
 
     return Settings(

@@ -34,7 +34,7 @@ class FigureError(RuntimeError):
 def static_problem() -> str:
     """Why SVG and PNG cannot be drawn on this machine ("" when they can): kaleido draws with a
     Chrome or Chromium it finds (its driver, choreographer, looks where this asks)."""
-    try:  # here, not at the top: 0.15 s of CPU that a page pays only when it offers an export
+    try:  # here, not at the top: a page pays the import only when it offers an export (bench/import_costs.py)
         from choreographer.browsers.chromium import Chromium
     except ImportError:
         return "SVG and PNG need the kaleido package (pip install -r requirements.txt)"

@@ -130,8 +130,8 @@ def bars(
     return _frame(title, f'<div class="frl-b">{"".join(cells)}</div>', used, key)
 
 
-#: The most marks a scatter draws, whatever its caller passes (each is an element the browser lays out:
-#: 10,000 of them took more than 10 s); pages narrow their points well below this (views.figures).
+#: The most marks a scatter draws, whatever its caller passes (each is an element the browser lays out);
+#: pages narrow their points well below this (views.figures).
 MAX_POINTS = 1000
 
 

@@ -15,9 +15,8 @@ from views import data, htmltable
 from views.evidence import kwic_line
 from views.plain import escape_md
 
-#: Lines drawn on a first render; a button draws the rest (up to search.MAX_HITS). bench/app_speed.py at
-#: 500 reports: all 500 lines of "agent" were a 140 KB table of 3,000 elements that the browser sanitised
-#: and laid out on every visit, 1.6x the one-line app's first render.
+#: Lines drawn on a first render; a button draws the rest (up to search.MAX_HITS): every line is HTML the
+#: browser sanitises and lays out on every visit (bench/app_speed.py times the page at 500 reports).
 SHOWN = 100
 ALL = "search_all"  # session state: the query whose lines are all shown
 

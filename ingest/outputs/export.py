@@ -23,7 +23,7 @@ from ingest.store.manifest import StoreDamaged, StoreError
 from ingest.store.store import Store
 
 if TYPE_CHECKING:  # pandas and the study tables are imported on use: a CSV export of counts needs neither
-    # (the pandas-based outputs cost about 1 s of CPU to import, pyarrow.csv about 0.2 s: bench/import_costs.py)
+    # (bench/import_costs.py prints what each import costs)
     import pandas as pd
 
 Format = str  # "csv" | "md"
@@ -97,7 +97,7 @@ def _review():  # type: ignore[no-untyped-def]
 
 
 # The study-format tables and Markdown need pandas: imported on use, so a CSV export of counts
-# (straight from Arrow) pays for neither (about 1 s of CPU after this module, bench/import_costs.py).
+# (straight from Arrow) pays for neither (bench/import_costs.py prints the cost).
 def _study_tables():  # type: ignore[no-untyped-def]
     from ingest.outputs import study_tables
 

@@ -30,7 +30,7 @@ MAX_ALIASES = 20
 #: Nesting allowed in one file; PyYAML's composer recurses, so `[[[[…]]]]` would exhaust the stack.
 MAX_DEPTH = 50
 #: Scalars and collections allowed in one file: a report has a few hundred, the benchmark catalogue a
-#: few thousand; 256 KB of `[1,1,1,…]` would be 120,000 (3 s and tens of MB to build).
+#: few thousand; 256 KB of `[1,1,1,…]` would be 120,000, slow and large to build.
 MAX_NODES = 20_000
 
 #: libyaml's C parser when PyYAML has it (much faster than the pure-Python one); same safe constructor.

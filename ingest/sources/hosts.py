@@ -123,7 +123,7 @@ def check_host(host: str, port: int) -> list[IP]:
 
 def check_url(url: str) -> None:
     """`check_host` for an http(s) URL, parsed exactly as the HTTP client parses it."""
-    import httpx  # deferred: about 0.1 s of CPU (bench/import_costs.py); offline runs never fetch
+    import httpx  # deferred (bench/import_costs.py): offline runs never fetch
 
     try:
         u = httpx.URL(url)
@@ -141,7 +141,7 @@ def guarded_backend() -> httpcore.NetworkBackend:
     It resolves the host itself, checks every address, and connects to the checked address (not
     to the name), so the address validated is the address used. TLS still verifies the name.
     """
-    import httpcore  # deferred: about 0.1 s of CPU (bench/import_costs.py); offline runs never fetch
+    import httpcore  # deferred (bench/import_costs.py): offline runs never fetch
 
     class GuardedBackend(httpcore.SyncBackend):
         def connect_tcp(self, host: str, port: int, *args: Any, **kwargs: Any) -> httpcore.NetworkStream:

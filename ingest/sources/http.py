@@ -52,7 +52,7 @@ class BodyError(Exception):
 def _backend(deadline: float, guarded: bool) -> Any:
     """An httpcore network backend whose every connect, read and write ends by `deadline`
     (monotonic seconds); `guarded`: connect only to addresses `hosts.check_host` accepts."""
-    import httpcore  # deferred: about 0.1 s of CPU (bench/import_costs.py); offline runs never fetch
+    import httpcore  # deferred (bench/import_costs.py): offline runs never fetch
 
     def bounded(op: Callable[[float], Any], timeout: float | None) -> Any:
         """`op(t)` with t what is left of its timeout and of the deadline; a timeout that only the
