@@ -46,7 +46,7 @@ def test_changes_page_shows_the_planted_differences(revised):
 
 
 def test_changes_page_names_the_current_version_by_the_report_s_own_date(revised):
-    data, reports = revised
+    _data, reports = revised
     path = reports / "lens-7b.yaml"
     path.write_text(path.read_text(encoding="utf-8") + "released: 2025-06-30\n", encoding="utf-8")
     at = _page("changes", report="lens-7b")

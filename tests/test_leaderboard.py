@@ -112,7 +112,7 @@ def test_unknown_benchmarks_are_listed_for_the_catalogue_s_growth():
 
 def _avg(report: str, model: str, value: str, table: str, benches: dict[str, str]) -> list[dict]:
     rows = [_row(report, model, b, v, table=table) for b, v in benches.items()]
-    return rows + [_row(report, model, "Average", value, table=table)]
+    return [*rows, _row(report, model, "Average", value, table=table)]
 
 
 def test_averages_over_different_benchmark_sets_are_different_benchmarks_and_never_disagree():
