@@ -72,3 +72,10 @@ def test_a_value_printed_unlike_its_column_needs_review() -> None:
     cells = [ResultCell(r[0], "MMLU", r[1]) for r in grid[1:]]
     out = verify(cells, _table(grid))
     assert [c.review for c in out] == ["", "", "", ODD_FORMAT]
+
+
+def test_an_indented_variant_row_needs_review() -> None:
+    """ "w/ tool use" under "Alpha-7B" is a variant of it; neither reading keeps the indentation."""
+    grid = [["Model", "MMLU"], ["Alpha-7B", "61.2"], ["w/ tool use", "63.5"], ["Beta-8B", "65.0"]]
+    cells = [ResultCell(r[0], "MMLU", r[1]) for r in grid[1:]]
+    assert [c.review for c in verify(cells, _table(grid))] == ["", READINGS_DIFFER, ""]

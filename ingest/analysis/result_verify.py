@@ -89,9 +89,11 @@ class Place:
 
     row: tuple[str, ...]
     col: tuple[str, ...]
-    required: tuple[str, ...]
+    required: tuple[str, ...]  # of the column's headers, those a benchmark name must use
     context: tuple[str, ...]  # group headings above the row, the corner cells: may name, need not
-    tree: bool = True  # the column's headers form a tree: each covers no more columns than the one above it
+    #: The column's headers form a whole tree: one stands in the top header row, and each covers no
+    #: more columns than the one above it.
+    tree: bool = True
 
 
 def _is_number(text: str) -> bool:
@@ -120,13 +122,20 @@ def places(t: StructTable) -> dict[str, list[Place]]:
     head = _body_start(t, cells, n_lab)
     over: dict[int, list[tuple[str, int]]] = {}
     corner: list[str] = []
+    top = head  # the first header row with a cell over the value columns
+    reach: set[int] = set()  # value columns with a header cell in that row
     for c in sorted(t.cells, key=lambda c: (c.row, c.col)):
         if c.row >= head:
             continue
         if c.col + c.col_span <= n_lab:
             corner.append(c.text)
+            continue
+        if c.row < top:
+            top, reach = c.row, set()
         for k in range(max(c.col, n_lab), c.col + c.col_span):
             over.setdefault(k, []).append((c.text, c.col_span))
+            if c.row == top:
+                reach.add(k)
     out: dict[str, list[Place]] = {}
     carried = [""] * n_lab
     groups: list[str] = []
@@ -147,8 +156,9 @@ def places(t: StructTable) -> dict[str, list[Place]]:
             if _is_number(v):
                 col = over.get(k, [])
                 need = [x for x, span in col if span > 1] + [x for x, _ in col[-1:]]
-                tree = all(a >= b for (_, a), (_, b) in itertools.pairwise(col))
-                place = Place(row, tuple(x for x, _ in col), (*row, *need), (*groups, *corner), tree)
+                # a column whose headers start below the top header row may have lost its parent
+                tree = k in reach and all(a >= b for (_, a), (_, b) in itertools.pairwise(col))
+                place = Place(row, tuple(x for x, _ in col), tuple(need), (*groups, *corner), tree)
                 out.setdefault("".join(v.split()), []).append(place)
     return out
 
@@ -162,6 +172,14 @@ def _runs(parts: tuple[str, ...]) -> set[str]:
     return {norm_name(" ".join(parts[i:j])) for i in range(len(parts)) for j in range(i + 1, min(len(parts), i + 4) + 1)}
 
 
+def _variant_phrase(name: str) -> bool:
+    """A row label opening with a lower-case word without digits ("w/ tool use", "whole-proof mode")
+    is a variant set under the row above it, not a model name of its own: which row is its parent
+    takes the indentation, which neither reading keeps, so such a cell is left for review."""
+    first = name.split()[0] if name.split() else ""
+    return bool(first) and first[0].islower() and not any(ch.isdigit() for ch in first)
+
+
 def _agrees(c: ResultCell, p: Place, caption: str) -> bool:
     """Whether the structure reading's place of a value names this cell the same way: the model is
     one label or header cell (or a run of header lines); the benchmark's words are printed beside,
@@ -170,14 +188,22 @@ def _agrees(c: ResultCell, p: Place, caption: str) -> bool:
     or label column lost, nothing glued in from elsewhere)."""
     if not p.tree:
         return False
-    if c.model != REPORT_MODEL and norm_name(c.model) not in {norm_name(x) for x in p.row} | _runs(p.col) - {""}:
+    if _variant_phrase(c.model):
+        return False
+    model = norm_name(c.model)
+    in_row = model in {norm_name(x) for x in p.row} - {""}
+    if c.model != REPORT_MODEL and not in_row and model not in _runs(p.col) - {""}:
         return False  # a model is one label (labels of two columns are two things) or a header's lines
     named = {norm_name(x) for x in (*p.row, *p.col, *p.context)}
     if c.group and not all(norm_name(g) in named for g in c.group.split(" / ")):
         return False  # a group is a label or heading as printed, not text gathered from several
     if not _tokens(c.benchmark, c.metric, c.setting) <= _tokens(*p.row, *p.col, *p.context, caption):
         return False
-    return _tokens(*p.required) <= _tokens(c.model, c.benchmark, c.metric, c.setting, c.group, c.note)
+    # Every label of the row must be used; of the column's headers, those naming the benchmark (over
+    # a model column: the model's own lines only — a category over model columns or an attribute
+    # row under the names is no part of a result's name).
+    required = (*p.row, *p.required) if in_row or c.model == REPORT_MODEL else p.row
+    return _tokens(*required) <= _tokens(c.model, c.benchmark, c.metric, c.setting, c.group, c.note)
 
 
 def verify(first: list[ResultCell], second: StructTable | None, caption: str = "") -> list[ResultCell]:
