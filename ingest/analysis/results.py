@@ -21,6 +21,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 
 from ingest.analysis.benchmarks import Catalogue, load_catalogue
+from ingest.analysis.result_verify import verify
 from ingest.common.document import Document
 from ingest.common.records import ResultCell as Cell
 from ingest.common.records import Results, ResultTable
@@ -39,6 +40,8 @@ from ingest.reading.results_read import (
     validate,
 )
 from ingest.reading.results_web import html_tables, markdown_tables
+from ingest.reading.structure import Table as StructTable
+from ingest.reading.structure_regions import page_tables
 from ingest.reading.tables_pdf import CAPTION, FIGURE_CAPTION, build_grid, find_regions, page_rules, page_words
 
 __all__ = [
@@ -62,7 +65,7 @@ __all__ = [
 ]
 
 #: Bump when the reading of tables changes, so stored bundles are recomputed.
-RESULTS_VERSION = 4
+RESULTS_VERSION = 5
 
 RESULT_COLUMNS = [
     "report_id",
@@ -165,15 +168,17 @@ def pdf_tables(path: Path, doc: Document, cat: Catalogue, kept: KeptPages | None
                     page, tp = pdf[num - 1], None
                     words = page_words(page)
                 rules = page_rules(page)
-                regions = find_regions(words, page.get_width(), rules)
+                size = (page.get_width(), page.get_height())
+                regions = find_regions(words, size[0], rules)
                 if have is None:
                     page.close()
             except Exception as exc:
                 notes.append(f"page {num}: tables not read ({type(exc).__name__}: {exc})")
                 continue
+            second = _SecondReading(words, rules, size, num)
             for reg in regions:
                 try:
-                    t, why = _region_table(reg, rules, num, cat)
+                    t, why = _region_table(reg, rules, num, cat, second)
                 except Exception as exc:
                     t, why = None, f"skipped ({type(exc).__name__}: {exc})"
                 if t is not None:
@@ -186,7 +191,32 @@ def pdf_tables(path: Path, doc: Document, cat: Catalogue, kept: KeptPages | None
     return tables, notes
 
 
-def _region_table(reg, rules, num: int, cat: Catalogue) -> tuple[Table | None, str]:  # type: ignore[no-untyped-def]
+class _SecondReading:
+    """The structure stage's reading of one page (its own regions, rows and columns), made once and
+    only when a region of the page is read as a result table."""
+
+    def __init__(self, words: list, rules: list, size: tuple[float, float], page: int) -> None:  # type: ignore[type-arg]
+        self._args = (words, rules, size, page)
+        self._tables: list[StructTable] | None = None
+
+    def table_over(self, box: tuple[float, ...] | None) -> StructTable | None:
+        """The structure-stage table covering most of `box` (at least half of it); None when none does."""
+        if box is None:
+            return None
+        if self._tables is None:
+            words, rules, (width, height), page = self._args
+            self._tables = page_tables(words, rules, width, page, height)
+        area = max((box[2] - box[0]) * (box[3] - box[1]), 1e-6)
+        best, share = None, 0.5
+        for t in self._tables:
+            w = min(box[2], t.bbox[2]) - max(box[0], t.bbox[0])
+            h = min(box[3], t.bbox[3]) - max(box[1], t.bbox[1])
+            if w > 0 and h > 0 and w * h / area >= share:
+                best, share = t, w * h / area
+        return best
+
+
+def _region_table(reg, rules, num: int, cat: Catalogue, second: _SecondReading | None = None) -> tuple[Table | None, str]:  # type: ignore[no-untyped-def]
     """A region read as a result table, or None and why not (every region gets one or the other).
 
     A table whose benchmarks are all unknown to the catalogue is still a result table when its
@@ -205,6 +235,8 @@ def _region_table(reg, rules, num: int, cat: Catalogue) -> tuple[Table | None, s
         return None, "the caption describes models, data or settings, not results"
     t = Table(num, str(num), reg.label, reg.caption, orientation, cells, region=list(grid.region or ()), attributes=attributes)
     validate(t, grid, cat)
+    if second is not None:
+        t.cells = verify(t.cells, second.table_over(grid.region), reg.caption)
     return t, ""
 
 
@@ -329,7 +361,7 @@ def result_rows(spec, results: Results | None, catalogue: Catalogue | None = Non
         for c in t.cells:
             b = cat.lookup(c.benchmark)
             flag = cell_flag(c.value, c.metric, b.id if b else "", cat, c.benchmark)
-            row_flag = "; ".join(x for x in (flag, table_flag) if x)
+            row_flag = "; ".join(x for x in (flag, c.review, table_flag) if x)
             rows.append(
                 {
                     "report_id": spec.id,
