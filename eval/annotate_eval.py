@@ -9,7 +9,9 @@ used (exact set and micro P/R/F1), reward-source
 micro-F1, granularity accuracy, both disclosure levels (exact, within one), a check that every
 quote is verbatim on its stated page, how well the top-ranked quote agrees with the gold evidence
 page (cue count vs TF-IDF), the level cut points chosen by leave-one-out, a check that methods a
-report introduces are found without being in the lens, and the annotate time on the corpus.
+report introduces are found without being in the lens, and the annotate time on the corpus; and
+every dimension beside its majority-class baseline, in-sample and leave-one-document-out, per block,
+with the doubt ranking (AUC of the cell score, wrong cells among the least sure; eval/cell_figures.py).
 
 Gold free-text algorithm names are mapped onto lens categories with the lens' own cues (earliest
 match in the text), or onto a name the report itself introduced (`introduces:` in the lens).
@@ -34,6 +36,18 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "eval"))
 
+from cell_figures import (  # noqa: E402
+    DocValues,
+    Metric,
+    accuracy,
+    doubt,
+    figures,
+    format_doubt,
+    format_figures,
+    frequent_labels,
+    micro_f1,
+    within_one,
+)
 from confidence_loo import Example, final_model, nested_loo, report  # noqa: E402
 from cue_report import corpus_sentences, cue_report, format_rows  # noqa: E402
 
@@ -290,10 +304,13 @@ def level_cuts(dim: Dimension) -> tuple[int, ...]:
     return tuple(lv.min_indicators for lv in dim.levels[1:])
 
 
-def loo_levels(docs: list[Doc], res: dict[str, Annotation], lens: Lens, scores: dict | None = None) -> list[str]:
+def loo_levels(
+    docs: list[Doc], res: dict[str, Annotation], lens: Lens, scores: dict | None = None, preds: dict | None = None
+) -> list[str]:
     """Leave-one-out over the gold documents for each level dimension: fit the cuts on the others,
     predict the held-out document's level from its indicator count; plus the cuts fitted on all.
-    `scores`, when given, receives {dimension: (exact, within one, n)} of the leave-one-out."""
+    `scores`, when given, receives {dimension: (exact, within one, n)} of the leave-one-out; `preds`
+    {dimension: {document: level index predicted leave-one-out}}."""
     lines = []
     for dim_id, key in LEVEL_KEYS.items():
         dim = lens.dimension(dim_id)
@@ -305,6 +322,8 @@ def loo_levels(docs: list[Doc], res: dict[str, Annotation], lens: Lens, scores: 
         for i in range(len(docs)):
             cuts = fit_cuts(counts[:i] + counts[i + 1 :], gold[:i] + gold[i + 1 :], k, tie)
             dist = abs(_level_of(counts[i], cuts) - gold[i])
+            if preds is not None:
+                preds.setdefault(dim_id, {})[docs[i].id] = _level_of(counts[i], cuts)
             ex += dist == 0
             w1 += dist <= 1
         n = len(docs)
@@ -366,6 +385,73 @@ def fmt(m: dict[str, float]) -> list[str]:
     ]
 
 
+def main_algorithm(gold: dict, lens: Lens, introduced: set[str]) -> str:
+    """The gold's main used algorithm (its first item) as a lens category or introduced name; a free-text
+    item nothing maps stays "? item" (a miss), no item is "not disclosed"."""
+    items = gold["rl_algorithms_used"]
+    if not isinstance(items, list) or not items:
+        return NOT_DISCLOSED
+    mapped, unmapped = map_names(items[:1], lens, "rl_algorithm", introduced, used=True)
+    return next(iter(mapped)) if mapped else f"? {unmapped[0]}"
+
+
+#: The dimensions of the baseline table: (row name, metric name, score, percent).
+CELL_METRICS = [
+    Metric("main algorithm", "accuracy", accuracy),
+    Metric("algorithm used", "exact set", accuracy),
+    Metric("algorithm used", "micro-F1", micro_f1, percent=False, trivial=frequent_labels),
+    Metric("reward source", "exact set", accuracy),
+    Metric("reward source", "micro-F1", micro_f1, percent=False, trivial=frequent_labels),
+    Metric("granularity", "accuracy", accuracy),
+    Metric("agentic disclosure", "exact", accuracy),
+    Metric("agentic disclosure", "within one", within_one),
+    Metric("RL disclosure", "exact", accuracy),
+    Metric("RL disclosure", "within one", within_one),
+]
+
+
+#: Level dimensions of the baseline table: (row name, lens dimension, gold key).
+LEVEL_ROWS = (("agentic disclosure", "disclosure", "agentic_rl"), ("RL disclosure", "rl_disclosure", "rl_disclosure"))
+
+
+def cell_values(docs: list[Doc], res: dict[str, Annotation], lens: Lens) -> dict[str, list[DocValues]]:
+    """Per baseline-table dimension, what the gold and the tool say per document (the tool also
+    leave-one-out: the level cut points fitted without the document)."""
+    per, _, _ = compare(docs, res, lens)
+    preds: dict[str, dict[str, int]] = {}
+    loo_levels(docs, res, lens, preds=preds)
+    out: dict[str, list[DocValues]] = {m.dim: [] for m in CELL_METRICS}
+    for d in docs:
+        row, cells = per[d.id], res[d.id].cells
+        main = main_algorithm(d.gold, lens, _introduced(res[d.id], lens))
+        tool_main = cells["rl_algorithm"].value[0]
+        out["main algorithm"].append(DocValues(d.id, main, tool_main, tool_main))
+        for dim, key in (("algorithm used", "alg"), ("reward source", "rs")):
+            g, p = (frozenset(x) for x in row[key])  # type: ignore[attr-defined]
+            out[dim].append(DocValues(d.id, g, p, p))
+        gran = cells["credit_granularity"].value[0]
+        out["granularity"].append(DocValues(d.id, d.gold["credit_granularity"], gran, gran))
+        for dim, lid, key in LEVEL_ROWS:
+            lv = LEVELS.index(cells[lid].value[0])
+            out[dim].append(DocValues(d.id, LEVELS.index(d.gold[key]), lv, preds[lid][d.id]))
+    return out
+
+
+def splits_of(docs: list[Doc]) -> dict[str, set[str]]:
+    """ "all", "older" and "newest" document ids (eval/label_blocks.py)."""
+    ids = {d.id for d in docs}
+    return {"all": ids, "older": ids & set(OLD), "newest": ids - set(OLD)}
+
+
+def baseline_lines(docs: list[Doc], res: dict[str, Annotation], lens: Lens, nested: list | None = None) -> list[str]:
+    """The baseline table and the doubt ranking (leave-one-document-out confidence) per split."""
+    lines = format_figures(figures(cell_values(docs, res, lens), CELL_METRICS, splits_of(docs)))
+    nested = nested if nested is not None else nested_loo(gold_examples(docs, res, lens))
+    for split, ids in splits_of(docs).items():
+        lines.append(format_doubt(f"{split}, LOO", doubt([(p, e.correct) for e, p, _ in nested if e.doc in ids])))
+    return lines
+
+
 def gold_examples(docs: list[Doc], res: dict[str, Annotation], lens: Lens) -> list[Example]:
     truth = cell_truth(docs, res, lens)
     out: list[Example] = []
@@ -377,9 +463,11 @@ def gold_examples(docs: list[Doc], res: dict[str, Annotation], lens: Lens) -> li
 
 
 def _confidence(docs: list[Doc], res: dict[str, Annotation], lens: Lens) -> list[str]:
-    """The confidence model's leave-one-document-out figures (eval/train_confidence.py)."""
+    """The confidence model's leave-one-document-out figures (eval/train_confidence.py) and the
+    baseline table with the doubt ranking."""
     examples = gold_examples(docs, res, lens)
-    return report(nested_loo(examples), final_model(examples), examples)
+    nested = nested_loo(examples)
+    return [*baseline_lines(docs, res, lens, nested), *report(nested, final_model(examples), examples)]
 
 
 def _cues(lens: Lens, docs: list[Doc], res: dict[str, Annotation]) -> int:
