@@ -28,8 +28,8 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from ingest.analysis.benchmarks import norm_name
+from ingest.analysis.result_meaning import REPORT_MODEL, clean
 from ingest.common.records import ResultCell
-from ingest.reading.results_read import REPORT_MODEL, clean
 from ingest.reading.structure import Cell as StructCell
 from ingest.reading.structure import Table as StructTable
 from ingest.reading.tables_pdf import DASH, is_value

@@ -7,7 +7,7 @@ from the post's source file. Tables that are images are never guessed: a page (o
 with a table/figure caption naming a catalogue benchmark but no numbers in its text is noted as
 "scores shown only as images".
 
-Reading a table into cells and checking them is `ingest.reading.results_read`; the PDF layout is
+Reading a table into cells and checking them is `ingest.analysis.result_meaning`; the PDF layout is
 `ingest.reading.tables_pdf`; the benchmark catalogue is `ingest.analysis.benchmarks` (`data/benchmarks.yaml`). A
 table that cannot be read is skipped with a note; a report never fails because of its tables.
 """
@@ -21,12 +21,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 
 from ingest.analysis.benchmarks import Catalogue, load_catalogue
-from ingest.analysis.result_verify import verify
-from ingest.common.document import Document
-from ingest.common.records import ResultCell as Cell
-from ingest.common.records import Results, ResultTable
-from ingest.reading.extract import KeptPages
-from ingest.reading.results_read import (
+from ingest.analysis.result_meaning import (
     Table,
     cell_flag,
     clean,
@@ -39,7 +34,12 @@ from ingest.reading.results_read import (
     score_of,
     validate,
 )
-from ingest.reading.results_web import html_tables, markdown_tables
+from ingest.analysis.result_verify import verify
+from ingest.analysis.results_web import html_tables, markdown_tables
+from ingest.common.document import Document
+from ingest.common.records import ResultCell as Cell
+from ingest.common.records import Results, ResultTable
+from ingest.reading.extract import KeptPages
 from ingest.reading.structure import Table as StructTable
 from ingest.reading.structure_regions import page_tables
 from ingest.reading.tables_pdf import CAPTION, FIGURE_CAPTION, build_grid, find_regions, page_rules, page_words
