@@ -404,3 +404,24 @@ def test_table_with_a_text_column_and_no_model_named_is_the_reports_own(tmp_path
     assert {c["note"] for c in cells} == {"Problems: P1, P2, P3", "Problems: P1, P4, P5, P6", "Problems: A1 B4, B6"}
     rows = result_rows(_spec(model="Lens-Math-2"), res, CAT)
     assert {r["model"] for r in rows} == {"Lens-Math-2"} and all(r["own"] for r in rows)
+
+
+def test_a_captioned_table_of_names_no_catalogue_knows_is_read(tmp_path):
+    """Never refused for its names: a caption with no result word over benchmarks the catalogue
+    lacks is still a result table; a caption saying it describes a configuration is not, and
+    the note says that reason."""
+    xs = [250, 320, 390]
+    items = [
+        (72, 90, "Table 2: Zorblax and Quuxbench on three systems."),
+        (100, 110, "System"), (250, 110, "^Zorblax"), (320, 110, "^Quuxbench"), (390, 110, "^Fnordset"),
+        *row(126, "Alpha-8B", ["65.3", "71.2", "72.0"], xs, 100),
+        *row(138, "Beta-9B", ["20.1", "30.5", "41.3"], xs, 100),
+        (72, 300, "Table 3: Architecture configuration of the systems."),
+        (100, 320, "System"), (250, 320, "^Layers"), (320, 320, "^Heads"), (390, 320, "^Width"),
+        *row(336, "Alpha-8B", ["32.0", "16.0", "40.96"], xs, 100),
+        *row(348, "Beta-9B", ["40.0", "32.0", "51.20"], xs, 100),
+    ]  # fmt: skip
+    cells, res = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    assert {c["table"] for c in cells} == {"Table 2"}
+    assert ("Alpha-8B", "Zorblax", "65.3") in triples(cells, "model", "benchmark", "value")
+    assert any("Table 3" in n and "describes models, data or settings" in n for n in res.notes)
