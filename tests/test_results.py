@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from ingest.analysis.benchmarks import load_catalogue, norm_name
+from ingest.analysis.result_meaning import REPORT_MODEL
 from ingest.analysis.results import (
     RESULT_COLUMNS,
     RESULTS_VERSION,
@@ -21,7 +22,6 @@ from ingest.analysis.results import (
 )
 from ingest.common.records import ResultCell, Results, ResultTable
 from ingest.reading.extract import extract_file
-from ingest.reading.results_read import REPORT_MODEL
 from ingest.sources.registry import SpecFileError, load_model
 from ingest.sources.schema import ReportSpec
 
@@ -404,3 +404,60 @@ def test_table_with_a_text_column_and_no_model_named_is_the_reports_own(tmp_path
     assert {c["note"] for c in cells} == {"Problems: P1, P2, P3", "Problems: P1, P4, P5, P6", "Problems: A1 B4, B6"}
     rows = result_rows(_spec(model="Lens-Math-2"), res, CAT)
     assert {r["model"] for r in rows} == {"Lens-Math-2"} and all(r["own"] for r in rows)
+
+
+def test_a_captioned_table_of_names_no_catalogue_knows_is_read(tmp_path):
+    """Never refused for its names: a caption with no result word over benchmarks the catalogue
+    lacks is still a result table; a caption saying it describes a configuration is not, and
+    the note says that reason."""
+    xs = [250, 320, 390]
+    items = [
+        (72, 90, "Table 2: Zorblax and Quuxbench on three systems."),
+        (100, 110, "System"), (250, 110, "^Zorblax"), (320, 110, "^Quuxbench"), (390, 110, "^Fnordset"),
+        *row(126, "Alpha-8B", ["65.3", "71.2", "72.0"], xs, 100),
+        *row(138, "Beta-9B", ["20.1", "30.5", "41.3"], xs, 100),
+        (72, 300, "Table 3: Architecture configuration of the systems."),
+        (100, 320, "System"), (250, 320, "^Layers"), (320, 320, "^Heads"), (390, 320, "^Width"),
+        *row(336, "Alpha-8B", ["32.0", "16.0", "40.96"], xs, 100),
+        *row(348, "Beta-9B", ["40.0", "32.0", "51.20"], xs, 100),
+    ]  # fmt: skip
+    cells, res = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    assert {c["table"] for c in cells} == {"Table 2"}
+    assert ("Alpha-8B", "Zorblax", "65.3") in triples(cells, "model", "benchmark", "value")
+    assert any("Table 3" in n and "describes models, data or settings" in n for n in res.notes)
+
+
+def test_a_printed_change_after_a_score_is_a_note(tmp_path):
+    """ "91.8+3.3" (glued), "73.8 +5.3" (a gain after a space) and "62.0 (-1.5)" print a score and
+    its change: the value is the score, the change goes to the note."""
+    xs = [250, 330]
+    items = [
+        (72, 90, "Table 1: Results of the models."),
+        (100, 110, "Model"), (250, 110, "^Zorblax"), (330, 110, "^Quuxbench"),
+        *row(126, "Alpha-8B", ["91.8+3.3", "73.8 +5.3"], xs, 100),
+        *row(138, "Beta-9B", ["62.0 (-1.5)", "70.1"], xs, 100),
+        *row(150, "Gamma-7B", ["50.5", "48.2"], xs, 100),
+        *row(162, "Delta-3B", ["40.0", "38.9"], xs, 100),
+    ]  # fmt: skip
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    assert {
+        ("Alpha-8B", "Zorblax", "91.8", "+3.3"), ("Alpha-8B", "Quuxbench", "73.8", "+5.3"),
+        ("Beta-9B", "Zorblax", "62.0", "(-1.5)"), ("Beta-9B", "Quuxbench", "70.1", ""),
+    } <= triples(cells, "model", "benchmark", "value", "note")  # fmt: skip
+
+
+def test_a_split_column_beside_a_benchmark_column_joins_its_name(tmp_path):
+    """Label columns headed "Benchmark" | "Split": each split is part of its benchmark's name
+    ("MMLU Easy"), as a sub-header under a spanning header is, not a group."""
+    xs = [300, 380]
+    items = [
+        (72, 90, "Table 1: Results by split."),
+        (72, 110, "Benchmark"), (170, 110, "Split"), (300, 110, "^Alpha-8B"), (380, 110, "^Beta-9B"),
+        (72, 126, "MMLU"), *row(126, "Easy", ["61.2", "63.5"], xs, 170),
+        *row(138, "Hard", ["40.1", "42.0"], xs, 170),
+        (72, 150, "C-Eval"), *row(150, "Easy", ["55.0", "57.5"], xs, 170),
+    ]  # fmt: skip
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "value")
+    assert {("Alpha-8B", "MMLU Easy", "61.2"), ("Beta-9B", "MMLU Hard", "42.0"), ("Alpha-8B", "C-Eval Easy", "55.0")} <= got
+    assert {c["group"] for c in cells} == {""}

@@ -190,6 +190,8 @@ def test_json_csv_and_markdown_shapes():
     data = json.loads(render([t], "json"))
     assert data == [
         {
+            "label": "",
+            "caption": "",
             "page": 2,
             "bbox": [10.0, 20.0, 30.0, 40.0],
             "cells": [

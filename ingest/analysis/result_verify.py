@@ -28,8 +28,8 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from ingest.analysis.benchmarks import norm_name
+from ingest.analysis.result_meaning import GLUED_DELTA, REPORT_MODEL, clean
 from ingest.common.records import ResultCell
-from ingest.reading.results_read import REPORT_MODEL, clean
 from ingest.reading.structure import Cell as StructCell
 from ingest.reading.structure import Table as StructTable
 from ingest.reading.tables_pdf import DASH, is_value
@@ -113,7 +113,7 @@ def _body_start(t: StructTable, cells: dict[tuple[int, int], StructCell], n_lab:
 
 
 def places(t: StructTable) -> dict[str, list[Place]]:
-    """Every value cell of a structure-stage table, by its text without spaces."""
+    """Every value cell of a structure-stage table, by its score (`_score_key`)."""
     cells = {(c.row, c.col): c for c in t.cells}
     value_cols = sorted({c.col for c in t.cells if c.row >= t.header_rows and _is_number(c.text)})
     if not value_cols:
@@ -159,8 +159,16 @@ def places(t: StructTable) -> dict[str, list[Place]]:
                 # a column whose headers start below the top header row may have lost its parent
                 tree = k in reach and all(a >= b for (_, a), (_, b) in itertools.pairwise(col))
                 place = Place(row, tuple(x for x, _ in col), tuple(need), (*groups, *corner), tree)
-                out.setdefault("".join(v.split()), []).append(place)
+                out.setdefault(_score_key(v), []).append(place)
     return out
+
+
+def _score_key(value: str) -> str:
+    """A printed value without spaces and without a printed change after it ("91.8+3.3" -> "91.8"):
+    the first reading keeps the change as a note."""
+    v = clean(value)
+    m = GLUED_DELTA.match(v) if len(v) <= 80 else None
+    return "".join((m.group("v") if m else v).split())
 
 
 def _tokens(*texts: str) -> set[str]:
@@ -217,7 +225,7 @@ def verify(first: list[ResultCell], second: StructTable | None, caption: str = "
     odd = _odd_formats(first)
     out = []
     for i, c in enumerate(first):
-        if not any(_agrees(c, p, caption) for p in where.get("".join(c.value.split()), ())):
+        if not any(_agrees(c, p, caption) for p in where.get(_score_key(c.value), ())):
             why = READINGS_DIFFER
         elif heads[(norm_name(c.model), *_line_key(c))] > 1:
             why = AMBIGUOUS

@@ -7,7 +7,7 @@ from the post's source file. Tables that are images are never guessed: a page (o
 with a table/figure caption naming a catalogue benchmark but no numbers in its text is noted as
 "scores shown only as images".
 
-Reading a table into cells and checking them is `ingest.reading.results_read`; the PDF layout is
+Reading a table into cells and checking them is `ingest.analysis.result_meaning`; the PDF layout is
 `ingest.reading.tables_pdf`; the benchmark catalogue is `ingest.analysis.benchmarks` (`data/benchmarks.yaml`). A
 table that cannot be read is skipped with a note; a report never fails because of its tables.
 """
@@ -21,12 +21,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 
 from ingest.analysis.benchmarks import Catalogue, load_catalogue
-from ingest.analysis.result_verify import verify
-from ingest.common.document import Document
-from ingest.common.records import ResultCell as Cell
-from ingest.common.records import Results, ResultTable
-from ingest.reading.extract import KeptPages
-from ingest.reading.results_read import (
+from ingest.analysis.result_meaning import (
     Table,
     cell_flag,
     clean,
@@ -39,7 +34,12 @@ from ingest.reading.results_read import (
     score_of,
     validate,
 )
-from ingest.reading.results_web import html_tables, markdown_tables
+from ingest.analysis.result_verify import verify
+from ingest.analysis.results_web import html_tables, markdown_tables
+from ingest.common.document import Document
+from ingest.common.records import ResultCell as Cell
+from ingest.common.records import Results, ResultTable
+from ingest.reading.extract import KeptPages
 from ingest.reading.structure import Table as StructTable
 from ingest.reading.structure_regions import page_tables
 from ingest.reading.tables_pdf import CAPTION, FIGURE_CAPTION, build_grid, find_regions, page_rules, page_words
@@ -109,7 +109,7 @@ def candidate_pages(doc: Document, min_numbers: int = 6, cat: Catalogue | None =
         nums = [t for t in p.text.split() if _NUM_TOKEN.match(t)]
         # Scores are printed with decimals or percent signs; page, section and year numbers are not.
         scores = sum(1 for t in nums if "." in t or "%" in t)
-        if len(nums) >= min_numbers and scores >= min_numbers // 2 and (cat is None or cat.mentions_any(p.text)):
+        if len(nums) >= min_numbers and scores >= min_numbers // 2:
             out.append(p.number)
     return out
 
@@ -219,9 +219,11 @@ class _SecondReading:
 def _region_table(reg, rules, num: int, cat: Catalogue, second: _SecondReading | None = None) -> tuple[Table | None, str]:  # type: ignore[no-untyped-def]
     """A region read as a result table, or None and why not (every region gets one or the other).
 
-    A table whose benchmarks are all unknown to the catalogue is still a result table when its
-    caption says it holds results (`Catalogue.is_result_caption`); its cells keep an empty
-    catalogue id and are listed for the catalogue's growth."""
+    A captioned table is refused only when its caption says it describes models, data or settings
+    (`Catalogue.is_non_result_caption`), never for names the catalogue lacks: unknown benchmarks
+    keep an empty catalogue id and are listed for the catalogue's growth."""
+    if cat.is_non_result_caption(reg.caption):
+        return None, "the caption describes models, data or settings (architecture, hyperparameters, a data mixture), not results"
     grid = build_grid(reg, rules, cat.is_key_column, cat.is_attribute_row, cat.is_label_word)
     if grid is None:
         return None, "no header row and value rows found below or above the caption"
@@ -229,10 +231,6 @@ def _region_table(reg, rules, num: int, cat: Catalogue, second: _SecondReading |
     orientation, cells = interpret(grid, reg.caption, cat, attributes=attributes)
     if not cells:
         return None, "no numeric cell with a model and a benchmark header" + (" (model attributes only)" if attributes else "")
-    if not any(cat.lookup(c.benchmark) for c in cells) and not cat.is_result_caption(reg.caption):
-        return None, "no catalogue benchmark and the caption does not say it holds results"
-    if cat.is_non_result_caption(reg.caption):
-        return None, "the caption describes models, data or settings, not results"
     t = Table(num, str(num), reg.label, reg.caption, orientation, cells, region=list(grid.region or ()), attributes=attributes)
     validate(t, grid, cat)
     if second is not None:
@@ -245,19 +243,25 @@ def _short(text: str, n: int = 80) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def unread_caption_pages(doc: Document, tables_on: set[int], noted: set[int]) -> list[str]:
+def unread_caption_pages(
+    doc: Document, tables_on: set[int], noted: set[int], read: set[int] | frozenset[int] = frozenset()
+) -> list[str]:
     """A note for every page with a "Table N" caption where no table was read and no other note
-    says why: nothing that looks like a table is passed over without a word."""
+    says why: nothing that looks like a table is passed over without a word. `read`: the pages
+    whose layout was read (`candidate_pages`); on those no rows set in columns were found next to
+    the caption, on the others the text has too few printed scores for a result table."""
     notes = []
     for p in doc.pages:
         if p.number in tables_on or p.number in noted or not _may_caption(p.text, False):
             continue
         caps = [ln.strip() for ln in p.text.splitlines() if CAPTION.match(ln)]
         if caps:
-            notes.append(
-                f"{_short(caps[0], 40)} on page {p.label or p.number} not read: too few numbers or no benchmark name "
-                "on the page for a result table"
+            why = (
+                "no rows set in columns found next to the caption (a table printed as an image, or a layout not recognised)"
+                if p.number in read
+                else "fewer than six numbers, or fewer than three with decimals or %, in the page's text"
             )
+            notes.append(f"{_short(caps[0], 40)} on page {p.label or p.number} not read: {why}")
     return notes
 
 
@@ -282,7 +286,7 @@ def read_results(
             tables, notes = pdf_tables(p, doc, cat, kept)
             notes += image_only_pages(doc, cat, {t.page for t in tables})
             noted = {int(m.group(1)) for n in notes for m in [_PAGE_OF_NOTE.search(n)] if m}
-            notes += unread_caption_pages(doc, {t.page for t in tables}, noted)
+            notes += unread_caption_pages(doc, {t.page for t in tables}, noted, set(candidate_pages(doc)))
         elif doc.kind in ("markdown", "html") and p is not None:
             raw = p.read_bytes()[: 20 * 1024 * 1024].decode("utf-8", errors="replace")
             if doc.kind == "markdown" or "<table" not in raw.lower():

@@ -50,10 +50,14 @@ class Table:
     n_rows: int = 0
     n_cols: int = 0
     header_rows: int = 0  # rows above the first row holding a value
+    label: str = ""  # the paper's own label ("Table 3") when a caption names the table
+    caption: str = ""  # the caption's first sentence
 
     def as_dict(self) -> dict[str, object]:
         """The JSON shape of the `tables` command."""
         return {
+            "label": self.label,
+            "caption": self.caption,
             "page": self.page,
             "bbox": [round(v, 1) for v in self.bbox],
             "cells": [

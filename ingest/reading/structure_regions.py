@@ -23,6 +23,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 
 from ingest.common.document import DEFAULT_LIMITS
+from ingest.reading.captions import label_tables
 from ingest.reading.structure import Box, Table, table_from_lines, table_from_words
 from ingest.reading.tables_pdf import (
     CAPTION,
@@ -440,7 +441,7 @@ def _read_page(pdf, num: int, notes: list[str]) -> list[Table]:  # type: ignore[
                 notes.append(f"page {num}: not read ({len(words)} words, more than the limit of {MAX_PAGE_WORDS})")
                 return []
             rules = page_rules(page)
-            return page_tables(words, rules, page.get_width(), num, page.get_height())
+            return label_tables(fix_sizes(words), page_tables(words, rules, page.get_width(), num, page.get_height()))
         finally:
             page.close()
     except Exception as exc:  # one bad page never stops the file

@@ -22,6 +22,7 @@ from functools import lru_cache
 from ingest.analysis.benchmarks import Catalogue
 from ingest.analysis.benchmarks import norm_name as norm
 from ingest.common.records import ResultCell as Cell  # the stored record is the reading's cell too
+from ingest.reading.table_text import DELTA
 from ingest.reading.tables_pdf import DASH, MARKS, Grid, GridRow, is_value
 
 _MARK_RX = re.compile(rf"(?<=\S)[{re.escape(MARKS)}\u00b9\u00b2\u00b3]+$|^[{re.escape(MARKS)}]+(?=\S)")
@@ -183,7 +184,11 @@ def interpret(
         grid, cat, main, [c for c in range(main + 1, len(grid.label_headers)) if c not in grid.key_cols], heads,
         _two_metrics(caption, cat), corner_bench, _caption_benchmark(caption, cat),
     )  # fmt: skip
-    rows_named = row_frac == col_frac and corner and cat.is_label_word(corner) and not cat.is_model_word(corner)
+    lab = [clean(h) for h in grid.label_headers]
+    split_rows = main < len(lab) and any(cat.is_split_parent(lab[k], lab[main]) for k in range(main))
+    rows_named = row_frac == col_frac and (
+        (corner and cat.is_label_word(corner) and not cat.is_model_word(corner)) or split_rows
+    )  # the label columns say they hold benchmarks ("Benchmark (Metric)"; "Benchmark" | "Split")
     own_cols = row_frac == col_frac and own_names and any(_mentions(n, own_names) for n in col_names)
     if row_frac > col_frac or own_cols or rows_named:
         orientation = "models-as-columns"
@@ -244,6 +249,9 @@ def _models_as_columns(rd: _Reading) -> None:
     # No column header names a model, only a metric or a summed score ("Points"), and no row does:
     # the table prints the report's own results.
     unnamed = bool(heads) and all(not sp and (not b or cat.is_metric(b) or cat.is_rating_word(b)) for b, _m, _st, sp in heads)
+    lab = rd.grid.label_headers
+    # outer label columns headed as benchmarks over a main column headed as their splits
+    parents = {k for k in range(min(main, len(lab))) if main < len(lab) and cat.is_split_parent(clean(lab[k]), clean(lab[main]))}
     for r in rd.grid.rows:
         bench_raw = clean(r.labels[main])
         if cat.is_attribute_row(bench_raw):
@@ -260,7 +268,8 @@ def _models_as_columns(rd: _Reading) -> None:
                 metric = metric or x.strip("()")
             elif x:
                 bench = _join([bench, x])
-        groups = [clean(x) for x in r.labels[:main] if clean(x)]
+        bench = _join([*(clean(r.labels[k]) for k in sorted(parents)), bench])
+        groups = [clean(x) for k, x in enumerate(r.labels[:main]) if clean(x) and k not in parents]
         group = " / ".join(groups) or clean(r.group)
         setting = rd.setting(r)
         if not bench:
@@ -309,6 +318,7 @@ def _models_as_rows(rd: _Reading) -> None:
 
 
 _CITATION = re.compile(r"^(?P<v>.*?\d%?)\s*(?P<c>[(\[](?=[^()\[\]]*(?:et al|\d{4}|[A-Z][a-z]+,))[^()\[\]]*[)\]])$")
+GLUED_DELTA = re.compile(rf"^(?P<v>[-+\u2212]?(?:\d+(?:[.,]\d+)*|\.\d+)\s*%?)(?P<d>{DELTA})$")
 _SIZE_VALUE = re.compile(r"^\d+(\.\d+)?\s*[KMBT]$")
 _PACKED = re.compile(r"^(?P<a>[^|]*\d[^|]*?)\s*\|\s*(?P<b>[^|]*\d[^|]*)$")
 _TWO_METRICS = re.compile(r"([\w@.+-]+(?: [\w@.+-]+)?)\s*(?:/|\||\band\b)\s*([\w@.+-]+(?: [\w@.+-]+)?)")
@@ -328,7 +338,8 @@ def _values(raw: str, metric: str, pair: tuple[str, str] | None, cat: Catalogue)
     """The result value(s) of one printed cell as (value, metric, note): a citation after the number
     ("53.9 (Author et al., 2025)") and footnote markers ("71.2†") are taken off into the note; a
     cell packing two numbers ("35.02 | 62.26") is two values when the header or caption names two
-    metrics. Empty, dash and non-numeric cells give nothing."""
+    metrics; a printed change after the score ("91.8+3.3", "62.0 (-1.5)") goes to the note. Empty,
+    dash and non-numeric cells give nothing."""
     text = " ".join((raw or "").split())
     note = ""
     cm = _CITATION.match(text) if len(text) <= _SHORT else None  # bounded: a hostile cell may be huge
@@ -340,6 +351,9 @@ def _values(raw: str, metric: str, pair: tuple[str, str] | None, cat: Catalogue)
         note = _join([note, f"marker {marks}" if marks else ""])
     if not v or DASH.match(v):
         return []
+    dm = GLUED_DELTA.match(v) if len(v) <= _SHORT else None
+    if dm:  # a printed change after the score ("91.8+3.3"): the value is the score, the change a note
+        v, note = dm.group("v").strip(), _join([note, dm.group("d").strip()])
     two = _two_metrics(metric, cat) or (pair if not metric else None)
     pm = _PACKED.match(v) if "|" in v and len(v) <= _SHORT else None  # "1633 / 91.4%" is one value as printed
     if pm and two and is_value(clean(pm.group("a"))) and is_value(clean(pm.group("b"))):
