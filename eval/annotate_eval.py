@@ -359,6 +359,8 @@ def unknown_method_check(docs: list[Doc], lens: Lens) -> str:
             for dd in data["dimensions"]:
                 if dd["id"] == "rl_algorithm":
                     dd["categories"] = [x for x in dd["categories"] if x["name"] != cat]
+                for r in (dd.get("derive") or {}).get("rules", []):  # the method is unknown to the lens now
+                    r["methods"] = [x for x in r["methods"] if x != cat]
             used = as_set(annotate(d.sents, Lens.model_validate(data)).cells["rl_algorithm"].value)
             ok = cat in used
             found += ok

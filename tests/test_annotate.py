@@ -380,7 +380,7 @@ def test_prefilters_never_drop_a_sentence_a_cue_matches(lens) -> None:
 FLOORS = {
     # measured on the 54 gold documents by eval/annotate_eval.py ("== all 54", in-sample), less about
     # one document's worth (0.02) so that a new labelled document does not fail main by itself
-    "alg_exact": 0.63, "alg_f1": 0.80, "rs_f1": 0.82, "gran_acc": 0.70,
+    "alg_exact": 0.61, "alg_f1": 0.79, "rs_f1": 0.82, "gran_acc": 0.81,
     "disclosure_exact": 0.78, "disclosure_w1": 0.94, "rl_disclosure_exact": 0.65, "rl_disclosure_w1": 0.98,
 }  # fmt: skip
 
