@@ -163,3 +163,22 @@ def test_figure_caption_is_no_evidence_of_use(lens) -> None:
 
     assert role_of(Sentence("Figure 3: Training curves of PPO and GRPO on AIME.", 1, "1", "body", 0), lens) == "caption"
     assert role_of(Sentence("We adopt GRPO (Shao et al., 2024) for RL.", 1, "1", "body", 0, "", "Preliminaries"), lens) == "own"
+
+
+# ------------------------------------------------------------- short posts
+@pytest.mark.parametrize(
+    "text",
+    [
+        "在训练方面，我们结合了有监督微调、反馈模型训练以及在线DPO等方法。",
+        "Recognizing the value of human preferences in the learning process, we effectively employed techniques such as "
+        "Direct Preference Optimization (DPO) in aligning the latest models.",
+        "Building upon the SFT stage, we further align the policy model with human intent using Direct Preference Optimization.",
+    ],
+)
+def test_a_training_paragraph_naming_the_method_once_is_use(lens, text: str) -> None:
+    assert annotate(doc(("Post-training", text)), lens).cells["rl_algorithm"].value == ("DPO",)
+
+
+def test_methods_such_as_in_others_work_stay_mentioned(lens) -> None:
+    cells = annotate(doc(("3 Method", "Preference methods such as DPO are popular; we adopt GRPO for RL.")), lens).cells
+    assert cells["rl_algorithm"].value == ("GRPO",)
