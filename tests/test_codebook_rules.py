@@ -182,3 +182,42 @@ def test_a_training_paragraph_naming_the_method_once_is_use(lens, text: str) -> 
 def test_methods_such_as_in_others_work_stay_mentioned(lens) -> None:
     cells = annotate(doc(("3 Method", "Preference methods such as DPO are popular; we adopt GRPO for RL.")), lens).cells
     assert cells["rl_algorithm"].value == ("GRPO",)
+
+
+# ------------------------------------------------------------- no RL stage
+def test_sft_only_report_shows_no_rl_stage_with_its_training_sentence(lens) -> None:
+    sents = doc(
+        ("4 Post-training", "We conduct supervised fine-tuning (SFT) on 1.5M instruction samples for alignment."),
+        ("5 Evaluation", "The chat model is evaluated on standard benchmarks."),
+    )
+    cells = annotate(sents, lens).cells
+    for dim in lens.no_stage.dimensions:
+        assert cells[dim].value == (lens.no_stage.value,), dim
+    assert "supervised fine-tuning" in (cells["reward_source"].quote or "")
+    assert cells["disclosure"].value == ("none",)
+
+
+def test_report_saying_it_uses_no_rl_quotes_that(lens) -> None:
+    sents = doc(("1 Introduction", "Our agent is trained by supervised learning alone, without any reinforcement learning."))
+    cell = annotate(sents, lens).cells["credit_granularity"]
+    assert cell.value == (lens.no_stage.value,) and "without any reinforcement learning" in (cell.quote or "")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We further post-train the model with RLHF.",
+        "Finally, in the fourth stage, we applied RL across more than 20 general-domain tasks.",
+        "我们使用强化学习持续优化模型。",
+    ],
+)
+def test_a_stage_without_a_named_method_is_not_disclosed_not_no_stage(lens, text: str) -> None:
+    cells = annotate(doc(("Post-training", text)), lens).cells
+    assert lens.no_stage.value not in cells["credit_granularity"].value
+
+
+def test_rejection_sampling_alone_is_no_rl_stage_but_stays_listed(lens) -> None:
+    sents = doc(("4 SFT", "We apply rejection sampling fine-tuning: we fine-tune on the verified samples of our model."))
+    cells = annotate(sents, lens).cells
+    assert cells["rl_algorithm"].value == ("rejection sampling fine-tuning",)
+    assert cells["reward_source"].value == (lens.no_stage.value,)

@@ -89,6 +89,7 @@ from ingest.analysis.cues import (
 from ingest.analysis.evidence import Sentence
 from ingest.analysis.lens import NOT_DISCLOSED, Dimension, Lens
 from ingest.analysis.roles import roles
+from ingest.analysis.stages import no_stage
 from ingest.common.records import Annotation, Cell, EvidenceRow
 
 __all__ = [
@@ -240,6 +241,27 @@ def _derived(
     return _scored(derived, sup, ctx, model), rows
 
 
+def _no_stage(cells: dict[str, Cell], own: list[Sentence], lens: Lens, ctx: DocContext, model: Model) -> None:
+    """A report without the lens's stage (`no_stage:`) shows its declared value in the declared dimensions,
+    quoting the sentence that says so or says how the model is trained; the source dimension keeps the
+    methods it found that are no such stage (rejection-sampling fine-tuning)."""
+    ns = lens.no_stage
+    if ns is None or ns.source not in cells:
+        return
+    found = no_stage(own, lens, cells[ns.source].value)
+    if found is None:
+        return
+    s = found.sentence
+    for dim_id in ns.dimensions:
+        old = cells.get(dim_id)
+        if old is None or (dim_id == ns.source and old.value != (NOT_DISCLOSED,)):
+            continue
+        cell = _cell([found.value], None, Hit(s, []) if s else None, why="the report says so" if found.said else
+                     "no own-training sentence names the stage")  # fmt: skip
+        sup = Support(lens.dimension(dim_id).kind, default=not found.said, sentences=(s,) if s else (), definition=found.said)
+        cells[dim_id] = _scored(cell, sup, ctx, model)
+
+
 def _skipped(sents: list[Sentence], lens: Lens) -> set[int]:
     """Indices of sentences under headings the lens skips (related work, limitations, failed attempts)."""
     rx = alternation(lens.skip_headings)
@@ -287,5 +309,6 @@ def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues", model
         else:
             continue
         evidence += rows
+    _no_stage(cells, own, lens, ctx, model)
     cells = {d.id: cells[d.id] for d in lens.dimensions if d.id in cells}  # table order
     return Annotation(lens.id, lens.fingerprint, cells, tuple(evidence))

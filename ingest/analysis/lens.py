@@ -222,6 +222,34 @@ class Derive(_Strict):
     )
 
 
+class NoStage(_Strict):
+    """A value of its own for a report whose model has no such training stage at all (codebook `rl_used: no`):
+    distinct from "not disclosed", which says the stage exists but the report does not say how."""
+
+    value: str = Field(min_length=1, description="the value shown (e.g. 'no RL stage')")
+    description: str | None = None
+    dimensions: list[str] = Field(min_length=1, description="the dimensions that show it")
+    source: str = Field(min_length=1, description="the algorithm dimension: a used method means there is a stage")
+    ignore: list[str] = Field(
+        default_factory=list, description="methods of the source that are no such stage (rejection-sampling fine-tuning)"
+    )
+    stage: list[str] = Field(
+        min_length=1, description="an own-training sentence matching one of these says the model goes through the stage"
+    )
+    stage_headings: list[str] = Field(
+        default_factory=list, description="an own-training sentence under a heading matching one of these is in the stage"
+    )
+    negated: list[str] = Field(default_factory=list, description="a sentence matching one of these says it does not")
+    evidence: list[str] = Field(
+        default_factory=list, description="else the first own sentence matching one of these (how the model is trained)"
+    )
+
+    @field_validator("stage", "stage_headings", "negated", "evidence")
+    @classmethod
+    def _rx(cls, v: list[str]) -> list[str]:
+        return _compile_all(v)
+
+
 class Level(_Strict):
     """A disclosure level reached when at least `min_indicators` indicators fire."""
 
@@ -362,6 +390,7 @@ class Lens(_Strict):
         description="headings of summary sections (abstract, introduction, conclusion): their sentences rank below "
         "method sentences as evidence and count as background in a cell's confidence",
     )
+    no_stage: NoStage | None = Field(None, description="a value for reports without the stage the lens is about")
     sentence_roles: list[RoleRule] = Field(
         default_factory=list,
         description="what a sentence does (related work, preliminaries, contrast, evaluation, future work, caption), "
@@ -406,6 +435,15 @@ class Lens(_Strict):
                 named = {m for r in d.derive.rules for m in r.methods} | set(d.derive.ignore)
                 if named - known:
                     raise ValueError(f"dimension {d.id!r}: derive names unknown methods: {', '.join(sorted(named - known))}")
+        if self.no_stage is not None:
+            ns = self.no_stage
+            bad = [d for d in [*ns.dimensions, ns.source] if d not in ids]
+            if bad:
+                raise ValueError(f"no_stage: {', '.join(bad)} not among the dimensions")
+            if self.dimension(ns.source).kind != "algorithm":
+                raise ValueError(f"no_stage.source: {ns.source!r} is not an algorithm dimension")
+            if ns.value.lower() in RESERVED or any(ns.value in self.dimension(d).values for d in ns.dimensions):
+                raise ValueError(f"no_stage.value: {ns.value!r} is already a value of its dimensions")
         unknown = [c for c in self.summary_columns if c not in ids]
         if unknown:
             raise ValueError(f"summary_columns: {', '.join(unknown)} not among the dimensions ({', '.join(ids)})")
@@ -433,7 +471,13 @@ class Lens(_Strict):
     def allowed_values(self, dim_id: str) -> list[str]:
         """Values a cell may hold; a `mentioned` dimension takes its source's category names."""
         d = self.dimension(dim_id)
-        return self.dimension(d.source).values if d.kind == "mentioned" and d.source else d.values
+        values = self.dimension(d.source).values if d.kind == "mentioned" and d.source else d.values
+        return [*values, self.no_stage.value] if self.no_stage is not None and dim_id in self.no_stage.dimensions else values
+
+    @property
+    def no_stage_value(self) -> str | None:
+        """The declared value for a report without the stage (`no_stage:`), if any."""
+        return self.no_stage.value if self.no_stage is not None else None
 
     @cached_property
     def fingerprint(self) -> str:
