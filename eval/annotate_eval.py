@@ -190,6 +190,9 @@ def compare(docs: list[Doc], res: dict[str, Annotation], lens: Lens) -> tuple[di
         gs, unm = map_names(g["rl_algorithms_used"], lens, "rl_algorithm", intro, used=True)
         unmapped_all += [f"{d.id}: {u}" for u in unm]
         gs |= {f"? {u}" for u in unm}  # a name the lens cannot produce is a miss
+        # codebook `rl_used: no`: the lens's "no RL stage" value, in every column that declares it
+        nostage = lens.no_stage_value if g.get("rl_used") == "no" else None
+        gs = gs or ({nostage} if nostage else set())
         ps = as_set(cells["rl_algorithm"].value)
         row["alg"] = (gs, ps)
         if gs != ps:
@@ -202,14 +205,14 @@ def compare(docs: list[Doc], res: dict[str, Annotation], lens: Lens) -> tuple[di
         row["ment"] = (gm, pm)
         if gm != pm:
             confusions.append(f"rl_algorithm_mentioned {d.id}: gold {sorted(gm)} vs auto {sorted(pm)}")
-        gr, pr = as_set(g["reward_sources"]), as_set(cells["reward_source"].value)
+        gr, pr = ({nostage} if nostage else as_set(g["reward_sources"])), as_set(cells["reward_source"].value)
         row["rs"] = (gr, pr)
         if gr != pr:
             confusions.append(f"reward_source {d.id}: missed {sorted(gr - pr)}, extra {sorted(pr - gr)}")
-        pv = cells["credit_granularity"].value[0]
-        row["gran"] = pv == g["credit_granularity"]
-        if pv != g["credit_granularity"]:
-            confusions.append(f"credit_granularity {d.id}: gold {g['credit_granularity']} vs auto {pv}")
+        pv, gv = cells["credit_granularity"].value[0], nostage or g["credit_granularity"]
+        row["gran"], row["gran_gold"] = pv == gv, gv
+        if pv != gv:
+            confusions.append(f"credit_granularity {d.id}: gold {gv} vs auto {pv}")
         for dim, key in LEVEL_KEYS.items():
             cell = cells[dim]
             lv, gv = cell.value[0], g[key]
@@ -359,6 +362,8 @@ def unknown_method_check(docs: list[Doc], lens: Lens) -> str:
             for dd in data["dimensions"]:
                 if dd["id"] == "rl_algorithm":
                     dd["categories"] = [x for x in dd["categories"] if x["name"] != cat]
+                for r in (dd.get("derive") or {}).get("rules", []):  # the method is unknown to the lens now
+                    r["methods"] = [x for x in r["methods"] if x != cat]
             used = as_set(annotate(d.sents, Lens.model_validate(data)).cells["rl_algorithm"].value)
             ok = cat in used
             found += ok
@@ -390,7 +395,7 @@ def main_algorithm(gold: dict, lens: Lens, introduced: set[str]) -> str:
     item nothing maps stays "? item" (a miss), no item is "not disclosed"."""
     items = gold["rl_algorithms_used"]
     if not isinstance(items, list) or not items:
-        return NOT_DISCLOSED
+        return (lens.no_stage_value if gold.get("rl_used") == "no" else None) or NOT_DISCLOSED
     mapped, unmapped = map_names(items[:1], lens, "rl_algorithm", introduced, used=True)
     return next(iter(mapped)) if mapped else f"? {unmapped[0]}"
 
@@ -430,11 +435,28 @@ def cell_values(docs: list[Doc], res: dict[str, Annotation], lens: Lens) -> dict
             g, p = (frozenset(x) for x in row[key])  # type: ignore[attr-defined]
             out[dim].append(DocValues(d.id, g, p, p))
         gran = cells["credit_granularity"].value[0]
-        out["granularity"].append(DocValues(d.id, d.gold["credit_granularity"], gran, gran))
+        out["granularity"].append(DocValues(d.id, row["gran_gold"], gran, gran))
         for dim, lid, key in LEVEL_ROWS:
             lv = LEVELS.index(cells[lid].value[0])
             out[dim].append(DocValues(d.id, LEVELS.index(d.gold[key]), lv, preds[lid][d.id]))
     return out
+
+
+def no_stage_line(docs: list[Doc], res: dict[str, Annotation], lens: Lens) -> str:
+    """How many reports without RL (gold `rl_used: no`) show the lens's "no RL stage" in every column that
+    declares it (the algorithm column may list a method that is no RL stage instead), and how many others do."""
+    ns = lens.no_stage
+    if ns is None:
+        return "no 'no stage' value declared by the lens"
+
+    def shows(d: Doc) -> bool:
+        cells = res[d.id].cells
+        return all(ns.value in cells[x].value for x in ns.dimensions if x != ns.source)
+
+    without = [d for d in docs if d.gold.get("rl_used") == "no"]
+    wrong = [d.id for d in docs if d.gold.get("rl_used") != "no" and shows(d)]
+    return (f"reports without RL (gold rl_used: no) showing '{ns.value}': {sum(map(shows, without))}/{len(without)}; "
+            f"reports with RL showing it: {len(wrong)}" + (f" ({', '.join(wrong)})" if wrong else ""))  # fmt: skip
 
 
 def splits_of(docs: list[Doc]) -> dict[str, set[str]]:
@@ -446,6 +468,7 @@ def splits_of(docs: list[Doc]) -> dict[str, set[str]]:
 def baseline_lines(docs: list[Doc], res: dict[str, Annotation], lens: Lens, nested: list | None = None) -> list[str]:
     """The baseline table and the doubt ranking (leave-one-document-out confidence) per split."""
     lines = format_figures(figures(cell_values(docs, res, lens), CELL_METRICS, splits_of(docs)))
+    lines.append(no_stage_line(docs, res, lens))
     nested = nested if nested is not None else nested_loo(gold_examples(docs, res, lens))
     for split, ids in splits_of(docs).items():
         lines.append(format_doubt(f"{split}, LOO", doubt([(p, e.correct) for e, p, _ in nested if e.doc in ids])))

@@ -60,11 +60,13 @@ def test_lean_as_author_name_is_not_the_formal_verifier(lens) -> None:
     assert "formal-verifier" in cells["reward_source"].value
 
 
-def test_silent_report_is_not_disclosed_everywhere(lens) -> None:
+def test_report_silent_on_rl_shows_no_rl_stage_not_hidden(lens) -> None:
+    # codebook `rl_used: no`: a report whose model has no RL stage does not read as hiding one
     cells = run(lens, "We pretrain a dense model on fifteen trillion tokens of web text and code.")
-    for dim in ("reward_source", "credit_granularity", "rl_algorithm", "rl_algorithm_mentioned"):
-        assert cells[dim].value == ("not disclosed",), dim
-        assert cells[dim].quote is None
+    for dim in ("reward_source", "credit_granularity", "rl_algorithm"):
+        assert cells[dim].value == (lens.no_stage.value,), dim
+        assert cells[dim].quote is None  # nothing says how the model is post-trained
+    assert cells["rl_algorithm_mentioned"].value == ("not disclosed",)
     assert cells["disclosure"].value == ("none",)
     assert cells["disclosure"].indicators == ()
 
@@ -272,7 +274,7 @@ def test_eval_maps_the_gold_unnamed_notation_onto_the_generic_category(lens) -> 
 # --------------------------------------------------------------------- reward sources read in context
 def test_data_filtering_words_without_reward_are_no_reward_source(lens) -> None:
     cells = run(lens, "In the quality assessment phase, the SFT data undergo rule-based verification and test cases are run.")
-    assert cells["reward_source"].value == ("not disclosed",)
+    assert cells["reward_source"].value in (("not disclosed",), (lens.no_stage.value,))  # SFT only: no RL stage
 
 
 def test_no_format_reward_is_negated_but_a_format_reward_is_a_penalty_term(lens) -> None:
@@ -380,7 +382,7 @@ def test_prefilters_never_drop_a_sentence_a_cue_matches(lens) -> None:
 FLOORS = {
     # measured on the 54 gold documents by eval/annotate_eval.py ("== all 54", in-sample), less about
     # one document's worth (0.02) so that a new labelled document does not fail main by itself
-    "alg_exact": 0.63, "alg_f1": 0.80, "rs_f1": 0.82, "gran_acc": 0.70,
+    "alg_exact": 0.61, "alg_f1": 0.79, "rs_f1": 0.82, "gran_acc": 0.81,
     "disclosure_exact": 0.78, "disclosure_w1": 0.94, "rl_disclosure_exact": 0.65, "rl_disclosure_w1": 0.98,
 }  # fmt: skip
 

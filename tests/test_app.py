@@ -525,3 +525,15 @@ def test_compare_reads_a_forged_browser_state_within_bounds(store_env: Path) -> 
     assert not at.exception
     view = matrix_data(at)["view"]
     assert view["filters"] == [["org", "Lab B"]] and view["page"] == 1
+
+
+def test_no_stage_value_has_its_own_chip_and_legend_distinct_from_not_disclosed() -> None:
+    ns = LENS.no_stage
+    assert ns is not None
+    dim = ns.dimensions[-1]
+    wide = pd.DataFrame({f"_{dim}": [[ns.value], ["not disclosed"]]})
+    (col,) = compare.columns(LENS, [dim], wide)
+    cls = {v: c for v, c, _ in col.chips}
+    assert cls[ns.value] == "nostage" and cls["not disclosed"] == "none"
+    assert ns.value in LENS.allowed_values(dim)  # Review offers it, curation accepts it
+    assert ns.value in compare.legend(LENS) and "not the same as" in compare.legend(LENS)

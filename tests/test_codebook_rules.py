@@ -102,3 +102,122 @@ def test_an_algorithm_under_an_rl_heading_in_a_summary_section_or_contrast_does_
     assert not _algorithm_named(lens, summary)
     contrast = doc(("4 RL Training", "Prior works have trained the policy with PPO instead of our recipe."))
     assert not _algorithm_named(lens, contrast)
+
+
+# ------------------------------------------------------------- granularity derived from the advantage
+def test_grpo_with_one_score_per_response_is_trajectory_outcome_without_saying_so(lens) -> None:
+    sents = doc(("3 Reinforcement Learning", "We adopt GRPO to train the policy on math and code prompts."))
+    cell = annotate(sents, lens).cells["credit_granularity"]
+    assert cell.value == ("trajectory/outcome",)
+    assert "GRPO" in (cell.why or "")
+
+
+def test_dpo_is_trajectory_outcome(lens) -> None:
+    sents = doc(("4 Alignment", "We use DPO on the preference data collected from our own model."))
+    assert annotate(sents, lens).cells["credit_granularity"].value == ("trajectory/outcome",)
+
+
+def test_ppo_with_a_learned_critic_and_gae_is_token_segment(lens) -> None:
+    sents = doc(
+        ("3 RL", "We train the policy with PPO."),
+        ("3 RL", "We initialize the critic model from the reward model and use GAE with lambda 0.95."),
+    )
+    assert annotate(sents, lens).cells["credit_granularity"].value == ("token/segment",)
+
+
+def test_ppo_without_a_stated_critic_is_trajectory_outcome(lens) -> None:
+    sents = doc(("3 RL", "We train the policy with PPO; each proof gets a reward of 1 if it is verified."))
+    assert annotate(sents, lens).cells["credit_granularity"].value == ("trajectory/outcome",)
+
+
+def test_gae_in_preliminaries_describing_ppo_in_general_is_not_use(lens) -> None:
+    sents = [
+        Sentence(
+            "PPO computes the advantage with Generalized Advantage Estimation (GAE) from a value model.",
+            *(2, "2", "body", 0, "Proximal Policy Optimization (PPO)", "Preliminaries"),
+        ),
+        Sentence("We adopt GRPO as our RL algorithm for all experiments.", 4, "4", "body", 1, "Method", "Method"),
+    ]
+    assert annotate(sents, lens).cells["credit_granularity"].value == ("trajectory/outcome",)
+
+
+# ------------------------------------------------------------- sentence roles
+def test_reason_against_a_reward_model_is_no_reward_model(lens) -> None:
+    sents = doc(
+        ("3 Reward", "The use of a reward model usually suffers from the reward hacking problem."),
+        ("3 Reward", "We therefore adopt a rule-based reward that checks the final answer."),
+    )
+    assert annotate(sents, lens).cells["reward_source"].value == ("rule-based/verifiable",)
+
+
+def test_sentence_opening_on_cited_work_is_not_the_authors_training(lens) -> None:
+    sents = doc(
+        ("2 Method", "In the RLHF scenario [23], human preference data are used to train a reward model."),
+        ("2 Method", "We adopt a rule-based reward that checks the final answer in our RL stage."),
+    )
+    assert annotate(sents, lens).cells["reward_source"].value == ("rule-based/verifiable",)
+
+
+def test_figure_caption_is_no_evidence_of_use(lens) -> None:
+    from ingest.analysis.roles import role_of
+
+    assert role_of(Sentence("Figure 3: Training curves of PPO and GRPO on AIME.", 1, "1", "body", 0), lens) == "caption"
+    assert role_of(Sentence("We adopt GRPO (Shao et al., 2024) for RL.", 1, "1", "body", 0, "", "Preliminaries"), lens) == "own"
+
+
+# ------------------------------------------------------------- short posts
+@pytest.mark.parametrize(
+    "text",
+    [
+        "在训练方面，我们结合了有监督微调、反馈模型训练以及在线DPO等方法。",
+        "Recognizing the value of human preferences in the learning process, we effectively employed techniques such as "
+        "Direct Preference Optimization (DPO) in aligning the latest models.",
+        "Building upon the SFT stage, we further align the policy model with human intent using Direct Preference Optimization.",
+    ],
+)
+def test_a_training_paragraph_naming_the_method_once_is_use(lens, text: str) -> None:
+    assert annotate(doc(("Post-training", text)), lens).cells["rl_algorithm"].value == ("DPO",)
+
+
+def test_methods_such_as_in_others_work_stay_mentioned(lens) -> None:
+    cells = annotate(doc(("3 Method", "Preference methods such as DPO are popular; we adopt GRPO for RL.")), lens).cells
+    assert cells["rl_algorithm"].value == ("GRPO",)
+
+
+# ------------------------------------------------------------- no RL stage
+def test_sft_only_report_shows_no_rl_stage_with_its_training_sentence(lens) -> None:
+    sents = doc(
+        ("4 Post-training", "We conduct supervised fine-tuning (SFT) on 1.5M instruction samples for alignment."),
+        ("5 Evaluation", "The chat model is evaluated on standard benchmarks."),
+    )
+    cells = annotate(sents, lens).cells
+    for dim in lens.no_stage.dimensions:
+        assert cells[dim].value == (lens.no_stage.value,), dim
+    assert "supervised fine-tuning" in (cells["reward_source"].quote or "")
+    assert cells["disclosure"].value == ("none",)
+
+
+def test_report_saying_it_uses_no_rl_quotes_that(lens) -> None:
+    sents = doc(("1 Introduction", "Our agent is trained by supervised learning alone, without any reinforcement learning."))
+    cell = annotate(sents, lens).cells["credit_granularity"]
+    assert cell.value == (lens.no_stage.value,) and "without any reinforcement learning" in (cell.quote or "")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We further post-train the model with RLHF.",
+        "Finally, in the fourth stage, we applied RL across more than 20 general-domain tasks.",
+        "我们使用强化学习持续优化模型。",
+    ],
+)
+def test_a_stage_without_a_named_method_is_not_disclosed_not_no_stage(lens, text: str) -> None:
+    cells = annotate(doc(("Post-training", text)), lens).cells
+    assert lens.no_stage.value not in cells["credit_granularity"].value
+
+
+def test_rejection_sampling_alone_is_no_rl_stage_but_stays_listed(lens) -> None:
+    sents = doc(("4 SFT", "We apply rejection sampling fine-tuning: we fine-tune on the verified samples of our model."))
+    cells = annotate(sents, lens).cells
+    assert cells["rl_algorithm"].value == ("rejection sampling fine-tuning",)
+    assert cells["reward_source"].value == (lens.no_stage.value,)

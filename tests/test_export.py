@@ -244,3 +244,13 @@ def test_out_files_get_the_users_file_mode(shipped_store: Store, tmp_path: Path)
         assert stat.S_IMODE(dest.stat().st_mode) == 0o640  # 0666 less the umask, as `>` would give
     finally:
         os.umask(old)
+
+
+def test_no_stage_value_is_exported_as_declared_not_as_not_disclosed() -> None:
+    from ingest.outputs.study_tables import display_value
+
+    lens = load_lens()
+    ns = lens.no_stage
+    assert ns is not None
+    for dim in ns.dimensions:
+        assert display_value(ns.value, dim, lens) == ns.value

@@ -67,7 +67,8 @@ CSS = (  # a bare style sheet (views.matrix draws it with the matrix)
     ".chip{display:inline-block;border-radius:10px;padding:1px 7px;margin:1px 2px 1px 0;color:#1a1a1a;"
     "font-size:12px;line-height:18px;white-space:nowrap;max-width:100%;overflow:hidden;text-overflow:ellipsis;"
     "text-decoration:none;background:#e0e0e0}"
-    ".chip.k{color:#fff}.chip.none{background:#eee;color:#555}.chip.na{background:#fff;color:#888;border:1px dashed #bbb}"
+    ".chip.k{color:#fff}.chip.none{background:#eee;color:#555}.chip.nostage{background:#f3efe6;color:#5b4a2a;font-style:italic}"
+    ".chip.na{background:#fff;color:#888;border:1px dashed #bbb}"
     ".chip.dis{outline:2px solid #d9730d}.chip i{font-style:normal;margin-left:3px;font-size:11px}"
     + "".join(f".chip.c{i}{{background:{c}}}" for i, c in enumerate(PALETTE))
     + "".join(f".chip.l{i}{{background:{c}}}" for i, c in enumerate(LEVEL_SHADES))
@@ -206,7 +207,8 @@ def columns(lens: Lens, dims: Sequence[str], wide: pd.DataFrame) -> list[matrix.
         last = [NOT_ASSESSED, *([INGEST_FAILED] if INGEST_FAILED in seen else [])]
         values = [*known, *sorted(seen - set(known) - set(last), key=str.casefold), *last]
         out.append(matrix.Column(d, dim.label, tuple(
-            (v, "na" if v in last else "none" if v == NOT_DISCLOSED else known.get(v, ("", ""))[0],
+            (v, "na" if v in last else "none" if v == NOT_DISCLOSED else "nostage" if v == lens.no_stage_value
+             else known.get(v, ("", ""))[0],
              NOT_ASSESSED if v == NOT_ASSESSED else known[v][1] if v in known else v)
             for v in values)))  # fmt: skip
     return out
@@ -298,6 +300,14 @@ def _facets(lens: Lens, choices: Mapping[str, list[str]]) -> list[matrix.Facet]:
     ]
 
 
+def legend(lens: Lens) -> str:
+    """The legend, with the lens's own value for a report without its stage (`no_stage:`) when it declares one."""
+    ns = lens.no_stage
+    if ns is None:
+        return LEGEND
+    return f"{LEGEND} “{ns.value}”: {ns.description or 'the report has no such stage'} (not the same as “not disclosed”)."
+
+
 def render() -> None:
     """Draw the page."""
     lens = data.lens()
@@ -306,7 +316,7 @@ def render() -> None:
     if data.no_data_notice(tbl):
         return
     # The legend does not change with the filters, so it sits outside their fragment (not redrawn).
-    st.caption(LEGEND)
+    st.caption(legend(lens))
     changes.compare_note()  # reports whose latest version changed a cell, linked to their Changes view
     shown_ids: dict[str, pd.Series] = {}
     _matrix_and_filters(shown_ids)

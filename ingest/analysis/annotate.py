@@ -71,7 +71,7 @@ from ingest.analysis.annotate_common import (
     prototype,
 )
 from ingest.analysis.annotate_levels import _level
-from ingest.analysis.codebook import stage_values
+from ingest.analysis.codebook import derived_value, stage_values
 from ingest.analysis.confidence import DocContext, Model, Support, background, load_model, summary
 from ingest.analysis.cues import (
     FLAGS,
@@ -88,6 +88,8 @@ from ingest.analysis.cues import (
 )
 from ingest.analysis.evidence import Sentence
 from ingest.analysis.lens import NOT_DISCLOSED, Dimension, Lens
+from ingest.analysis.roles import roles
+from ingest.analysis.stages import no_stage
 from ingest.common.records import Annotation, Cell, EvidenceRow
 
 __all__ = [
@@ -117,7 +119,7 @@ __all__ = [
 ]
 
 #: Bump when evidence or annotation rules change in code, so stored annotations are recomputed.
-ANNOTATE_VERSION = 7
+ANNOTATE_VERSION = 8
 Ranking = Literal["tfidf", "cues"]
 
 
@@ -205,6 +207,61 @@ def _categorical_cell(
     return _cell(chosen, None, ranked[chosen[0]][0], support=support), rows, ranked, chosen
 
 
+def _derived(
+    dim: Dimension,
+    sents: list[Sentence],
+    sim: _Similarity | None,
+    lens: Lens,
+    low: Folded,
+    ctx: DocContext,
+    model: Model,
+    used: tuple[str, ...],
+) -> tuple[Cell, list[EvidenceRow]]:
+    """A `single` dimension with `derive:`: the value the codebook derives from the main used method
+    (see `derived_value`), with the sentence that states it (or the method's own evidence) as quote;
+    where no named method decides, the cue decision of `_categorical`."""
+    _, rows, ranked, _ = _categorical_cell(dim, sents, sim, lens, low, ctx.background)
+    src = lens.dimension(dim.derive.source)  # type: ignore[union-attr]
+    generic = frozenset(c.name for c in src.categories if c.generic)
+    got = derived_value(dim, used, generic, {c: [h.sentence for h in hs] for c, hs in ranked.items()}, ctx.background)
+    if got is None:
+        return _categorical(dim, sents, sim, lens, low, ctx, model)
+    value, main, evidence = got
+    hits = [h for h in ranked.get(evidence, []) if h.sentence.index not in ctx.background] if evidence else []
+    why = f"derived from the main method {main} (codebook)" + (f", stated: {evidence}" if evidence else "")
+    derived = _cell([value], None, hits[0] if hits else None, support={c: len(h) for c, h in ranked.items()}, why=why)
+    sup = Support(
+        dim.kind,
+        default=False,
+        sentences=tuple(h.sentence for h in hits),
+        definition=bool(hits),
+        n_values=1,
+        n_other=sum(len(h) for c, h in ranked.items() if c != evidence),
+    )
+    return _scored(derived, sup, ctx, model), rows
+
+
+def _no_stage(cells: dict[str, Cell], own: list[Sentence], lens: Lens, ctx: DocContext, model: Model) -> None:
+    """A report without the lens's stage (`no_stage:`) shows its declared value in the declared dimensions,
+    quoting the sentence that says so or says how the model is trained; the source dimension keeps the
+    methods it found that are no such stage (rejection-sampling fine-tuning)."""
+    ns = lens.no_stage
+    if ns is None or ns.source not in cells:
+        return
+    found = no_stage(own, lens, cells[ns.source].value)
+    if found is None:
+        return
+    s = found.sentence
+    for dim_id in ns.dimensions:
+        old = cells.get(dim_id)
+        if old is None or (dim_id == ns.source and old.value != (NOT_DISCLOSED,)):
+            continue
+        cell = _cell([found.value], None, Hit(s, []) if s else None, why="the report says so" if found.said else
+                     "no own-training sentence names the stage")  # fmt: skip
+        sup = Support(lens.dimension(dim_id).kind, default=not found.said, sentences=(s,) if s else (), definition=found.said)
+        cells[dim_id] = _scored(cell, sup, ctx, model)
+
+
 def _skipped(sents: list[Sentence], lens: Lens) -> set[int]:
     """Indices of sentences under headings the lens skips (related work, limitations, failed attempts)."""
     rx = alternation(lens.skip_headings)
@@ -228,14 +285,21 @@ def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues", model
     ctx = DocContext(background(sents, is_summary), len(sents), summary(sents, is_summary))
     model = model or load_model()
     kept = [s for s in sents if s.index not in skip]
+    # codebook: only sentences on the authors' own training are evidence of use (sentence roles)
+    other = set(roles(sents, lens))
+    own = [s for s in kept if s.index not in other]
     low = Folded()  # each sentence folded once for all dimensions
     cells: dict[str, Cell] = {}
     evidence: list[EvidenceRow] = []
-    for dim in lens.dimensions:
-        if dim.kind in ("multi", "single"):
-            cells[dim.id], rows = _categorical(dim, kept, sim, lens, low, ctx, model)
+    derived = [d for d in lens.dimensions if d.kind == "single" and d.derive is not None]
+    for dim in [d for d in lens.dimensions if d not in derived] + derived:  # a derived one after its source
+        if dim in derived:
+            used = cells[dim.derive.source].value if dim.derive.source in cells else ()  # type: ignore[union-attr]
+            cells[dim.id], rows = _derived(dim, own, sim, lens, low, ctx, model, used)
+        elif dim.kind in ("multi", "single"):
+            cells[dim.id], rows = _categorical(dim, own, sim, lens, low, ctx, model)
         elif dim.kind == "algorithm":
-            cell, mcell, rows = _algorithm(dim, sents, sim, lens, skip, low, ctx, model)
+            cell, mcell, rows = _algorithm(dim, sents, sim, lens, skip | other, low, ctx, model)
             cells[dim.id] = cell
             for other in lens.dimensions:
                 if other.kind == "mentioned" and other.source == dim.id:
@@ -245,4 +309,6 @@ def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues", model
         else:
             continue
         evidence += rows
+    _no_stage(cells, own, lens, ctx, model)
+    cells = {d.id: cells[d.id] for d in lens.dimensions if d.id in cells}  # table order
     return Annotation(lens.id, lens.fingerprint, cells, tuple(evidence))

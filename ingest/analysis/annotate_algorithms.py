@@ -23,7 +23,7 @@ from ingest.analysis.lens import NOT_DISCLOSED, Dimension, Lens
 from ingest.common.records import Cell, EvidenceRow
 
 #: Characters left/right of a method name searched for use/contrast phrases (within its clause).
-WINDOW = 70
+WINDOW = 90
 
 
 #: A citation inside a clause ("[Sheng et al., 2025]", "(Shao et al., 2024)"): its commas do not end the clause.

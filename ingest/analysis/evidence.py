@@ -66,6 +66,8 @@ class Sentence:
     section: str
     index: int  # position in the document's sentence list
     heading: str = ""  # nearest numbered heading above it (blog: its section heading)
+    #: the top-level numbered heading above it ("Preliminaries" above "2.1 PPO"): a subsection's role is its chapter's
+    chapter: str = ""
 
 
 def quote_on_page(quote: str, page_text: str) -> bool:
@@ -104,21 +106,29 @@ def heading_of(line: str) -> str | None:
 
 def prose_blocks(text: str, heading: str = "") -> list[tuple[str, str]]:
     """(heading, block) for each run of prose lines; other lines end a block and are dropped."""
-    blocks: list[tuple[str, list[str]]] = [(heading, [])]
+    return [(h, b) for h, _, b in chaptered_blocks(text, heading)]
+
+
+def chaptered_blocks(text: str, heading: str = "", chapter: str = "") -> list[tuple[str, str, str]]:
+    """(heading, chapter, block) for each run of prose lines: `prose_blocks` plus the top-level numbered
+    heading above each block (a heading numbered "2" or "B", not "2.1")."""
+    blocks: list[tuple[str, str, list[str]]] = [(heading, chapter, [])]
     for line in text.split("\n"):
         h = heading_of(line)
         if h:
             heading = h
-            blocks.append((heading, []))
+            if "." not in _HEADING.match(line).group(1).rstrip("."):  # type: ignore[union-attr]
+                chapter = h
+            blocks.append((heading, chapter, []))
             continue
         if not _is_prose(line):
-            if blocks[-1][1]:
-                blocks.append((heading, []))
+            if blocks[-1][2]:
+                blocks.append((heading, chapter, []))
             continue
-        if _BULLET.match(line) and blocks[-1][1]:
-            blocks.append((heading, []))
-        blocks[-1][1].append(line.strip())
-    return [(h, " ".join(b)) for h, b in blocks if b]
+        if _BULLET.match(line) and blocks[-1][2]:
+            blocks.append((heading, chapter, []))
+        blocks[-1][2].append(line.strip())
+    return [(h, c, " ".join(b)) for h, c, b in blocks if b]
 
 
 _BRACKET = re.compile(r"[()\[\]]")
@@ -204,16 +214,16 @@ def _cut_long(s: str) -> list[str]:
 def sentences(segments: Iterable[Segment]) -> list[Sentence]:
     """Evidence sentences of a document's body and appendix, in reading order."""
     out: list[Sentence] = []
-    heading = ""
+    heading = chapter = ""
     for seg in segments:
         if seg.section not in EVIDENCE_SECTIONS:
             continue
         label = seg.label or str(seg.page)
         if not label.isdigit():  # a blog block: its label is its heading
-            heading = label
-        for heading, block in prose_blocks(seg.text, heading):  # noqa: B020 - the heading carries on
+            heading = chapter = label
+        for heading, chapter, block in chaptered_blocks(seg.text, heading, chapter):  # noqa: B020 - they carry on
             for s in split_sentences(block):
                 text = fold(s)
                 if len(_WORD.findall(text)) >= MIN_SENTENCE_WORDS:
-                    out.append(Sentence(text, seg.page, label, seg.section, len(out), heading))
+                    out.append(Sentence(text, seg.page, label, seg.section, len(out), heading, chapter))
     return out

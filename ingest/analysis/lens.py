@@ -164,6 +164,92 @@ class Indicator(_Strict):
         return _compile_all(v)
 
 
+class RoleRule(_Strict):
+    """What a sentence does in its document, read from its heading and words (codebook: only the authors'
+    own training is evidence of use; background, related work, contrasts, evaluation and future work are not)."""
+
+    role: str = Field(min_length=1, description="the role given to a sentence this rule meets (e.g. 'related work')")
+    headings: list[str] = Field(
+        default_factory=list, description="the sentence's heading or its chapter (top-level heading) matches one of these"
+    )
+    text: list[str] = Field(default_factory=list, description="the sentence's text matches one of these")
+    unless: list[str] = Field(
+        default_factory=list,
+        description="a sentence matching one of these keeps the role 'own' even if `text` matches (the authors as "
+        "subject: 'we adopt GRPO (Shao et al., 2024)' cites, but describes their own training)",
+    )
+
+    @field_validator("headings", "text", "unless")
+    @classmethod
+    def _rx(cls, v: list[str]) -> list[str]:
+        return _compile_all(v)
+
+    @model_validator(mode="after")
+    def _some_test(self) -> RoleRule:
+        if not self.headings and not self.text:
+            raise ValueError("a role rule needs `headings:` or `text:`")
+        return self
+
+
+class DeriveRule(_Strict):
+    """Codebook derivation: the value a method's advantage implies (GRPO/DPO: one score per response)."""
+
+    value: str = Field(min_length=1, description="the category implied")
+    methods: list[str] = Field(default_factory=list, description="categories of the source dimension that imply it")
+    requires: str | None = Field(
+        None,
+        description="the value holds only where an own-training sentence supports this category of the derived "
+        "dimension (a PPO critic with GAE stated); otherwise the derivation's `otherwise` value",
+    )
+
+
+class Derive(_Strict):
+    """`single`: derive the value from the main method of an algorithm dimension (codebook: credit granularity
+    follows from the advantage), unless the report states a finer credit in its own training (then `mixed`)."""
+
+    source: str = Field(min_length=1, description="the algorithm dimension whose main used method decides")
+    rules: list[DeriveRule] = Field(min_length=1)
+    otherwise: str | None = Field(
+        None, description="the value for a named method no rule lists (or whose `requires` is not met); none: no derivation"
+    )
+    ignore: list[str] = Field(
+        default_factory=list, description="methods that are no RL advantage (rejection sampling): the next used one decides"
+    )
+    finer: list[str] = Field(
+        default_factory=list,
+        description="categories stated in own-training method sentences that, beside a derived value, make the cell "
+        "`mixed` (per-turn, per-step or process rewards in a stage or track of their own)",
+    )
+
+
+class NoStage(_Strict):
+    """A value of its own for a report whose model has no such training stage at all (codebook `rl_used: no`):
+    distinct from "not disclosed", which says the stage exists but the report does not say how."""
+
+    value: str = Field(min_length=1, description="the value shown (e.g. 'no RL stage')")
+    description: str | None = None
+    dimensions: list[str] = Field(min_length=1, description="the dimensions that show it")
+    source: str = Field(min_length=1, description="the algorithm dimension: a used method means there is a stage")
+    ignore: list[str] = Field(
+        default_factory=list, description="methods of the source that are no such stage (rejection-sampling fine-tuning)"
+    )
+    stage: list[str] = Field(
+        min_length=1, description="an own-training sentence matching one of these says the model goes through the stage"
+    )
+    stage_headings: list[str] = Field(
+        default_factory=list, description="an own-training sentence under a heading matching one of these is in the stage"
+    )
+    negated: list[str] = Field(default_factory=list, description="a sentence matching one of these says it does not")
+    evidence: list[str] = Field(
+        default_factory=list, description="else the first own sentence matching one of these (how the model is trained)"
+    )
+
+    @field_validator("stage", "stage_headings", "negated", "evidence")
+    @classmethod
+    def _rx(cls, v: list[str]) -> list[str]:
+        return _compile_all(v)
+
+
 class Level(_Strict):
     """A disclosure level reached when at least `min_indicators` indicators fire."""
 
@@ -211,6 +297,7 @@ class Dimension(_Strict):
         description="`single`: the category chosen when different method sections (stages or tracks of the "
         "training) each support a different category (codebook: credit granularity `mixed`)",
     )
+    derive: Derive | None = Field(None, description="`single`: derive the value from the main used method (see Derive)")
     require: list[str] = Field(default_factory=list, description="`level`: every indicator sentence must match one of these")
     exclude: list[str] = Field(default_factory=list, description="`level`: sentences matching any of these never fire")
     indicators: list[Indicator] = Field(default_factory=list)
@@ -266,6 +353,14 @@ class Dimension(_Strict):
         names = [c.name for c in self.categories]
         if self.mixed is not None and (self.kind != "single" or self.mixed not in names):
             raise ValueError("`mixed:` is only for kind 'single' and must name one of its categories")
+        if self.derive is not None:
+            if self.kind != "single":
+                raise ValueError("`derive:` is only for kind 'single'")
+            implied = [r.value for r in self.derive.rules] + [r.requires for r in self.derive.rules if r.requires]
+            implied += [*self.derive.finer, *([self.derive.otherwise] if self.derive.otherwise else [])]
+            bad = sorted({v for v in implied if v not in names})
+            if bad:
+                raise ValueError(f"`derive:` names unknown categories: {', '.join(bad)}")
         dup = sorted({n for n in names if names.count(n) > 1})
         if dup:
             raise ValueError(f"duplicate category name(s): {', '.join(dup)}")
@@ -294,6 +389,12 @@ class Lens(_Strict):
         default_factory=list,
         description="headings of summary sections (abstract, introduction, conclusion): their sentences rank below "
         "method sentences as evidence and count as background in a cell's confidence",
+    )
+    no_stage: NoStage | None = Field(None, description="a value for reports without the stage the lens is about")
+    sentence_roles: list[RoleRule] = Field(
+        default_factory=list,
+        description="what a sentence does (related work, preliminaries, contrast, evaluation, future work, caption), "
+        "first rule met wins; a sentence no rule meets is the authors' own work, the only evidence of use",
     )
     summary_columns: list[str] = Field(
         default_factory=list,
@@ -326,6 +427,23 @@ class Lens(_Strict):
                 src = next((x for x in self.dimensions if x.id == d.source), None)
                 if src is None or src.kind != "algorithm":
                     raise ValueError(f"dimension {d.id!r}: source {d.source!r} is not an algorithm dimension of this lens")
+            if d.derive is not None:
+                src = next((x for x in self.dimensions if x.id == d.derive.source), None)
+                if src is None or src.kind != "algorithm":
+                    raise ValueError(f"dimension {d.id!r}: derive.source {d.derive.source!r} is not an algorithm dimension")
+                known = {c.name for c in src.categories}
+                named = {m for r in d.derive.rules for m in r.methods} | set(d.derive.ignore)
+                if named - known:
+                    raise ValueError(f"dimension {d.id!r}: derive names unknown methods: {', '.join(sorted(named - known))}")
+        if self.no_stage is not None:
+            ns = self.no_stage
+            bad = [d for d in [*ns.dimensions, ns.source] if d not in ids]
+            if bad:
+                raise ValueError(f"no_stage: {', '.join(bad)} not among the dimensions")
+            if self.dimension(ns.source).kind != "algorithm":
+                raise ValueError(f"no_stage.source: {ns.source!r} is not an algorithm dimension")
+            if ns.value.lower() in RESERVED or any(ns.value in self.dimension(d).values for d in ns.dimensions):
+                raise ValueError(f"no_stage.value: {ns.value!r} is already a value of its dimensions")
         unknown = [c for c in self.summary_columns if c not in ids]
         if unknown:
             raise ValueError(f"summary_columns: {', '.join(unknown)} not among the dimensions ({', '.join(ids)})")
@@ -353,7 +471,13 @@ class Lens(_Strict):
     def allowed_values(self, dim_id: str) -> list[str]:
         """Values a cell may hold; a `mentioned` dimension takes its source's category names."""
         d = self.dimension(dim_id)
-        return self.dimension(d.source).values if d.kind == "mentioned" and d.source else d.values
+        values = self.dimension(d.source).values if d.kind == "mentioned" and d.source else d.values
+        return [*values, self.no_stage.value] if self.no_stage is not None and dim_id in self.no_stage.dimensions else values
+
+    @property
+    def no_stage_value(self) -> str | None:
+        """The declared value for a report without the stage (`no_stage:`), if any."""
+        return self.no_stage.value if self.no_stage is not None else None
 
     @cached_property
     def fingerprint(self) -> str:
