@@ -79,3 +79,17 @@ def test_an_indented_variant_row_needs_review() -> None:
     grid = [["Model", "MMLU"], ["Alpha-7B", "61.2"], ["w/ tool use", "63.5"], ["Beta-8B", "65.0"]]
     cells = [ResultCell(r[0], "MMLU", r[1]) for r in grid[1:]]
     assert [c.review for c in verify(cells, _table(grid))] == ["", READINGS_DIFFER, ""]
+
+
+def test_a_benchmark_named_only_by_the_caption_needs_review() -> None:
+    """A caption may name two benchmarks; over a column headed "Other-25 / EN-XX" the caption's
+    first one is a guess no header confirms."""
+    grid = [["", "Other-25"], ["Model", "EN-XX"], ["Alpha-7B", "61.2"], ["Beta-8B", "63.5"]]
+    table = _table(grid, header_rows=2)
+    cells = [
+        ResultCell("Alpha-7B", "Flores", "61.2", setting="Other-25 EN-XX"),
+        ResultCell("Beta-8B", "Flores", "63.5", setting="Other-25 EN-XX"),
+    ]
+    assert {c.review for c in verify(cells, table, "Table 4: Results on Flores and Other-25.")} == {READINGS_DIFFER}
+    named = [ResultCell("Alpha-7B", "Other-25 EN-XX", "61.2"), ResultCell("Beta-8B", "Other-25 EN-XX", "63.5")]
+    assert {c.review for c in verify(named, table, "Table 4: Results on Flores and Other-25.")} == {""}

@@ -205,8 +205,11 @@ def _agrees(c: ResultCell, p: Place, caption: str) -> bool:
     named = {norm_name(x) for x in (*p.row, *p.col, *p.context)}
     if c.group and not all(norm_name(g) in named for g in c.group.split(" / ")):
         return False  # a group is a label or heading as printed, not text gathered from several
-    if not _tokens(c.benchmark, c.metric, c.setting) <= _tokens(*p.row, *p.col, *p.context, caption):
+    printed = _tokens(*p.row, *p.col, *p.context)
+    if not _tokens(c.benchmark, c.metric, c.setting) <= printed | _tokens(caption):
         return False
+    if not _tokens(c.benchmark) & printed:
+        return False  # the benchmark named by the caption only: no header or label confirms it
     # Every label of the row must be used; of the column's headers, those naming the benchmark (over
     # a model column: the model's own lines only — a category over model columns or an attribute
     # row under the names is no part of a result's name).
