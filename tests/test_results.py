@@ -461,3 +461,56 @@ def test_a_split_column_beside_a_benchmark_column_joins_its_name(tmp_path):
     got = triples(cells, "model", "benchmark", "value")
     assert {("Alpha-8B", "MMLU Easy", "61.2"), ("Beta-9B", "MMLU Hard", "42.0"), ("Alpha-8B", "C-Eval Easy", "55.0")} <= got
     assert {c["group"] for c in cells} == {""}
+
+
+def _close_header_table(tmp_path: Path) -> list[dict]:
+    """A header whose names are set close together (one segment for the eye of a gap rule), a
+    category column headed "Type", citations set apart after the model names, arrows after the
+    benchmark names."""
+    xs = [230, 257, 284, 311]
+    items = [
+        (72, 90, "Table 3: Comparison with other models on four benchmarks."),
+        (72, 110, "Type"), (120, 110, "Model"),
+        (230, 110, "^Zorbx↑"), (257, 110, "^Quuxy↑"), (284, 110, "^Fnorz↑"), (311, 110, "^Blatw↑"),
+        (72, 126, "Und."), (164, 126, "[12]"), *row(126, "Alpha-8B", ["84.1", "61.2", "40.1", "33.0"], xs, 120),
+        (160, 138, "[7]"), *row(138, "Beta-9B", ["85.0", "63.5", "42.0", "35.5"], xs, 120),
+        (72, 150, "Gen."), (174, 150, "[3]"), *row(150, "Gamma-7B", ["80.2", "55.0", "38.8", "30.1"], xs, 120),
+    ]  # fmt: skip
+    return cells_of(table_pdf(tmp_path / "t.pdf", [items]))[0]
+
+
+def test_names_set_close_together_over_their_columns_stay_with_them(tmp_path):
+    """One segment "Zorbx↑ Quuxy↑ Fnorz↑ Blatw↑" right over four value columns, each word centred
+    on its column: four headers, not one; arrows are dropped from names."""
+    cells = _close_header_table(tmp_path)
+    assert {c["benchmark"] for c in cells} == {"Zorbx", "Quuxy", "Fnorz", "Blatw"}
+
+
+def test_a_category_column_and_citations_are_not_part_of_the_model_name(tmp_path):
+    """The outer label column headed "Type" is a row category (the group); "[12]" set apart after a
+    model name is a citation, not a value column."""
+    cells = _close_header_table(tmp_path)
+    got = triples(cells, "model", "benchmark", "group", "value")
+    assert ("Alpha-8B [12]", "Zorbx", "Und.", "84.1") in got and ("Gamma-7B [3]", "Blatw", "Gen.", "30.1") in got
+    assert len(cells) == 12
+
+
+def test_repeated_sub_headers_under_spanning_model_names_are_their_metrics(tmp_path):
+    """Model names evenly set over three columns each, the same lower-case sub-headers under each:
+    each name covers its three columns, the parent is the model, the sub-header the metric."""
+    xs = [200, 236, 272, 308, 344, 380, 416, 452, 488]
+    items = [
+        (72, 90, "Table 8: Tool use accuracy of the models."),
+        (236, 110, "^Alpha-8B"), (344, 110, "^Beta-9B"), (452, 110, "^Gamma-7B"),
+        (72, 124, "Servers"), *[(x, 124, "^" + t) for x, t in zip(xs, ["func", "param", "p_v"] * 3, strict=True)],
+        *row(138, "Zorbx", ["89.3", "67.9", "53.6", "92.8", "60.7", "50.0", "96.4", "67.8", "50.1"], xs),
+        *row(150, "Quuxy", ["79.8", "77.5", "50.2", "74.4", "72.0", "41.0", "89.3", "85.7", "39.9"], xs),
+    ]  # fmt: skip
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "metric", "value")
+    assert {
+        ("Alpha-8B", "Zorbx", "func", "89.3"),
+        ("Alpha-8B", "Zorbx", "p_v", "53.6"),
+        ("Gamma-7B", "Quuxy", "p_v", "39.9"),
+    } <= got
+    assert len(cells) == 18

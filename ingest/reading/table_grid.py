@@ -6,13 +6,14 @@
 
 from __future__ import annotations
 
+import itertools
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from ingest.reading.pdf_words import split_segments
 from ingest.reading.table_regions import Region
-from ingest.reading.table_text import DASH, SIZE, Grid, GridRow, Line, Seg, is_value
+from ingest.reading.table_text import DASH, SIZE, Grid, GridRow, Line, Seg, Word, is_value
 
 Rules = list[tuple[float, float, float]]
 #: A header cell per value column: (text, columns spanned), top to bottom.
@@ -232,14 +233,65 @@ def _header_cells(header_lines: list[Line], bands: _Bands, zone_end: float) -> t
     col_headers: ColHeaders = [[] for _ in bands.spans]
     corner_parts: list[Seg] = []
     for hi, ln in enumerate(header_lines):
+        last = hi == len(header_lines) - 1
+        over: list[Seg] = []
         for s in ln.segs:
             if s.x1 <= zone_end or (s.x0 < zone_end and (s.x0 + s.x1) / 2 < zone_end):
                 corner_parts.append(s)
+            else:
+                over.append(s)
+        groups = None if last else _even_groups(over, bands)
+        for si, s in enumerate(over):
+            parts = _leaf_parts(s, bands) if last else []
+            if parts:  # sub-headers set close together: each stays with its own column
+                for k, text in parts:
+                    col_headers[k].append((text, 1))
                 continue
-            ks = bands.under_header(s.x0, s.x1, hi < len(header_lines) - 1)
+            ks = groups[si] if groups else bands.under_header(s.x0, s.x1, not last)
             for k in ks:
                 col_headers[k].append((s.text, len(ks)))
     return col_headers, corner_parts
+
+
+def _even_groups(segs: list[Seg], bands: _Bands) -> list[list[int]] | None:
+    """For a header line over other header lines, whose three or more headers stand at even distances
+    (each over a group of columns of the same width: "GPT-4o" over "func param p_v", "Qwen3 8B"
+    over the next three): the columns each covers, those within half the distance of its centre.
+    None when the headers are not evenly set or one would cover no column (use `under_header`)."""
+    if len(segs) < 3:  # two headers set anywhere are evenly spaced
+        return None
+    centres = [(s.x0 + s.x1) / 2 for s in segs]
+    gaps = [b - a for a, b in itertools.pairwise(centres)]
+    if min(gaps) <= 0 or max(gaps) > 1.2 * min(gaps) or min(gaps) < 1.5 * bands.pitch:
+        return None
+    half = sum(gaps) / len(gaps) / 2
+    out: list[list[int]] = [[] for _ in segs]
+    for k, m in enumerate(bands.mids):
+        i = min(range(len(segs)), key=lambda i: abs(centres[i] - m))
+        if abs(centres[i] - m) < half:
+            out[i].append(k)
+    return out if all(out) else None
+
+
+def _leaf_parts(s: Seg, bands: _Bands) -> list[tuple[int, str]]:
+    """A segment of the header line right over the values whose words stand over three or more
+    columns, in order, each group centred over its column ("XX⇒EN EN⇒XX XX⇒ZH" set with word
+    spaces): its words grouped by the column each stands over. Empty otherwise (two words over two
+    columns may be one header spanning both; a title over the table is not centred on columns)."""
+    if len(s.words) < 3:
+        return []
+    groups: list[tuple[int, list[Word]]] = []
+    for w in s.words:
+        k = bands.nearest(w.x0, w.x1)
+        if groups and groups[-1][0] == k:
+            groups[-1][1].append(w)
+        elif groups and k < groups[-1][0]:
+            return []  # not in column order
+        else:
+            groups.append((k, [w]))
+    if len(groups) < 3 or any(abs((ws[0].x0 + ws[-1].x1) / 2 - bands.mids[k]) > 0.3 * bands.pitch for k, ws in groups):
+        return []
+    return [(k, " ".join(w.text for w in ws)) for k, ws in groups]
 
 
 def _label_segments(body: list[Line], zone_end: float, gap_em: float) -> list[tuple[int, Seg]]:

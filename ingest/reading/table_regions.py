@@ -24,6 +24,8 @@ def _is_prose(line: Line, width: float) -> bool:
     words = line.words
     lower = sum(1 for w in words if re.fullmatch(r"[a-z]+[,.;:]?", w.text)) / max(len(words), 1)
     values = sum(is_value(s.text) for s in segs)
+    if len(segs) >= 4 and 2 * len(segs) >= len(words):
+        return False  # words set apart in cells ("func  param  p_v  func ..."), however lower-case: no sentence
     if len(words) >= 5 and lower >= 0.6 and values <= 1:
         return True  # a sentence (the last line of a paragraph, too)
     if values >= 1:
@@ -108,6 +110,25 @@ def _n_data(lines: list[Line]) -> int:
     return sum(1 for ln in lines if sum(is_value(s.text) for s in ln.segs) >= 1)
 
 
+def _heads_rows(lines: list[Line], i: int, step: int, out: list[Line]) -> bool:
+    """Whether line `i`, though set like prose (names close together), is the header of the rows
+    next to it: no sentence ends in it, it has two or more segments, and the line under it is a
+    row of two or more values (walking down: the next line, with nothing read yet; walking up:
+    the rows read so far)."""
+    ln = lines[i]
+    if ln.text.rstrip().endswith(".") or len(ln.segs) < 2:
+        return False
+    if step > 0:
+        if out:
+            return False
+        below = next((lines[k] for k in range(i + 1, min(i + 3, len(lines))) if lines[k].words), None)
+    else:
+        below = out[-1] if out else None
+    if below is None or below.top - ln.bottom > 2.2 * max(ln.size, below.size):
+        return False
+    return sum(is_value(s.text) for s in below.segs) >= 2
+
+
 def _walk(
     lines: list[Line], ci: int, step: int, caps: list[int], width: float, rules: list[tuple[float, float, float]]
 ) -> list[Line]:
@@ -140,8 +161,17 @@ def _walk(
         lo_y, hi_y = sorted((ln.base, prev.base))
         if any(lo_y < y < hi_y for y, _a, _b in rules):  # a drawn rule in the gap: rows set further apart
             limit += 2.0 * max(ln.size, prev.size)
-        if gap > limit or _is_prose(ln, width):
+        if gap > limit:
             break
+        if _is_prose(ln, width):
+            if not _heads_rows(lines, i, step, out):
+                break
+            out.append(ln)  # the header over the rows, its names set close together
+            if step < 0:
+                break  # above the rows, nothing more belongs to the table
+            prev = ln
+            i += step
+            continue
         out.append(ln)
         prev = ln
         i += step
