@@ -120,6 +120,12 @@ def places(t: StructTable) -> dict[str, list[Place]]:
         return {}
     n_lab = value_cols[0]
     head = _body_start(t, cells, n_lab)
+    per_row = Counter(c.row for c in t.cells)
+    first_groups: list[str] = []
+    while head > 1 and per_row[head - 1] == 1 and per_row[head - 2] >= 2:
+        # a row of one cell right over the rows, under the column headers: a group heading
+        head -= 1
+        first_groups += [c.text for c in t.cells if c.row == head]
     over: dict[int, list[tuple[str, int]]] = {}
     corner: list[str] = []
     top = head  # the first header row with a cell over the value columns
@@ -138,7 +144,7 @@ def places(t: StructTable) -> dict[str, list[Place]]:
                 reach.add(k)
     out: dict[str, list[Place]] = {}
     carried = [""] * n_lab
-    groups: list[str] = []
+    groups: list[str] = list(first_groups)
     for r in range(head, t.n_rows):
         labels = [cells[(r, k)].text if (r, k) in cells else "" for k in range(n_lab)]
         values = [(k, cells[(r, k)].text) for k in range(n_lab, t.n_cols) if (r, k) in cells]
@@ -208,8 +214,8 @@ def _agrees(c: ResultCell, p: Place, caption: str) -> bool:
     printed = _tokens(*p.row, *p.col, *p.context)
     if not _tokens(c.benchmark, c.metric, c.setting) <= printed | _tokens(caption):
         return False
-    if not _tokens(c.benchmark) & printed:
-        return False  # the benchmark named by the caption only: no header or label confirms it
+    if not _tokens(c.benchmark) <= _tokens(*p.row, *p.col):
+        return False  # named by the caption, the corner cell or a group heading: no header or label confirms it
     # Every label of the row must be used; of the column's headers, those naming the benchmark (over
     # a model column: the model's own lines only — a category over model columns or an attribute
     # row under the names is no part of a result's name).

@@ -234,7 +234,11 @@ def _region_table(reg, rules, num: int, cat: Catalogue, second: _SecondReading |
     t = Table(num, str(num), reg.label, reg.caption, orientation, cells, region=list(grid.region or ()), attributes=attributes)
     validate(t, grid, cat)
     if second is not None:
-        t.cells = verify(t.cells, second.table_over(grid.region), reg.caption)
+        try:
+            t.cells = verify(t.cells, second.table_over(grid.region), reg.caption)
+        except Exception as exc:  # a check that fails leaves the cells for review, never loses the table
+            t.cells = verify(t.cells, None)
+            t.flags.append(f"second reading failed ({type(exc).__name__}); review")
     return t, ""
 
 
