@@ -331,7 +331,10 @@ def _models_as_rows(rd: _Reading) -> None:
                 continue
             bench = _join([span, b]) if span and not _is_benchmark(b, cat) else (b or span)
             group = span if span and _is_benchmark(b, cat) and not _is_benchmark(span, cat) else ""
-            prefix = rd.corner_bench or (rd.caption_bench if not _is_benchmark(bench, cat) else "")
+            # the caption's benchmark names a column only when its own headers name none: not under
+            # a spanning parent, and not when the header already holds the caption's name
+            by_caption = not span and norm(rd.caption_bench) not in norm(bench)
+            prefix = rd.corner_bench or (rd.caption_bench if by_caption and not _is_benchmark(bench, cat) else "")
             if prefix and not _is_benchmark(bench, cat):
                 if bench and not cat.is_setting(bench) and rd.corner_bench:
                     bench = f"{prefix} {bench}"

@@ -232,6 +232,7 @@ def _header_cells(header_lines: list[Line], bands: _Bands, zone_end: float) -> t
     """Header parts per band, and the header segments over the label zone (the corner)."""
     col_headers: ColHeaders = [[] for _ in bands.spans]
     corner_parts: list[Seg] = []
+    placed: list[list[tuple[str, list[int]]]] = []  # per header line: (text, bands it stands over)
     for hi, ln in enumerate(header_lines):
         last = hi == len(header_lines) - 1
         over: list[Seg] = []
@@ -241,16 +242,38 @@ def _header_cells(header_lines: list[Line], bands: _Bands, zone_end: float) -> t
             else:
                 over.append(s)
         groups = None if last else _even_groups(over, bands)
+        line: list[tuple[str, list[int]]] = []
         for si, s in enumerate(over):
             parts = _leaf_parts(s, bands) if last else []
             if parts:  # sub-headers set close together: each stays with its own column
-                for k, text in parts:
-                    col_headers[k].append((text, 1))
+                line += [(text, [k]) for k, text in parts]
                 continue
-            ks = groups[si] if groups else bands.under_header(s.x0, s.x1, not last)
+            line.append((s.text, groups[si] if groups else bands.under_header(s.x0, s.x1, not last)))
+        placed.append(line)
+    if len(placed) >= 2:
+        _spread_parents(placed)
+    for line in placed:
+        for text, ks in line:
             for k in ks:
-                col_headers[k].append((s.text, len(ks)))
+                col_headers[k].append((text, len(ks)))
     return col_headers, corner_parts
+
+
+def _spread_parents(placed: list[list[tuple[str, list[int]]]]) -> None:
+    """A spanning header covers every column under it: one centred over some sub-headers of the line
+    right over the values grows by a column on each side while both neighbours have a sub-header
+    and no header of its own line stands over them (a parent is centred over its children, so it
+    grows the same on both sides)."""
+    leaves = {k for _t, ks in placed[-1] for k in ks}
+    for line in placed[:-1]:
+        taken = {k for _t, ks in line for k in ks}
+        for _text, ks in line:
+            if len(ks) < 2:
+                continue
+            while ks[0] - 1 in leaves and ks[-1] + 1 in leaves and ks[0] - 1 not in taken and ks[-1] + 1 not in taken:
+                ks.insert(0, ks[0] - 1)
+                ks.append(ks[-1] + 1)
+                taken |= {ks[0], ks[-1]}
 
 
 def _even_groups(segs: list[Seg], bands: _Bands) -> list[list[int]] | None:
