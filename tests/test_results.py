@@ -514,3 +514,15 @@ def test_repeated_sub_headers_under_spanning_model_names_are_their_metrics(tmp_p
         ("Gamma-7B", "Quuxy", "p_v", "39.9"),
     } <= got
     assert len(cells) == 18
+
+
+def test_footnote_markers_inside_a_name_are_taken_off():
+    """ "Tower-13B† [8]" and "Gemma3-27B †": a marker after a word of a name is a footnote, not part of it."""
+    from ingest.analysis.result_meaning import clean
+
+    assert [clean(x) for x in ("Tower-13B† [8]", "Gemma3-27B †", "71.2†", "a * b")] == [
+        "Tower-13B [8]",
+        "Gemma3-27B",
+        "71.2",
+        "a * b",
+    ]

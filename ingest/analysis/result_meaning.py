@@ -26,6 +26,7 @@ from ingest.reading.table_text import DELTA
 from ingest.reading.tables_pdf import DASH, MARKS, Grid, GridRow, is_value
 
 _MARK_RX = re.compile(rf"(?<=\S)[{re.escape(MARKS)}\u00b9\u00b2\u00b3]+$|^[{re.escape(MARKS)}]+(?=\S)")
+_MID_MARK = re.compile(r"(?<=\w)[\u2020\u2021\u2217\u22c6*]+(?=\s)|\s[\u2020\u2021\u2217\u22c6]+(?=\s|$)")
 _ARROWS = re.compile("[\u2191\u2193]")
 _PAREN_TAIL = re.compile(r"^(.*?\S)\s*\(([^()]*)\)\s*$")
 #: Longest name or cell the quadratic-at-worst patterns below are tried on (real ones are far shorter).
@@ -58,6 +59,8 @@ def clean(text: str) -> str:
     while prev != t:
         prev = t
         t = _MARK_RX.sub("", t).strip()
+    if _MID_MARK.search(t):  # a marker after a word inside a name ("Tower-13B† [8]")
+        t = " ".join(_MID_MARK.sub("", t).split())
     return t
 
 

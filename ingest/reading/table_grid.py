@@ -244,7 +244,7 @@ def _header_cells(header_lines: list[Line], bands: _Bands, zone_end: float) -> t
         groups = None if last else _even_groups(over, bands)
         line: list[tuple[str, list[int]]] = []
         for si, s in enumerate(over):
-            parts = _leaf_parts(s, bands) if last else []
+            parts = _leaf_parts(s, bands)
             if parts:  # sub-headers set close together: each stays with its own column
                 line += [(text, [k]) for k, text in parts]
                 continue
@@ -297,8 +297,8 @@ def _even_groups(segs: list[Seg], bands: _Bands) -> list[list[int]] | None:
 
 
 def _leaf_parts(s: Seg, bands: _Bands) -> list[tuple[int, str]]:
-    """A segment of the header line right over the values whose words stand over three or more
-    columns, in order, each group centred over its column ("XX⇒EN EN⇒XX XX⇒ZH" set with word
+    """A header segment whose words stand over three or more columns, in order, each group
+    centred over its column ("XX⇒EN EN⇒XX XX⇒ZH" set with word
     spaces): its words grouped by the column each stands over. Empty otherwise (two words over two
     columns may be one header spanning both; a title over the table is not centred on columns)."""
     if len(s.words) < 3:
