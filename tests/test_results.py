@@ -526,3 +526,43 @@ def test_footnote_markers_inside_a_name_are_taken_off():
         "71.2",
         "a * b",
     ]
+
+
+def test_a_header_row_after_rows_of_values_starts_a_new_panel(tmp_path):
+    """Two stacked panels under one caption: the rows below the second header row are read under
+    it, not under the first panel's headers; an "Average" column is the table's aggregate."""
+    xs = [250, 300, 350]
+    items = [
+        (72, 90, "Table 3: Results in eight languages."),
+        (250, 110, "^Zorb"), (300, 110, "^Quux"), (350, 110, "^Fnor"),
+        *row(124, "Alpha-8B", ["61.2", "40.1", "33.0"], xs, 100),
+        *row(136, "Beta-9B", ["63.5", "42.0", "35.5"], xs, 100),
+        (250, 152, "^Blat"), (300, 152, "^Wemb"), (350, 152, "^Average"),
+        *row(166, "Alpha-8B", ["55.0", "48.2", "49.6"], xs, 100),
+        *row(178, "Beta-9B", ["57.5", "50.1", "51.4"], xs, 100),
+    ]  # fmt: skip
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "value")
+    assert {
+        ("Alpha-8B", "Zorb", "61.2"),
+        ("Beta-9B", "Fnor", "35.5"),
+        ("Alpha-8B", "Blat", "55.0"),
+        ("Beta-9B", "Average", "51.4"),
+    } <= got
+    assert len(cells) == 12
+
+
+def test_spanning_headers_of_one_level_are_all_categories_when_one_stands_over_benchmarks(tmp_path):
+    """ "Exam" over MMLU and GSM8K (catalogue benchmarks) and "Reading" over two unknown names: both
+    parents are categories (the group), never glued into the names under them."""
+    xs = [230, 280, 330, 380]
+    items = [
+        (72, 90, "Table 2: Results of the models."),
+        (255, 106, "^Exam"), (355, 106, "^Reading"),
+        (100, 120, "Model"), (230, 120, "^MMLU"), (280, 120, "^GSM8K"), (330, 120, "^Zorbqa"), (380, 120, "^Quuxqa"),
+        *row(134, "Alpha-8B", ["61.2", "40.1", "33.0", "21.5"], xs, 100),
+        *row(146, "Beta-9B", ["63.5", "42.0", "35.5", "22.8"], xs, 100),
+    ]  # fmt: skip
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "group", "value")
+    assert {("Alpha-8B", "MMLU", "Exam", "61.2"), ("Beta-9B", "Quuxqa", "Reading", "22.8")} <= got

@@ -120,8 +120,9 @@ def _column_parts(parts: list[tuple[str, int]], cat: Catalogue) -> tuple[str, st
     """(benchmark-ish text, metric, setting, spanning group) of one value column's header."""
     texts = [(clean(t), span) for t, span in parts if clean(t)]
     metric = setting = ""
-    if texts and cat.is_metric(texts[-1][0]) and len(texts) >= 1:
-        metric = texts.pop()[0]
+    agg = cat.lookup(texts[-1][0]) if texts else None
+    if texts and cat.is_metric(texts[-1][0]) and not (len(texts) == 1 and agg is not None and agg.category == "aggregate"):
+        metric = texts.pop()[0]  # an "Average" column of its own is the table's aggregate, not a metric
     if texts and cat.is_setting(texts[-1][0]) and not cat.lookup(texts[-1][0]):
         setting = texts.pop()[0]
     # Spanning parts (over several columns) above single-column parts: a group level.
@@ -314,6 +315,9 @@ def _group_columns(grid: Grid, main: int, cat: Catalogue) -> set[int]:
 def _models_as_rows(rd: _Reading) -> None:
     cat, main = rd.cat, rd.main
     grouped = _group_columns(rd.grid, main, cat)
+    # Spanning headers of one level play one role: when one stands over catalogue benchmarks, they
+    # are all categories (groups) of the benchmarks under them, not parts of their names.
+    parents_group = any(sp and _is_benchmark(b, cat) and not _is_benchmark(sp, cat) for b, _m, _st, sp in rd.heads)
     for r in rd.grid.rows:
         outer = [clean(x) for k, x in enumerate(r.labels[:main]) if clean(x) and k not in grouped]
         category = " ".join(clean(r.labels[k]) for k in sorted(grouped) if clean(r.labels[k]))
@@ -332,8 +336,9 @@ def _models_as_rows(rd: _Reading) -> None:
                 if clean(raw) and not DASH.match(clean(raw)):  # a column describing the models, not a result
                     rd.attrs.append(Cell(model, _join([b, m]), clean(raw)))
                 continue
-            bench = _join([span, b]) if span and not _is_benchmark(b, cat) else (b or span)
-            group = span if span and _is_benchmark(b, cat) and not _is_benchmark(span, cat) else ""
+            as_group = bool(span) and bool(b) and (_is_benchmark(b, cat) or parents_group) and not _is_benchmark(span, cat)
+            bench = _join([span, b]) if span and not as_group and not _is_benchmark(b, cat) else (b or span)
+            group = span if as_group else ""
             # the caption's benchmark names a column only when its own headers name none: not under
             # a spanning parent, and not when the header already holds the caption's name
             by_caption = not span and norm(rd.caption_bench) not in norm(bench)

@@ -145,12 +145,19 @@ def places(t: StructTable) -> dict[str, list[Place]]:
     out: dict[str, list[Place]] = {}
     carried = [""] * n_lab
     groups: list[str] = list(first_groups)
+    rows_since = 0  # rows of values under the headers in effect
     for r in range(head, t.n_rows):
         labels = [cells[(r, k)].text if (r, k) in cells else "" for k in range(n_lab)]
         values = [(k, cells[(r, k)].text) for k in range(n_lab, t.n_cols) if (r, k) in cells]
         if not any(_is_number(v) for _, v in values):
+            if rows_since >= 2 and not any(labels) and len(values) >= 3 and not any(DASH.match(v.strip()) for _, v in values):
+                # a header row after rows of values: the next panel's headers
+                over = {k: [(cells[(r, k)].text, cells[(r, k)].col_span)] for k, _ in values}
+                reach, rows_since, groups = set(over), 0, []
+                continue
             groups += [x for x in labels if x] + [v for _, v in values]
             continue
+        rows_since += 1
         for k in range(n_lab):
             if labels[k]:
                 carried[k] = labels[k]
