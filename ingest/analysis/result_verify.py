@@ -26,6 +26,7 @@ import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from ingest.analysis.benchmarks import norm_name
 from ingest.analysis.result_meaning import GLUED_DELTA, REPORT_MODEL, clean
@@ -185,12 +186,28 @@ def _score_key(value: str) -> str:
 
 
 def _tokens(*texts: str) -> set[str]:
-    return {w for t in texts for w in _WORD.findall(clean(t).casefold())}
+    out: set[str] = set()
+    for t in texts:
+        out |= _words(t)
+    return out
 
 
-def _runs(parts: tuple[str, ...]) -> set[str]:
+@lru_cache(maxsize=65536)
+def _words(text: str) -> frozenset[str]:
+    """The words of a name, cached: a table's labels and headers are asked about for every cell."""
+    return frozenset(_WORD.findall(clean(text).casefold()))
+
+
+@lru_cache(maxsize=16384)
+def _runs(parts: tuple[str, ...]) -> frozenset[str]:
     """The normalised names of every run of consecutive cells (a header printed on several lines)."""
-    return {norm_name(" ".join(parts[i:j])) for i in range(len(parts)) for j in range(i + 1, min(len(parts), i + 4) + 1)}
+    return frozenset(norm_name(" ".join(parts[i:j])) for i in range(len(parts)) for j in range(i + 1, min(len(parts), i + 4) + 1))
+
+
+@lru_cache(maxsize=16384)
+def _names(parts: tuple[str, ...]) -> frozenset[str]:
+    """The normalised name of each cell (cached: a row's labels are asked about for each of its values)."""
+    return frozenset(norm_name(x) for x in parts)
 
 
 def _variant_phrase(name: str) -> bool:
@@ -212,10 +229,10 @@ def _agrees(c: ResultCell, p: Place, caption: str) -> bool:
     if _variant_phrase(c.model):
         return False
     model = norm_name(c.model)
-    in_row = model in {norm_name(x) for x in p.row} - {""}
-    if c.model != REPORT_MODEL and not in_row and model not in _runs(p.col) - {""}:
+    in_row = bool(model) and model in _names(p.row)
+    if c.model != REPORT_MODEL and not in_row and not (model and model in _runs(p.col)):
         return False  # a model is one label (labels of two columns are two things) or a header's lines
-    named = {norm_name(x) for x in (*p.row, *p.col, *p.context)}
+    named = _names((*p.row, *p.col, *p.context))
     if c.group and not all(norm_name(g) in named for g in c.group.split(" / ")):
         return False  # a group is a label or heading as printed, not text gathered from several
     printed = _tokens(*p.row, *p.col, *p.context)
