@@ -566,3 +566,19 @@ def test_spanning_headers_of_one_level_are_all_categories_when_one_stands_over_b
     cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
     got = triples(cells, "model", "benchmark", "group", "value")
     assert {("Alpha-8B", "MMLU", "Exam", "61.2"), ("Beta-9B", "Quuxqa", "Reading", "22.8")} <= got
+
+
+def test_a_second_header_line_of_sizes_and_notes_joins_the_model_names(tmp_path):
+    """ "Alpha" over "8B (Dense)": a line of sizes and notes starting under the first value column
+    (no row label) is the second line of the model headers, not a row of results."""
+    xs = [250, 310, 370]
+    items = [
+        (72, 90, "Table 6: Comparison of the models."),
+        (100, 110, "Metric"), (250, 110, "^Alpha"), (310, 110, "^Beta"), (370, 110, "^Gamma"),
+        (250, 121, "^8B (Dense)"), (310, 121, "^16B"), (370, 121, "^32B"),
+        *row(136, "Zorbqa (Acc.)", ["61.2", "40.1", "33.0"], xs, 100),
+        *row(148, "Quuxqa (Acc.)", ["63.5", "42.0", "35.5"], xs, 100),
+    ]  # fmt: skip
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "value")
+    assert {("Alpha 8B (Dense)", "Zorbqa", "61.2"), ("Gamma 32B", "Quuxqa", "35.5")} <= got and len(cells) == 6

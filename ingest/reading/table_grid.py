@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -150,7 +151,7 @@ def build_grid(
 
 def _data_rows(lines: list[Line], is_label_word: Callable[[str], bool] | None, described: set[int]) -> list[int]:
     """Indices of the data lines, from the first labelled one on; numeric lines above it are
-    header lines ("67B 72B 8x22B": sizes)."""
+    header lines ("67B 72B 8x22B": sizes; "67B (Dense) 137B": sizes and notes with no row label)."""
     data_idx = [
         i
         for i, ln in enumerate(lines)
@@ -160,11 +161,15 @@ def _data_rows(lines: list[Line], is_label_word: Callable[[str], bool] | None, d
     ]
     if not data_idx:
         return []
+    # where the values start: a row label ends before it
+    zone = min((s.x0 for i in data_idx for s in lines[i].segs[1:] if is_value(s.text)), default=math.inf)
     labelled = [
         i
         for i in data_idx
         if not all(SIZE.match(s.text) for s in lines[i].segs if is_value(s.text))
-        or not (is_value(lines[i].segs[0].text) or DASH.match(lines[i].segs[0].text))
+        # a text cell first, where the row labels start (a second header line of sizes and notes,
+        # "67B (Dense)  137B  145B", starts under the first value column)
+        or (not (is_value(lines[i].segs[0].text) or DASH.match(lines[i].segs[0].text)) and lines[i].segs[0].x1 < zone)
     ]
     first = labelled[0] if labelled else data_idx[0]
     return [i for i in data_idx if i >= first]
