@@ -582,3 +582,23 @@ def test_a_second_header_line_of_sizes_and_notes_joins_the_model_names(tmp_path)
     cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
     got = triples(cells, "model", "benchmark", "value")
     assert {("Alpha 8B (Dense)", "Zorbqa", "61.2"), ("Gamma 32B", "Quuxqa", "35.5")} <= got and len(cells) == 6
+
+
+def test_a_rule_under_a_header_gives_the_columns_it_spans(tmp_path):
+    """ "Probe" with a rule drawn under it over three sub-headers ("Loose", "Strict", "Overall"):
+    it covers the three columns (a booktabs cmidrule), and "Overall" under it is Probe's overall
+    score, not the table's aggregate. Values packed with slashes ("95.0 / 89.5 / 84.8") set with
+    wide spaces are one cell."""
+    xs = [220, 260, 300, 340, 440]
+    items = [
+        (72, 90, "Table 4: Results of the models."),
+        (300, 104, "^Probe"),
+        (100, 120, "Models"), (220, 120, "^Zorbqa"), (260, 120, "^Loose"), (300, 120, "^Strict"), (340, 120, "^Overall"),
+        (440, 120, "^Multi"),
+        *row(136, "Alpha-8B", ["71.3", "90.5", "87.6", "89.1"], xs, 100), (380, 136, "95.0     /     89.5     /     84.8"),
+        *row(148, "Beta-9B", ["67.3", "89.9", "84.5", "87.2"], xs, 100), (380, 148, "94.9     /     89.3     /     84.4"),
+    ]  # fmt: skip
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items], rules=[[(110, 240, 360)]]))
+    got = triples(cells, "model", "benchmark", "value")
+    assert {("Alpha-8B", "Probe Loose", "90.5"), ("Beta-9B", "Probe Overall", "87.2"), ("Alpha-8B", "Zorbqa", "71.3")} <= got
+    assert ("Alpha-8B", "Multi", "95.0 / 89.5 / 84.8") in got

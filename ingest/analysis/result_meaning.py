@@ -131,6 +131,13 @@ def _column_parts(parts: list[tuple[str, int]], cat: Catalogue) -> tuple[str, st
     return _join(single), metric, setting, _join(spanning)
 
 
+def _names_benchmark_itself(name: str, cat: Catalogue) -> bool:
+    """A catalogue benchmark other than an aggregate: "Overall" under "MaXIFE" is MaXIFE's overall
+    score (a split of it), while "MMLU" under "Exam" is a benchmark of that category."""
+    e = cat.lookup(_split_metric(clean(name), cat)[0]) or cat.lookup(clean(name)) if name else None
+    return e is not None and e.category != "aggregate"
+
+
 def _is_benchmark(name: str, cat: Catalogue) -> bool:
     if not name:
         return False
@@ -317,7 +324,7 @@ def _models_as_rows(rd: _Reading) -> None:
     grouped = _group_columns(rd.grid, main, cat)
     # Spanning headers of one level play one role: when one stands over catalogue benchmarks, they
     # are all categories (groups) of the benchmarks under them, not parts of their names.
-    parents_group = any(sp and _is_benchmark(b, cat) and not _is_benchmark(sp, cat) for b, _m, _st, sp in rd.heads)
+    parents_group = any(sp and _names_benchmark_itself(b, cat) and not _is_benchmark(sp, cat) for b, _m, _st, sp in rd.heads)
     for r in rd.grid.rows:
         outer = [clean(x) for k, x in enumerate(r.labels[:main]) if clean(x) and k not in grouped]
         category = " ".join(clean(r.labels[k]) for k in sorted(grouped) if clean(r.labels[k]))
@@ -336,8 +343,10 @@ def _models_as_rows(rd: _Reading) -> None:
                 if clean(raw) and not DASH.match(clean(raw)):  # a column describing the models, not a result
                     rd.attrs.append(Cell(model, _join([b, m]), clean(raw)))
                 continue
-            as_group = bool(span) and bool(b) and (_is_benchmark(b, cat) or parents_group) and not _is_benchmark(span, cat)
-            bench = _join([span, b]) if span and not as_group and not _is_benchmark(b, cat) else (b or span)
+            as_group = (
+                bool(span) and bool(b) and (_names_benchmark_itself(b, cat) or parents_group) and not _is_benchmark(span, cat)
+            )
+            bench = _join([span, b]) if span and not as_group and not _names_benchmark_itself(b, cat) else (b or span)
             group = span if as_group else ""
             # the caption's benchmark names a column only when its own headers name none: not under
             # a spanning parent, and not when the header already holds the caption's name

@@ -113,7 +113,7 @@ def build_grid(
     if _group_title_header(header_lines, body, zone_end):
         title = header_lines[-1].text
         header_lines = header_lines[:-1]
-    col_headers, corner_parts = _header_cells(header_lines, bands, zone_end)
+    col_headers, corner_parts = _header_cells(header_lines, bands, zone_end, rules)
     data_lines = {id(lines[i]) for i in data_idx}
     cols = _label_columns(body, data_lines, len(data_idx), zone_end, region.gap_em)
     corner_cols = _corner_columns(corner_parts, cols)
@@ -233,11 +233,13 @@ def _title_line(ln: Line, zone_end: float) -> bool:
     return len(ln.segs) == 1 and not is_value(ln.segs[0].text) and ln.segs[0].x0 >= zone_end
 
 
-def _header_cells(header_lines: list[Line], bands: _Bands, zone_end: float) -> tuple[ColHeaders, list[Seg]]:
-    """Header parts per band, and the header segments over the label zone (the corner)."""
+def _header_cells(header_lines: list[Line], bands: _Bands, zone_end: float, rules: Rules = ()) -> tuple[ColHeaders, list[Seg]]:  # type: ignore[assignment]
+    """Header parts per band, and the header segments over the label zone (the corner). A header
+    with a drawn rule right under it (a booktabs "cmidrule") covers the columns under the rule."""
     col_headers: ColHeaders = [[] for _ in bands.spans]
     corner_parts: list[Seg] = []
     placed: list[list[tuple[str, list[int]]]] = []  # per header line: (text, bands it stands over)
+    fixed: set[tuple[int, int]] = set()  # (line, index) of headers whose columns a drawn rule gives
     for hi, ln in enumerate(header_lines):
         last = hi == len(header_lines) - 1
         over: list[Seg] = []
@@ -253,10 +255,13 @@ def _header_cells(header_lines: list[Line], bands: _Bands, zone_end: float) -> t
             if parts:  # sub-headers set close together: each stays with its own column
                 line += [(text, [k]) for k, text in parts]
                 continue
-            line.append((s.text, groups[si] if groups else bands.under_header(s.x0, s.x1, not last)))
+            ruled = None if last else _ruled_columns(s, ln, header_lines[hi + 1 :], bands, rules)
+            if ruled:
+                fixed.add((hi, len(line)))
+            line.append((s.text, ruled or (groups[si] if groups else bands.under_header(s.x0, s.x1, not last))))
         placed.append(line)
     if len(placed) >= 2:
-        _spread_parents(placed)
+        _spread_parents(placed, fixed)
     for line in placed:
         for text, ks in line:
             for k in ks:
@@ -264,16 +269,33 @@ def _header_cells(header_lines: list[Line], bands: _Bands, zone_end: float) -> t
     return col_headers, corner_parts
 
 
-def _spread_parents(placed: list[list[tuple[str, list[int]]]]) -> None:
+def _ruled_columns(s: Seg, ln: Line, lower: list[Line], bands: _Bands, rules: Rules) -> list[int] | None:
+    """The columns under a rule drawn between a header and the sub-headers below it (the first
+    header line below with a segment under the rule), wider than the header and under its centre:
+    what a spanning header covers. None without such a rule."""
+    c = (s.x0 + s.x1) / 2
+    for y, x0, x1 in rules:
+        if not (ln.base < y and x0 - 1 <= c <= x1 + 1 and x1 - x0 > s.x1 - s.x0):
+            continue
+        below = next((b for b in lower if any(x0 - 1 <= (t.x0 + t.x1) / 2 <= x1 + 1 for t in b.segs)), None)
+        if below is not None and y < below.top + 0.5 * below.size:
+            ks = [k for k, m in enumerate(bands.mids) if x0 - 1 <= m <= x1 + 1]
+            # a rule under some columns only (a full-width rule closes the header, it groups nothing)
+            if 2 <= len(ks) < len(bands.mids) and x0 > bands.spans[0][0] - bands.pitch:
+                return ks
+    return None
+
+
+def _spread_parents(placed: list[list[tuple[str, list[int]]]], fixed: set[tuple[int, int]] = frozenset()) -> None:  # type: ignore[assignment]
     """A spanning header covers every column under it: one centred over some sub-headers of the line
     right over the values grows by a column on each side while both neighbours have a sub-header
     and no header of its own line stands over them (a parent is centred over its children, so it
     grows the same on both sides)."""
     leaves = {k for _t, ks in placed[-1] for k in ks}
-    for line in placed[:-1]:
+    for hi, line in enumerate(placed[:-1]):
         taken = {k for _t, ks in line for k in ks}
-        for _text, ks in line:
-            if len(ks) < 2:
+        for i, (_text, ks) in enumerate(line):
+            if len(ks) < 2 or (hi, i) in fixed:  # a rule under a header says where it ends
                 continue
             while ks[0] - 1 in leaves and ks[-1] + 1 in leaves and ks[0] - 1 not in taken and ks[-1] + 1 not in taken:
                 ks.insert(0, ks[0] - 1)
