@@ -79,3 +79,36 @@ def test_an_indented_variant_row_needs_review() -> None:
     grid = [["Model", "MMLU"], ["Alpha-7B", "61.2"], ["w/ tool use", "63.5"], ["Beta-8B", "65.0"]]
     cells = [ResultCell(r[0], "MMLU", r[1]) for r in grid[1:]]
     assert [c.review for c in verify(cells, _table(grid))] == ["", READINGS_DIFFER, ""]
+
+
+def test_a_benchmark_named_only_by_the_caption_needs_review() -> None:
+    """A caption may name two benchmarks; over a column headed "Other-25 / EN-XX" the caption's
+    first one is a guess no header confirms."""
+    grid = [["", "Other-25"], ["Model", "EN-XX"], ["Alpha-7B", "61.2"], ["Beta-8B", "63.5"]]
+    table = _table(grid, header_rows=2)
+    cells = [
+        ResultCell("Alpha-7B", "Flores", "61.2", setting="Other-25 EN-XX"),
+        ResultCell("Beta-8B", "Flores", "63.5", setting="Other-25 EN-XX"),
+    ]
+    assert {c.review for c in verify(cells, table, "Table 4: Results on Flores and Other-25.")} == {READINGS_DIFFER}
+    named = [ResultCell("Alpha-7B", "Other-25 EN-XX", "61.2"), ResultCell("Beta-8B", "Other-25 EN-XX", "63.5")]
+    assert {c.review for c in verify(named, table, "Table 4: Results on Flores and Other-25.")} == {""}
+
+
+def test_a_one_cell_row_over_the_rows_is_a_group_heading_not_a_header() -> None:
+    """ "Open models" alone on the row between the column headers and the rows heads the rows below;
+    the cells' group may name it, their benchmark need not."""
+    grid = [["Model", "MMLU", "GSM8K"], ["", "Open models", ""], ["Alpha-7B", "61.2", "40.1"], ["Beta-8B", "63.5", "42.0"]]
+    table = _table(grid, header_rows=2)
+    cells = [
+        ResultCell("Alpha-7B", "MMLU", "61.2", group="Open models"),
+        ResultCell("Beta-8B", "GSM8K", "42.0", group="Open models"),
+    ]
+    assert {c.review for c in verify(cells, table)} == {""}
+
+
+def test_corner_text_in_a_benchmark_name_needs_review() -> None:
+    """The corner cell names the label column; glued into a benchmark's name it is a misreading."""
+    grid = [["Proving", "MMLU", "GSM8K"], ["Alpha-7B", "61.2", "40.1"], ["Beta-8B", "63.5", "42.0"]]
+    glued = [ResultCell("Alpha-7B", "Proving MMLU", "61.2"), ResultCell("Beta-8B", "Proving GSM8K", "42.0")]
+    assert {c.review for c in verify(glued, _table(grid))} == {READINGS_DIFFER}

@@ -461,3 +461,144 @@ def test_a_split_column_beside_a_benchmark_column_joins_its_name(tmp_path):
     got = triples(cells, "model", "benchmark", "value")
     assert {("Alpha-8B", "MMLU Easy", "61.2"), ("Beta-9B", "MMLU Hard", "42.0"), ("Alpha-8B", "C-Eval Easy", "55.0")} <= got
     assert {c["group"] for c in cells} == {""}
+
+
+def _close_header_table(tmp_path: Path) -> list[dict]:
+    """A header whose names are set close together (one segment for the eye of a gap rule), a
+    category column headed "Type", citations set apart after the model names, arrows after the
+    benchmark names."""
+    xs = [230, 257, 284, 311]
+    items = [
+        (72, 90, "Table 3: Comparison with other models on four benchmarks."),
+        (72, 110, "Type"), (120, 110, "Model"),
+        (230, 110, "^Zorbx↑"), (257, 110, "^Quuxy↑"), (284, 110, "^Fnorz↑"), (311, 110, "^Blatw↑"),
+        (72, 126, "Und."), (164, 126, "[12]"), *row(126, "Alpha-8B", ["84.1", "61.2", "40.1", "33.0"], xs, 120),
+        (160, 138, "[7]"), *row(138, "Beta-9B", ["85.0", "63.5", "42.0", "35.5"], xs, 120),
+        (72, 150, "Gen."), (174, 150, "[3]"), *row(150, "Gamma-7B", ["80.2", "55.0", "38.8", "30.1"], xs, 120),
+    ]  # fmt: skip
+    return cells_of(table_pdf(tmp_path / "t.pdf", [items]))[0]
+
+
+def test_names_set_close_together_over_their_columns_stay_with_them(tmp_path):
+    """One segment "Zorbx↑ Quuxy↑ Fnorz↑ Blatw↑" right over four value columns, each word centred
+    on its column: four headers, not one; arrows are dropped from names."""
+    cells = _close_header_table(tmp_path)
+    assert {c["benchmark"] for c in cells} == {"Zorbx", "Quuxy", "Fnorz", "Blatw"}
+
+
+def test_a_category_column_and_citations_are_not_part_of_the_model_name(tmp_path):
+    """The outer label column headed "Type" is a row category (the group); "[12]" set apart after a
+    model name is a citation, not a value column."""
+    cells = _close_header_table(tmp_path)
+    got = triples(cells, "model", "benchmark", "group", "value")
+    assert ("Alpha-8B [12]", "Zorbx", "Und.", "84.1") in got and ("Gamma-7B [3]", "Blatw", "Gen.", "30.1") in got
+    assert len(cells) == 12
+
+
+def test_repeated_sub_headers_under_spanning_model_names_are_their_metrics(tmp_path):
+    """Model names evenly set over three columns each, the same lower-case sub-headers under each:
+    each name covers its three columns, the parent is the model, the sub-header the metric."""
+    xs = [200, 236, 272, 308, 344, 380, 416, 452, 488]
+    items = [
+        (72, 90, "Table 8: Tool use accuracy of the models."),
+        (236, 110, "^Alpha-8B"), (344, 110, "^Beta-9B"), (452, 110, "^Gamma-7B"),
+        (72, 124, "Servers"), *[(x, 124, "^" + t) for x, t in zip(xs, ["func", "param", "p_v"] * 3, strict=True)],
+        *row(138, "Zorbx", ["89.3", "67.9", "53.6", "92.8", "60.7", "50.0", "96.4", "67.8", "50.1"], xs),
+        *row(150, "Quuxy", ["79.8", "77.5", "50.2", "74.4", "72.0", "41.0", "89.3", "85.7", "39.9"], xs),
+    ]  # fmt: skip
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "metric", "value")
+    assert {
+        ("Alpha-8B", "Zorbx", "func", "89.3"),
+        ("Alpha-8B", "Zorbx", "p_v", "53.6"),
+        ("Gamma-7B", "Quuxy", "p_v", "39.9"),
+    } <= got
+    assert len(cells) == 18
+
+
+def test_footnote_markers_inside_a_name_are_taken_off():
+    """ "Tower-13B† [8]" and "Gemma3-27B †": a marker after a word of a name is a footnote, not part of it."""
+    from ingest.analysis.result_meaning import clean
+
+    assert [clean(x) for x in ("Tower-13B† [8]", "Gemma3-27B †", "71.2†", "a * b")] == [
+        "Tower-13B [8]",
+        "Gemma3-27B",
+        "71.2",
+        "a * b",
+    ]
+
+
+def test_a_header_row_after_rows_of_values_starts_a_new_panel(tmp_path):
+    """Two stacked panels under one caption: the rows below the second header row are read under
+    it, not under the first panel's headers; an "Average" column is the table's aggregate."""
+    xs = [250, 300, 350]
+    items = [
+        (72, 90, "Table 3: Results in eight languages."),
+        (250, 110, "^Zorb"), (300, 110, "^Quux"), (350, 110, "^Fnor"),
+        *row(124, "Alpha-8B", ["61.2", "40.1", "33.0"], xs, 100),
+        *row(136, "Beta-9B", ["63.5", "42.0", "35.5"], xs, 100),
+        (250, 152, "^Blat"), (300, 152, "^Wemb"), (350, 152, "^Average"),
+        *row(166, "Alpha-8B", ["55.0", "48.2", "49.6"], xs, 100),
+        *row(178, "Beta-9B", ["57.5", "50.1", "51.4"], xs, 100),
+    ]  # fmt: skip
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "value")
+    assert {
+        ("Alpha-8B", "Zorb", "61.2"),
+        ("Beta-9B", "Fnor", "35.5"),
+        ("Alpha-8B", "Blat", "55.0"),
+        ("Beta-9B", "Average", "51.4"),
+    } <= got
+    assert len(cells) == 12
+
+
+def test_spanning_headers_of_one_level_are_all_categories_when_one_stands_over_benchmarks(tmp_path):
+    """ "Exam" over MMLU and GSM8K (catalogue benchmarks) and "Reading" over two unknown names: both
+    parents are categories (the group), never glued into the names under them."""
+    xs = [230, 280, 330, 380]
+    items = [
+        (72, 90, "Table 2: Results of the models."),
+        (255, 106, "^Exam"), (355, 106, "^Reading"),
+        (100, 120, "Model"), (230, 120, "^MMLU"), (280, 120, "^GSM8K"), (330, 120, "^Zorbqa"), (380, 120, "^Quuxqa"),
+        *row(134, "Alpha-8B", ["61.2", "40.1", "33.0", "21.5"], xs, 100),
+        *row(146, "Beta-9B", ["63.5", "42.0", "35.5", "22.8"], xs, 100),
+    ]  # fmt: skip
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "group", "value")
+    assert {("Alpha-8B", "MMLU", "Exam", "61.2"), ("Beta-9B", "Quuxqa", "Reading", "22.8")} <= got
+
+
+def test_a_second_header_line_of_sizes_and_notes_joins_the_model_names(tmp_path):
+    """ "Alpha" over "8B (Dense)": a line of sizes and notes starting under the first value column
+    (no row label) is the second line of the model headers, not a row of results."""
+    xs = [250, 310, 370]
+    items = [
+        (72, 90, "Table 6: Comparison of the models."),
+        (100, 110, "Metric"), (250, 110, "^Alpha"), (310, 110, "^Beta"), (370, 110, "^Gamma"),
+        (250, 121, "^8B (Dense)"), (310, 121, "^16B"), (370, 121, "^32B"),
+        *row(136, "Zorbqa (Acc.)", ["61.2", "40.1", "33.0"], xs, 100),
+        *row(148, "Quuxqa (Acc.)", ["63.5", "42.0", "35.5"], xs, 100),
+    ]  # fmt: skip
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "value")
+    assert {("Alpha 8B (Dense)", "Zorbqa", "61.2"), ("Gamma 32B", "Quuxqa", "35.5")} <= got and len(cells) == 6
+
+
+def test_a_rule_under_a_header_gives_the_columns_it_spans(tmp_path):
+    """ "Probe" with a rule drawn under it over three sub-headers ("Loose", "Strict", "Overall"):
+    it covers the three columns (a booktabs cmidrule), and "Overall" under it is Probe's overall
+    score, not the table's aggregate. Values packed with slashes ("95.0 / 89.5 / 84.8") set with
+    wide spaces are one cell."""
+    xs = [220, 260, 300, 340, 440]
+    items = [
+        (72, 90, "Table 4: Results of the models."),
+        (300, 104, "^Probe"),
+        (100, 120, "Models"), (220, 120, "^Zorbqa"), (260, 120, "^Loose"), (300, 120, "^Strict"), (340, 120, "^Overall"),
+        (440, 120, "^Multi"),
+        *row(136, "Alpha-8B", ["71.3", "90.5", "87.6", "89.1"], xs, 100), (380, 136, "95.0     /     89.5     /     84.8"),
+        *row(148, "Beta-9B", ["67.3", "89.9", "84.5", "87.2"], xs, 100), (380, 148, "94.9     /     89.3     /     84.4"),
+    ]  # fmt: skip
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items], rules=[[(110, 240, 360)]]))
+    got = triples(cells, "model", "benchmark", "value")
+    assert {("Alpha-8B", "Probe Loose", "90.5"), ("Beta-9B", "Probe Overall", "87.2"), ("Alpha-8B", "Zorbqa", "71.3")} <= got
+    assert ("Alpha-8B", "Multi", "95.0 / 89.5 / 84.8") in got

@@ -26,6 +26,7 @@ import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from ingest.analysis.benchmarks import norm_name
 from ingest.analysis.result_meaning import GLUED_DELTA, REPORT_MODEL, clean
@@ -120,6 +121,12 @@ def places(t: StructTable) -> dict[str, list[Place]]:
         return {}
     n_lab = value_cols[0]
     head = _body_start(t, cells, n_lab)
+    per_row = Counter(c.row for c in t.cells)
+    first_groups: list[str] = []
+    while head > 1 and per_row[head - 1] == 1 and per_row[head - 2] >= 2:
+        # a row of one cell right over the rows, under the column headers: a group heading
+        head -= 1
+        first_groups += [c.text for c in t.cells if c.row == head]
     over: dict[int, list[tuple[str, int]]] = {}
     corner: list[str] = []
     top = head  # the first header row with a cell over the value columns
@@ -138,13 +145,20 @@ def places(t: StructTable) -> dict[str, list[Place]]:
                 reach.add(k)
     out: dict[str, list[Place]] = {}
     carried = [""] * n_lab
-    groups: list[str] = []
+    groups: list[str] = list(first_groups)
+    rows_since = 0  # rows of values under the headers in effect
     for r in range(head, t.n_rows):
         labels = [cells[(r, k)].text if (r, k) in cells else "" for k in range(n_lab)]
         values = [(k, cells[(r, k)].text) for k in range(n_lab, t.n_cols) if (r, k) in cells]
         if not any(_is_number(v) for _, v in values):
+            if rows_since >= 2 and not any(labels) and len(values) >= 3 and not any(DASH.match(v.strip()) for _, v in values):
+                # a header row after rows of values: the next panel's headers
+                over = {k: [(cells[(r, k)].text, cells[(r, k)].col_span)] for k, _ in values}
+                reach, rows_since, groups = set(over), 0, []
+                continue
             groups += [x for x in labels if x] + [v for _, v in values]
             continue
+        rows_since += 1
         for k in range(n_lab):
             if labels[k]:
                 carried[k] = labels[k]
@@ -172,12 +186,28 @@ def _score_key(value: str) -> str:
 
 
 def _tokens(*texts: str) -> set[str]:
-    return {w for t in texts for w in _WORD.findall(clean(t).casefold())}
+    out: set[str] = set()
+    for t in texts:
+        out |= _words(t)
+    return out
 
 
-def _runs(parts: tuple[str, ...]) -> set[str]:
+@lru_cache(maxsize=65536)
+def _words(text: str) -> frozenset[str]:
+    """The words of a name, cached: a table's labels and headers are asked about for every cell."""
+    return frozenset(_WORD.findall(clean(text).casefold()))
+
+
+@lru_cache(maxsize=16384)
+def _runs(parts: tuple[str, ...]) -> frozenset[str]:
     """The normalised names of every run of consecutive cells (a header printed on several lines)."""
-    return {norm_name(" ".join(parts[i:j])) for i in range(len(parts)) for j in range(i + 1, min(len(parts), i + 4) + 1)}
+    return frozenset(norm_name(" ".join(parts[i:j])) for i in range(len(parts)) for j in range(i + 1, min(len(parts), i + 4) + 1))
+
+
+@lru_cache(maxsize=16384)
+def _names(parts: tuple[str, ...]) -> frozenset[str]:
+    """The normalised name of each cell (cached: a row's labels are asked about for each of its values)."""
+    return frozenset(norm_name(x) for x in parts)
 
 
 def _variant_phrase(name: str) -> bool:
@@ -199,14 +229,17 @@ def _agrees(c: ResultCell, p: Place, caption: str) -> bool:
     if _variant_phrase(c.model):
         return False
     model = norm_name(c.model)
-    in_row = model in {norm_name(x) for x in p.row} - {""}
-    if c.model != REPORT_MODEL and not in_row and model not in _runs(p.col) - {""}:
+    in_row = bool(model) and model in _names(p.row)
+    if c.model != REPORT_MODEL and not in_row and not (model and model in _runs(p.col)):
         return False  # a model is one label (labels of two columns are two things) or a header's lines
-    named = {norm_name(x) for x in (*p.row, *p.col, *p.context)}
+    named = _names((*p.row, *p.col, *p.context))
     if c.group and not all(norm_name(g) in named for g in c.group.split(" / ")):
         return False  # a group is a label or heading as printed, not text gathered from several
-    if not _tokens(c.benchmark, c.metric, c.setting) <= _tokens(*p.row, *p.col, *p.context, caption):
+    printed = _tokens(*p.row, *p.col, *p.context)
+    if not _tokens(c.benchmark, c.metric, c.setting) <= printed | _tokens(caption):
         return False
+    if not _tokens(c.benchmark) <= _tokens(*p.row, *p.col):
+        return False  # named by the caption, the corner cell or a group heading: no header or label confirms it
     # Every label of the row must be used; of the column's headers, those naming the benchmark (over
     # a model column: the model's own lines only — a category over model columns or an attribute
     # row under the names is no part of a result's name).

@@ -42,6 +42,7 @@ from ingest.common.records import Results, ResultTable
 from ingest.reading.extract import KeptPages
 from ingest.reading.structure import Table as StructTable
 from ingest.reading.structure_regions import page_tables
+from ingest.reading.table_regions import panels
 from ingest.reading.tables_pdf import CAPTION, FIGURE_CAPTION, build_grid, find_regions, page_rules, page_words
 
 __all__ = [
@@ -224,18 +225,41 @@ def _region_table(reg, rules, num: int, cat: Catalogue, second: _SecondReading |
     keep an empty catalogue id and are listed for the catalogue's growth."""
     if cat.is_non_result_caption(reg.caption):
         return None, "the caption describes models, data or settings (architecture, hyperparameters, a data mixture), not results"
+    parts = [p for part in panels(reg) if (p := _panel_table(part, rules, num, cat, second)) is not None]
+    if not parts:
+        grid = build_grid(reg, rules, cat.is_key_column, cat.is_attribute_row, cat.is_label_word)
+        if grid is None:
+            return None, "no header row and value rows found below or above the caption"
+        return None, "no numeric cell with a model and a benchmark header"
+    t = parts[0]
+    for p in parts[1:]:  # stacked panels: one table, each panel read under its own headers
+        t.cells += p.cells
+        t.flags += p.flags
+        t.attributes += p.attributes
+        if t.region and p.region:
+            t.region = [min(t.region[0], p.region[0]), t.region[1], max(t.region[2], p.region[2]), p.region[3]]
+    return t, ""
+
+
+def _panel_table(reg, rules, num: int, cat: Catalogue, second: _SecondReading | None) -> Table | None:  # type: ignore[no-untyped-def]
+    """One panel of a region (the whole region when it has one) read and checked; None when it holds
+    no result cell."""
     grid = build_grid(reg, rules, cat.is_key_column, cat.is_attribute_row, cat.is_label_word)
     if grid is None:
-        return None, "no header row and value rows found below or above the caption"
+        return None
     attributes: list[Cell] = []
     orientation, cells = interpret(grid, reg.caption, cat, attributes=attributes)
     if not cells:
-        return None, "no numeric cell with a model and a benchmark header" + (" (model attributes only)" if attributes else "")
+        return None
     t = Table(num, str(num), reg.label, reg.caption, orientation, cells, region=list(grid.region or ()), attributes=attributes)
     validate(t, grid, cat)
     if second is not None:
-        t.cells = verify(t.cells, second.table_over(grid.region), reg.caption)
-    return t, ""
+        try:
+            t.cells = verify(t.cells, second.table_over(grid.region), reg.caption)
+        except Exception as exc:  # a check that fails leaves the cells for review, never loses the table
+            t.cells = verify(t.cells, None)
+            t.flags.append(f"second reading failed ({type(exc).__name__}); review")
+    return t
 
 
 def _short(text: str, n: int = 80) -> str:

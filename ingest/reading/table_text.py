@@ -24,6 +24,7 @@ DELTA = r"(?:[+\u2212-](?:\d+\.\d+|\d+(?:\.\d+)?%)|\s+\+\d+\.\d+|\s*\([+\u2212-]
 VALUE = re.compile(
     rf"^[({{\[]?{_NUM}[KMBkmb]?[)}}\]]?(\s*(\u00b1|\+/-|/|\u00d7|x)\s*{_NUM}[KMBkmb]?)*\s*%?{DELTA}?[{re.escape(MARKS)}\u00b9\u00b2\u00b3a-c]?$"
 )
+CITATION_MARK = re.compile(r"^\[\d+(?:\s*[,\u2013-]\s*\d+)*\]$")
 HEADING = re.compile(r"^\d{1,2}(\.\d{1,2})*\.?\s+[A-Z][a-z][\w-]*( [\w-]+){0,8}$")
 SIZE = re.compile(r"^\d+(\.\d+)?\s*[KMBT]$|^\d+\s*[x\u00d7]\s*\d+(\.\d+)?[KMBT]$")
 DASH = re.compile(r"^[-\u2013\u2014\u2212/]+$|^(n/?a|N/?A|—|–)$")
@@ -122,5 +123,7 @@ class GridRow:
 
 @lru_cache(maxsize=65536)
 def is_value(text: str) -> bool:
-    """A result value as printed: "88.5", "70.83% ± 0.89%", "6/644", "7B", "19.9*"."""
-    return any(ch.isdigit() for ch in text) and bool(VALUE.match(text.strip()))
+    """A result value as printed: "88.5", "70.83% ± 0.89%", "6/644", "7B", "19.9*". A whole number
+    in square brackets ("[50]") is a citation after a name, not a value."""
+    t = text.strip()
+    return any(ch.isdigit() for ch in t) and bool(VALUE.match(t)) and not CITATION_MARK.match(t)
