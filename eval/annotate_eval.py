@@ -490,7 +490,7 @@ def _confidence(docs: list[Doc], res: dict[str, Annotation], lens: Lens) -> list
     baseline table with the doubt ranking."""
     examples = gold_examples(docs, res, lens)
     nested = nested_loo(examples)
-    return [*baseline_lines(docs, res, lens, nested), *report(nested, final_model(examples), examples)]
+    return [*baseline_lines(docs, res, lens, nested), *report(nested, final_model(examples, nested), examples)]
 
 
 def _cues(lens: Lens, docs: list[Doc], res: dict[str, Annotation]) -> int:

@@ -434,11 +434,15 @@ def test_gold_corpus_scores_stay_above_their_floors(lens) -> None:
     even = [e.correct for e, p, _ in nested if p >= 0.5]
     below = [e.correct for e, p, _ in nested if p < 0.5]
     assert even and below and sum(even) / len(even) - sum(below) / len(below) >= 0.15, (even, below)
-    # The cells it marks confident (at or above each fold's threshold) are right >= 95% of the time.
-    # The folds' thresholds may mark none (then there is nothing to check, and Review shows every
-    # cell as unsure); the assertion above holds either way.
-    sure = [e.correct for e, p, t in nested if p >= t]
-    assert sum(sure) >= 0.95 * len(sure), sure
+    # "Confident" only where a cut was right >= 95% held out (issue 33): otherwise the model to commit
+    # labels nothing confident and Review is simply least sure first.
+    from confidence_loo import final_model, held_out_sure
+
+    from ingest.analysis.confidence import NONE_SURE
+
+    examples = gold_examples(docs, res, lens)
+    if not held_out_sure(nested):
+        assert final_model(examples, nested).threshold == NONE_SURE
 
 
 def test_cues_that_cannot_share_one_regex_still_work() -> None:
