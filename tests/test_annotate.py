@@ -310,6 +310,24 @@ def test_chinese_report_is_read_like_its_english_twin(lens) -> None:
     assert cells["rl_disclosure"].value != ("none",)
 
 
+def test_english_list_in_the_next_sentence_reads_like_the_chinese_one_sentence(lens) -> None:
+    # a translation splits or joins sentences: the English names the tasks in the sentence after
+    en = run(lens, "Finally, we applied RL across more than 20 general-domain tasks. These tasks included agent capabilities.")
+    assert "agentic_rl_stage" in en["disclosure"].indicators
+
+
+@pytest.mark.corpus
+def test_shipped_chinese_post_gives_the_cells_of_its_english_original(lens, corpus) -> None:
+    from ingest.reading.extract import extract_file
+    from ingest.reading.sections import split_sections
+
+    def cells(name: str) -> dict[str, tuple[str, ...]]:
+        ann = annotate(sentences(split_sections(extract_file(corpus / "blog" / name))), lens)
+        return {k: c.value for k, c in ann.cells.items()}
+
+    assert cells("qwen3-blog.zh.md") == cells("qwen3-blog.md")
+
+
 # --------------------------------------------------------------------- disclosure checklist
 def test_level_cell_keeps_the_whole_checklist_with_quotes(lens) -> None:
     cells = run(
