@@ -56,6 +56,7 @@ from eval.label_blocks import label_blocks  # noqa: E402
 from ingest.analysis.annotate import annotate  # noqa: E402
 from ingest.analysis.evidence import Sentence, quote_on_page, sentences  # noqa: E402
 from ingest.analysis.lens import DEFAULT_LENS, NOT_DISCLOSED, Dimension, Lens, load_lens  # noqa: E402
+from ingest.analysis.references import match_report, resolve_references  # noqa: E402
 from ingest.common.records import Annotation  # noqa: E402
 from ingest.reading.extract import extract_file  # noqa: E402
 from ingest.reading.sections import split_sections  # noqa: E402
@@ -95,9 +96,20 @@ def load_docs(shared: Path = SHARED) -> list[Doc]:
 
 
 def annotate_all(docs: list[Doc], lens: Lens, ranking: str = "cues") -> tuple[dict[str, Annotation], float]:
-    """Annotations of every document and the CPU seconds annotation took (extraction excluded)."""
+    """Annotations of every document and the CPU seconds annotation took (extraction excluded). A method
+    named by reference to another report resolves to that report's main method where the report is one
+    of the labelled documents (the eval's store; ingest/analysis/references.py)."""
     t = time.process_time()
     res = {d.id: annotate(d.sents, lens, ranking=ranking) for d in docs}  # type: ignore[arg-type]
+    titles = {d.id: str(d.gold.get("title") or "") for d in docs}
+    for d in docs:
+
+        def lookup(name: str, me: str = d.id) -> str | None:
+            rid = match_report(name, {k: v for k, v in titles.items() if k != me})
+            main = res[rid].cells["rl_algorithm"].value[0] if rid else None
+            return main if main not in (None, NOT_DISCLOSED, lens.no_stage_value) else None
+
+        res[d.id] = resolve_references(res[d.id], lens, lookup)
     return res, time.process_time() - t
 
 
@@ -490,7 +502,7 @@ def _confidence(docs: list[Doc], res: dict[str, Annotation], lens: Lens) -> list
     baseline table with the doubt ranking."""
     examples = gold_examples(docs, res, lens)
     nested = nested_loo(examples)
-    return [*baseline_lines(docs, res, lens, nested), *report(nested, final_model(examples), examples)]
+    return [*baseline_lines(docs, res, lens, nested), *report(nested, final_model(examples, nested), examples)]
 
 
 def _cues(lens: Lens, docs: list[Doc], res: dict[str, Annotation]) -> int:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from ingest.analysis.confidence import DEFAULT_THRESHOLD, Model
+from ingest.analysis.confidence import DEFAULT_THRESHOLD, NONE_SURE, Model
 from ingest.analysis.confidence_fit import Examples, vector
 from ingest.analysis.confidence_fit import fit as fit_examples
 
@@ -47,8 +47,7 @@ def fit(examples: list[Example], threshold: float = DEFAULT_THRESHOLD) -> Model:
 
 #: Confident cells must be right at least this often (issue 22).
 TARGET = 0.95
-#: The threshold when no probability meets TARGET: (almost) nothing is confident.
-NONE_SURE = 0.999
+#: `NONE_SURE` (ingest/analysis/confidence.py) is the threshold when no probability meets TARGET: nothing is confident.
 
 
 def choose_threshold(pairs: list[tuple[Example, float]], target: float = TARGET) -> float:
@@ -144,6 +143,17 @@ def report(nested: list[tuple[Example, float, float]], model: Model, examples: l
     return lines
 
 
-def final_model(examples: list[Example]) -> Model:
-    """The model to commit: fit on every example, threshold from their leave-one-document-out probabilities."""
+def held_out_sure(nested: list[tuple[Example, float, float]], target: float = TARGET) -> bool:
+    """Whether "confident" means anything: some cells were at or above their fold's threshold, and those
+    cells were right at least `target` of the time, leave-one-document-out (issue 33)."""
+    sure = [e.correct for e, p, t in nested if p >= t]
+    return bool(sure) and sum(sure) >= target * len(sure)
+
+
+def final_model(examples: list[Example], nested: list[tuple[Example, float, float]] | None = None) -> Model:
+    """The model to commit: fit on every example, threshold from their leave-one-document-out probabilities;
+    with `nested` (`nested_loo`) whose confident cells miss the target, `NONE_SURE`: no cell is labelled
+    confident, and Review is simply least sure first."""
+    if nested is not None and not held_out_sure(nested):
+        return fit(examples, NONE_SURE)
     return fit(examples, choose_threshold(loo(examples)))

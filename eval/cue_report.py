@@ -1,14 +1,17 @@
 """Cue report (issue 22): for every cue of the lens, where it fires and what removing it changes.
 
 Run through `eval/annotate_eval.py --cues`. For each regular expression of the lens (category cues,
-context / negation, the phrases read around a method name, `introduces`, `not_after`,
-`use_requires` / `mention_if`, level require / exclude, every indicator cue, and the heading rules:
-`skip_headings`, `background_headings`, `summary_headings`) it prints on how many of the labelled
-documents and of all corpus documents it matches a body or appendix sentence (a heading rule: a
-sentence's heading), and the ablation: the change of each dev figure
-when the cue alone is replaced by one that never matches. A cue whose removal changes a dev figure
-but which fires on only one labelled document is **fitted** (it exists for one sentence); the
-target is none.
+context / negation, the phrases read around a method name, `introduces` / `references`, `not_after`,
+`use_requires` / `mention_if`, level require / exclude, every indicator cue, the sentence roles, the
+"no stage" tests, and the heading rules: `skip_headings`, `background_headings`, `summary_headings`)
+it prints on how many of the labelled documents and of all corpus documents it matches where it is
+applied: a body or appendix sentence, a heading rule a sentence's heading (or chapter), and a window
+cue (`used_before`, `contrast_after`, … `not_after`) the words beside a method name in its clause,
+the window the annotator reads it on (an anchored "^…" or "…$" cue never matches a whole sentence).
+The ablation: the change of each dev figure when the cue alone is replaced by one that never
+matches. A cue whose removal changes a dev figure but which fires on only one labelled document is
+**fitted** (it exists for one sentence); the target is none. A method's own name (a cue of an
+`algorithm` category) is exempt: a method known in the field may be used by one document only.
 
 Why "fires on a sentence" and not "decides a cell": a cue that matches no sentence of a document
 cannot change that document's cells, so only documents where it fires are re-annotated, which
@@ -41,6 +44,7 @@ CUE_KEYS = (
     "mention_before",
     "not_after",
     "introduces",
+    "references",
     "require",
     "exclude",
     "summary_headings",
@@ -49,6 +53,12 @@ CUE_KEYS = (
 )
 #: Lens-level keys that hold lists of regular expressions (heading rules that apply to every dimension).
 LENS_KEYS = ("skip_headings", "background_headings")
+#: Lens-level blocks whose keys hold lists of regular expressions: the sentence roles (a list of rules)
+#: and the "no stage" tests.
+LENS_BLOCKS = {"sentence_roles": ("headings", "text", "unless"), "no_stage": ("stage", "stage_headings", "negated", "evidence")}
+#: Keys read on the words beside a method name (left of it / right of it / just after it).
+WINDOW_KEYS = {"used_before": "left", "contrast_before": "left", "mention_before": "left",
+               "used_after": "right", "contrast_after": "right", "not_after": "tail"}  # fmt: skip
 #: Dev figures the ablation watches (keys of annotate_eval.score's metrics).
 FIGURES = ("alg_exact", "rs_f1", "gran_acc", "disclosure_exact", "rl_disclosure_exact")
 NEVER = "(?!)"  # a regular expression that matches nothing
@@ -60,6 +70,7 @@ class Cue:
 
     path: tuple[str | int, ...]
     pattern: str
+    method_name: bool = False
 
     @property
     def where(self) -> str:
@@ -83,7 +94,12 @@ class CueRow:
 
     @property
     def fitted(self) -> bool:
-        return self.labelled <= 1 and any(abs(v) > 1e-9 for v in self.delta.values())
+        return self.labelled <= 1 and any(abs(v) > 1e-9 for v in self.delta.values()) and not self.method_name
+
+    @property
+    def method_name(self) -> bool:
+        """A cue of an algorithm category: a method's name, which one document alone may use."""
+        return self.cue.method_name
 
 
 def lens_cues(lens: Lens) -> Iterator[Cue]:
@@ -92,8 +108,17 @@ def lens_cues(lens: Lens) -> Iterator[Cue]:
     for key in LENS_KEYS:
         for j, p in enumerate(data.get(key) or ()):
             yield Cue((key, j), p)
+    for block, keys in LENS_BLOCKS.items():
+        node = data.get(block)
+        for ri, rule in enumerate(node if isinstance(node, list) else [node] if node else []):
+            base: tuple[str | int, ...] = (block, ri) if isinstance(node, list) else (block,)
+            for key in keys:
+                for j, p in enumerate(rule.get(key) or ()):
+                    yield Cue((*base, key, j), p)
     for di, dim in enumerate(data["dimensions"]):
-        yield from _walk(dim, ("dimensions", di), dim["id"])
+        for cue in _walk(dim, ("dimensions", di), dim["id"]):
+            name = dim["kind"] == "algorithm" and "categories" in cue.path and cue.path[-2] == "cues"
+            yield Cue(cue.path, cue.pattern, name)
 
 
 def _walk(node: dict, path: tuple[str | int, ...], label: str) -> Iterator[Cue]:
@@ -137,26 +162,57 @@ def without(lens: Lens, cue: Cue) -> Lens:
     node: object = data
     for p in cue.path[:-1]:
         node = node[p]  # type: ignore[index]
-    node[cue.path[-1]] = "(?P<name>(?!))" if "introduces" in cue.path else NEVER  # type: ignore[index]
+    named = "introduces" in cue.path or "references" in cue.path
+    node[cue.path[-1]] = "(?P<name>(?!))" if named else NEVER  # type: ignore[index]
     return Lens.model_validate(data)
 
 
 #: Keys whose patterns are read against a sentence's heading (`use_requires` against both).
-HEADING_KEYS = {"skip_headings", "background_headings", "summary_headings", "heading"}
+HEADING_KEYS = {"skip_headings", "background_headings", "summary_headings", "heading", "headings", "stage_headings"}
 
 
-def fires(pattern: str, sents: list[Sentence], where: str = "text") -> bool:
-    """Whether the pattern matches a sentence's text ("text"), its heading ("heading") or either ("both")."""
+_WINDOWS: dict[tuple[int, str], dict[str, list[str]]] = {}
+
+
+def windows(sents: list[Sentence], lens: Lens) -> dict[str, list[str]]:
+    """The words beside every method name the algorithm dimensions' cues find, as the annotator reads
+    them: "left" (its clause before the name), "right" (after it) and "tail" (the 30 characters after it).
+    Computed once per document and lens."""
+    from ingest.analysis.annotate_algorithms import _clause_left, _clause_right
+
+    key = (id(sents), lens.fingerprint)
+    if key in _WINDOWS:
+        return _WINDOWS[key]
+    out: dict[str, list[str]] = _WINDOWS.setdefault(key, {"left": [], "right": [], "tail": []})
+    rxs = [re.compile(c, re.I) for d in lens.dimensions if d.kind == "algorithm" for cat in d.categories for c in cat.cues]
+    for s in sents:
+        for rx in rxs:
+            for m in rx.finditer(s.text):
+                out["left"].append(_clause_left(s.text, m.start()))
+                out["right"].append(_clause_right(s.text, m.start(), m.end()))
+                out["tail"].append(s.text[m.end() : m.end() + 30])
+    return out
+
+
+def fires(pattern: str, sents: list[Sentence], where: str = "text", lens: Lens | None = None) -> bool:
+    """Whether the pattern matches a sentence's text ("text"), its heading or chapter ("heading"), either
+    ("both"), or a window beside a method name ("left", "right", "tail"; needs the `lens`)."""
     rx = re.compile(pattern, re.I)
+    if where in ("left", "right", "tail"):
+        return lens is not None and any(rx.search(w) for w in windows(sents, lens)[where])
     return any(
-        (where != "heading" and rx.search(s.text)) or (where != "text" and s.heading and rx.search(s.heading)) for s in sents
+        (where != "heading" and rx.search(s.text))
+        or (where != "text" and any(h and rx.search(h) for h in (s.heading, s.chapter)))
+        for s in sents
     )
 
 
 def reads(cue: Cue) -> str:
-    """What a cue is matched against: headings for heading rules, both for `use_requires`, else text."""
+    """What a cue is matched against: headings for heading rules, both for `use_requires`, the window
+    beside a method name for the window keys, else text."""
     keys = {p for p in cue.path if isinstance(p, str)}
-    return "heading" if keys & HEADING_KEYS else ("both" if "use_requires" in keys else "text")
+    window = next((WINDOW_KEYS[k] for k in keys if k in WINDOW_KEYS), None)
+    return window or ("heading" if keys & HEADING_KEYS else ("both" if "use_requires" in keys else "text"))
 
 
 def corpus_sentences(corpus: Path, skip: set[str]) -> dict[str, list[Sentence]]:
@@ -184,8 +240,8 @@ def cue_report(
     rows = []
     for cue in lens_cues(lens):
         where = reads(cue)
-        hit_docs = [d for d in docs if fires(cue.pattern, d.sents, where)]
-        n_extra = sum(fires(cue.pattern, s, where) for s in extra.values())
+        hit_docs = [d for d in docs if fires(cue.pattern, d.sents, where, lens)]
+        n_extra = sum(fires(cue.pattern, s, where, lens) for s in extra.values())
         delta = dict.fromkeys(FIGURES, 0.0)
         if hit_docs:
             ablated = without(lens, cue)

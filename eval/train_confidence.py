@@ -86,8 +86,9 @@ def main(argv: list[str] | None = None) -> int:
     examples = gold_examples(docs, res, lens) + review_examples(args.reports, args.data_dir, lens)
     print(f"training examples: {sum(e.source == 'gold' for e in examples)} cells of labelled documents, "
           f"{sum(e.source == 'review' for e in examples)} review decisions")  # fmt: skip
-    model = final_model(examples)
-    print("\n".join(report(nested_loo(examples), model, examples)))
+    nested = nested_loo(examples)
+    model = final_model(examples, nested)
+    print("\n".join(report(nested, model, examples)))
     if args.write:
         MODEL_PATH.write_text(json.dumps(model.to_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
         print(f"wrote {MODEL_PATH.relative_to(ROOT)} (model {model.fingerprint})")

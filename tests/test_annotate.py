@@ -310,6 +310,24 @@ def test_chinese_report_is_read_like_its_english_twin(lens) -> None:
     assert cells["rl_disclosure"].value != ("none",)
 
 
+def test_english_list_in_the_next_sentence_reads_like_the_chinese_one_sentence(lens) -> None:
+    # a translation splits or joins sentences: the English names the tasks in the sentence after
+    en = run(lens, "Finally, we applied RL across more than 20 general-domain tasks. These tasks included agent capabilities.")
+    assert "agentic_rl_stage" in en["disclosure"].indicators
+
+
+@pytest.mark.corpus
+def test_shipped_chinese_post_gives_the_cells_of_its_english_original(lens, corpus) -> None:
+    from ingest.reading.extract import extract_file
+    from ingest.reading.sections import split_sections
+
+    def cells(name: str) -> dict[str, tuple[str, ...]]:
+        ann = annotate(sentences(split_sections(extract_file(corpus / "blog" / name))), lens)
+        return {k: c.value for k, c in ann.cells.items()}
+
+    assert cells("qwen3-blog.zh.md") == cells("qwen3-blog.md")
+
+
 # --------------------------------------------------------------------- disclosure checklist
 def test_level_cell_keeps_the_whole_checklist_with_quotes(lens) -> None:
     cells = run(
@@ -434,11 +452,15 @@ def test_gold_corpus_scores_stay_above_their_floors(lens) -> None:
     even = [e.correct for e, p, _ in nested if p >= 0.5]
     below = [e.correct for e, p, _ in nested if p < 0.5]
     assert even and below and sum(even) / len(even) - sum(below) / len(below) >= 0.15, (even, below)
-    # The cells it marks confident (at or above each fold's threshold) are right >= 95% of the time.
-    # The folds' thresholds may mark none (then there is nothing to check, and Review shows every
-    # cell as unsure); the assertion above holds either way.
-    sure = [e.correct for e, p, t in nested if p >= t]
-    assert sum(sure) >= 0.95 * len(sure), sure
+    # "Confident" only where a cut was right >= 95% held out (issue 33): otherwise the model to commit
+    # labels nothing confident and Review is simply least sure first.
+    from confidence_loo import final_model, held_out_sure
+
+    from ingest.analysis.confidence import NONE_SURE
+
+    examples = gold_examples(docs, res, lens)
+    if not held_out_sure(nested):
+        assert final_model(examples, nested).threshold == NONE_SURE
 
 
 def test_cues_that_cannot_share_one_regex_still_work() -> None:

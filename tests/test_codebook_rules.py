@@ -221,3 +221,32 @@ def test_rejection_sampling_alone_is_no_rl_stage_but_stays_listed(lens) -> None:
     cells = annotate(sents, lens).cells
     assert cells["rl_algorithm"].value == ("rejection sampling fine-tuning",)
     assert cells["reward_source"].value == (lens.no_stage.value,)
+
+
+# ------------------------------------------------------------- methods named by reference, the main method
+def test_method_named_by_reference_is_as_in_name_until_looked_up(lens) -> None:
+    from ingest.analysis.references import match_report, resolve_references
+
+    ann = annotate(doc(("5 Post-training", "For the RL algorithm, we use the same algorithm as in K1.5 [95].")), lens)
+    assert ann.cells["rl_algorithm"].value == ("as in K1.5",)
+    assert ann.cells["credit_granularity"].value != ("trajectory/outcome",)  # the method is unknown: nothing derived
+    titles = {"kimi-k1.5": "Kimi k1.5: Scaling Reinforcement Learning with LLMs", "kimi-linear": "Kimi Linear"}
+    assert match_report("K1.5", titles) == "kimi-k1.5" and match_report("Kimi", titles) is None  # ambiguous
+    done = resolve_references(ann, lens, lambda name: "online policy mirror descent" if name == "K1.5" else None)
+    assert done.cells["rl_algorithm"].value == ("online policy mirror descent",)
+    assert "named by reference" in (done.cells["rl_algorithm"].why or "")
+    assert resolve_references(ann, lens, lambda name: None).cells["rl_algorithm"].value == ("as in K1.5",)
+
+
+def test_rejection_sampling_is_never_the_main_method(lens) -> None:
+    sents = doc(
+        ("3 Data", "We apply rejection sampling fine-tuning: we fine-tune on the verified samples of our model."),
+        ("3 Data", "We then apply rejection sampling fine-tuning again to produce more SFT data."),
+        ("4 RL", "We adopt GRPO to train the policy."),
+    )
+    assert annotate(sents, lens).cells["rl_algorithm"].value == ("GRPO", "rejection sampling fine-tuning")
+
+
+def test_equally_used_methods_keep_the_order_the_report_names_them(lens) -> None:
+    text = "We effectively employed techniques such as Direct Preference Optimization (DPO) and PPO in aligning the models."
+    assert annotate(doc(("Alignment", text)), lens).cells["rl_algorithm"].value == ("DPO", "PPO")

@@ -179,3 +179,21 @@ def test_threshold_of_a_held_out_document_never_sees_its_labels() -> None:
     thr_flipped = {e.doc: t for e, _, t in tc.nested_loo([e for d in flipped.values() for e in d])}
     assert thr["a"] == thr_flipped["a"]  # chosen on b, c, d only
     assert thr["b"] != thr_flipped["b"] or thr["b"] == tc.NONE_SURE  # a's labels do reach the others' folds
+
+
+def test_queue_doubt_expects_the_wrong_cells_of_the_least_sure_third() -> None:
+    c = _cmp([
+        ("a", "x", "auto", "GRPO", 0.2), ("a", "y", "auto", "PPO", 0.9), ("b", "x", "auto", "DPO", 0.6),
+        ("b", "y", "curated", "none", 0.1),
+    ])  # fmt: skip
+    d = review.queue_doubt(c)
+    assert (d.pending, d.first) == (3, 1)
+    assert d.wrong_first == pytest.approx(0.8) and d.wrong_all == pytest.approx(0.8 + 0.1 + 0.4)
+
+
+def test_review_note_drops_confident_when_no_cut_was_right_held_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    from views.review import doubt_note
+
+    monkeypatch.setattr(review, "labels_confident", lambda model=None: False)
+    note = doubt_note(0, 3, review.QueueDoubt(3, 1, 0.8, 1.3))
+    assert "No cell is labelled confident" in note and "first third (1 of 3" in note and "about 1 wrong" in note

@@ -478,9 +478,11 @@ def test_a_saved_review_decision_becomes_a_confidence_training_example(env: tupl
     assert model.trained_on["review"] == len(after)
 
 
-def test_review_page_counts_confident_cells_and_goes_to_the_least_sure(env: tuple[Path, Path]) -> None:
+def test_review_page_says_what_the_least_sure_third_holds_and_goes_to_the_least_sure(env: tuple[Path, Path]) -> None:
     at = review_page(rid="alpha")
-    assert any("automatic cells are confident" in c.value for c in at.caption)
+    said = "automatic cells are confident" if review.labels_confident() else "No cell is labelled confident"
+    assert any(said in c.value for c in at.caption)
+    assert any("least sure first" in c.value and "expected to hold" in c.value for c in at.caption)
     cmp_ = Store(env[1]).read_table("comparison")
     at.button(key="next").click().run()
     assert at.selectbox(key="rid").value == review.next_least_sure(cmp_, after="alpha")

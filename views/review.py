@@ -313,6 +313,28 @@ def _confident(key: data.Stamp) -> tuple[int, int]:
     return review.confident_counts(data.tables()[0]["comparison"])
 
 
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _doubt(key: data.Stamp) -> review.QueueDoubt:
+    """`review.queue_doubt` of the stored table, once per store generation."""
+    return review.queue_doubt(data.tables()[0]["comparison"])
+
+
+def doubt_note(n_conf: int, n_auto: int, d: review.QueueDoubt) -> str:
+    """What the queue order means: "confident" only where a cut was right >= 95% held out; otherwise
+    how many wrong cells the least-sure third is expected to hold (from the cells' confidences)."""
+    tail = " A saved decision trains the confidence model the next time eval/train_confidence.py runs."
+    head = (
+        f"{n_conf} of {n_auto} automatic cells are confident (confidence ≥ {confidence.load_model().threshold}); "
+        if review.labels_confident()
+        else "No cell is labelled confident: no confidence cut was right 95% of the time on reports it had not seen. "
+    )
+    if not d.pending:
+        return head + "Every automatic cell has a curated value." + tail
+    share = f" ({d.wrong_first / d.wrong_all:.0%} of the {d.wrong_all:.0f} expected in all)" if d.wrong_all else ""
+    return (head + f"The queue shows the least sure first: its first third ({d.first} of {d.pending} pending cells) is "
+            f"expected to hold about {d.wrong_first:.0f} wrong cells{share}." + tail)  # fmt: skip
+
+
 def _queue_of(cells: list[Cell]) -> pd.DataFrame:
     """The shown report's rows as a comparison frame (for `review.review_queue`)."""
     rows = [c.row for c in cells if c.row.get("origin") == "auto"]
@@ -365,10 +387,7 @@ def render() -> None:
     pending_ids = _pending_reports(key)
     n_reports = sum(1 for r in ids if r in pending_ids)
     st.caption(f"{len(pending)} automatic cell(s) of this report still unreviewed; {n_reports} report(s) in all.")
-    n_conf, n_auto = _confident(key)
-    st.caption(f"{n_conf} of {n_auto} automatic cells are confident (confidence ≥ {confidence.load_model().threshold}); "
-               "the queue shows the least sure first. A saved decision trains the confidence model the next time "
-               "eval/train_confidence.py runs.")  # fmt: skip
+    st.caption(doubt_note(*_confident(key), _doubt(key)))
     order = {d: i for i, d in enumerate(review.review_queue(_queue_of(cells))["dimension"])}
     cells = sorted(cells, key=lambda c: order.get(str(c.row["dimension"]), len(order)))  # pending, least sure first
     path = report_file(rid)

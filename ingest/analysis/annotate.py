@@ -46,6 +46,7 @@ decides the categorical dimensions and runs every dimension of a lens for one do
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from ingest.analysis.annotate_algorithms import (
@@ -222,7 +223,9 @@ def _derived(
     where no named method decides, the cue decision of `_categorical`."""
     _, rows, ranked, _ = _categorical_cell(dim, sents, sim, lens, low, ctx.background)
     src = lens.dimension(dim.derive.source)  # type: ignore[union-attr]
-    generic = frozenset(c.name for c in src.categories if c.generic)
+    # an unnamed method, or one named by reference to another report, implies no advantage by itself
+    ref = re.compile(re.escape(src.reference_value).replace(re.escape("{name}"), ".+"))
+    generic = frozenset(c.name for c in src.categories if c.generic) | {m for m in used if ref.fullmatch(m)}
     got = derived_value(dim, used, generic, {c: [h.sentence for h in hs] for c, hs in ranked.items()}, ctx.background)
     if got is None:
         return _categorical(dim, sents, sim, lens, low, ctx, model)

@@ -55,18 +55,23 @@ def _clause_right(text: str, start: int, end: int) -> str:
     return right[: m.start()] if m else right
 
 
-def introduced_methods(sents: list[Sentence], comp: _Compiled, low: Folded | None = None) -> dict[str, re.Pattern[str]]:
+def introduced_methods(
+    sents: list[Sentence], comp: _Compiled, low: Folded | None = None, references: bool = False
+) -> dict[str, re.Pattern[str]]:
     """Methods the report names itself that no category knows: name -> a whole-word, case-sensitive cue.
 
     A name is taken from the dimension's `introduces` patterns (e.g. an acronym defined next to
-    "policy optimization"); one that a category's cues already match maps onto that category.
+    "policy optimization"); one that a category's cues already match maps onto that category. With
+    `references`, the names of other reports a method is named by (`references:`, "the same algorithm
+    as in K1.5") instead.
     """
     out: dict[str, re.Pattern[str]] = {}
-    if not comp.introduces:
+    patterns = comp.references if references else comp.introduces
+    if not patterns:
         return out
     low = Folded() if low is None else low
     for s in sents:
-        for gate, rx in comp.introduces:
+        for gate, rx in patterns:
             if not gate_may(gate, low[s.text]):
                 continue
             for m in rx.finditer(s.text):
@@ -188,6 +193,12 @@ def generic_uses(roles: dict[str, list[Hit]], comp: _Compiled, skip: set[int] = 
         ]
 
 
+def _where(h: Hit) -> tuple[int, int]:
+    """Where a hit's name first stands: its sentence, then its place in the sentence."""
+    low = h.sentence.text.lower()
+    return h.sentence.index, min((low.find(c) for c in h.cues if c in low), default=0)
+
+
 def decide_algorithms(roles: dict[str, list[Hit]]) -> tuple[list[str], list[str]]:
     """(used, mentioned-only) method names: used = at least one use and no more contrasts than uses."""
     used, mentioned = [], []
@@ -197,7 +208,8 @@ def decide_algorithms(roles: dict[str, list[Hit]]) -> tuple[list[str], list[str]
         n_use = sum(h.role == "use" for h in hits)
         n_con = sum(h.role == "contrast" for h in hits)
         (used if n_use >= 1 and n_use >= n_con else mentioned).append(name)
-    order = {n: -sum(h.role == "use" for h in roles[n]) for n in used}
+    first = {n: min((_where(h) for h in roles[n] if h.role == "use"), default=(0, 0)) for n in used}
+    order = {n: (-sum(h.role == "use" for h in roles[n]), first[n]) for n in used}
     return sorted(used, key=lambda n: order[n]), mentioned
 
 
@@ -215,14 +227,19 @@ def _algorithm(
     bg = ctx.background
     comp = _compiled(lens, dim)
     low = Folded() if low is None else low
-    roles = algorithm_roles(sents, dim, comp, introduced_methods(sents, comp, low), low)
+    refs = introduced_methods(sents, comp, low, references=True)
+    roles = algorithm_roles(sents, dim, comp, {**introduced_methods(sents, comp, low), **refs}, low)
+    # codebook: a method named by reference is "as in NAME" until that report's method is looked up
+    roles = {comp.reference_value.format(name=n) if n in refs and n not in comp.names else n: h for n, h in roles.items()}
     for hits in roles.values():  # under a skipped heading a name is at most mentioned
         for h in hits:
             if h.sentence.index in skip and h.role == "use":
                 h.role = "mention"
     generic_uses(roles, comp, skip)
     used, mentioned = decide_algorithms(roles)
-    used = sorted(used, key=lambda n: n in comp.generic)  # named methods first: the cell quotes one
+    # codebook "the main one is listed first": RL algorithms before auxiliary methods (rejection sampling,
+    # search), named before unnamed; `decide_algorithms` ordered by uses, then by first use in the text
+    used = sorted(used, key=lambda n: (n in comp.auxiliary, n in comp.generic))  # the cell quotes the first
     ranked = {}
     for name, hits in roles.items():
         if hits:

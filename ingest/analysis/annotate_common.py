@@ -39,7 +39,10 @@ class _Compiled:
     exclude: dict[str, re.Pattern[str] | None] = field(default_factory=dict)
     summary: dict[str, re.Pattern[str] | None] = field(default_factory=dict)
     generic: frozenset[str] = frozenset()
+    auxiliary: frozenset[str] = frozenset()
     introduces: list[tuple[frozenset[str] | None, re.Pattern[str]]] = field(default_factory=list)
+    references: list[tuple[frozenset[str] | None, re.Pattern[str]]] = field(default_factory=list)
+    reference_value: str = "as in {name}"
 
 
 _CACHE: dict[tuple[str, str], _Compiled] = {}
@@ -65,7 +68,10 @@ def _compiled(lens: Lens, dim: Dimension) -> _Compiled:
             exclude={c.name: alternation(c.exclude) for c in dim.categories if c.generic},
             summary={c.name: alternation(c.summary_headings) for c in dim.categories if c.generic},
             generic=frozenset(c.name for c in dim.categories if c.generic),
+            auxiliary=frozenset(c.name for c in dim.categories if c.auxiliary),
             introduces=[(literal_gate([p]), rx) for p, rx in zip(dim.introduces, compile_cues(dim.introduces), strict=True)],
+            references=[(literal_gate([p]), rx) for p, rx in zip(dim.references, compile_cues(dim.references), strict=True)],
+            reference_value=dim.reference_value,
         )
     return _CACHE[key]
 

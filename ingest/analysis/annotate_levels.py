@@ -121,17 +121,22 @@ def _fired_indicators(
     # a summary section (abstract, introduction, conclusion) restates or motivates: it discloses nothing
     # the method sections do not (blog text before any heading is the text itself and still counts)
     pool = [(i, s) for i, s in enumerate(sents) if scope.admitted(s.text) and s.index not in ctx.summary]
+    # an indicator read over a window of sentences admits a sentence whose window is on the topic (a
+    # translation may split one sentence in two: "The key challenge of Agent RL … . We run 20,000 environments")
+    wide = [(i, s) for i, s in enumerate(sents) if s.index not in ctx.summary and not scope.out_of_scope(s.text)]
     fired: dict[str, list[Hit]] = {}
     for name, groups, ex, window in rx.indicators:
         hits = []
         tested: dict[str, bool] = {}
-        for i, s in pool:
+        for i, s in wide if window > 1 else pool:
             text = s.text
             if window > 1:  # read with the sentences just before it under the same heading (not excluded ones)
                 before = [
                     p for p in sents[max(0, i - window + 1) : i] if p.heading == s.heading and not scope.out_of_scope(p.text)
                 ]
                 text = " ".join([*(p.text for p in before), text])
+                if not scope.admitted(text):
+                    continue
             if text not in tested:
                 f = fold(text) if window > 1 else low[text]
                 tested[text] = (

@@ -54,6 +54,9 @@ FEATURES: tuple[str, ...] = (
 )
 #: A cell is "confident" at or above this probability (declared, not fitted: see docs/comparison.md).
 DEFAULT_THRESHOLD = 0.9
+#: The threshold of a model that labels nothing confident: no cut was right >= 95% of the time held out
+#: (eval/train_confidence.py); the Review queue is then simply least sure first.
+NONE_SURE = 0.999
 MAX_MODEL_BYTES = 1_000_000
 
 

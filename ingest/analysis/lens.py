@@ -78,6 +78,11 @@ class Category(_Strict):
         "the report uses no named method",
     )
 
+    auxiliary: bool = Field(
+        False,
+        description="`algorithm` only: a method that is no RL algorithm of its own (rejection-sampling fine-tuning, "
+        "a tree search): listed after the RL algorithms, so it is never the main one (codebook: the main one first)",
+    )
     use_requires: list[str] = Field(
         default_factory=list,
         description="`algorithm` only: a use of this method counts only in a sentence that also matches one of these "
@@ -292,6 +297,12 @@ class Dimension(_Strict):
         description="`algorithm`: patterns whose group `name` captures a method the report defines itself "
         "(e.g. an acronym defined next to 'policy optimization'); a name no category knows becomes a category",
     )
+    references: list[str] = Field(
+        default_factory=list,
+        description="`algorithm`: patterns whose group `name` captures another report a method is named by "
+        "('the same algorithm as in K1.5'); the value is `reference_value` until that report's method is looked up",
+    )
+    reference_value: str = Field("as in {name}", description="`algorithm`: the value of a method named by reference")
     mixed: str | None = Field(
         None,
         description="`single`: the category chosen when different method sections (stages or tracks of the "
@@ -319,7 +330,7 @@ class Dimension(_Strict):
     def _regexes(cls, v: list[str]) -> list[str]:
         return _compile_all(v)
 
-    @field_validator("introduces")
+    @field_validator("introduces", "references")
     @classmethod
     def _introduces(cls, v: list[str]) -> list[str]:
         for p in _compile_all(v):
@@ -335,8 +346,10 @@ class Dimension(_Strict):
             raise ValueError("kind 'mentioned' needs `source:` (the id of an algorithm dimension)")
         if self.kind != "mentioned" and self.source:
             raise ValueError("`source:` is only for kind 'mentioned'")
-        if self.kind != "algorithm" and self.introduces:
-            raise ValueError("`introduces:` is only for kind 'algorithm'")
+        if self.kind != "algorithm" and (self.introduces or self.references):
+            raise ValueError("`introduces:`/`references:` are only for kind 'algorithm'")
+        if "{name}" not in self.reference_value:
+            raise ValueError("`reference_value:` must contain {name}")
         if self.kind != "algorithm" and any(c.generic for c in self.categories):
             raise ValueError("`generic: true` categories are only for kind 'algorithm'")
         if self.kind == "level":

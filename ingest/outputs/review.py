@@ -7,10 +7,12 @@ Pure functions over the stored `comparison` and `evidence` tables (no I/O beside
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pandas as pd
 
 from ingest.analysis.comparison import SEP
-from ingest.analysis.confidence import load_model
+from ingest.analysis.confidence import NONE_SURE, Model, load_model
 from ingest.analysis.lens import Lens, load_lens
 from ingest.store.store import Store
 
@@ -163,6 +165,36 @@ def confident_counts(comparison: pd.DataFrame) -> tuple[int, int]:
     auto = comparison[comparison["auto_value"].map(_present)]
     conf = auto["confidence"].astype("Float64")
     return int((conf >= load_model().threshold).fillna(False).sum()), len(auto)
+
+
+#: The share of the review queue (least sure first) whose expected wrong cells the Review page states.
+FIRST_SHARE = 1 / 3
+
+
+@dataclass(frozen=True)
+class QueueDoubt:
+    """What the least-sure part of the review queue is expected to hold: the expected wrong cells are the
+    sum of (1 - confidence), the confidence being the model's probability that a cell is right."""
+
+    pending: int  # automatic cells not yet curated
+    first: int  # cells in the least-sure share
+    wrong_first: float  # expected wrong cells among them
+    wrong_all: float  # expected wrong cells in the whole queue
+
+
+def queue_doubt(comparison: pd.DataFrame, share: float = FIRST_SHARE) -> QueueDoubt:
+    """The expected wrong cells of the least-sure `share` of the review queue and of all of it; a cell
+    without a confidence counts as an even chance."""
+    q = review_queue(comparison)
+    conf = [float(x) if pd.notna(x) else 0.5 for x in q["confidence"]]
+    k = round(share * len(conf))
+    return QueueDoubt(len(conf), k, sum(1 - c for c in conf[:k]), sum(1 - c for c in conf))
+
+
+def labels_confident(model: Model | None = None) -> bool:
+    """Whether the model labels any cell "confident": its threshold is one that was right >= 95% of the
+    time leave-one-document-out (eval/train_confidence.py sets 0.999, nothing, when no cut was)."""
+    return (model or load_model()).threshold < NONE_SURE
 
 
 def next_least_sure(comparison: pd.DataFrame, after: str | None = None) -> str | None:
