@@ -204,3 +204,25 @@ def test_a_rule_under_a_header_gives_the_columns_it_spans(tmp_path):
     got = triples(cells, "model", "benchmark", "value")
     assert {("Alpha-8B", "Probe Loose", "90.5"), ("Beta-9B", "Probe Overall", "87.2"), ("Alpha-8B", "Zorbqa", "71.3")} <= got
     assert ("Alpha-8B", "Multi", "95.0 / 89.5 / 84.8") in got
+
+
+def test_hyphen_cut_headers_a_task_corner_and_a_centred_group_title(tmp_path):
+    """Headers cut at a hyphen ("Zorb-" over "Bench") stay in their column; the corner names the
+    task ("Proving"), not a benchmark, when the headers name benchmarks (MMLU here); a title centred
+    across the table right over the rows ("Open Models") is the rows' group, not a header line."""
+    xs = [230, 300, 370]
+    items = [
+        (72, 90, "Table 2: Proving results of the models."),
+        (230, 106, "^Zorbulonexemplarity-"), (300, 106, "^Qx-"),
+        (72, 118, "Proving"), (230, 118, "^Bench"), (300, 118, "^Test"), (370, 118, "^MMLU"),
+        (150, 134, "Open Models Of Every Kind"),
+        *row(148, "Alpha-8B", ["14.7", "77.9", "20.4"], xs),
+        *row(160, "Beta-9B", ["7.5", "76.6", "19.9"], xs),
+        (150, 174, "Closed Models Of Every Kind"),
+        *row(188, "Gamma-7B", ["3.9", "56.2", "22.0"], xs),
+    ]  # fmt: skip
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "group", "value")
+    assert ("Alpha-8B", "Zorbulonexemplarity-Bench", "Open Models Of Every Kind", "14.7") in got
+    assert ("Gamma-7B", "Qx-Test", "Closed Models Of Every Kind", "56.2") in got
+    assert ("Beta-9B", "MMLU", "Open Models Of Every Kind", "19.9") in got

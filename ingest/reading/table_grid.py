@@ -219,18 +219,27 @@ def _group_title_header(header_lines: list[Line], body: list[Line], zone_end: fl
     Tables that split their rows into groups with a title line set over the value columns
     ("Mathematics", "Coding") put the first title directly above the first data row, where it
     looks like the header's last line. It is one cell with no value outside the label zone, like
-    the group titles further down the body; a header's last line names every column."""
+    the group titles further down the body (or far wider than any column header above it); a
+    header's last line names every column."""
 
     if not header_lines or not _title_line(header_lines[-1], zone_end):
         return False
     if not any(len(ln.segs) >= 2 for ln in header_lines[:-1]):
         return False
-    return any(_title_line(ln, zone_end) for ln in body)
+    last = header_lines[-1]
+    widest = max((s.x1 - s.x0 for ln in header_lines[:-1] for s in ln.segs if s.x0 >= zone_end), default=0.0)
+    # a title further down the body, or one cell far wider than any column header above it
+    return any(_title_line(ln, zone_end) for ln in body) or (widest > 0 and last.x1 - last.x0 > 2 * widest)
 
 
 def _title_line(ln: Line, zone_end: float) -> bool:
-    """A group title over the value columns: one cell, no value, right of the label zone."""
-    return len(ln.segs) == 1 and not is_value(ln.segs[0].text) and ln.segs[0].x0 >= zone_end
+    """A group title over the value columns: one cell, no value, right of the label zone or
+    reaching from it over the value columns (a title centred across the table)."""
+    return (
+        len(ln.segs) == 1
+        and not is_value(ln.segs[0].text)
+        and (ln.segs[0].x0 >= zone_end or ln.segs[0].x1 > zone_end + 2 * ln.size)
+    )
 
 
 def _header_cells(header_lines: list[Line], bands: _Bands, zone_end: float, rules: Rules = ()) -> tuple[ColHeaders, list[Seg]]:  # type: ignore[assignment]
@@ -258,7 +267,9 @@ def _header_cells(header_lines: list[Line], bands: _Bands, zone_end: float, rule
             ruled = None if last else _ruled_columns(s, ln, header_lines[hi + 1 :], bands, rules)
             if ruled:
                 fixed.add((hi, len(line)))
-            line.append((s.text, ruled or (groups[si] if groups else bands.under_header(s.x0, s.x1, not last))))
+            # a header cut at a hyphen ("MathOlympiad-" over "Bench") goes on below in its own column
+            may_span = not last and not s.text.endswith("-")
+            line.append((s.text, ruled or (groups[si] if groups else bands.under_header(s.x0, s.x1, may_span))))
         placed.append(line)
     if len(placed) >= 2:
         _spread_parents(placed, fixed)
