@@ -226,3 +226,20 @@ def test_hyphen_cut_headers_a_task_corner_and_a_centred_group_title(tmp_path):
     assert ("Alpha-8B", "Zorbulonexemplarity-Bench", "Open Models Of Every Kind", "14.7") in got
     assert ("Gamma-7B", "Qx-Test", "Closed Models Of Every Kind", "56.2") in got
     assert ("Beta-9B", "MMLU", "Open Models Of Every Kind", "19.9") in got
+
+
+def test_a_second_header_line_of_whole_numbers_joins_the_model_names(tmp_path):
+    """ "Alpha-32B" over "0321": a line of whole numbers (dates, versions) with no row label, over
+    rows that print scores, is the headers' second line."""
+    xs = [250, 310, 370]
+    items = [
+        (72, 90, "Table 2: Results of the models."),
+        (100, 110, "Tasks"), (250, 110, "^Alpha-32B"), (310, 110, "^Alpha-32B"), (370, 110, "^Beta-7B"),
+        (250, 121, "^0321"), (310, 121, "^0326"),
+        *row(136, "Zorbqa", ["45.56", "49.70", "37.11"], xs, 100),
+        *row(148, "Quuxqa", ["54.40", "57.10", "60.80"], xs, 100),
+    ]  # fmt: skip
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "value")
+    assert {("Alpha-32B 0321", "Zorbqa", "45.56"), ("Alpha-32B 0326", "Quuxqa", "57.10"), ("Beta-7B", "Zorbqa", "37.11")} <= got
+    assert len(cells) == 6

@@ -166,13 +166,22 @@ def _data_rows(lines: list[Line], is_label_word: Callable[[str], bool] | None, d
     labelled = [
         i
         for i in data_idx
-        if not all(SIZE.match(s.text) for s in lines[i].segs if is_value(s.text))
+        if (
+            not all(SIZE.match(s.text) for s in lines[i].segs if is_value(s.text))
+            and (lines[i].segs[0].x0 < zone or _scores(lines[i]))
+        )
         # a text cell first, where the row labels start (a second header line of sizes and notes,
-        # "67B (Dense)  137B  145B", starts under the first value column)
+        # "67B (Dense)  137B  145B", or of dates, "0321 0326", starts under the first value column)
         or (not (is_value(lines[i].segs[0].text) or DASH.match(lines[i].segs[0].text)) and lines[i].segs[0].x1 < zone)
     ]
     first = labelled[0] if labelled else data_idx[0]
     return [i for i in data_idx if i >= first]
+
+
+def _scores(ln: Line) -> bool:
+    """The line prints a score (a number with decimals or a percent sign), not only whole numbers
+    (dates, version numbers: "0321 0326" under model names)."""
+    return any(is_value(s.text) and ("." in s.text or "%" in s.text) for s in ln.segs)
 
 
 def _value_bands(lines: list[Line], data_idx: list[int]) -> _Bands:
