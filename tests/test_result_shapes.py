@@ -243,3 +243,22 @@ def test_a_second_header_line_of_whole_numbers_joins_the_model_names(tmp_path):
     got = triples(cells, "model", "benchmark", "value")
     assert {("Alpha-32B 0321", "Zorbqa", "45.56"), ("Alpha-32B 0326", "Quuxqa", "57.10"), ("Beta-7B", "Zorbqa", "37.11")} <= got
     assert len(cells) == 6
+
+
+def test_a_running_page_header_and_a_packed_budget_are_no_header_and_one_cell(tmp_path):
+    """A line every page prints at its top ("LENS REPORT") is a running header, never part of the
+    table right under it; "32 × 16 × 400" set with wide spaces is one value (a sample budget)."""
+    prose = [(400, 60, "^LENS REPORT"), (72, 120, "Some words of a paragraph that is not a table at all.")]
+    xs = [400, 470]
+    table = [
+        (400, 60, "^LENS REPORT"),
+        (400, 76, "^miniF2F-test"), (100, 88, "Prover system"), (230, 88, "Sample budget"), (470, 88, "^Size"),
+        (100, 102, "Alpha-Prover"), (230, 102, "32   ×   16   ×   400"), *row(102, "", ["63.5%", "7B"], xs, 100),
+        (100, 114, "Beta-Prover"), (230, 114, "256   ×   32   ×   600"), *row(114, "", ["65.9%", "7B"], xs, 100),
+        (100, 126, "Gamma-Prover"), (230, 126, "600   ×   8   ×   400"), *row(126, "", ["68.4%", "72B"], xs, 100),
+        (72, 150, "Table 1: Results on miniF2F-test of the prover systems."),
+    ]  # fmt: skip
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [prose, prose, table]))
+    got = triples(cells, "model", "benchmark", "value")
+    assert {("Alpha-Prover", "miniF2F-test", "63.5%"), ("Gamma-Prover", "miniF2F-test", "68.4%")} <= got
+    assert len(cells) == 3
