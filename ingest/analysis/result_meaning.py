@@ -82,6 +82,8 @@ def _join(parts: list[str]) -> str:
     out = ""
     for p in parts:
         p = p.strip()
+        if p.endswith(" -"):  # a hyphen at the end of a header line, set apart: "Quuxilon -" + "Test"
+            p = p[:-2].rstrip() + "-"
         if not p:
             continue
         glued = out and out[-1].isdigit() and len(p) > 1 and p[0] == "." and p[1].isdigit()  # "v1" + ".5"
@@ -193,6 +195,8 @@ def interpret(
     corner_bench = "" if (not corner or cat.is_label_word(corner) or cat.is_metric(corner)) else corner
     if corner_bench and not _is_benchmark(corner_bench, cat) and any(cat.is_model_word(w) for w in corner_bench.split()):
         corner_bench = ""  # "Method Speedup": the label column's name, not a benchmark over the columns
+    if corner_bench and not _is_benchmark(corner_bench, cat) and any(_names_benchmark_itself(b, cat) for b, _m, _s, _sp in heads):
+        corner_bench = ""  # the column headers name benchmarks themselves: the corner names a task, not their benchmark
     rd = _Reading(
         grid, cat, main, [c for c in range(main + 1, len(grid.label_headers)) if c not in grid.key_cols], heads,
         _two_metrics(caption, cat), corner_bench, _caption_benchmark(caption, cat),

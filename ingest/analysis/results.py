@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 import time
+from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -156,6 +158,7 @@ def pdf_tables(path: Path, doc: Document, cat: Catalogue, kept: KeptPages | None
     if not pages:
         return tables, notes
     pdf = None
+    running = _running_lines(doc)
     try:
         for num in pages:
             try:
@@ -170,7 +173,7 @@ def pdf_tables(path: Path, doc: Document, cat: Catalogue, kept: KeptPages | None
                     words = page_words(page)
                 rules = page_rules(page)
                 size = (page.get_width(), page.get_height())
-                regions = find_regions(words, size[0], rules)
+                regions = _without(find_regions(words, size[0], rules, size[1]), running)
                 if have is None:
                     page.close()
             except Exception as exc:
@@ -190,6 +193,35 @@ def pdf_tables(path: Path, doc: Document, cat: Catalogue, kept: KeptPages | None
         if pdf is not None:
             pdf.close()
     return tables, notes
+
+
+def _running_lines(doc: Document) -> frozenset[str]:
+    """The running page headers and footers of a document: a first or last line of text (digits
+    aside) that three or more pages print. They are never part of a table."""
+    seen: Counter[str] = Counter()
+    for p in doc.pages:
+        lines = [ln for ln in p.text.splitlines() if ln.strip()]
+        for ln in {*lines[:2], *lines[-2:]}:
+            key = _running_key(ln)
+            if key:
+                seen[key] += 1
+    return frozenset(k for k, n in seen.items() if n >= 3)
+
+
+def _running_key(text: str) -> str:
+    return " ".join("".join(ch for ch in text if not ch.isdigit()).split()).casefold()
+
+
+def _without(regions: list, running: frozenset[str]) -> list:  # type: ignore[type-arg]
+    """Regions without the running header or footer lines they reached."""
+    if not running:
+        return regions
+    out = []
+    for reg in regions:
+        lines = [ln for ln in reg.lines if _running_key(ln.text) not in running]
+        if lines:
+            out.append(replace(reg, lines=lines) if len(lines) < len(reg.lines) else reg)
+    return out
 
 
 class _SecondReading:

@@ -166,13 +166,22 @@ def _data_rows(lines: list[Line], is_label_word: Callable[[str], bool] | None, d
     labelled = [
         i
         for i in data_idx
-        if not all(SIZE.match(s.text) for s in lines[i].segs if is_value(s.text))
+        if (
+            not all(SIZE.match(s.text) for s in lines[i].segs if is_value(s.text))
+            and (lines[i].segs[0].x0 < zone or _scores(lines[i]))
+        )
         # a text cell first, where the row labels start (a second header line of sizes and notes,
-        # "67B (Dense)  137B  145B", starts under the first value column)
+        # "67B (Dense)  137B  145B", or of dates, "0321 0326", starts under the first value column)
         or (not (is_value(lines[i].segs[0].text) or DASH.match(lines[i].segs[0].text)) and lines[i].segs[0].x1 < zone)
     ]
     first = labelled[0] if labelled else data_idx[0]
     return [i for i in data_idx if i >= first]
+
+
+def _scores(ln: Line) -> bool:
+    """The line prints a score (a number with decimals or a percent sign), not only whole numbers
+    (dates, version numbers: "0321 0326" under model names)."""
+    return any(is_value(s.text) and ("." in s.text or "%" in s.text) for s in ln.segs)
 
 
 def _value_bands(lines: list[Line], data_idx: list[int]) -> _Bands:
@@ -219,18 +228,27 @@ def _group_title_header(header_lines: list[Line], body: list[Line], zone_end: fl
     Tables that split their rows into groups with a title line set over the value columns
     ("Mathematics", "Coding") put the first title directly above the first data row, where it
     looks like the header's last line. It is one cell with no value outside the label zone, like
-    the group titles further down the body; a header's last line names every column."""
+    the group titles further down the body (or far wider than any column header above it); a
+    header's last line names every column."""
 
     if not header_lines or not _title_line(header_lines[-1], zone_end):
         return False
     if not any(len(ln.segs) >= 2 for ln in header_lines[:-1]):
         return False
-    return any(_title_line(ln, zone_end) for ln in body)
+    last = header_lines[-1]
+    widest = max((s.x1 - s.x0 for ln in header_lines[:-1] for s in ln.segs if s.x0 >= zone_end), default=0.0)
+    # a title further down the body, or one cell far wider than any column header above it
+    return any(_title_line(ln, zone_end) for ln in body) or (widest > 0 and last.x1 - last.x0 > 2 * widest)
 
 
 def _title_line(ln: Line, zone_end: float) -> bool:
-    """A group title over the value columns: one cell, no value, right of the label zone."""
-    return len(ln.segs) == 1 and not is_value(ln.segs[0].text) and ln.segs[0].x0 >= zone_end
+    """A group title over the value columns: one cell, no value, right of the label zone or
+    reaching from it over the value columns (a title centred across the table)."""
+    return (
+        len(ln.segs) == 1
+        and not is_value(ln.segs[0].text)
+        and (ln.segs[0].x0 >= zone_end or ln.segs[0].x1 > zone_end + 2 * ln.size)
+    )
 
 
 def _header_cells(header_lines: list[Line], bands: _Bands, zone_end: float, rules: Rules = ()) -> tuple[ColHeaders, list[Seg]]:  # type: ignore[assignment]
@@ -258,7 +276,9 @@ def _header_cells(header_lines: list[Line], bands: _Bands, zone_end: float, rule
             ruled = None if last else _ruled_columns(s, ln, header_lines[hi + 1 :], bands, rules)
             if ruled:
                 fixed.add((hi, len(line)))
-            line.append((s.text, ruled or (groups[si] if groups else bands.under_header(s.x0, s.x1, not last))))
+            # a header cut at a hyphen ("MathOlympiad-" over "Bench") goes on below in its own column
+            may_span = not last and not s.text.endswith("-")
+            line.append((s.text, ruled or (groups[si] if groups else bands.under_header(s.x0, s.x1, may_span))))
         placed.append(line)
     if len(placed) >= 2:
         _spread_parents(placed, fixed)

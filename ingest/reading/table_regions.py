@@ -49,8 +49,13 @@ def _caption_text(lines: list[Line], i: int) -> str:
     return text[: 8 + m.end(1)] if m else text
 
 
-def find_regions(words: list[Word], page_width: float, rules: list[tuple[float, float, float]] | None = None) -> list[Region]:
-    """Table regions next to "Table N" captions (see the module docstring)."""
+def find_regions(
+    words: list[Word], page_width: float, rules: list[tuple[float, float, float]] | None = None, page_height: float = 0.0
+) -> list[Region]:
+    """Table regions next to "Table N" captions (see the module docstring). `page_height`: when
+    given, lines in the outer 5% of the page (running headers and footers) are no part of a table."""
+    if page_height > 0:
+        words = [w for w in words if 0.05 * page_height < (w.top + w.bottom) / 2 < 0.95 * page_height]
     lines = group_lines(words)
     gap_em = page_cell_gap(lines)
     for k, ln in enumerate(lines):
