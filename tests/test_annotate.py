@@ -400,8 +400,14 @@ def test_prefilters_never_drop_a_sentence_a_cue_matches(lens) -> None:
 FLOORS = {
     # measured on the 54 gold documents by eval/annotate_eval.py ("== all 54", in-sample), less about
     # one document's worth (0.02) so that a new labelled document does not fail main by itself
-    "alg_exact": 0.61, "alg_f1": 0.79, "rs_f1": 0.82, "gran_acc": 0.81,
-    "disclosure_exact": 0.78, "disclosure_w1": 0.94, "rl_disclosure_exact": 0.65, "rl_disclosure_w1": 0.98,
+    "alg_exact": 0.67, "alg_f1": 0.85, "rs_f1": 0.83, "gran_acc": 0.91,
+    "disclosure_exact": 0.79, "disclosure_w1": 0.94, "rl_disclosure_exact": 0.67, "rl_disclosure_w1": 0.98,
+}  # fmt: skip
+#: Leave-one-out on the newest label block alone (eval/annotate_eval.py's "cells vs the trivial answer"
+#: table, column "tool LOO", rows "newest 26"), less about one document's worth (0.02 .. 0.04).
+NEWEST_LOO_FLOORS = {
+    ("main algorithm", "accuracy"): 0.84, ("algorithm used", "micro-F1"): 0.77, ("reward source", "micro-F1"): 0.77,
+    ("granularity", "accuracy"): 0.88, ("agentic disclosure", "exact"): 0.77, ("RL disclosure", "exact"): 0.58,
 }  # fmt: skip
 
 
@@ -434,9 +440,20 @@ def test_gold_corpus_scores_stay_above_their_floors(lens) -> None:
     # leave-one-document-out with a neutral tie-break (the level cut points are fitted on labels)
     loo: dict = {}
     ev.loo_levels(docs, res, lens, loo)
-    n = len(docs)  # measured: disclosure exact 41/54, within one 52/54; rl_disclosure 34/54 and 54/54
-    assert loo["disclosure"][0] / n >= 0.74 and loo["disclosure"][1] / n >= 0.94, loo
-    assert loo["rl_disclosure"][0] / n >= 0.61 and loo["rl_disclosure"][1] / n >= 0.98, loo
+    n = len(docs)  # measured: disclosure exact 42/54, within one 52/54; rl_disclosure 33/54 and 54/54
+    assert loo["disclosure"][0] / n >= 0.76 and loo["disclosure"][1] / n >= 0.94, loo
+    assert loo["rl_disclosure"][0] / n >= 0.59 and loo["rl_disclosure"][1] / n >= 0.98, loo
+    # beside the trivial answer, leave-one-out, on the newest block alone (issue 33)
+    figs = {(f.dim, f.metric, f.split): f for f in ev.figures(ev.cell_values(docs, res, lens), ev.CELL_METRICS,
+                                                               ev.splits_of(docs))}  # fmt: skip
+    low_new = {k: round(figs[(*k, "newest")].tool_loo, 3) for k, floor in NEWEST_LOO_FLOORS.items()
+               if figs[(*k, "newest")].tool_loo < floor}  # fmt: skip
+    assert not low_new, low_new
+    for dim in ("main algorithm", "granularity"):  # measured well above the majority answer, all and newest
+        assert all(figs[(dim, "accuracy", sp)].beats for sp in ("all", "newest")), dim
+    # reports without RL show the lens's "no RL stage" (measured: 6/6, none with RL)
+    said = ev.no_stage_line(docs, res, lens)
+    assert f"showing '{lens.no_stage.value}': 6/6; reports with RL showing it: 0" in said, said
     # the confidence model, leave-one-document-out (model and threshold chosen without the document)
     import sys
 
@@ -445,6 +462,11 @@ def test_gold_corpus_scores_stay_above_their_floors(lens) -> None:
     from confidence_loo import nested_loo
 
     nested = nested_loo(gold_examples(docs, res, lens))
+    # doubt ranking (measured: AUC 0.74, the least-sure 35% hold 56% of the wrong cells)
+    from cell_figures import doubt
+
+    d = doubt([(p, e.correct) for e, p, _ in nested])
+    assert d.auc >= 0.72 and d.share >= 0.54, d
     # Its probabilities order the cells (Review shows the least sure first): the cells a held-out
     # model gives at least an even chance are right more often than the others. annotate_eval.py
     # prints both shares (the 0.50 trade-off line, and "predicted 0.0-0.5 ... right"); the floor on

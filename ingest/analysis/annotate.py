@@ -47,6 +47,7 @@ decides the categorical dimensions and runs every dimension of a lens for one do
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Literal
 
 from ingest.analysis.annotate_algorithms import (
@@ -216,11 +217,13 @@ def _derived(
     low: Folded,
     ctx: DocContext,
     model: Model,
-    used: tuple[str, ...],
+    alg: Cell | None,
 ) -> tuple[Cell, list[EvidenceRow]]:
-    """A `single` dimension with `derive:`: the value the codebook derives from the main used method
-    (see `derived_value`), with the sentence that states it (or the method's own evidence) as quote;
-    where no named method decides, the cue decision of `_categorical`."""
+    """A `single` dimension with `derive:`: the value the codebook derives from the main used method of
+    the source cell `alg` (see `derived_value`), quoting the sentence that states it, else one that
+    supports the value, else the method's own evidence; where no named method decides, the cue
+    decision of `_categorical`."""
+    used = alg.value if alg is not None else ()
     _, rows, ranked, _ = _categorical_cell(dim, sents, sim, lens, low, ctx.background)
     src = lens.dimension(dim.derive.source)  # type: ignore[union-attr]
     # an unnamed method, or one named by reference to another report, implies no advantage by itself
@@ -232,7 +235,10 @@ def _derived(
     value, main, evidence = got
     hits = [h for h in ranked.get(evidence, []) if h.sentence.index not in ctx.background] if evidence else []
     why = f"derived from the main method {main} (codebook)" + (f", stated: {evidence}" if evidence else "")
-    derived = _cell([value], None, hits[0] if hits else None, support={c: len(h) for c, h in ranked.items()}, why=why)
+    quoted = hits or [h for h in ranked.get(value, []) if h.sentence.index not in ctx.background]
+    derived = _cell([value], None, quoted[0] if quoted else None, support={c: len(h) for c, h in ranked.items()}, why=why)
+    if not quoted and alg is not None and alg.quote:  # the method's own sentence is the evidence
+        derived = replace(derived, quote=alg.quote, page=alg.page, page_label=alg.page_label, section=alg.section)
     sup = Support(
         dim.kind,
         default=False,
@@ -297,8 +303,8 @@ def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues", model
     derived = [d for d in lens.dimensions if d.kind == "single" and d.derive is not None]
     for dim in [d for d in lens.dimensions if d not in derived] + derived:  # a derived one after its source
         if dim in derived:
-            used = cells[dim.derive.source].value if dim.derive.source in cells else ()  # type: ignore[union-attr]
-            cells[dim.id], rows = _derived(dim, own, sim, lens, low, ctx, model, used)
+            alg = cells.get(dim.derive.source)  # type: ignore[union-attr]
+            cells[dim.id], rows = _derived(dim, own, sim, lens, low, ctx, model, alg)
         elif dim.kind in ("multi", "single"):
             cells[dim.id], rows = _categorical(dim, own, sim, lens, low, ctx, model)
         elif dim.kind == "algorithm":
