@@ -262,3 +262,21 @@ def test_a_running_page_header_and_a_packed_budget_are_no_header_and_one_cell(tm
     got = triples(cells, "model", "benchmark", "value")
     assert {("Alpha-Prover", "miniF2F-test", "63.5%"), ("Gamma-Prover", "miniF2F-test", "68.4%")} <= got
     assert len(cells) == 3
+
+
+def test_a_section_heading_right_under_a_table_is_not_part_of_it(tmp_path):
+    """ "5.3.  Training Analysis" set right under the last row (its number apart, like a label
+    cell) ends the table: it is no row label carried up into the rows."""
+    xs = [250, 310]
+    items = [
+        (72, 90, "Table 2: Results of the models."),
+        (72, 110, "Tasks"), (250, 110, "^Alpha-7B"), (310, 110, "^Beta-8B"),
+        *row(124, "Zorbqa", ["45.56", "49.70"], xs),
+        *row(136, "Quuxqa", ["54.40", "57.10"], xs),
+        *row(148, "Fnorqa", ["67.50", "72.50"], xs),
+        *row(160, "Blatqa", ["52.23", "57.52"], xs),
+        (64, 178, "5.3."), (90, 178, "Training Analysis"),
+    ]  # fmt: skip
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    assert {c["model"] for c in cells} == {"Alpha-7B", "Beta-8B"} and {c["group"] for c in cells} == {""}
+    assert {c["benchmark"] for c in cells} == {"Zorbqa", "Quuxqa", "Fnorqa", "Blatqa"}

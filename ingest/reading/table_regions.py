@@ -157,10 +157,8 @@ def _walk(
         if not ln.words:
             i += step
             continue
-        if i in others or (
-            step < 0 and len(ln.segs) <= 3 and HEADING.match(ln.text) and not any(is_value(s.text) for s in ln.segs[1:])
-        ):
-            break
+        if i in others or (len(ln.segs) <= 3 and HEADING.match(ln.text) and not any(is_value(s.text) for s in ln.segs[1:])):
+            break  # a section heading ("5.3. Training Metric Analysis") ends the table on either side
         gap = (ln.top - prev.bottom) if step > 0 else (prev.top - ln.bottom)
         limit = (3.0 if not out else 2.2) * max(ln.size, prev.size)
         lo_y, hi_y = sorted((ln.base, prev.base))
