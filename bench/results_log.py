@@ -98,7 +98,8 @@ def append(text: str, path: Path | None = None) -> Path:
 def recorded(script: str, enabled: bool = True) -> Iterator[None]:
     """Tee stdout while the bench runs, then append it as a block (also when it fails or is interrupted)."""
     setting = os.environ.get(ENV, "")
-    if not enabled or setting.lower() in ("off", "0", "no"):
+    asked_for_help = any(a in ("-h", "--help") for a in sys.argv[1:])  # usage is not a figure
+    if not enabled or asked_for_help or setting.lower() in ("off", "0", "no"):
         yield
         return
     tee = _Tee(sys.stdout)

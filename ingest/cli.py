@@ -5,7 +5,7 @@
     python -m ingest check                   # validate report YAML files only
     python -m ingest export --table counts --format md --out counts.md
     python -m ingest export --report kimi-k3                     # one report's Markdown card
-    python -m ingest tables paper.pdf --pages 3,5-7 --format md  # every table the structure stage finds
+    python -m ingest tables paper.pdf --pages 3,5-7 --format md  # the paper's captioned tables
     python -m ingest discover [--since YYYY-MM-DD | --accept ID | --dismiss ID]
     python -m ingest diff ID [OLD NEW] [--list]
 
@@ -93,8 +93,9 @@ def build_parsers() -> dict[str, argparse.ArgumentParser]:
         ("export", "print a stored table as CSV or Markdown, or one report's card", "", _export_options),
         (
             "tables",
-            "print every table found in a PDF as JSON, CSV or Markdown",
-            "Print every table found in a PDF (rows, columns, spanning cells; no result reading).",
+            "print the tables of a PDF as JSON, CSV or Markdown",
+            "Print the tables of a PDF under the paper's own labels and captions (rows, columns, spanning cells; "
+            "no result reading).",
             _tables_options,
         ),
         (
@@ -239,6 +240,10 @@ def _tables_options(p: argparse.ArgumentParser) -> Callable[[argparse.Namespace]
     p.add_argument("file", type=Path, metavar="FILE", help="a PDF file")
     p.add_argument("--pages", default=None, metavar="LIST", help="pages to read, e.g. 3,5-7 (default: all)")
     p.add_argument("--format", choices=["json", "csv", "md"], default="json", help="output format (default: json)")
+    p.add_argument(
+        "--all", action="store_true", dest="all_tables",
+        help="also text set in columns without a 'Table N' caption (shown anyway when the file has no caption)",
+    )  # fmt: skip
     return cmd_tables
 
 
@@ -430,7 +435,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_tables(args: argparse.Namespace) -> int:
     from ingest.outputs.table_formats import render
     from ingest.reading.structure_regions import TablesError, parse_pages
-    from ingest.tables_command import read_tables  # each page in a child process under ingest's limits
+    from ingest.tables_command import read_tables, shown_tables  # each page in a child process under ingest's limits
 
     imports_done()
     try:
@@ -438,9 +443,10 @@ def cmd_tables(args: argparse.Namespace) -> int:
     except TablesError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    for note in read.notes:
-        print(f"note: {note}", file=sys.stderr)
-    sys.stdout.write(render(read.tables, args.format))
+    tables, note = shown_tables(read.tables, args.all_tables)
+    for n in [*read.notes, *([note] if note else [])]:
+        print(f"note: {n}", file=sys.stderr)
+    sys.stdout.write(render(tables, args.format))
     return 0
 
 

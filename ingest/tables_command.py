@@ -90,3 +90,21 @@ def page_job(arg: tuple[str, int], _progress: object = None) -> tuple[list[Table
     path, num = arg
     with rare_collections():
         return read_pdf_tables(Path(path), {num})
+
+
+def shown_tables(tables: list[Table], all_tables: bool = False) -> tuple[list[Table], str]:
+    """The tables a user asked for, and a note on those left out.
+
+    A paper's tables are the ones its "Table N" captions name: text set in columns without one is a
+    reference list, an author list, figure text or an equation array far more often than a table.
+    So when any table of the file has a caption, only captioned ones are shown (`all_tables`: all);
+    a file with no caption at all (a bare table, a scanned form) shows everything found."""
+    if all_tables or not any(t.label for t in tables):
+        return tables, ""
+    kept = [t for t in tables if t.label]
+    left = len(tables) - len(kept)
+    note = (
+        f"{left} block(s) of text set in columns without a 'Table N' caption not shown "
+        "(reference lists, author lists, figure text); --all shows them"
+    )
+    return kept, note if left else ""

@@ -47,6 +47,16 @@ def test_recording_can_be_switched_off(tmp_path: Path, monkeypatch: pytest.Monke
     assert before == after
 
 
+def test_asking_a_script_for_its_usage_records_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "RESULTS.md"
+    monkeypatch.setenv(results_log.ENV, str(target))
+    monkeypatch.setattr(sys, "argv", ["bench/x.py", "--help"])
+    with pytest.raises(SystemExit), results_log.recorded("bench/x.py"):
+        print("usage: x.py [-h]")
+        raise SystemExit(0)
+    assert not target.exists()
+
+
 def test_every_bench_and_eval_script_records_its_runs() -> None:
     for script in sorted([*(REPO / "bench").glob("*.py"), *(REPO / "eval").glob("*.py")]):
         text = script.read_text(encoding="utf-8")

@@ -21,6 +21,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from tests.app_fixtures import copy_built
+from tests.browser_runs import IDLE, settle, watch
 
 REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -35,7 +36,6 @@ CHROME_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]  # fmt: skip
-IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 
 #: The marks of every browser test module (`pytestmark = BROWSER_TESTS`): marked `browser`, skipped
 #: with the reason when no Chromium is installed.
@@ -44,26 +44,6 @@ BROWSER_TESTS = [
     pytest.mark.skipif(not BROWSER.exists(), reason="/usr/bin/chromium not installed (CI installs it with apt)"),
 ]
 pytestmark = BROWSER_TESTS
-
-
-#: Counts the script runs that start from now on (the app marks a run on stApp's script state).
-_COUNT_RUNS = """() => {
-  const app = document.querySelector('[data-testid="stApp"]');
-  window.__frlRuns = 0;
-  new MutationObserver(() => {
-    if (app.getAttribute('data-test-script-state') === 'running') window.__frlRuns += 1;
-  }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
-}"""
-_RAN = """() => window.__frlRuns > 0
-  && document.querySelector('[data-testid="stApp"]').getAttribute('data-test-script-state') === 'notRunning'"""
-
-
-def rerun(page, action) -> None:  # type: ignore[no-untyped-def]
-    """Do `action()` (a click, a key press) and wait for the script run it starts to end: the event
-    itself, not a fixed delay (the bound is generous: the machine may be shared and loaded)."""
-    page.evaluate(_COUNT_RUNS)
-    action()
-    page.wait_for_function(_RAN, timeout=90_000)
 
 
 def launch(pw):  # type: ignore[no-untyped-def]
@@ -155,6 +135,7 @@ def context(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
     tests (a new context fetches and compiles them again). Each test still gets its own page,
     hence its own Streamlit session; the app keeps no state in the browser but the URL."""
     ctx = browser.new_context(viewport={"width": 1440, "height": 1000}, accept_downloads=True)
+    watch(ctx)
     try:
         yield ctx
     finally:
@@ -172,12 +153,6 @@ def page(context, server: str) -> Iterator[object]:  # type: ignore[no-untyped-d
         yield pg
     finally:
         pg.close()
-
-
-def settle(page) -> None:  # type: ignore[no-untyped-def]
-    """Wait until the script finished its run (the app marks that on stApp)."""
-    page.wait_for_timeout(200)
-    page.wait_for_selector(IDLE, timeout=90_000)
 
 
 def params(page) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
@@ -431,6 +406,7 @@ def test_matrix_shows_hostile_text_as_text(browser, tmp_path: Path) -> None:  # 
     app.write_text(HOSTILE_APP.format(repo=str(REPO)), encoding="utf-8")
     proc, url = start_app(tmp_path, tmp_path, tmp_path / "streamlit.log", script=app)
     ctx = browser.new_context()
+    watch(ctx)
     try:
         pg = ctx.new_page()
         pg.goto(url)
@@ -465,6 +441,7 @@ def test_compare_pages_in_the_browser_and_keeps_quick_picks(browser, tmp_path: P
     data, reports = scale_store(tmp_path, 60)
     proc, url = start_app(data, reports, tmp_path / "streamlit.log")
     ctx = browser.new_context(viewport={"width": 1440, "height": 1000})
+    watch(ctx)
     try:
         pg = ctx.new_page()
         pg.goto(f"{url}/compare")

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_browser import ARTIFACTS, BROWSER_TESTS, IDLE, launch, start_app, stop
+from tests.browser_runs import settle, watch
+from tests.test_browser import ARTIFACTS, BROWSER_TESTS, launch, start_app, stop
 from views import chart_export
 
 pytestmark = BROWSER_TESTS
@@ -34,12 +35,6 @@ def server(bench_store: tuple[Path, Path], tmp_path_factory: pytest.TempPathFact
         stop(proc)
 
 
-def _settle(page) -> None:  # type: ignore[no-untyped-def]
-    """Wait until the script finished its run (the app marks that on stApp)."""
-    page.wait_for_timeout(300)
-    page.wait_for_selector(IDLE, timeout=90_000)
-
-
 @pytest.mark.parametrize("interactive", [False, True], ids=["plain", "plotly"])
 def test_browser_bar_click_opens_the_table_and_the_url_carries_it(server: str, tmp_path: Path, interactive: bool) -> None:
     from playwright.sync_api import expect, sync_playwright
@@ -48,8 +43,9 @@ def test_browser_bar_click_opens_the_table_and_the_url_carries_it(server: str, t
         browser = launch(pw)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1200})
+            watch(page)
             page.goto(f"{server}/benchmarks?benchmark=tau-bench" + ("&interactive=true" if interactive else ""))
-            _settle(page)
+            settle(page)
             expect(page.get_by_role("heading", name="Benchmarks")).to_be_visible()
             expect(page.get_by_text("No benchmark results (1): Bare_Model_.", exact=False)).to_be_visible()
             # Before the click the table section shows the first report with results, not Post-9B.
@@ -62,7 +58,7 @@ def test_browser_bar_click_opens_the_table_and_the_url_carries_it(server: str, t
             bar.scroll_into_view_if_needed()
             bar.click(force=True)
             page.wait_for_function("() => location.search.includes('report=post-9b')", timeout=30_000)
-            _settle(page)
+            settle(page)
             query = urllib.parse.parse_qs(urllib.parse.urlparse(page.url).query)
             assert query["report"] == ["post-9b"] and query["benchmark"] == ["tau-bench"]
             # The report's first table is the picker's default, which a bound widget leaves out of the URL.
@@ -79,9 +75,13 @@ def test_browser_bar_click_opens_the_table_and_the_url_carries_it(server: str, t
             print(f"screenshot: {shot}")
             assert shot.stat().st_size > 10_000
 
-            page.goto(page.url)  # the shared link reproduces the view
-            _settle(page)
-            expect(page.get_by_text("Post-9B — Table in 'Results', section Results", exact=False)).to_be_visible()
+            # the shared link reproduces the view: opened in a new tab (the same tab would only
+            # follow the address's #fragment, without a new session)
+            shared = browser.new_page(viewport={"width": 1400, "height": 1200})
+            watch(shared)
+            shared.goto(page.url)
+            settle(shared)
+            expect(shared.get_by_text("Post-9B — Table in 'Results', section Results", exact=False)).to_be_visible()
         finally:
             browser.close()
 
@@ -93,9 +93,9 @@ def test_browser_coverage_chart_downloads_as_svg_and_offline_html(server: str, t
         browser = launch(pw)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1200}, accept_downloads=True)
+            watch(page)
             page.goto(f"{server}/benchmarks")
-            page.wait_for_timeout(300)
-            page.wait_for_selector(IDLE, timeout=90_000)
+            settle(page)
             popover = page.locator(".st-key-dl_fig_bench_coverage_html")
             page.get_by_role("button", name="Export as a figure").first.click()
             expect(popover).to_be_visible(timeout=30_000)

@@ -9,7 +9,8 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.test_browser import BROWSER_TESTS, IDLE, launch, shot, start_app, stop
+from tests.browser_runs import settle, watch
+from tests.test_browser import BROWSER_TESTS, launch, shot, start_app, stop
 from tests.test_versions_diff import ADDED, REMOVED
 from tests.versions_fixtures import build_revised_store
 
@@ -34,19 +35,18 @@ def test_changes_view_in_a_browser(app_url: str):
         browser = launch(pw)
         try:
             ctx = browser.new_context(viewport={"width": 1440, "height": 1000})
+            watch(ctx)
             page = ctx.new_page()
             foreign: list[str] = []
             host = urlparse(app_url).netloc
             page.on("request", lambda r: foreign.append(r.url) if urlparse(r.url).netloc not in (host, "") else None)
             page.goto(f"{app_url}/compare")
-            page.wait_for_timeout(200)
-            page.wait_for_selector(IDLE, timeout=90_000)
+            settle(page)
             mark = page.locator(".frl-changed a").first
             mark.wait_for(timeout=60_000)
             mark.click()
             page.wait_for_url("**/changes?report=lens-7b", timeout=60_000)
-            page.wait_for_timeout(200)
-            page.wait_for_selector(IDLE, timeout=90_000)
+            settle(page)
             page.get_by_text("Result tables").first.wait_for(timeout=60_000)
             # the sections are drawn one after another: wait for the last one's content, not its heading
             page.wait_for_function("() => document.body.innerText.includes('41.3')", timeout=60_000)

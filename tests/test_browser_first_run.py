@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser_runs import settle, watch
 from tests.conftest import SHIPPED_FILES, copy_shipped
-from tests.test_browser import ARTIFACTS, BROWSER_TESTS, IDLE, launch, picked, start_app, stop
+from tests.test_browser import ARTIFACTS, BROWSER_TESTS, launch, picked, start_app, stop
 
 REPO = Path(__file__).resolve().parents[1]
 BUNDLED = REPO / "reports" / "files"
@@ -60,6 +61,7 @@ def context(browser) -> Iterator[object]:  # type: ignore[no-untyped-def]
     """One context per module, so its HTTP cache keeps the app's JavaScript between tests; each test
     gets its own page (its own Streamlit session)."""
     ctx = browser.new_context(viewport={"width": 1440, "height": 1000})
+    watch(ctx)
     try:
         yield ctx
     finally:
@@ -80,8 +82,7 @@ def page(context) -> Iterator[object]:  # type: ignore[no-untyped-def]
 
 def visit(page, url: str) -> None:  # type: ignore[no-untyped-def]
     page.goto(url)
-    page.wait_for_timeout(300)
-    page.wait_for_selector(IDLE, timeout=90_000)
+    settle(page)
 
 
 def shot(page, name: str) -> None:  # type: ignore[no-untyped-def]
@@ -164,7 +165,7 @@ def test_benchmarks_bar_click_brings_its_table_into_view(page, server: str) -> N
     bar.scroll_into_view_if_needed()
     bar.click()
     page.wait_for_function("() => location.search.includes('table=')", timeout=30_000)
-    page.wait_for_selector(IDLE, timeout=90_000)
+    settle(page)
     on_screen = """() => { const t = document.querySelector('[data-table="bench_table"]');
         if (!t) return false; const y = t.getBoundingClientRect().top; return y >= 0 && y < 1000; }"""
     page.wait_for_function(on_screen, timeout=30_000)  # the table is on screen, not 1,600 px below

@@ -18,7 +18,8 @@ import yaml
 
 from ingest.pipeline import run
 from ingest.pipeline_settings import Settings
-from tests.test_browser import BROWSER_TESTS, launch, settle, start_app, stop
+from tests.browser_runs import settle, watch
+from tests.test_browser import BROWSER_TESTS, launch, start_app, stop
 from views import nav
 
 pytestmark = BROWSER_TESTS
@@ -71,12 +72,13 @@ def test_no_request_to_another_host_and_nothing_written(hostile_app: tuple[str, 
         browser = launch(pw)
         try:
             page = browser.new_page()
+            watch(page)
             page.on("request", lambda req: foreign.append(req.url) if urlparse(req.url).netloc not in (host, "") else None)
             before = _files(root / "data") | _files(root / "reports")
             for v in visits:
                 page.goto(v)
                 settle(page)
-                page.wait_for_timeout(300)
+                page.wait_for_load_state("networkidle")  # late requests (images, fonts) are counted too
             assert page.locator('[data-testid="stImage"] img').count() >= 1  # the Source page shows the page
             after = _files(root / "data") | _files(root / "reports")
         finally:

@@ -13,7 +13,8 @@ import pytest
 
 from ingest.sources.registry import load_report
 from tests import review_fixtures as rf
-from tests.test_browser import ARTIFACTS, BROWSER_TESTS, IDLE, launch, rerun, start_app, stop
+from tests.browser_runs import rerun, settle, watch
+from tests.test_browser import ARTIFACTS, BROWSER_TESTS, launch, start_app, stop
 
 pytestmark = BROWSER_TESTS
 
@@ -39,10 +40,11 @@ def test_browser_review_a_cell_reload_see_it_curated_and_yaml_round_tripped(
         browser = launch(pw)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            watch(page)
             page.goto(f"{url}/review?rid=alpha")
             expect(page.get_by_role("heading", name="Review")).to_be_visible(timeout=90_000)
             expect(page.get_by_text("automatic: GRPO").first).to_be_visible(timeout=90_000)
-            page.wait_for_selector(IDLE, timeout=90_000)
+            settle(page)
 
             page.locator(".st-key-decide_rl_algorithm button").first.click()  # the decision controls' popover
             note = page.locator(".st-key-note_rl_algorithm input")

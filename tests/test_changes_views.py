@@ -45,6 +45,19 @@ def test_changes_page_shows_the_planted_differences(revised):
     assert "removed" in page and "added" in page and "changed" in page
 
 
+def test_changes_page_names_the_current_version_by_the_report_s_own_date(revised):
+    _data, reports = revised
+    path = reports / "lens-7b.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "released: 2025-06-30\n", encoding="utf-8")
+    at = _page("changes", report="lens-7b")
+    assert not at.exception
+    new = at.selectbox(key="new")
+    shown = list(new.options)
+    assert any("2025-06-30, released, current" in s for s in shown), shown
+    assert "No differences" not in " ".join(str(c.value) for c in at.caption)
+    assert "44.8" in _html(at)
+
+
 def test_compare_marks_the_report_whose_latest_version_changed_a_cell(revised):
     at = _page("compare")
     assert not at.exception

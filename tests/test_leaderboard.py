@@ -108,3 +108,33 @@ def test_unknown_benchmarks_are_listed_for_the_catalogue_s_growth():
     assert out.values.tolist() == [
         ["Python", 2, 2, "lens p3 Table 1; rival p2 Table 1"], ["Rust", 1, 1, "lens p3 Table 1"]
     ]  # fmt: skip
+
+
+def _avg(report: str, model: str, value: str, table: str, benches: dict[str, str]) -> list[dict]:
+    rows = [_row(report, model, b, v, table=table) for b, v in benches.items()]
+    return [*rows, _row(report, model, "Average", value, table=table)]
+
+
+def test_averages_over_different_benchmark_sets_are_different_benchmarks_and_never_disagree():
+    df = pd.DataFrame(
+        _avg("a", "M", "83.9", "Table 2", {"AIME 2024": "80.0", "MMLU": "87.8"})
+        + _avg("b", "M", "43.8", "Table 5", {"AIME 2024": "80.0", "GPQA": "7.6"})
+        + _avg("c", "M", "80.0", "Table 1", {"MMLU": "87.8", "AIME 2024": "80.0"})
+    )
+    board = leaderboard(df, CAT)
+    averages = board[board["category"] == "aggregate"]
+    assert set(averages["benchmark"]) == {"Average over AIME 2024, GPQA", "Average over AIME 2024, MMLU"}
+    assert averages[averages["value"] == "43.8"]["disagreement"].tolist() == [""]
+    # the same set in two reports is one quantity: its two values are a real disagreement
+    same = averages[averages["benchmark"] == "Average over AIME 2024, MMLU"]
+    assert sorted(same["value"]) == ["80.0", "83.9"] and (same["disagreement"] != "").all()
+
+
+def test_conflicts_among_thousands_of_claims_name_a_few_and_count_the_rest():
+    rows = [_row(f"r{i}", "M", "GSM8K", f"{i / 10:.1f}") for i in range(2000)]
+    board = leaderboard(pd.DataFrame(rows), CAT)
+    assert len(board) == 2000 and (board["disagreement"] != "").all()
+    one = board["disagreement"].iloc[0]
+    assert one.count(" | ") == 4 and "values from 1,999 other reports in all" in one
+    # the written view grows with the claims, not with their square
+    assert board["disagreement"].str.len().max() < 300

@@ -115,7 +115,7 @@ def test_a_summed_score_column_is_not_flagged_as_a_percentage_above_100():
 
 
 def test_short_names_the_report_defines_for_its_own_model_are_own():
-    from ingest.reading.results_read import defined_names, is_own, own_names
+    from ingest.analysis.result_meaning import defined_names, is_own, own_names
 
     text = "We introduce Lens Reasoner 7B (LR-7B), trained with RL. We compare with Other Model (OM)."
     defined = defined_names([text], {"LR-7B", "OM", "Alpha-8B"})
@@ -163,7 +163,7 @@ def test_a_parameter_count_in_a_score_column_is_an_attribute_not_a_percentage_ov
 def test_huge_hostile_cells_and_captions_are_read_in_bounded_time():
     import time
 
-    from ingest.reading.results_read import _split_metric, _two_metrics, _values
+    from ingest.analysis.result_meaning import _split_metric, _two_metrics, _values
 
     t0 = time.perf_counter()
     _values("1(" * 50_000, "", None, CAT)

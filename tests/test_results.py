@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from ingest.analysis.benchmarks import load_catalogue, norm_name
+from ingest.analysis.result_meaning import REPORT_MODEL
 from ingest.analysis.results import (
     RESULT_COLUMNS,
     RESULTS_VERSION,
@@ -21,7 +22,6 @@ from ingest.analysis.results import (
 )
 from ingest.common.records import ResultCell, Results, ResultTable
 from ingest.reading.extract import extract_file
-from ingest.reading.results_read import REPORT_MODEL
 from ingest.sources.registry import SpecFileError, load_model
 from ingest.sources.schema import ReportSpec
 

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 from streamlit.testing.v1 import AppTest
 
 from ingest.analysis import keywords
-from ingest.reading.results_web import table_name
+from ingest.analysis.results_web import table_name
 from ingest.run import mainmod
 from ingest.sources.registry import validation_errors
 from ingest.sources.schema import ReportSpec

@@ -190,6 +190,8 @@ def test_json_csv_and_markdown_shapes():
     data = json.loads(render([t], "json"))
     assert data == [
         {
+            "label": "",
+            "caption": "",
             "page": 2,
             "bbox": [10.0, 20.0, 30.0, 40.0],
             "cells": [
@@ -340,3 +342,21 @@ def test_header_cells_of_different_line_counts_centred_on_one_row_are_one_header
     assert m[0] == ["", "Alpha\nLarge", "Gamma-\nThink-\nv1.5", "Delta-\nChat"]
     assert t.header_rows == 1 and m[1][0] == "first task"
     assert ["a label of\ntwo lines", "1.0", "2.0", "3.0"] in m and ["", "4.0", "5.0", "6.0"] in m
+
+
+def test_names_set_close_together_over_three_columns_are_three_headers(tmp_path):
+    """A header line set as one string with word spaces, each word centred on a column below: one
+    header per column, not one cell spanning all of them."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    names = ["Zorbxa", "Quuxyb", "Fnorzc", "Blatwd"]
+    x, centres = 160.0, []
+    for n in names:  # where each word of "Zorbxa Quuxyb Fnorzc Blatwd" drawn from x=160 is centred
+        w = stringWidth(n, _font(), 9)
+        centres.append(x + w / 2)
+        x += w + stringWidth(" ", _font(), 9)
+    rows = [["first", "12.5", "33.0", "41.2", "7.9"], ["second", "13.1", "30.4", "40.0", "8.8"]]
+    items = [(160, 130, " ".join(names)), *grid(144, rows, [72, *centres])]
+    t = only_table(make_pdf(tmp_path / "t.pdf", [items]))
+    head = {c.text: (c.col, c.col_span) for c in t.cells if c.row == 0}
+    assert head == {"Zorbxa": (1, 1), "Quuxyb": (2, 1), "Fnorzc": (3, 1), "Blatwd": (4, 1)}

@@ -84,10 +84,10 @@ def test_diff_lists_exactly_the_planted_changes(two_versions, capsys):
     assert {(s.kind, s.text) for s in d.sentences} == {("removed", REMOVED), ("added", ADDED)}
     assert "rl_algorithm" in dict((s.text, s.dimensions) for s in d.sentences)[ADDED]
     # the cells the planted sentences decide: the reward source moves, GRPO becomes used
-    # (codebook: "we optimise the policy with GRPO" is a use, not a mention), and with it the credit
-    # granularity GRPO's outcome advantage implies (codebook: derived from the main method)
+    # (codebook: "we optimise the policy with GRPO" is a use, not a mention), and the granularity
+    # follows from GRPO's outcome advantage (codebook: derived from the main method)
     assert set(d.changed_cells) == {"reward_source", "rl_algorithm", "credit_granularity"}
-    assert {c.dimension for c in d.cells} == {"reward_source", "rl_algorithm", "rl_disclosure", "credit_granularity"}
+    assert {c.dimension for c in d.cells} == {"reward_source", "rl_algorithm", "credit_granularity", "rl_disclosure"}
     cell = next(c for c in d.cells if c.dimension == "reward_source")
     assert (cell.old_quote, cell.new_quote) == (REMOVED, ADDED)
     kw = {c.what: (c.old, c.new) for c in d.keywords}

@@ -276,7 +276,10 @@ def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str,
     if facts["flags"]:
         message("warning", f"Needs review (not every number verified): {facts['flags']}")
     elif facts["origin"] == "auto":
-        st.caption("Verified: every value is a token of the table's region and every number in it was read.")
+        st.caption(
+            "Verified: two independent readings of the page agree on every cell's row, column and value, "
+            "each name is read once and each benchmark's values share one format."
+        )
     mine = notes[notes["report_id"] == rid]["note"].tolist() if len(notes) else []
     if mine:
         with st.expander(f"Notes on this report's result tables ({len(mine)})"):

@@ -9,12 +9,18 @@ section, comparison cells with their evidence, result tables, and sentences with
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 import streamlit as st
 
+from ingest import versions
 from ingest.outputs.diff import ReportDiff, changed_reports, stored_diff
+from ingest.sources.registry import SpecFileError, load_report
+from ingest.sources.schema import ReportSpec
 from ingest.store import history
 from ingest.store.store import Store
+from ingest.versions import Listed
 from views import data, htmltable, nav
 from views.plain import escape_md
 
@@ -51,14 +57,41 @@ def compare_note() -> None:
     st.html(f'<div class="frl-changed" style="font-size:13px">Changed in their latest version (cells): {links}</div>')
 
 
+def _spec(rid: str) -> ReportSpec | None:
+    """The report's file, for its declared versions and `released:` date (None when it is gone or
+    unreadable: the stored readings are still listed, by the day they were read)."""
+    path = data.reports_dir() / f"{rid}.yaml"
+    try:
+        return load_report(path) if path.is_file() else None
+    except (SpecFileError, OSError):
+        return None
+
+
+def _mtime(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return 0
+
+
 @st.cache_data(show_spinner=False, max_entries=32)
-def _versions(root: str, rid: str, marks: tuple[tuple[str, int], ...]) -> list[tuple[str, str, bool]]:
-    return [(v.label, v.ingested_at[:10], v.current) for v in history.versions(Store(root), rid)]
+def _versions(
+    root: str, rid: str, marks: tuple[tuple[str, int], ...], spec_mtime: int
+) -> tuple[list[Listed], dict[str, str]]:  # fmt: skip
+    """The stored versions as `diff --list` lists them (each with its own date and where the date
+    comes from), and the labels that name them (cached per history and report-file change)."""
+    store, spec = Store(root), _spec(rid)
+    if spec is None:
+        found = history.versions(store, rid)
+        return [Listed(v.label, v.sha256, v.ingested_at[:10], "read", v.current, v.origin) for v in found], {}
+    return [x for x in versions.listing(store, spec) if x.sha256], versions.labels(store, spec)
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)
-def _diff(root: str, rid: str, old: str, new: str, lens_id: str, marks: tuple[tuple[str, int], ...]) -> ReportDiff | None:
-    return stored_diff(Store(root), rid, data.lens(), old, new)
+def _diff(
+    root: str, rid: str, old: str, new: str, lens_id: str, marks: tuple[tuple[str, int], ...], labels: tuple[tuple[str, str], ...]
+) -> ReportDiff | None:  # fmt: skip
+    return stored_diff(Store(root), rid, data.lens(), old, new, labels=dict(labels))
 
 
 def _frames(d: ReportDiff) -> dict[str, pd.DataFrame]:
@@ -126,17 +159,17 @@ def render() -> None:
     rid = nav.select("Report", with_history, "report", lambda r: models.get(r, r), **({"index": None} if asked else {}))
     if rid is None:
         return
-    found = _versions(root, rid, marks)
+    found, named = _versions(root, rid, marks, _mtime(data.reports_dir() / f"{rid}.yaml"))
     if len(found) < 2:
         st.caption("This report has one stored version.")
         return
-    labels = [f[0] for f in found]
-    shown = {f[0]: f"{f[0]} ({f[1]}{', current' if f[2] else ''})" for f in found}
+    labels = [f.label for f in found]
+    shown = {f.label: f"{f.label} ({f.date or 'undated'}, {f.dated}{', current' if f.current else ''})" for f in found}
     c1, c2 = st.columns(2)
     new = nav.select("New version", labels[::-1], "new", shown.get, where=c2)
     older = [x for x in labels[::-1] if x != new] or labels
     old = nav.select("Old version", older, "old", shown.get, where=c1)
-    d = _diff(root, rid, old, new, data.lens().id, marks)
+    d = _diff(root, rid, old, new, data.lens().id, marks, tuple(sorted(named.items())))
     if d is None:
         st.caption("These versions cannot be read from the store.")
         return

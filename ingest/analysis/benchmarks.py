@@ -83,6 +83,8 @@ class Catalogue(_Strict):
     result_captions: list[str] = Field(default_factory=list)
     non_result_captions: list[str] = Field(default_factory=list)
     model_words: list[str] = Field(default_factory=list)
+    benchmark_columns: list[str] = Field(default_factory=list)
+    split_columns: list[str] = Field(default_factory=list)
     benchmarks: list[Benchmark]
 
     @field_validator(
@@ -96,6 +98,8 @@ class Catalogue(_Strict):
         "result_captions",
         "non_result_captions",
         "model_words",
+        "benchmark_columns",
+        "split_columns",
     )
     @classmethod
     def _regexes(cls, v: list[str]) -> list[str]:
@@ -202,6 +206,12 @@ class Catalogue(_Strict):
         names a catalogue benchmark (a data-mixture row called "Math")."""
         text = caption or ""
         return bool(self._vocab("non_result_captions").search(text)) and not self._vocab("result_captions").search(text)
+
+    def is_split_parent(self, outer: str, inner: str) -> bool:
+        """Label-column headers that say the outer column names benchmarks and the inner one their
+        splits ("Benchmark" | "Split"): a row's split joins its benchmark's name, not its group."""
+        o, i = (outer or "").strip(), (inner or "").strip()
+        return bool(o and i) and bool(self._vocab("benchmark_columns").fullmatch(o) and self._vocab("split_columns").fullmatch(i))
 
     def is_model_word(self, text: str) -> bool:
         """A corner-cell word that says the label column holds models ("Model", "Method")."""

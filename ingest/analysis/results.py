@@ -7,7 +7,7 @@ from the post's source file. Tables that are images are never guessed: a page (o
 with a table/figure caption naming a catalogue benchmark but no numbers in its text is noted as
 "scores shown only as images".
 
-Reading a table into cells and checking them is `ingest.reading.results_read`; the PDF layout is
+Reading a table into cells and checking them is `ingest.analysis.result_meaning`; the PDF layout is
 `ingest.reading.tables_pdf`; the benchmark catalogue is `ingest.analysis.benchmarks` (`data/benchmarks.yaml`). A
 table that cannot be read is skipped with a note; a report never fails because of its tables.
 """
@@ -16,16 +16,14 @@ from __future__ import annotations
 
 import re
 import time
+from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pypdfium2 as pdfium
 
 from ingest.analysis.benchmarks import Catalogue, load_catalogue
-from ingest.common.document import Document
-from ingest.common.records import ResultCell as Cell
-from ingest.common.records import Results, ResultTable
-from ingest.reading.extract import KeptPages
-from ingest.reading.results_read import (
+from ingest.analysis.result_meaning import (
     Table,
     cell_flag,
     clean,
@@ -38,7 +36,15 @@ from ingest.reading.results_read import (
     score_of,
     validate,
 )
-from ingest.reading.results_web import html_tables, markdown_tables
+from ingest.analysis.result_verify import verify
+from ingest.analysis.results_web import html_tables, markdown_tables
+from ingest.common.document import Document
+from ingest.common.records import ResultCell as Cell
+from ingest.common.records import Results, ResultTable
+from ingest.reading.extract import KeptPages
+from ingest.reading.structure import Table as StructTable
+from ingest.reading.structure_regions import page_tables
+from ingest.reading.table_regions import panels
 from ingest.reading.tables_pdf import CAPTION, FIGURE_CAPTION, build_grid, find_regions, page_rules, page_words
 
 __all__ = [
@@ -62,7 +68,7 @@ __all__ = [
 ]
 
 #: Bump when the reading of tables changes, so stored bundles are recomputed.
-RESULTS_VERSION = 4
+RESULTS_VERSION = 5
 
 RESULT_COLUMNS = [
     "report_id",
@@ -106,7 +112,7 @@ def candidate_pages(doc: Document, min_numbers: int = 6, cat: Catalogue | None =
         nums = [t for t in p.text.split() if _NUM_TOKEN.match(t)]
         # Scores are printed with decimals or percent signs; page, section and year numbers are not.
         scores = sum(1 for t in nums if "." in t or "%" in t)
-        if len(nums) >= min_numbers and scores >= min_numbers // 2 and (cat is None or cat.mentions_any(p.text)):
+        if len(nums) >= min_numbers and scores >= min_numbers // 2:
             out.append(p.number)
     return out
 
@@ -152,6 +158,7 @@ def pdf_tables(path: Path, doc: Document, cat: Catalogue, kept: KeptPages | None
     if not pages:
         return tables, notes
     pdf = None
+    running = _running_lines(doc)
     try:
         for num in pages:
             try:
@@ -165,15 +172,17 @@ def pdf_tables(path: Path, doc: Document, cat: Catalogue, kept: KeptPages | None
                     page, tp = pdf[num - 1], None
                     words = page_words(page)
                 rules = page_rules(page)
-                regions = find_regions(words, page.get_width(), rules)
+                size = (page.get_width(), page.get_height())
+                regions = _without(find_regions(words, size[0], rules, size[1]), running)
                 if have is None:
                     page.close()
             except Exception as exc:
                 notes.append(f"page {num}: tables not read ({type(exc).__name__}: {exc})")
                 continue
+            second = _SecondReading(words, rules, size, num)
             for reg in regions:
                 try:
-                    t, why = _region_table(reg, rules, num, cat)
+                    t, why = _region_table(reg, rules, num, cat, second)
                 except Exception as exc:
                     t, why = None, f"skipped ({type(exc).__name__}: {exc})"
                 if t is not None:
@@ -186,26 +195,103 @@ def pdf_tables(path: Path, doc: Document, cat: Catalogue, kept: KeptPages | None
     return tables, notes
 
 
-def _region_table(reg, rules, num: int, cat: Catalogue) -> tuple[Table | None, str]:  # type: ignore[no-untyped-def]
+def _running_lines(doc: Document) -> frozenset[str]:
+    """The running page headers and footers of a document: a first or last line of text (digits
+    aside) that three or more pages print. They are never part of a table."""
+    seen: Counter[str] = Counter()
+    for p in doc.pages:
+        lines = [ln for ln in p.text.splitlines() if ln.strip()]
+        for ln in {*lines[:2], *lines[-2:]}:
+            key = _running_key(ln)
+            if key:
+                seen[key] += 1
+    return frozenset(k for k, n in seen.items() if n >= 3)
+
+
+def _running_key(text: str) -> str:
+    return " ".join("".join(ch for ch in text if not ch.isdigit()).split()).casefold()
+
+
+def _without(regions: list, running: frozenset[str]) -> list:  # type: ignore[type-arg]
+    """Regions without the running header or footer lines they reached."""
+    if not running:
+        return regions
+    out = []
+    for reg in regions:
+        lines = [ln for ln in reg.lines if _running_key(ln.text) not in running]
+        if lines:
+            out.append(replace(reg, lines=lines) if len(lines) < len(reg.lines) else reg)
+    return out
+
+
+class _SecondReading:
+    """The structure stage's reading of one page (its own regions, rows and columns), made once and
+    only when a region of the page is read as a result table."""
+
+    def __init__(self, words: list, rules: list, size: tuple[float, float], page: int) -> None:  # type: ignore[type-arg]
+        self._args = (words, rules, size, page)
+        self._tables: list[StructTable] | None = None
+
+    def table_over(self, box: tuple[float, ...] | None) -> StructTable | None:
+        """The structure-stage table covering most of `box` (at least half of it); None when none does."""
+        if box is None:
+            return None
+        if self._tables is None:
+            words, rules, (width, height), page = self._args
+            self._tables = page_tables(words, rules, width, page, height)
+        area = max((box[2] - box[0]) * (box[3] - box[1]), 1e-6)
+        best, share = None, 0.5
+        for t in self._tables:
+            w = min(box[2], t.bbox[2]) - max(box[0], t.bbox[0])
+            h = min(box[3], t.bbox[3]) - max(box[1], t.bbox[1])
+            if w > 0 and h > 0 and w * h / area >= share:
+                best, share = t, w * h / area
+        return best
+
+
+def _region_table(reg, rules, num: int, cat: Catalogue, second: _SecondReading | None = None) -> tuple[Table | None, str]:  # type: ignore[no-untyped-def]
     """A region read as a result table, or None and why not (every region gets one or the other).
 
-    A table whose benchmarks are all unknown to the catalogue is still a result table when its
-    caption says it holds results (`Catalogue.is_result_caption`); its cells keep an empty
-    catalogue id and are listed for the catalogue's growth."""
+    A captioned table is refused only when its caption says it describes models, data or settings
+    (`Catalogue.is_non_result_caption`), never for names the catalogue lacks: unknown benchmarks
+    keep an empty catalogue id and are listed for the catalogue's growth."""
+    if cat.is_non_result_caption(reg.caption):
+        return None, "the caption describes models, data or settings (architecture, hyperparameters, a data mixture), not results"
+    parts = [p for part in panels(reg) if (p := _panel_table(part, rules, num, cat, second)) is not None]
+    if not parts:
+        grid = build_grid(reg, rules, cat.is_key_column, cat.is_attribute_row, cat.is_label_word)
+        if grid is None:
+            return None, "no header row and value rows found below or above the caption"
+        return None, "no numeric cell with a model and a benchmark header"
+    t = parts[0]
+    for p in parts[1:]:  # stacked panels: one table, each panel read under its own headers
+        t.cells += p.cells
+        t.flags += p.flags
+        t.attributes += p.attributes
+        if t.region and p.region:
+            t.region = [min(t.region[0], p.region[0]), t.region[1], max(t.region[2], p.region[2]), p.region[3]]
+    return t, ""
+
+
+def _panel_table(reg, rules, num: int, cat: Catalogue, second: _SecondReading | None) -> Table | None:  # type: ignore[no-untyped-def]
+    """One panel of a region (the whole region when it has one) read and checked; None when it holds
+    no result cell."""
     grid = build_grid(reg, rules, cat.is_key_column, cat.is_attribute_row, cat.is_label_word)
     if grid is None:
-        return None, "no header row and value rows found below or above the caption"
+        return None
     attributes: list[Cell] = []
     orientation, cells = interpret(grid, reg.caption, cat, attributes=attributes)
     if not cells:
-        return None, "no numeric cell with a model and a benchmark header" + (" (model attributes only)" if attributes else "")
-    if not any(cat.lookup(c.benchmark) for c in cells) and not cat.is_result_caption(reg.caption):
-        return None, "no catalogue benchmark and the caption does not say it holds results"
-    if cat.is_non_result_caption(reg.caption):
-        return None, "the caption describes models, data or settings, not results"
+        return None
     t = Table(num, str(num), reg.label, reg.caption, orientation, cells, region=list(grid.region or ()), attributes=attributes)
     validate(t, grid, cat)
-    return t, ""
+    if second is not None:
+        try:
+            t.cells = verify(t.cells, second.table_over(grid.region), reg.caption)
+        except Exception as exc:  # a check that fails leaves the cells for review, never loses the table
+            t.cells = verify(t.cells, None)
+            t.flags.append(f"second reading failed ({type(exc).__name__}); review")
+    return t
 
 
 def _short(text: str, n: int = 80) -> str:
@@ -213,19 +299,25 @@ def _short(text: str, n: int = 80) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
-def unread_caption_pages(doc: Document, tables_on: set[int], noted: set[int]) -> list[str]:
+def unread_caption_pages(
+    doc: Document, tables_on: set[int], noted: set[int], read: set[int] | frozenset[int] = frozenset()
+) -> list[str]:
     """A note for every page with a "Table N" caption where no table was read and no other note
-    says why: nothing that looks like a table is passed over without a word."""
+    says why: nothing that looks like a table is passed over without a word. `read`: the pages
+    whose layout was read (`candidate_pages`); on those no rows set in columns were found next to
+    the caption, on the others the text has too few printed scores for a result table."""
     notes = []
     for p in doc.pages:
         if p.number in tables_on or p.number in noted or not _may_caption(p.text, False):
             continue
         caps = [ln.strip() for ln in p.text.splitlines() if CAPTION.match(ln)]
         if caps:
-            notes.append(
-                f"{_short(caps[0], 40)} on page {p.label or p.number} not read: too few numbers or no benchmark name "
-                "on the page for a result table"
+            why = (
+                "no rows set in columns found next to the caption (a table printed as an image, or a layout not recognised)"
+                if p.number in read
+                else "fewer than six numbers, or fewer than three with decimals or %, in the page's text"
             )
+            notes.append(f"{_short(caps[0], 40)} on page {p.label or p.number} not read: {why}")
     return notes
 
 
@@ -250,7 +342,7 @@ def read_results(
             tables, notes = pdf_tables(p, doc, cat, kept)
             notes += image_only_pages(doc, cat, {t.page for t in tables})
             noted = {int(m.group(1)) for n in notes for m in [_PAGE_OF_NOTE.search(n)] if m}
-            notes += unread_caption_pages(doc, {t.page for t in tables}, noted)
+            notes += unread_caption_pages(doc, {t.page for t in tables}, noted, set(candidate_pages(doc)))
         elif doc.kind in ("markdown", "html") and p is not None:
             raw = p.read_bytes()[: 20 * 1024 * 1024].decode("utf-8", errors="replace")
             if doc.kind == "markdown" or "<table" not in raw.lower():
@@ -329,7 +421,7 @@ def result_rows(spec, results: Results | None, catalogue: Catalogue | None = Non
         for c in t.cells:
             b = cat.lookup(c.benchmark)
             flag = cell_flag(c.value, c.metric, b.id if b else "", cat, c.benchmark)
-            row_flag = "; ".join(x for x in (flag, table_flag) if x)
+            row_flag = "; ".join(x for x in (flag, c.review, table_flag) if x)
             rows.append(
                 {
                     "report_id": spec.id,

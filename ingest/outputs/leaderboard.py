@@ -14,6 +14,7 @@ leaderboard` command and the dashboard's Benchmarks page.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -56,48 +57,137 @@ class Claim:
         return " ".join(x for x in (self.report_id, f"p{self.page}" if self.page else "", self.table) if x)
 
 
-def _key(row: pd.Series) -> tuple[str, str, str, str]:
-    bench = row["benchmark_id"] or "?" + norm_name(str(row["benchmark"]))
-    return bench, norm_name(str(row["metric"] or "")), norm_name(str(row["setting"] or "")), norm_name(str(row["model"]))
+#: The catalogue category of a table's average column ("Avg.", "Overall"): a column, not a benchmark.
+AGGREGATE = "aggregate"
+
+#: How many of the other values a disagreement names; the rest are counted. Listing every other value
+#: on every row would make the view quadratic in the number of claims (2,000 reports printing
+#: different values would write 2,000 × 2,000 names).
+OTHERS_SHOWN = 5
+
+#: How many other reports a row looks at for those names (the count of all of them is exact).
+OTHERS_LOOKED = 50
+
+#: How many benchmark names an aggregate's scope spells out before it counts the rest.
+SCOPE_NAMES = 6
+
+
+def _verified(row: dict[str, object]) -> bool:
+    if "verified" in row:
+        return bool(row["verified"])
+    return not str(row.get("flag", "") or "")
 
 
 def _value_key(value: str, score: float | None) -> str:
     return f"{score:.6g}" if score is not None and score == score else "".join(str(value).split())
 
 
-def _verified(row: pd.Series) -> bool:
-    if "verified" in row.index:
-        return bool(row["verified"])
-    return not str(row.get("flag", "") or "")
+def _aggregate_scopes(df: pd.DataFrame, names: dict[str, str]) -> dict[tuple[str, str], tuple[str, str]]:
+    """(report, table) → (scope key, scope label) of the table's aggregate columns: the set of
+    benchmarks the table averages over. Two reports' "Average" columns are one quantity only when
+    they average the same benchmarks; otherwise each is its own benchmark on the leaderboard."""
+    members: dict[tuple[str, str], dict[str, str]] = {}
+    for rid, page, table, bid, bench, cat in zip(
+        df["report_id"], df["page"], df["table"], df["benchmark_id"], df["benchmark"], df["category"], strict=True
+    ):
+        where = (str(rid), str(table) or f"p{page}")
+        seen = members.setdefault(where, {})
+        if str(cat) != AGGREGATE:
+            key = str(bid) or "?" + norm_name(str(bench))
+            seen.setdefault(key, names.get(str(bid), str(bench)))
+    scopes = {}
+    for where, seen in members.items():
+        keys = sorted(seen)
+        if not keys:  # an average of nothing the table names: never the same as another report's
+            scopes[where] = ("\x1e".join(where), f"{where[0]} {where[1]}")
+            continue
+        labels = [seen[k] for k in keys]
+        label = ", ".join(labels[:SCOPE_NAMES])
+        if len(labels) > SCOPE_NAMES:
+            digest = hashlib.sha1("\x1f".join(keys).encode("utf-8")).hexdigest()[:6]
+            label += f" +{len(labels) - SCOPE_NAMES} more [{digest}]"
+        scopes[where] = ("\x1f".join(keys), label)
+    return scopes
+
+
+@dataclass
+class _Value:
+    """One distinct value of a claim group, with every claim that prints it."""
+
+    key: str
+    row: dict[str, object]
+    claims: list[Claim]
+
+    @property
+    def reports(self) -> set[str]:
+        return {c.report_id for c in self.claims}
+
+
+def _others(values: list[_Value], reports_of: dict[str, set[str]]) -> list[str]:
+    """For each value, whether other reports print another value (exactly: some report in the group
+    does not print it), and up to OTHERS_SHOWN of those values by name, looking at no more than
+    OTHERS_LOOKED reports beyond its own: O(claims + values × OTHERS_LOOKED) per group."""
+    by_report: dict[str, list[int]] = {}
+    for i, v in enumerate(values):
+        for r in dict.fromkeys(c.report_id for c in v.claims):
+            by_report.setdefault(r, []).append(i)
+    out = []
+    for v in values:
+        mine = reports_of[v.key]
+        rest = len(by_report) - len(mine)
+        if rest <= 0:
+            out.append("")
+            continue
+        shown: dict[int, None] = {}
+        looked = 0
+        for r, idx in by_report.items():
+            if r in mine:
+                continue
+            looked += 1
+            for i in idx:
+                shown.setdefault(i, None)
+            if len(shown) >= OTHERS_SHOWN or looked >= OTHERS_LOOKED:
+                break
+        named = [
+            f"{values[i].row['value']} ({'; '.join(_dedupe(c.where() for c in values[i].claims))})"
+            for i in list(shown)[:OTHERS_SHOWN]
+        ]
+        more = f" (values from {rest:,} other reports in all)" if rest > looked else ""
+        out.append("other reports print " + " | ".join(named) + more)
+    return out
 
 
 def leaderboard(results: pd.DataFrame, catalogue: Catalogue | None = None) -> pd.DataFrame:
     """One row per benchmark × metric × setting × model × distinct value, ranked within each
     benchmark (higher first unless the catalogue says lower is better). `disagreement` names the
-    other values other reports print for the same model, benchmark, metric and setting."""
+    other values other reports print for the same model, benchmark, metric and setting. A table's
+    aggregate column is scoped to the benchmarks that table names."""
     if results is None or not len(results):
         return pd.DataFrame(columns=LEADERBOARD_COLUMNS)
     df = results.fillna({c: "" for c in ("metric", "setting", "page", "table", "benchmark_id", "category", "flag")})
-    groups: dict[tuple[str, str, str, str], dict[str, list[tuple[pd.Series, Claim]]]] = {}
-    for _i, row in df.iterrows():
+    names = {b.id: b.name for b in catalogue.benchmarks} if catalogue is not None else {}
+    scopes = _aggregate_scopes(df, names)
+    groups: dict[tuple[str, str, str, str], dict[str, _Value]] = {}
+    for row in df.to_dict("records"):
         score = row["score"] if pd.notna(row["score"]) else None
         claim = Claim(str(row["report_id"]), str(row["page"]), str(row["table"]), bool(row["own"]), _verified(row))
-        groups.setdefault(_key(row), {}).setdefault(_value_key(str(row["value"]), score), []).append((row, claim))
+        bench = str(row["benchmark_id"]) or "?" + norm_name(str(row["benchmark"]))
+        row["_name"] = names.get(str(row["benchmark_id"]), str(row["benchmark"]))
+        if str(row["category"]) == AGGREGATE:
+            scope, label = scopes[(str(row["report_id"]), str(row["table"]) or f"p{row['page']}")]
+            bench, row["_name"] = f"{bench}\x1e{scope}", f"{row['_name']} over {label}"
+        key = (bench, norm_name(str(row["metric"] or "")), norm_name(str(row["setting"] or "")), norm_name(str(row["model"])))
+        vk = _value_key(str(row["value"]), score)
+        groups.setdefault(key, {}).setdefault(vk, _Value(vk, row, [])).claims.append(claim)
     out = []
-    names = {b.id: b.name for b in catalogue.benchmarks} if catalogue is not None else {}
     for key, by_value in groups.items():
-        for vk, items in by_value.items():
-            first = items[0][0]
-            claims = [c for _r, c in items]
-            mine = {c.report_id for c in claims}
-            others = [
-                f"{its[0][0]['value']} ({'; '.join(_dedupe(c.where() for _r, c in its))})"
-                for ok, its in by_value.items()
-                if ok != vk and {c.report_id for _r, c in its} - mine
-            ]
+        values = list(by_value.values())
+        reports_of = {v.key: v.reports for v in values}
+        for v, others in zip(values, _others(values, reports_of), strict=True):
+            first, claims = v.row, v.claims
             out.append(
                 {
-                    "benchmark": names.get(str(first["benchmark_id"]), str(first["benchmark"])),
+                    "benchmark": first["_name"],
                     "benchmark_id": first["benchmark_id"],
                     "category": first["category"],
                     "metric": first["metric"],
@@ -106,10 +196,10 @@ def leaderboard(results: pd.DataFrame, catalogue: Catalogue | None = None) -> pd
                     "value": first["value"],
                     "score": first["score"] if pd.notna(first["score"]) else None,
                     "sources": "; ".join(_dedupe(c.where() for c in claims)),
-                    "reports": len({c.report_id for c in claims}),
+                    "reports": len(reports_of[v.key]),
                     "own_claim": any(c.own for c in claims),
                     "verified": all(c.verified for c in claims),
-                    "disagreement": ("other reports print " + " | ".join(others)) if others else "",
+                    "disagreement": others,
                     "_group": "\x1f".join(key[:3]),
                 }
             )
@@ -130,10 +220,6 @@ def disagreements(board: pd.DataFrame) -> pd.DataFrame:
     if not len(board):
         return board
     return board[board["disagreement"] != ""].reset_index(drop=True)
-
-
-#: The catalogue category of a table's average row ("Avg.", "Overall"): a column, not a benchmark.
-AGGREGATE = "aggregate"
 
 
 def benchmarks_by_reach(board: pd.DataFrame) -> list[str]:

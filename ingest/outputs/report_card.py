@@ -106,7 +106,7 @@ def card_section(results, notes, report_id: str) -> list[str]:  # type: ignore[n
             if flags:
                 lines += ["Needs review (not every number verified): " + "; ".join(md_text(f) for f in flags), ""]
             else:
-                lines += ["Verified: every value is a token of the table region and every number in it was read.", ""]
+                lines += ["Verified: two independent readings of the page agree on every cell's row, column and value.", ""]
         cur = df[df["origin"] == "curated"]
         if len(cur):
             lines += [

@@ -29,18 +29,20 @@ def render(tables: Sequence[Table], fmt: str) -> str:
 
 
 def tables_json(tables: Sequence[Table]) -> str:
-    """A JSON list of {"page", "bbox", "cells": [{"row", "col", "row_span", "col_span", "text"}]}."""
+    """A JSON list of {"label", "caption", "page", "bbox", "cells": [{"row", "col", "row_span", "col_span", "text"}]}
+    ("label" and "caption" empty for a table no caption names)."""
     return json.dumps([t.as_dict() for t in tables], ensure_ascii=False, indent=1) + "\n"
 
 
 def tables_csv(tables: Sequence[Table]) -> str:
-    """One line per cell; `table` numbers the tables from 1 in the order found."""
+    """One line per cell; `table` is the paper's label ("Table 3"), or for a table no caption names
+    its number in the order found."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_HEADER)
     for k, t in enumerate(tables, 1):
         for c in t.cells:
-            w.writerow((k, t.page, c.row, c.col, c.row_span, c.col_span, c.text))
+            w.writerow((t.label or k, t.page, c.row, c.col, c.row_span, c.col_span, c.text))
     return buf.getvalue()
 
 
@@ -51,11 +53,17 @@ def _md(text: str) -> str:
 
 
 def tables_markdown(tables: Sequence[Table]) -> str:
-    """Each table as a Markdown grid under a heading with its page; spanned cells left empty."""
+    """Each table as a Markdown grid under a heading with its label and page, the caption between
+    them; spanned cells left empty."""
     out: list[str] = []
     for k, t in enumerate(tables, 1):
-        box = ", ".join(f"{v:.0f}" for v in t.bbox)
-        out.append(f"## Table {k} (page {t.page}, box {box})\n")
+        if t.label:  # the paper's own number, and its caption over the table
+            out.append(f"## {_md(t.label)} (page {t.page})\n")
+            if t.caption:
+                out.append(f"{_md(t.caption)}\n")
+        else:
+            box = ", ".join(f"{v:.0f}" for v in t.bbox)
+            out.append(f"## Untitled table {k} (page {t.page}, box {box})\n")
         rows = t.matrix()
         if not rows:
             continue

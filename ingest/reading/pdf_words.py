@@ -177,14 +177,23 @@ def page_cell_gap(lines: list[Line]) -> float:
     return max(CELL_GAP_EM, 1.35 * statistics.median(gaps))
 
 
+#: Signs that tie the numbers on both sides into one printed value ("95.0 / 89.5", "32 × 16 × 400").
+_TIES = ("/", "\u00d7")
+
+
 def split_segments(words: list[Word], gap_em: float = CELL_GAP_EM) -> list[Seg]:
+    """A line's words in segments: runs closer than a cell gap, and runs tied by a slash or a times
+    sign at the edge of a word ("95.02 / 89.57 / 84.89", "32 × 16 × 400" set with wide spaces are
+    one packed cell)."""
     segs: list[Seg] = []
     last: list[Word] = []  # words of the last segment
     for w in sorted(words, key=_x0):
         if last:
             gap = w.x0 - last[-1].x1
             size = max(w.size, 1)
-            if gap < gap_em * size or (w.spaced and gap < 0.75 * size):
+            # a slash between numbers ties them: "95.02 / 89.57 / 84.89" is one packed cell
+            packed = (last[-1].text.endswith(_TIES) or w.text.startswith(_TIES)) and gap < 2.0 * size
+            if gap < gap_em * size or (w.spaced and gap < 0.75 * size) or packed:
                 last.append(w)
                 continue
         last = [w]

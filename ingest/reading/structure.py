@@ -50,10 +50,14 @@ class Table:
     n_rows: int = 0
     n_cols: int = 0
     header_rows: int = 0  # rows above the first row holding a value
+    label: str = ""  # the paper's own label ("Table 3") when a caption names the table
+    caption: str = ""  # the caption's first sentence
 
     def as_dict(self) -> dict[str, object]:
         """The JSON shape of the `tables` command."""
         return {
+            "label": self.label,
+            "caption": self.caption,
             "page": self.page,
             "bbox": [round(v, 1) for v in self.bbox],
             "cells": [
@@ -116,6 +120,7 @@ def table_from_lines(lines: list[Line], page: int) -> Table | None:
         placed = _Columns(cols)
         for p in pieces:
             p.c0, p.c1 = placed.span(p.seg)
+    pieces = _split_close_headers(pieces, cols, head_end)
     rows = _row_groups(lines, pieces, head_end)
     cells = _cells(pieces, rows)
     x0 = min(ln.x0 for ln in lines)
@@ -130,6 +135,51 @@ def table_from_lines(lines: list[Line], page: int) -> Table | None:
         len(cols),
         first_value,
     )
+
+
+def _split_close_headers(pieces: list[_Piece], cols: list[tuple[float, float]], head_end: int) -> list[_Piece]:
+    """A header piece over three or more columns whose words fall, in order, into those columns,
+    each run of words centred on its column ("Knowledge Mathematics Perception" set with word
+    spaces over three columns) is one header per column, not one spanning all of them. Linear in
+    the pieces' words (each word's column is found by bisection)."""
+    if not any(p.line < head_end and p.c1 - p.c0 >= 2 for p in pieces):
+        return pieces
+    lefts = [a for a, _ in cols]
+    out: list[_Piece] = []
+    for p in pieces:
+        parts = _column_runs(p, cols, lefts) if p.line < head_end and p.c1 - p.c0 >= 2 else None
+        if parts is None:
+            out.append(p)
+            continue
+        for k, words in parts:
+            q = _Piece(p.line, Seg(words))
+            q.c0 = q.c1 = k
+            out.append(q)
+    return out
+
+
+def _column_runs(p: _Piece, cols: list[tuple[float, float]], lefts: list[float]) -> list[tuple[int, list[Word]]] | None:
+    """The piece's words grouped by the column whose band holds each word's centre, when there are
+    three or more groups, in column order, each centred on its column (within a third of its width)."""
+    groups: list[tuple[int, list[Word]]] = []
+    for w in p.seg.words:
+        c = (w.x0 + w.x1) / 2
+        k = bisect.bisect_right(lefts, c) - 1
+        if k < 0 or c > cols[k][1]:
+            return None  # a word between columns: a header spanning them
+        if groups and groups[-1][0] == k:
+            groups[-1][1].append(w)
+        elif groups and k < groups[-1][0]:
+            return None
+        else:
+            groups.append((k, [w]))
+    if len(groups) < 3:
+        return None
+    for k, ws in groups:
+        a, b = cols[k]
+        if abs((ws[0].x0 + ws[-1].x1) / 2 - (a + b) / 2) > max((b - a) / 3, 2.0):
+            return None
+    return groups
 
 
 def _head_end(pieces: list[_Piece], lines: list[Line]) -> int:

@@ -17,12 +17,14 @@ from __future__ import annotations
 import bisect
 import re
 import time
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
 import pypdfium2 as pdfium
 
 from ingest.common.document import DEFAULT_LIMITS
+from ingest.reading.captions import label_tables
 from ingest.reading.structure import Box, Table, table_from_lines, table_from_words
 from ingest.reading.tables_pdf import (
     CAPTION,
@@ -212,6 +214,8 @@ def _kind(ln: Line, width: float) -> str:
         return "cap"
     segs = _item_segs(ln)
     words = ln.words
+    if len(segs) >= 4 and _repeated_cells(segs):
+        return "tab"  # the same sub-headers over each group of columns ("func param p_v func ..."), however lower-case
     lower = sum(1 for w in words if w.text[:1].islower()) / max(len(words), 1)
     if len(words) >= 8 and lower >= 0.5 and ln.x1 - ln.x0 > 0.6 * width and sum(is_value(w.text) for w in words) <= 1:
         return "prose"  # a justified line of a paragraph (wide word spaces split it)
@@ -222,6 +226,13 @@ def _kind(ln: Line, width: float) -> str:
     if len(words) >= 8 and lower >= 0.5 and ln.x1 - ln.x0 > 0.4 * width:
         return "prose"
     return "one"
+
+
+def _repeated_cells(segs: list[Seg]) -> bool:
+    """Most of a line's segments repeat another of its segments (sub-headers printed once under
+    each group of columns): a sentence does not repeat most of its words."""
+    counts = Counter(s.text for s in segs)
+    return 2 * sum(n for n in counts.values() if n >= 2) >= len(segs) + 1
 
 
 def _item_segs(ln: Line) -> list[Seg]:
@@ -440,7 +451,7 @@ def _read_page(pdf, num: int, notes: list[str]) -> list[Table]:  # type: ignore[
                 notes.append(f"page {num}: not read ({len(words)} words, more than the limit of {MAX_PAGE_WORDS})")
                 return []
             rules = page_rules(page)
-            return page_tables(words, rules, page.get_width(), num, page.get_height())
+            return label_tables(fix_sizes(words), page_tables(words, rules, page.get_width(), num, page.get_height()))
         finally:
             page.close()
     except Exception as exc:  # one bad page never stops the file

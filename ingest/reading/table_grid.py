@@ -6,13 +6,15 @@
 
 from __future__ import annotations
 
+import itertools
+import math
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from ingest.reading.pdf_words import split_segments
 from ingest.reading.table_regions import Region
-from ingest.reading.table_text import DASH, SIZE, Grid, GridRow, Line, Seg, is_value
+from ingest.reading.table_text import DASH, SIZE, Grid, GridRow, Line, Seg, Word, is_value
 
 Rules = list[tuple[float, float, float]]
 #: A header cell per value column: (text, columns spanned), top to bottom.
@@ -111,7 +113,7 @@ def build_grid(
     if _group_title_header(header_lines, body, zone_end):
         title = header_lines[-1].text
         header_lines = header_lines[:-1]
-    col_headers, corner_parts = _header_cells(header_lines, bands, zone_end)
+    col_headers, corner_parts = _header_cells(header_lines, bands, zone_end, rules)
     data_lines = {id(lines[i]) for i in data_idx}
     cols = _label_columns(body, data_lines, len(data_idx), zone_end, region.gap_em)
     corner_cols = _corner_columns(corner_parts, cols)
@@ -149,7 +151,7 @@ def build_grid(
 
 def _data_rows(lines: list[Line], is_label_word: Callable[[str], bool] | None, described: set[int]) -> list[int]:
     """Indices of the data lines, from the first labelled one on; numeric lines above it are
-    header lines ("67B 72B 8x22B": sizes)."""
+    header lines ("67B 72B 8x22B": sizes; "67B (Dense) 137B": sizes and notes with no row label)."""
     data_idx = [
         i
         for i, ln in enumerate(lines)
@@ -159,14 +161,27 @@ def _data_rows(lines: list[Line], is_label_word: Callable[[str], bool] | None, d
     ]
     if not data_idx:
         return []
+    # where the values start: a row label ends before it
+    zone = min((s.x0 for i in data_idx for s in lines[i].segs[1:] if is_value(s.text)), default=math.inf)
     labelled = [
         i
         for i in data_idx
-        if not all(SIZE.match(s.text) for s in lines[i].segs if is_value(s.text))
-        or not (is_value(lines[i].segs[0].text) or DASH.match(lines[i].segs[0].text))
+        if (
+            not all(SIZE.match(s.text) for s in lines[i].segs if is_value(s.text))
+            and (lines[i].segs[0].x0 < zone or _scores(lines[i]))
+        )
+        # a text cell first, where the row labels start (a second header line of sizes and notes,
+        # "67B (Dense)  137B  145B", or of dates, "0321 0326", starts under the first value column)
+        or (not (is_value(lines[i].segs[0].text) or DASH.match(lines[i].segs[0].text)) and lines[i].segs[0].x1 < zone)
     ]
     first = labelled[0] if labelled else data_idx[0]
     return [i for i in data_idx if i >= first]
+
+
+def _scores(ln: Line) -> bool:
+    """The line prints a score (a number with decimals or a percent sign), not only whole numbers
+    (dates, version numbers: "0321 0326" under model names)."""
+    return any(is_value(s.text) and ("." in s.text or "%" in s.text) for s in ln.segs)
 
 
 def _value_bands(lines: list[Line], data_idx: list[int]) -> _Bands:
@@ -213,33 +228,140 @@ def _group_title_header(header_lines: list[Line], body: list[Line], zone_end: fl
     Tables that split their rows into groups with a title line set over the value columns
     ("Mathematics", "Coding") put the first title directly above the first data row, where it
     looks like the header's last line. It is one cell with no value outside the label zone, like
-    the group titles further down the body; a header's last line names every column."""
+    the group titles further down the body (or far wider than any column header above it); a
+    header's last line names every column."""
 
     if not header_lines or not _title_line(header_lines[-1], zone_end):
         return False
     if not any(len(ln.segs) >= 2 for ln in header_lines[:-1]):
         return False
-    return any(_title_line(ln, zone_end) for ln in body)
+    last = header_lines[-1]
+    widest = max((s.x1 - s.x0 for ln in header_lines[:-1] for s in ln.segs if s.x0 >= zone_end), default=0.0)
+    # a title further down the body, or one cell far wider than any column header above it
+    return any(_title_line(ln, zone_end) for ln in body) or (widest > 0 and last.x1 - last.x0 > 2 * widest)
 
 
 def _title_line(ln: Line, zone_end: float) -> bool:
-    """A group title over the value columns: one cell, no value, right of the label zone."""
-    return len(ln.segs) == 1 and not is_value(ln.segs[0].text) and ln.segs[0].x0 >= zone_end
+    """A group title over the value columns: one cell, no value, right of the label zone or
+    reaching from it over the value columns (a title centred across the table)."""
+    return (
+        len(ln.segs) == 1
+        and not is_value(ln.segs[0].text)
+        and (ln.segs[0].x0 >= zone_end or ln.segs[0].x1 > zone_end + 2 * ln.size)
+    )
 
 
-def _header_cells(header_lines: list[Line], bands: _Bands, zone_end: float) -> tuple[ColHeaders, list[Seg]]:
-    """Header parts per band, and the header segments over the label zone (the corner)."""
+def _header_cells(header_lines: list[Line], bands: _Bands, zone_end: float, rules: Rules = ()) -> tuple[ColHeaders, list[Seg]]:  # type: ignore[assignment]
+    """Header parts per band, and the header segments over the label zone (the corner). A header
+    with a drawn rule right under it (a booktabs "cmidrule") covers the columns under the rule."""
     col_headers: ColHeaders = [[] for _ in bands.spans]
     corner_parts: list[Seg] = []
+    placed: list[list[tuple[str, list[int]]]] = []  # per header line: (text, bands it stands over)
+    fixed: set[tuple[int, int]] = set()  # (line, index) of headers whose columns a drawn rule gives
     for hi, ln in enumerate(header_lines):
+        last = hi == len(header_lines) - 1
+        over: list[Seg] = []
         for s in ln.segs:
             if s.x1 <= zone_end or (s.x0 < zone_end and (s.x0 + s.x1) / 2 < zone_end):
                 corner_parts.append(s)
+            else:
+                over.append(s)
+        groups = None if last else _even_groups(over, bands)
+        line: list[tuple[str, list[int]]] = []
+        for si, s in enumerate(over):
+            parts = _leaf_parts(s, bands)
+            if parts:  # sub-headers set close together: each stays with its own column
+                line += [(text, [k]) for k, text in parts]
                 continue
-            ks = bands.under_header(s.x0, s.x1, hi < len(header_lines) - 1)
+            ruled = None if last else _ruled_columns(s, ln, header_lines[hi + 1 :], bands, rules)
+            if ruled:
+                fixed.add((hi, len(line)))
+            # a header cut at a hyphen ("MathOlympiad-" over "Bench") goes on below in its own column
+            may_span = not last and not s.text.endswith("-")
+            line.append((s.text, ruled or (groups[si] if groups else bands.under_header(s.x0, s.x1, may_span))))
+        placed.append(line)
+    if len(placed) >= 2:
+        _spread_parents(placed, fixed)
+    for line in placed:
+        for text, ks in line:
             for k in ks:
-                col_headers[k].append((s.text, len(ks)))
+                col_headers[k].append((text, len(ks)))
     return col_headers, corner_parts
+
+
+def _ruled_columns(s: Seg, ln: Line, lower: list[Line], bands: _Bands, rules: Rules) -> list[int] | None:
+    """The columns under a rule drawn between a header and the sub-headers below it (the first
+    header line below with a segment under the rule), wider than the header and under its centre:
+    what a spanning header covers. None without such a rule."""
+    c = (s.x0 + s.x1) / 2
+    for y, x0, x1 in rules:
+        if not (ln.base < y and x0 - 1 <= c <= x1 + 1 and x1 - x0 > s.x1 - s.x0):
+            continue
+        below = next((b for b in lower if any(x0 - 1 <= (t.x0 + t.x1) / 2 <= x1 + 1 for t in b.segs)), None)
+        if below is not None and y < below.top + 0.5 * below.size:
+            ks = [k for k, m in enumerate(bands.mids) if x0 - 1 <= m <= x1 + 1]
+            # a rule under some columns only (a full-width rule closes the header, it groups nothing)
+            if 2 <= len(ks) < len(bands.mids) and x0 > bands.spans[0][0] - bands.pitch:
+                return ks
+    return None
+
+
+def _spread_parents(placed: list[list[tuple[str, list[int]]]], fixed: set[tuple[int, int]] = frozenset()) -> None:  # type: ignore[assignment]
+    """A spanning header covers every column under it: one centred over some sub-headers of the line
+    right over the values grows by a column on each side while both neighbours have a sub-header
+    and no header of its own line stands over them (a parent is centred over its children, so it
+    grows the same on both sides)."""
+    leaves = {k for _t, ks in placed[-1] for k in ks}
+    for hi, line in enumerate(placed[:-1]):
+        taken = {k for _t, ks in line for k in ks}
+        for i, (_text, ks) in enumerate(line):
+            if len(ks) < 2 or (hi, i) in fixed:  # a rule under a header says where it ends
+                continue
+            while ks[0] - 1 in leaves and ks[-1] + 1 in leaves and ks[0] - 1 not in taken and ks[-1] + 1 not in taken:
+                ks.insert(0, ks[0] - 1)
+                ks.append(ks[-1] + 1)
+                taken |= {ks[0], ks[-1]}
+
+
+def _even_groups(segs: list[Seg], bands: _Bands) -> list[list[int]] | None:
+    """For a header line over other header lines, whose three or more headers stand at even distances
+    (each over a group of columns of the same width: "GPT-4o" over "func param p_v", "Qwen3 8B"
+    over the next three): the columns each covers, those within half the distance of its centre.
+    None when the headers are not evenly set or one would cover no column (use `under_header`)."""
+    if len(segs) < 3:  # two headers set anywhere are evenly spaced
+        return None
+    centres = [(s.x0 + s.x1) / 2 for s in segs]
+    gaps = [b - a for a, b in itertools.pairwise(centres)]
+    if min(gaps) <= 0 or max(gaps) > 1.2 * min(gaps) or min(gaps) < 1.5 * bands.pitch:
+        return None
+    half = sum(gaps) / len(gaps) / 2
+    out: list[list[int]] = [[] for _ in segs]
+    for k, m in enumerate(bands.mids):
+        i = min(range(len(segs)), key=lambda i: abs(centres[i] - m))
+        if abs(centres[i] - m) < half:
+            out[i].append(k)
+    return out if all(out) else None
+
+
+def _leaf_parts(s: Seg, bands: _Bands) -> list[tuple[int, str]]:
+    """A header segment whose words stand over three or more columns, in order, each group
+    centred over its column ("XX⇒EN EN⇒XX XX⇒ZH" set with word
+    spaces): its words grouped by the column each stands over. Empty otherwise (two words over two
+    columns may be one header spanning both; a title over the table is not centred on columns)."""
+    if len(s.words) < 3:
+        return []
+    groups: list[tuple[int, list[Word]]] = []
+    for w in s.words:
+        k = bands.nearest(w.x0, w.x1)
+        if groups and groups[-1][0] == k:
+            groups[-1][1].append(w)
+        elif groups and k < groups[-1][0]:
+            return []  # not in column order
+        else:
+            groups.append((k, [w]))
+    if len(groups) < 3 or any(abs((ws[0].x0 + ws[-1].x1) / 2 - bands.mids[k]) > 0.3 * bands.pitch for k, ws in groups):
+        return []
+    return [(k, " ".join(w.text for w in ws)) for k, ws in groups]
 
 
 def _label_segments(body: list[Line], zone_end: float, gap_em: float) -> list[tuple[int, Seg]]:

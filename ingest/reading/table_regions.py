@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ingest.reading.pdf_words import CELL_GAP_EM, group_lines, page_cell_gap, split_segments
-from ingest.reading.table_text import CAPTION, FIGURE_CAPTION, HEADING, Line, Word, is_value
+from ingest.reading.table_text import CAPTION, DASH, FIGURE_CAPTION, HEADING, Line, Word, is_value
 
 
 @dataclass
@@ -24,6 +24,8 @@ def _is_prose(line: Line, width: float) -> bool:
     words = line.words
     lower = sum(1 for w in words if re.fullmatch(r"[a-z]+[,.;:]?", w.text)) / max(len(words), 1)
     values = sum(is_value(s.text) for s in segs)
+    if len(segs) >= 4 and 2 * len(segs) >= len(words):
+        return False  # words set apart in cells ("func  param  p_v  func ..."), however lower-case: no sentence
     if len(words) >= 5 and lower >= 0.6 and values <= 1:
         return True  # a sentence (the last line of a paragraph, too)
     if values >= 1:
@@ -47,8 +49,13 @@ def _caption_text(lines: list[Line], i: int) -> str:
     return text[: 8 + m.end(1)] if m else text
 
 
-def find_regions(words: list[Word], page_width: float, rules: list[tuple[float, float, float]] | None = None) -> list[Region]:
-    """Table regions next to "Table N" captions (see the module docstring)."""
+def find_regions(
+    words: list[Word], page_width: float, rules: list[tuple[float, float, float]] | None = None, page_height: float = 0.0
+) -> list[Region]:
+    """Table regions next to "Table N" captions (see the module docstring). `page_height`: when
+    given, lines in the outer 5% of the page (running headers and footers) are no part of a table."""
+    if page_height > 0:
+        words = [w for w in words if 0.05 * page_height < (w.top + w.bottom) / 2 < 0.95 * page_height]
     lines = group_lines(words)
     gap_em = page_cell_gap(lines)
     for k, ln in enumerate(lines):
@@ -108,6 +115,25 @@ def _n_data(lines: list[Line]) -> int:
     return sum(1 for ln in lines if sum(is_value(s.text) for s in ln.segs) >= 1)
 
 
+def _heads_rows(lines: list[Line], i: int, step: int, out: list[Line]) -> bool:
+    """Whether line `i`, though set like prose (names close together), is the header of the rows
+    next to it: no sentence ends in it, it has two or more segments, and the line under it is a
+    row of two or more values (walking down: the next line, with nothing read yet; walking up:
+    the rows read so far)."""
+    ln = lines[i]
+    if ln.text.rstrip().endswith(".") or len(ln.segs) < 2:
+        return False
+    if step > 0:
+        if out:
+            return False
+        below = next((lines[k] for k in range(i + 1, min(i + 3, len(lines))) if lines[k].words), None)
+    else:
+        below = out[-1] if out else None
+    if below is None or below.top - ln.bottom > 2.2 * max(ln.size, below.size):
+        return False
+    return sum(is_value(s.text) for s in below.segs) >= 2
+
+
 def _walk(
     lines: list[Line], ci: int, step: int, caps: list[int], width: float, rules: list[tuple[float, float, float]]
 ) -> list[Line]:
@@ -140,8 +166,17 @@ def _walk(
         lo_y, hi_y = sorted((ln.base, prev.base))
         if any(lo_y < y < hi_y for y, _a, _b in rules):  # a drawn rule in the gap: rows set further apart
             limit += 2.0 * max(ln.size, prev.size)
-        if gap > limit or _is_prose(ln, width):
+        if gap > limit:
             break
+        if _is_prose(ln, width):
+            if not _heads_rows(lines, i, step, out):
+                break
+            out.append(ln)  # the header over the rows, its names set close together
+            if step < 0:
+                break  # above the rows, nothing more belongs to the table
+            prev = ln
+            i += step
+            continue
         out.append(ln)
         prev = ln
         i += step
@@ -149,3 +184,43 @@ def _walk(
     while out and _n_data([out[-1]]) == 0 and len(out[-1].segs) < 2 and step > 0:
         out.pop()
     return out
+
+
+def panels(region: Region) -> list[Region]:
+    """A region cut where a header row follows rows of values: a table of stacked panels, each
+    read under its own headers ("#TP #AP Swift R Julia …" after the rows under "#TP #AP Python Java …").
+
+    A line starts a new panel when at least two rows of values are above it in its panel, it holds
+    no value and no dash, has three or more segments, none in the label zone (left of every row's
+    first value), most of them over value columns above, and a row of values follows it (past a
+    group heading of one segment)."""
+    lines = region.lines
+    out: list[Region] = []
+    start = 0
+    data: list[Line] = []
+    for i, ln in enumerate(lines):
+        n_values = sum(is_value(s.text) for s in ln.segs)
+        if n_values >= 2:
+            data.append(ln)
+            continue
+        # the next row of values, past a group heading (a line of one segment)
+        nxt = next((x for x in lines[i + 1 : i + 3] if len(x.segs) > 1), None)
+        if (
+            len(data) >= 2 and n_values == 0 and len(ln.segs) >= 3 and nxt is not None
+            and sum(is_value(s.text) for s in nxt.segs) >= 2 and not any(DASH.match(s.text) for s in ln.segs)
+            and _over_values(ln, data)
+        ):  # fmt: skip
+            out.append(replace(region, lines=lines[start:i]))
+            start, data = i, []
+    out.append(replace(region, lines=lines[start:]))
+    return out
+
+
+def _over_values(ln: Line, data: list[Line]) -> bool:
+    """The line has no segment in the label zone and most of its segments stand over values above."""
+    firsts = [next(s.x0 for s in d.segs if is_value(s.text)) for d in data]
+    if ln.x0 < min(firsts) - 1:
+        return False
+    spans = sorted((s.x0 - 2, s.x1 + 2) for d in data for s in d.segs if is_value(s.text))
+    over = sum(1 for s in ln.segs if any(a <= (s.x0 + s.x1) / 2 <= b for a, b in spans))
+    return 2 * over >= len(ln.segs)

@@ -14,12 +14,17 @@ from functools import cached_property, lru_cache
 #: Caption lines: "Table 3: …", "Table 3 | …", "Table 3. …", "Table 3 Evaluation …" (not "Table 3 shows").
 CAPTION = re.compile(r"^\s*(Table|Tab\.|TABLE)\s*(\d+|[IVX]+)\s*(?=[:|.\u2013\u2014-]|\s+[A-Z(]|\s*$)")
 FIGURE_CAPTION = re.compile(r"^\s*(Figure|Fig\.|FIGURE)\s*\d+\s*(?=[:|.\u2013\u2014-]|\s+[A-Z(]|\s*$)")
-#: A value as printed in a result cell: numbers with %, ±, /, ×, K/M/B suffixes, footnote marks.
+#: A value as printed in a result cell: numbers with %, ±, /, ×, K/M/B suffixes, a printed change, footnote marks.
 MARKS = "*\u2020\u2021\u00a7\u00b6#\u2217\u22c6"
 _NUM = r"[-+\u2212]?(\d+(?:[.,]\d+)*|\.\d+)\s*%?"
+#: A printed change after a score, glued to it, a gain after a space, or in parentheses: "91.8+3.3",
+#: "73.8 +5.3", "62.0 (-1.5)", "70.1(+2%)". The change has decimals or a percent sign, or stands in
+#: parentheses, so a range ("10-20") is no change; a minus after a space may be a value of its own.
+DELTA = r"(?:[+\u2212-](?:\d+\.\d+|\d+(?:\.\d+)?%)|\s+\+\d+\.\d+|\s*\([+\u2212-]\d+(?:\.\d+)?%?\))"
 VALUE = re.compile(
-    rf"^[({{\[]?{_NUM}[KMBkmb]?[)}}\]]?(\s*(\u00b1|\+/-|/|\u00d7|x)\s*{_NUM}[KMBkmb]?)*\s*%?[{re.escape(MARKS)}\u00b9\u00b2\u00b3a-c]?$"
+    rf"^[({{\[]?{_NUM}[KMBkmb]?[)}}\]]?(\s*(\u00b1|\+/-|/|\u00d7|x)\s*{_NUM}[KMBkmb]?)*\s*%?{DELTA}?[{re.escape(MARKS)}\u00b9\u00b2\u00b3a-c]?$"
 )
+CITATION_MARK = re.compile(r"^\[\d+(?:\s*[,\u2013-]\s*\d+)*\]$")
 HEADING = re.compile(r"^\d{1,2}(\.\d{1,2})*\.?\s+[A-Z][a-z][\w-]*( [\w-]+){0,8}$")
 SIZE = re.compile(r"^\d+(\.\d+)?\s*[KMBT]$|^\d+\s*[x\u00d7]\s*\d+(\.\d+)?[KMBT]$")
 DASH = re.compile(r"^[-\u2013\u2014\u2212/]+$|^(n/?a|N/?A|—|–)$")
@@ -118,5 +123,7 @@ class GridRow:
 
 @lru_cache(maxsize=65536)
 def is_value(text: str) -> bool:
-    """A result value as printed: "88.5", "70.83% ± 0.89%", "6/644", "7B", "19.9*"."""
-    return any(ch.isdigit() for ch in text) and bool(VALUE.match(text.strip()))
+    """A result value as printed: "88.5", "70.83% ± 0.89%", "6/644", "7B", "19.9*". A whole number
+    in square brackets ("[50]") is a citation after a name, not a value."""
+    t = text.strip()
+    return any(ch.isdigit() for ch in t) and bool(VALUE.match(t)) and not CITATION_MARK.match(t)

@@ -8,8 +8,8 @@ import re
 from html.parser import HTMLParser
 
 from ingest.analysis.benchmarks import Catalogue
+from ingest.analysis.result_meaning import Table, clean, interpret, names_benchmark, validate
 from ingest.common.records import ResultCell as Cell
-from ingest.reading.results_read import Table, clean, interpret, names_benchmark, validate
 from ingest.reading.tables_pdf import CAPTION, Grid, GridRow
 
 __all__ = ["html_tables", "markdown_tables"]

@@ -22,9 +22,12 @@ from functools import lru_cache
 from ingest.analysis.benchmarks import Catalogue
 from ingest.analysis.benchmarks import norm_name as norm
 from ingest.common.records import ResultCell as Cell  # the stored record is the reading's cell too
+from ingest.reading.table_text import DELTA
 from ingest.reading.tables_pdf import DASH, MARKS, Grid, GridRow, is_value
 
 _MARK_RX = re.compile(rf"(?<=\S)[{re.escape(MARKS)}\u00b9\u00b2\u00b3]+$|^[{re.escape(MARKS)}]+(?=\S)")
+_MID_MARK = re.compile(r"(?<=\w)[\u2020\u2021\u2217\u22c6*]+(?=\s)|\s[\u2020\u2021\u2217\u22c6]+(?=\s|$)")
+_ARROWS = re.compile("[\u2191\u2193]")
 _PAREN_TAIL = re.compile(r"^(.*?\S)\s*\(([^()]*)\)\s*$")
 #: Longest name or cell the quadratic-at-worst patterns below are tried on (real ones are far shorter).
 _SHORT = 160
@@ -49,12 +52,15 @@ class Table:
 
 @lru_cache(maxsize=65536)
 def clean(text: str) -> str:
-    """A name or value as printed, footnote markers removed and whitespace folded."""
-    t = re.sub(r"\s+", " ", html.unescape(text or "")).strip()
+    """A name or value as printed, footnote markers and better-direction arrows ("POPE↑", "CER↓")
+    removed and whitespace folded."""
+    t = re.sub(r"\s+", " ", _ARROWS.sub("", html.unescape(text or ""))).strip()
     prev = None
     while prev != t:
         prev = t
         t = _MARK_RX.sub("", t).strip()
+    if _MID_MARK.search(t):  # a marker after a word inside a name ("Tower-13B† [8]")
+        t = " ".join(_MID_MARK.sub("", t).split())
     return t
 
 
@@ -76,6 +82,8 @@ def _join(parts: list[str]) -> str:
     out = ""
     for p in parts:
         p = p.strip()
+        if p.endswith(" -"):  # a hyphen at the end of a header line, set apart: "Quuxilon -" + "Test"
+            p = p[:-2].rstrip() + "-"
         if not p:
             continue
         glued = out and out[-1].isdigit() and len(p) > 1 and p[0] == "." and p[1].isdigit()  # "v1" + ".5"
@@ -114,14 +122,22 @@ def _column_parts(parts: list[tuple[str, int]], cat: Catalogue) -> tuple[str, st
     """(benchmark-ish text, metric, setting, spanning group) of one value column's header."""
     texts = [(clean(t), span) for t, span in parts if clean(t)]
     metric = setting = ""
-    if texts and cat.is_metric(texts[-1][0]) and len(texts) >= 1:
-        metric = texts.pop()[0]
+    agg = cat.lookup(texts[-1][0]) if texts else None
+    if texts and cat.is_metric(texts[-1][0]) and not (len(texts) == 1 and agg is not None and agg.category == "aggregate"):
+        metric = texts.pop()[0]  # an "Average" column of its own is the table's aggregate, not a metric
     if texts and cat.is_setting(texts[-1][0]) and not cat.lookup(texts[-1][0]):
         setting = texts.pop()[0]
     # Spanning parts (over several columns) above single-column parts: a group level.
     spanning = [t for t, s in texts if s > 1]
     single = [t for t, s in texts if s <= 1]
     return _join(single), metric, setting, _join(spanning)
+
+
+def _names_benchmark_itself(name: str, cat: Catalogue) -> bool:
+    """A catalogue benchmark other than an aggregate: "Overall" under "MaXIFE" is MaXIFE's overall
+    score (a split of it), while "MMLU" under "Exam" is a benchmark of that category."""
+    e = cat.lookup(_split_metric(clean(name), cat)[0]) or cat.lookup(clean(name)) if name else None
+    return e is not None and e.category != "aggregate"
 
 
 def _is_benchmark(name: str, cat: Catalogue) -> bool:
@@ -179,11 +195,17 @@ def interpret(
     corner_bench = "" if (not corner or cat.is_label_word(corner) or cat.is_metric(corner)) else corner
     if corner_bench and not _is_benchmark(corner_bench, cat) and any(cat.is_model_word(w) for w in corner_bench.split()):
         corner_bench = ""  # "Method Speedup": the label column's name, not a benchmark over the columns
+    if corner_bench and not _is_benchmark(corner_bench, cat) and any(_names_benchmark_itself(b, cat) for b, _m, _s, _sp in heads):
+        corner_bench = ""  # the column headers name benchmarks themselves: the corner names a task, not their benchmark
     rd = _Reading(
         grid, cat, main, [c for c in range(main + 1, len(grid.label_headers)) if c not in grid.key_cols], heads,
         _two_metrics(caption, cat), corner_bench, _caption_benchmark(caption, cat),
     )  # fmt: skip
-    rows_named = row_frac == col_frac and corner and cat.is_label_word(corner) and not cat.is_model_word(corner)
+    lab = [clean(h) for h in grid.label_headers]
+    split_rows = main < len(lab) and any(cat.is_split_parent(lab[k], lab[main]) for k in range(main))
+    rows_named = row_frac == col_frac and (
+        (corner and cat.is_label_word(corner) and not cat.is_model_word(corner)) or split_rows
+    )  # the label columns say they hold benchmarks ("Benchmark (Metric)"; "Benchmark" | "Split")
     own_cols = row_frac == col_frac and own_names and any(_mentions(n, own_names) for n in col_names)
     if row_frac > col_frac or own_cols or rows_named:
         orientation = "models-as-columns"
@@ -244,6 +266,14 @@ def _models_as_columns(rd: _Reading) -> None:
     # No column header names a model, only a metric or a summed score ("Points"), and no row does:
     # the table prints the report's own results.
     unnamed = bool(heads) and all(not sp and (not b or cat.is_metric(b) or cat.is_rating_word(b)) for b, _m, _st, sp in heads)
+    under: dict[str, set[str]] = {}
+    for b, _m, _st, sp in heads:
+        if sp and b:
+            under.setdefault(clean(b), set()).add(clean(sp))
+    repeated = {b for b, sps in under.items() if len(sps) >= 2}
+    lab = rd.grid.label_headers
+    # outer label columns headed as benchmarks over a main column headed as their splits
+    parents = {k for k in range(min(main, len(lab))) if main < len(lab) and cat.is_split_parent(clean(lab[k]), clean(lab[main]))}
     for r in rd.grid.rows:
         bench_raw = clean(r.labels[main])
         if cat.is_attribute_row(bench_raw):
@@ -260,7 +290,8 @@ def _models_as_columns(rd: _Reading) -> None:
                 metric = metric or x.strip("()")
             elif x:
                 bench = _join([bench, x])
-        groups = [clean(x) for x in r.labels[:main] if clean(x)]
+        bench = _join([*(clean(r.labels[k]) for k in sorted(parents)), bench])
+        groups = [clean(x) for k, x in enumerate(r.labels[:main]) if clean(x) and k not in parents]
         group = " / ".join(groups) or clean(r.group)
         setting = rd.setting(r)
         if not bench:
@@ -269,16 +300,38 @@ def _models_as_columns(rd: _Reading) -> None:
         for j, raw in enumerate(r.values):
             b, m, st, span = heads[j]
             model = clean(b) or clean(span)  # a model header spanning its settings' columns
+            if span and clean(b) in repeated:  # the same sub-headers under each model: its metrics
+                model, m = clean(span), m or clean(b)
             if unnamed:
                 model, m = REPORT_MODEL, m or clean(b)
             if model:
                 rd.emit(model, bench, raw, metric or m, group, _join([setting, st]), note)
 
 
+def _group_columns(grid: Grid, main: int, cat: Catalogue) -> set[int]:
+    """Outer label columns that hold a row category, not part of the model's name: one headed by a
+    word that is not a model word ("Type", "Category"), and the unheaded columns right of it (a
+    category printed in two cells) up to the next headed column."""
+    out: set[int] = set()
+    group = False
+    for k in range(min(main, len(grid.label_headers))):
+        head = clean(grid.label_headers[k])
+        if head:
+            group = not cat.is_model_word(head)
+        if group:
+            out.add(k)
+    return out
+
+
 def _models_as_rows(rd: _Reading) -> None:
     cat, main = rd.cat, rd.main
+    grouped = _group_columns(rd.grid, main, cat)
+    # Spanning headers of one level play one role: when one stands over catalogue benchmarks, they
+    # are all categories (groups) of the benchmarks under them, not parts of their names.
+    parents_group = any(sp and _names_benchmark_itself(b, cat) and not _is_benchmark(sp, cat) for b, _m, _st, sp in rd.heads)
     for r in rd.grid.rows:
-        outer = [clean(x) for x in r.labels[:main] if clean(x)]
+        outer = [clean(x) for k, x in enumerate(r.labels[:main]) if clean(x) and k not in grouped]
+        category = " ".join(clean(r.labels[k]) for k in sorted(grouped) if clean(r.labels[k]))
         core = [x for x in [clean(r.labels[main])] + [clean(r.labels[c]) for c in rd.extra] if x]
         # A "Metric" column beside the models (two metric rows per model): the row's metric.
         row_metric = next((x for x in core if cat.is_metric(x)), "") if len(outer) + len(core) > 1 else ""
@@ -294,9 +347,15 @@ def _models_as_rows(rd: _Reading) -> None:
                 if clean(raw) and not DASH.match(clean(raw)):  # a column describing the models, not a result
                     rd.attrs.append(Cell(model, _join([b, m]), clean(raw)))
                 continue
-            bench = _join([span, b]) if span and not _is_benchmark(b, cat) else (b or span)
-            group = span if span and _is_benchmark(b, cat) and not _is_benchmark(span, cat) else ""
-            prefix = rd.corner_bench or (rd.caption_bench if not _is_benchmark(bench, cat) else "")
+            as_group = (
+                bool(span) and bool(b) and (_names_benchmark_itself(b, cat) or parents_group) and not _is_benchmark(span, cat)
+            )
+            bench = _join([span, b]) if span and not as_group and not _names_benchmark_itself(b, cat) else (b or span)
+            group = span if as_group else ""
+            # the caption's benchmark names a column only when its own headers name none: not under
+            # a spanning parent, and not when the header already holds the caption's name
+            by_caption = not span and norm(rd.caption_bench) not in norm(bench)
+            prefix = rd.corner_bench or (rd.caption_bench if by_caption and not _is_benchmark(bench, cat) else "")
             if prefix and not _is_benchmark(bench, cat):
                 if bench and not cat.is_setting(bench) and rd.corner_bench:
                     bench = f"{prefix} {bench}"
@@ -305,10 +364,11 @@ def _models_as_rows(rd: _Reading) -> None:
                     bench = prefix
             bench, m2 = _split_metric(bench, cat) if bench else ("", "")
             if bench:
-                rd.emit(model, bench, raw, m or m2 or row_metric, group or clean(r.group), _join([setting, st]))
+                rd.emit(model, bench, raw, m or m2 or row_metric, group or category or clean(r.group), _join([setting, st]))
 
 
 _CITATION = re.compile(r"^(?P<v>.*?\d%?)\s*(?P<c>[(\[](?=[^()\[\]]*(?:et al|\d{4}|[A-Z][a-z]+,))[^()\[\]]*[)\]])$")
+GLUED_DELTA = re.compile(rf"^(?P<v>[-+\u2212]?(?:\d+(?:[.,]\d+)*|\.\d+)\s*%?)(?P<d>{DELTA})$")
 _SIZE_VALUE = re.compile(r"^\d+(\.\d+)?\s*[KMBT]$")
 _PACKED = re.compile(r"^(?P<a>[^|]*\d[^|]*?)\s*\|\s*(?P<b>[^|]*\d[^|]*)$")
 _TWO_METRICS = re.compile(r"([\w@.+-]+(?: [\w@.+-]+)?)\s*(?:/|\||\band\b)\s*([\w@.+-]+(?: [\w@.+-]+)?)")
@@ -328,7 +388,8 @@ def _values(raw: str, metric: str, pair: tuple[str, str] | None, cat: Catalogue)
     """The result value(s) of one printed cell as (value, metric, note): a citation after the number
     ("53.9 (Author et al., 2025)") and footnote markers ("71.2†") are taken off into the note; a
     cell packing two numbers ("35.02 | 62.26") is two values when the header or caption names two
-    metrics. Empty, dash and non-numeric cells give nothing."""
+    metrics; a printed change after the score ("91.8+3.3", "62.0 (-1.5)") goes to the note. Empty,
+    dash and non-numeric cells give nothing."""
     text = " ".join((raw or "").split())
     note = ""
     cm = _CITATION.match(text) if len(text) <= _SHORT else None  # bounded: a hostile cell may be huge
@@ -340,6 +401,9 @@ def _values(raw: str, metric: str, pair: tuple[str, str] | None, cat: Catalogue)
         note = _join([note, f"marker {marks}" if marks else ""])
     if not v or DASH.match(v):
         return []
+    dm = GLUED_DELTA.match(v) if len(v) <= _SHORT else None
+    if dm:  # a printed change after the score ("91.8+3.3"): the value is the score, the change a note
+        v, note = dm.group("v").strip(), _join([note, dm.group("d").strip()])
     two = _two_metrics(metric, cat) or (pair if not metric else None)
     pm = _PACKED.match(v) if "|" in v and len(v) <= _SHORT else None  # "1633 / 91.4%" is one value as printed
     if pm and two and is_value(clean(pm.group("a"))) and is_value(clean(pm.group("b"))):

@@ -1,0 +1,115 @@
+"""Captions of the tables the structure stage finds on a page: which "Table N" line names which table.
+
+The structure stage (`ingest.reading.structure_regions.page_tables`) finds tables without
+captions; a report's result tables are the captioned ones. A page sets its captions on one side of
+their tables; each caption names the nearest table on that side that overlaps it horizontally, and
+each table takes at most one caption. Nothing here knows benchmarks or models.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from ingest.reading.pdf_words import group_lines, page_cell_gap, split_segments
+from ingest.reading.structure import Table
+from ingest.reading.table_text import CAPTION, Line, Word
+
+#: How far (in the caption's font sizes) a caption may stand from its table.
+MAX_GAP_EM = 12.0
+
+
+@dataclass(frozen=True)
+class Caption:
+    """A "Table N" caption: the paper's own label ("Table 3"), its first sentence, and where it is."""
+
+    label: str
+    text: str
+    top: float
+    bottom: float
+    x0: float
+    x1: float
+    size: float
+
+
+def captions(lines: list[Line]) -> list[Caption]:
+    """Every "Table N" caption of a page (lines top to bottom): its first sentence, and the box of
+    its lines (a caption may wrap onto several)."""
+    out = []
+    for i, ln in enumerate(lines):
+        m = CAPTION.match(ln.text)
+        if m:
+            text, last = caption_text(lines, i)
+            bottom = max(lines[k].bottom for k in range(i, last + 1))
+            out.append(Caption(f"Table {m.group(2)}", text, ln.top, bottom, ln.x0, ln.x1, ln.size))
+    return out
+
+
+def caption_text(lines: list[Line], i: int) -> tuple[str, int]:
+    """The caption's first sentence (it may wrap onto the next lines), and the index of its last
+    line: the lines set tight below it without cells of their own, up to three."""
+    text = lines[i].text
+    j = i + 1
+    while j < len(lines) and j < i + 4 and lines[j].top - lines[j - 1].bottom < 0.8 * lines[j].size:
+        if len(lines[j].segs) > 1:
+            break
+        text += " " + lines[j].text
+        j += 1
+    text = re.sub(r"\s+", " ", text).strip()
+    m = re.match(r"^(.*?\.)(\s|$)", text[8:])
+    return (text[: 8 + m.end(1)] if m else text), j - 1
+
+
+def _gap(cap: Caption, t: Table, side: int) -> float | None:
+    """Vertical distance from a caption to a table on its `side` (1: the table below the caption,
+    -1: above it); None when the table is not on that side."""
+    _x0, top, _x1, bottom = t.bbox
+    if side > 0 and cap.bottom <= top + 1:
+        return max(top - cap.bottom, 0.0)
+    if side < 0 and cap.top >= bottom - 1:
+        return max(cap.top - bottom, 0.0)
+    return None
+
+
+def _pairs(tables: list[Table], caps: list[Caption], side: int) -> list[tuple[float, int, int]]:
+    """Nearest-first pairing of captions with tables on one side of them: (gap, caption, table)."""
+    cand = []
+    for ci, c in enumerate(caps):
+        for ti, t in enumerate(tables):
+            g = _gap(c, t, side)
+            if g is not None and g <= MAX_GAP_EM * c.size and min(c.x1, t.bbox[2]) > max(c.x0, t.bbox[0]):
+                cand.append((g, ci, ti))
+    used_c: set[int] = set()
+    used_t: set[int] = set()
+    out = []
+    for g, ci, ti in sorted(cand):
+        if ci not in used_c and ti not in used_t:
+            used_c.add(ci)
+            used_t.add(ti)
+            out.append((g, ci, ti))
+    return out
+
+
+def attach(tables: list[Table], caps: list[Caption]) -> list[tuple[Caption, Table]]:
+    """(caption, table) pairs. A page sets its captions on one side of their tables (above, or
+    below): the side that names more tables wins (on a tie, the one with the nearer tables), so a
+    caption between two tables goes to the one it belongs to even when the other is a little
+    nearer. Each caption names at most one table and each table has at most one caption, within
+    `MAX_GAP_EM` of it and overlapping it horizontally."""
+    above, below = _pairs(tables, caps, 1), _pairs(tables, caps, -1)
+    best = min((above, below), key=lambda ps: (-len(ps), sum(g for g, _c, _t in ps)))
+    return sorted(((caps[ci], tables[ti]) for _g, ci, ti in best), key=lambda p: p[1].bbox[1])
+
+
+def label_tables(words: list[Word], tables: list[Table]) -> list[Table]:
+    """The tables of one page, each a caption names given its label and caption text (the others
+    unchanged). `words`: all the page's words (a caption may sit in the margin bands the structure
+    stage leaves out)."""
+    if not tables or not any("able" in w.text or "ABLE" in w.text or w.text.startswith("Tab") for w in words):
+        return tables
+    lines = group_lines(words)
+    gap = page_cell_gap(lines)
+    for ln in lines:
+        ln.segs = split_segments(ln.words, gap)
+    named = {id(t): c for c, t in attach(tables, captions(lines))}
+    return [replace(t, label=named[id(t)].label, caption=named[id(t)].text) if id(t) in named else t for t in tables]

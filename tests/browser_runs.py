@@ -1,0 +1,48 @@
+"""Waiting for the dashboard's script runs by their events, never by a fixed delay.
+
+Streamlit marks the app element with `data-test-script-state` ("running", then "notRunning"). A
+fixed pause before looking for "notRunning" is wall-clock luck: on a loaded machine the rerun a
+click asks for may not have started yet, and the wait ends on the previous run's idle state. So
+every page counts the runs it has seen start (an observer installed before the app's own
+scripts), and `settle` waits for a run that ended after the last one it waited for, then for idle.
+"""
+
+from __future__ import annotations
+
+IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+
+#: Counts every change of the state attribute away from "running" (a run ended). The old value is
+#: read from each record, so a run that starts and ends between two callbacks still counts.
+RUN_WATCH = """(() => {
+  window.__frlEnded = 0; window.__frlSeen = 0;
+  const count = (recs) => { for (const r of recs) { if (r.oldValue === "running") window.__frlEnded++; } };
+  new MutationObserver(count).observe(document, {subtree: true, attributes: true, attributeOldValue: true,
+                                                 attributeFilter: ["data-test-script-state"]});
+})();"""
+
+
+def watch(target) -> None:  # type: ignore[no-untyped-def]
+    """Install the run counter on a page or a browser context (before its first navigation)."""
+    target.add_init_script(RUN_WATCH)
+
+
+_ENDED = "() => (window.__frlEnded || 0) > (window.__frlSeen || 0)"
+_SEEN = "() => { window.__frlSeen = window.__frlEnded || 0; }"
+
+
+def settle(page, timeout_ms: int = 90_000) -> None:  # type: ignore[no-untyped-def]
+    """Wait until a script run has ended since the last settle (or the page's load), then for idle.
+    Only after something that starts a run (a load, a widget change): otherwise it times out."""
+    page.wait_for_function(_ENDED, timeout=timeout_ms)
+    page.wait_for_selector(IDLE, timeout=timeout_ms)
+    page.evaluate(_SEEN)
+
+
+def rerun(page, action, timeout_ms: int = 90_000) -> None:  # type: ignore[no-untyped-def]
+    """Do `action()` (a click, a key press) and wait for the run it starts to end: strict, for an
+    action that must start one (the bound is generous: the machine may be shared and loaded)."""
+    page.evaluate(_SEEN)
+    action()
+    page.wait_for_function(_ENDED, timeout=timeout_ms)
+    page.wait_for_selector(IDLE, timeout=timeout_ms)
+    page.evaluate(_SEEN)
