@@ -250,3 +250,10 @@ def test_rejection_sampling_is_never_the_main_method(lens) -> None:
 def test_equally_used_methods_keep_the_order_the_report_names_them(lens) -> None:
     text = "We effectively employed techniques such as Direct Preference Optimization (DPO) and PPO in aligning the models."
     assert annotate(doc(("Alignment", text)), lens).cells["rl_algorithm"].value == ("DPO", "PPO")
+
+
+def test_chinese_rejection_sampling_that_builds_sft_data_is_used_like_the_english(lens) -> None:
+    en = "This reward model is used for constructing the SFT data through Rejection Sampling and also in the RL."
+    zh = "此 RM 通过拒绝抽样构建 SFT 数据，也用于 SFT 之后的强化学习。"
+    for text in (en, zh):
+        assert "rejection sampling fine-tuning" in annotate(doc(("Instruct", text)), lens).cells["rl_algorithm"].value, text
