@@ -280,3 +280,28 @@ def test_a_section_heading_right_under_a_table_is_not_part_of_it(tmp_path):
     cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
     assert {c["model"] for c in cells} == {"Alpha-7B", "Beta-8B"} and {c["group"] for c in cells} == {""}
     assert {c["benchmark"] for c in cells} == {"Zorbqa", "Quuxqa", "Fnorqa", "Blatqa"}
+
+
+def test_a_centred_split_column_is_one_label_column(tmp_path):
+    """Splits centred under "Split" ("Perception", "Overall", "FSP": three different starts) are one
+    label column, joined to the benchmark beside them, not two columns glued into one name."""
+    xs = [300, 380]
+    items = [
+        (72, 90, "Table 1: Results by split."),
+        (72, 110, "Benchmark"), (180, 110, "^Split"), (300, 110, "^Alpha-8B"), (380, 110, "^Beta-9B"),
+        (180, 126, "^Perception"), (72, 138, "Zorbqa"), (180, 138, "^Reasoning"), (180, 150, "^Overall"),
+        (180, 162, "^FSP"), (72, 174, "Quuxqa"), (180, 174, "^FCP"), (180, 186, "^Overall"),
+        (72, 198, "Fnorqa"), (180, 198, "^Overall"), (72, 210, "Blatqa"), (180, 210, "^Overall"),
+        (72, 222, "Wembqa"), (180, 222, "^Overall"),
+    ]  # fmt: skip
+    vals = [["61.2", "63.5"], ["40.1", "42.0"], ["50.6", "52.7"], ["71.0", "72.3"], ["55.0", "57.5"]]
+    vals += [["63.0", "64.9"], ["33.3", "35.1"], ["20.5", "22.0"], ["80.1", "81.4"]]
+    for y, v in zip(range(126, 223, 12), vals, strict=True):
+        items += [(x, y, "^" + t) for x, t in zip(xs, v, strict=True)]
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "value")
+    assert {
+        ("Alpha-8B", "Zorbqa Perception", "61.2"), ("Beta-9B", "Zorbqa Overall", "52.7"),
+        ("Alpha-8B", "Quuxqa FSP", "71.0"), ("Beta-9B", "Quuxqa Overall", "64.9"), ("Alpha-8B", "Fnorqa Overall", "33.3"),
+    } <= got  # fmt: skip
+    assert len(cells) == 18
