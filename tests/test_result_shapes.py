@@ -305,3 +305,24 @@ def test_a_centred_split_column_is_one_label_column(tmp_path):
         ("Alpha-8B", "Quuxqa FSP", "71.0"), ("Beta-9B", "Quuxqa Overall", "64.9"), ("Alpha-8B", "Fnorqa Overall", "33.3"),
     } <= got  # fmt: skip
     assert len(cells) == 18
+
+
+def test_a_header_over_a_column_with_more_room_stays_over_it(tmp_path):
+    """Columns set unevenly: a model name wider than the usual column distance, centred over a
+    column whose neighbours stand farther off, fits the room that column has (half way to each
+    neighbour) and names that column alone, not every column around it."""
+    xs = [250, 305, 370, 480]
+    items = [
+        (72, 90, "Table 6: Comparison of the models."),
+        (250, 110, "^Alpha"), (305, 110, "^Beta"), (370, 110, "^Zorblaxquuxmodelx"), (480, 110, "^Quux 142B"),
+        (72, 122, "Benchmark"), (250, 122, "^7B"), (305, 122, "^13B"), (370, 122, "^145B"), (480, 122, "^(Half)"),
+        *row(138, "Fnorqa", ["61.2", "63.5", "70.1", "69.0"], xs),
+        *row(150, "Blatqa", ["40.1", "42.0", "45.5", "44.8"], xs),
+        *row(162, "Wembqa", ["55.0", "57.5", "60.2", "59.9"], xs),
+    ]  # fmt: skip
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "value")
+    assert {
+        ("Alpha 7B", "Fnorqa", "61.2"), ("Zorblaxquuxmodelx 145B", "Fnorqa", "70.1"),
+        ("Quux 142B (Half)", "Wembqa", "59.9"),
+    } <= got  # fmt: skip

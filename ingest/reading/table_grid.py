@@ -35,6 +35,12 @@ class _Bands:
         c = (x0 + x1) / 2
         return min(range(len(self.spans)), key=lambda k: abs(self.mids[k] - c))
 
+    def room(self, k: int, side: int) -> float:
+        """Half the distance from band k's centre to its neighbour on one side (-1 left, +1 right),
+        half the pitch at the table's edge: columns set unevenly have unequal room for a header."""
+        n = k + side
+        return abs(self.mids[n] - self.mids[k]) / 2 if 0 <= n < len(self.mids) else self.pitch / 2
+
     def under_header(self, x0: float, x1: float, may_span: bool) -> list[int]:
         """Bands a header segment stands over: the contiguous run of bands whose centre is nearest
         to the segment's centre among the runs wide enough to hold it (a header much wider than
@@ -47,7 +53,7 @@ class _Bands:
         best: tuple[float, int, list[int]] | None = None
         for i in range(len(mids)):
             for j in range(i, len(mids)):
-                extent = mids[j] - mids[i] + pitch
+                extent = mids[j] - mids[i] + self.room(i, -1) + self.room(j, 1)
                 if w > 1.25 * extent:
                     continue
                 off = abs((mids[i] + mids[j]) / 2 - c)
