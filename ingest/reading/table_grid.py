@@ -36,9 +36,12 @@ class _Bands:
         return min(range(len(self.spans)), key=lambda k: abs(self.mids[k] - c))
 
     def room(self, k: int, side: int) -> float:
-        """Half the distance from band k's centre to its neighbour on one side (-1 left, +1 right),
-        half the pitch at the table's edge: columns set unevenly have unequal room for a header."""
+        """Half the distance from band k's centre to its neighbour on one side (-1 left, +1 right):
+        columns set unevenly have unequal room for a header. At the table's edge a centred header
+        has the room it has on the other side (half the pitch for a table of one column)."""
         n = k + side
+        if not 0 <= n < len(self.mids):
+            n = k - side
         return abs(self.mids[n] - self.mids[k]) / 2 if 0 <= n < len(self.mids) else self.pitch / 2
 
     def under_header(self, x0: float, x1: float, may_span: bool) -> list[int]:
