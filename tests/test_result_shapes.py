@@ -326,3 +326,21 @@ def test_a_header_over_a_column_with_more_room_stays_over_it(tmp_path):
         ("Alpha 7B", "Fnorqa", "61.2"), ("Zorblaxquuxmodelx 145B", "Fnorqa", "70.1"),
         ("Zorblaxquuxmodelx 142B (Half)", "Wembqa", "59.9"),
     } <= got  # fmt: skip
+
+
+def test_a_row_of_printed_changes_is_no_results(tmp_path):
+    """A row under two models printing only signed changes ("+2.8  -0.4"), the difference between
+    the rows above it, holds no scores of its own, and its values are not left unread."""
+    xs = [250, 320, 390]
+    items = [
+        (72, 90, "Table 1: Results of the models."),
+        (72, 110, "Model"), (250, 110, "^Zorblax"), (320, 110, "^Quuxbench"), (390, 110, "^Fnordset"),
+        *row(126, "Alpha-8B", ["61.2", "40.1", "33.0"], xs),
+        *row(138, "Alpha-8B-RL", ["64.0", "39.7", "35.5"], xs),
+        *row(150, "(RL - Base)", ["+2.8", "-0.4", "+2.5"], xs),
+        *row(162, "Beta-9B", ["55.0", "48.2", "49.6"], xs),
+    ]  # fmt: skip
+    cells, res = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    assert {c["model"] for c in cells} == {"Alpha-8B", "Alpha-8B-RL", "Beta-9B"}
+    assert len(cells) == 9
+    assert not any("not read" in f for t in res.tables for f in t.flags)
