@@ -344,3 +344,33 @@ def test_a_row_of_printed_changes_is_no_results(tmp_path):
     assert {c["model"] for c in cells} == {"Alpha-8B", "Alpha-8B-RL", "Beta-9B"}
     assert len(cells) == 9
     assert not any("not read" in f for t in res.tables for f in t.flags)
+
+
+def test_an_indented_variant_row_joins_the_row_it_hangs_under(tmp_path):
+    """ "w/ tools" indented under the row "Gamma-7B" is "Gamma-7B w/ tools"; lower-case variants
+    indented under a label-only line "Delta-3B" are "Delta-3B fast mode", and "Delta-3B" is their
+    parent, not a group heading. Names indented under a category heading stay as printed."""
+    xs = [250, 320, 390]
+    items = [
+        (72, 80, "Table 2: Results of the models."),
+        (72, 100, "Model"), (250, 100, "^Zorblax"), (320, 100, "^Quuxbench"), (390, 100, "^Fnordset"),
+        *row(114, "Zeta-1B", ["21.2", "20.1", "13.0"], xs),
+        *row(126, "Alpha-8B", ["61.2", "40.1", "33.0"], xs),
+        *row(138, "Gamma-7B", ["55.0", "48.2", "49.6"], xs),
+        *row(150, "w/ tools", ["58.5", "50.3", "51.0"], xs, 77),
+        (72, 162, "Open models"),
+        *row(174, "Beta-9B", ["52.1", "47.0", "45.3"], xs, 77),
+        *row(186, "Eta-4B", ["42.1", "37.0", "35.3"], xs),
+        (72, 198, "Delta-3B"),
+        *row(210, "fast mode", ["50.5", "44.4", "41.9"], xs, 77),
+        *row(222, "slow mode", ["60.5", "54.4", "51.9"], xs, 77),
+    ]  # fmt: skip
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "value")
+    assert {
+        ("Alpha-8B", "Zorblax", "61.2"), ("Gamma-7B", "Zorblax", "55.0"), ("Gamma-7B w/ tools", "Zorblax", "58.5"),
+        ("Beta-9B", "Quuxbench", "47.0"), ("Delta-3B fast mode", "Fnordset", "41.9"),
+        ("Delta-3B slow mode", "Zorblax", "60.5"),
+    } <= got  # fmt: skip
+    assert ("Beta-9B", "Open models") in triples(cells, "model", "group")
+    assert len(cells) == 24

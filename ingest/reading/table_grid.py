@@ -123,6 +123,7 @@ def build_grid(
     spans = [(cols.x[c], cols.x[c + 1] if c + 1 < n_lab else zone_end) for c in range(n_lab)]
     spans += [(bands.spans[k][0], bands.spans[k][1]) for k in key_bands]
     filled, taken = _fill_labels(body, cells, is_data, attr, spans, rules)
+    _join_variants(body, cells, filled, taken, is_data, cols.main)
     titles = {li: ln.text for li, ln in enumerate(body) if _title_line(ln, zone_end)} if title else {}
     rows = _grid_rows(body, cells, filled, taken, is_data, attr, n_lab, nlab_all, (title, titles))
     return Grid(
@@ -428,6 +429,34 @@ def _nearest_label(
         if best is None or d < best[0] - 0.5:
             best = (d, lj, s)
     return best
+
+
+def _join_variants(
+    body: list[Line], cells: _Cells, filled: list[list[str]], taken: set[tuple[int, int]], is_data: list[bool], main: int
+) -> None:
+    """An indented row label is a variant of the row it hangs under ("w/ self-correction" under
+    "Goedel-8B": "Goedel-8B w/ self-correction"): indented by a third of an em to three ems from the
+    start of a left-aligned column, after a row at that start. Under a label-only line ("LongCat-Prover" over
+    "whole-proof mode") only a label opening with a lower-case word is a variant (a name under a
+    category heading is not); that line is then the rows' parent, not a group heading."""
+    segs = [(li, labs[main]) for li, labs in enumerate(cells.labels) if main < len(labs) and labs[main] is not None]
+    if len(segs) < 3:
+        return
+    start = min(s.x0 for _, s in segs)
+    if sum(1 for _, s in segs if s.x0 - start < s.words[0].size / 3) < 0.6 * len(segs):
+        return  # not a left-aligned column (centred names start anywhere)
+    parent: tuple[int, Seg] | None = None
+    for li, s in segs:
+        indent = (s.x0 - start) / s.words[0].size
+        if indent < 1 / 3:
+            parent = (li, s)
+            continue
+        if parent is None or indent > 3 or not is_data[li] or filled[li][main] != s.text:
+            continue
+        first = s.words[0].text
+        if is_data[parent[0]] or (first[0].islower() and not any(ch.isdigit() for ch in first)):
+            filled[li][main] = f"{parent[1].text} {s.text}"
+            taken.add((parent[0], main))
 
 
 def _grid_rows(
