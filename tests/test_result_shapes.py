@@ -374,3 +374,20 @@ def test_an_indented_variant_row_joins_the_row_it_hangs_under(tmp_path):
     } <= got  # fmt: skip
     assert ("Beta-9B", "Open models") in triples(cells, "model", "group")
     assert len(cells) == 24
+
+
+def test_a_benchmark_the_caption_names_and_prints_as_a_header_names_only_its_columns(tmp_path):
+    """The caption names MMLU, printed over two columns; the column "Zorbqa" over "Full" beside
+    them is its own benchmark, not MMLU with a setting "Zorbqa Full"."""
+    xs = [250, 300, 380]
+    items = [
+        (72, 80, "Table 4: Results of the models on MMLU."),
+        (275, 100, "^MMLU"), (380, 100, "^Zorbqa"),
+        (72, 112, "Model"), (250, 112, "^Easy"), (300, 112, "^Hard"), (380, 112, "^Full"),
+        *row(128, "Alpha-8B", ["61.2", "40.1", "33.0"], xs),
+        *row(140, "Beta-9B", ["55.0", "48.2", "49.6"], xs),
+        *row(152, "Gamma-7B", ["52.1", "47.0", "45.3"], xs),
+    ]  # fmt: skip
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "value")
+    assert {("Alpha-8B", "MMLU Easy", "61.2"), ("Beta-9B", "MMLU Hard", "48.2"), ("Gamma-7B", "Zorbqa Full", "45.3")} <= got

@@ -199,7 +199,7 @@ def interpret(
         corner_bench = ""  # the column headers name benchmarks themselves: the corner names a task, not their benchmark
     rd = _Reading(
         grid, cat, main, [c for c in range(main + 1, len(grid.label_headers)) if c not in grid.key_cols], heads,
-        _two_metrics(caption, cat), corner_bench, _caption_benchmark(caption, cat),
+        _two_metrics(caption, cat), corner_bench, _caption_benchmark(caption, cat, grid),
     )  # fmt: skip
     lab = [clean(h) for h in grid.label_headers]
     split_rows = main < len(lab) and any(cat.is_split_parent(lab[k], lab[main]) for k in range(main))
@@ -517,10 +517,14 @@ def benchmarks_named(text: str, cat: Catalogue) -> list[tuple[str, str]]:
     return found
 
 
-def _caption_benchmark(caption: str, cat: Catalogue) -> str:
-    """The single catalogue benchmark a caption names ("… on the RULER benchmark"), else ""."""
+def _caption_benchmark(caption: str, cat: Catalogue, grid: Grid | None = None) -> str:
+    """The single catalogue benchmark a caption names ("… on the RULER benchmark"), else "". One
+    the table prints as a column header names the columns under that header only, no other."""
     found = benchmarks_named(caption, cat)
-    return found[0][1] if len(found) == 1 else ""
+    name = found[0][1] if len(found) == 1 else ""
+    if name and grid is not None and any(norm(clean(t)) == norm(name) for h in grid.col_headers for t, _n in h):
+        return ""
+    return name
 
 
 def validate(table: Table, grid: Grid, cat: Catalogue) -> None:
