@@ -391,3 +391,25 @@ def test_a_benchmark_the_caption_names_and_prints_as_a_header_names_only_its_col
     cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
     got = triples(cells, "model", "benchmark", "value")
     assert {("Alpha-8B", "MMLU Easy", "61.2"), ("Beta-9B", "MMLU Hard", "48.2"), ("Gamma-7B", "Zorbqa Full", "45.3")} <= got
+
+
+def test_a_raised_letter_after_a_name_is_part_of_its_row(tmp_path):
+    """A superscript "T" (a thinking-mode variant) set raised right after "Alpha-8B" stays in that
+    row's name, not a line of its own read as a group heading."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from .test_results import _font
+
+    xs = [250, 320]
+    end = 72 + stringWidth("Alpha-8B", _font(), 9)
+    items = [
+        (72, 90, "Table 1: Results of the models."),
+        (72, 110, "Model"), (250, 110, "^Zorblax"), (320, 110, "^Quuxbench"),
+        (end, 123, "T"), *row(127, "Alpha-8B", ["61.2", "40.1"], xs),
+        *row(139, "Alpha-8B", ["55.0", "38.2"], xs),
+        *row(151, "Beta-9B", ["52.1", "47.0"], xs),
+    ]  # fmt: skip
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "value", "group")
+    want = {("Alpha-8B T", "Zorblax", "61.2", ""), ("Alpha-8B", "Zorblax", "55.0", ""), ("Beta-9B", "Quuxbench", "47.0", "")}
+    assert want <= got
