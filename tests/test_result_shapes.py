@@ -413,3 +413,53 @@ def test_a_raised_letter_after_a_name_is_part_of_its_row(tmp_path):
     got = triples(cells, "model", "benchmark", "value", "group")
     want = {("Alpha-8B T", "Zorblax", "61.2", ""), ("Alpha-8B", "Zorblax", "55.0", ""), ("Beta-9B", "Quuxbench", "47.0", "")}
     assert want <= got
+
+
+def _pdf_with_math_subscript(path: Path) -> Path:
+    """A one-page PDF written by hand: Helvetica text, and "val" set in a second Helvetica whose
+    ToUnicode map gives math italic letters (U+1D463 U+1D44E U+1D459), as TeX's math fonts do."""
+    h = 842
+    items = [
+        (72, 90, "Table 1: Results of the models."),
+        (72, 110, "Benchmark"), (240, 110, "Alpha-8B"), (310, 110, "Beta-9B"),
+        (72, 126, "Zorbqa"), (72, 138, "MMMU"), (72, 150, "Quuxqa"),
+        (250, 126, "61.2"), (320, 126, "63.5"), (250, 138, "40.1"), (320, 138, "42.0"), (250, 150, "55.0"), (320, 150, "57.5"),
+    ]  # fmt: skip
+    ops = [f"BT /F1 9 Tf {x} {h - y} Td ({t}) Tj ET" for x, y, t in items]
+    ops.append(f"BT /F2 6 Tf {72 + 9 * 2.556:.2f} {h - 138} Td (val) Tj ET")  # right after "MMMU" (Helvetica widths)
+    content = "\n".join(ops).encode()
+    cmap = (
+        b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /M def "
+        b"1 begincodespacerange <00> <FF> endcodespacerange 3 beginbfchar "
+        b"<76> <D835DC63> <61> <D835DC4E> <6C> <D835DC59> endbfchar endcmap "
+        b"CMapName currentdict /CMap defineresource pop end end"
+    )
+    objs = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R /F2 6 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 7 0 R >>",
+        b"<< /Length %d >>\nstream\n" % len(cmap) + cmap + b"\nendstream",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for k, o in enumerate(objs, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % k + o + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
+    out += b"".join(b"%010d 00000 n \n" % off for off in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
+    path.write_bytes(bytes(out))
+    return path
+
+
+def test_math_italic_subscripts_stay_in_the_name(tmp_path):
+    """ "MMMU" with a math italic subscript "𝑣𝑎𝑙" (letters outside the basic plane, which pdfium
+    counts as two characters each) is read "MMMU val", not "MMMU" with the subscript dropped."""
+    cells, _ = cells_of(_pdf_with_math_subscript(tmp_path / "t.pdf"))
+    got = triples(cells, "model", "benchmark", "value")
+    assert ("Alpha-8B", "MMMU val", "40.1") in got and ("Beta-9B", "MMMU val", "42.0") in got

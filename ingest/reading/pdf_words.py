@@ -74,7 +74,7 @@ def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-de
                 parts = [(m.group(), box, base)]
             for t, (left, b, r, tt), wbase in parts:
                 if not t.isascii():
-                    t = normalize(_SURROGATE.sub("", t).replace("\ufffe", "-").replace("\u00ad", "-")).strip()
+                    t = normalize(_astral(t).replace("\ufffe", "-").replace("\u00ad", "-")).strip()
                 if t:
                     out.append(Word(t, left, r, height - tt, height - b, wbase, float(size)))
             if spaced and len(out) > n_before:
@@ -86,6 +86,14 @@ def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-de
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _astral(t: str) -> str:
+    """A word's text with each UTF-16 surrogate pair (pdfium counts a character outside the basic
+    plane as two: math italic subscripts "𝑣𝑎𝑙") made one character again; lone halves dropped."""
+    if not _SURROGATE.search(t):
+        return t
+    return t.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "ignore")
 
 
 def _gap_split(rects: list, size: float) -> bool:
