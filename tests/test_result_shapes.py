@@ -463,3 +463,24 @@ def test_math_italic_subscripts_stay_in_the_name(tmp_path):
     cells, _ = cells_of(_pdf_with_math_subscript(tmp_path / "t.pdf"))
     got = triples(cells, "model", "benchmark", "value")
     assert ("Alpha-8B", "MMMU val", "40.1") in got and ("Beta-9B", "MMMU val", "42.0") in got
+
+
+def test_the_short_last_line_of_a_paragraph_above_a_table_is_not_its_header(tmp_path):
+    """A paragraph ends right over the table in a short line at the paragraph's left edge and line
+    spacing, reaching over the value columns: it is prose, not the top line of the table's header
+    (never part of a model's name)."""
+    xs = [250, 330, 410]
+    items = [
+        (72, 90, "The evaluation pipeline and the metrics are the same as in the earlier report, where the"),
+        (72, 101, "scores of the models are computed with the open package from the public repository at"),
+        (72, 112, "the address https://github.example.org/openai/simple-evals."),
+        (250, 126, "^Alpha-8B"), (330, 126, "^Beta-9B"), (410, 126, "^Gamma-7B"),
+        (72, 138, "Benchmark"), (250, 138, "^Chat"), (330, 138, "^Chat"), (410, 138, "^Base"),
+        *row(152, "Zorbqa", ["61.2", "40.1", "33.0"], xs),
+        *row(164, "Quuxqa", ["55.0", "38.2", "30.1"], xs),
+        *row(176, "Fnorqa", ["52.1", "47.0", "45.3"], xs),
+        (150, 196, "Table 10 | A comparison of the models."),
+    ]  # fmt: skip
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    assert {c["model"] for c in cells} == {"Alpha-8B Chat", "Beta-9B Chat", "Gamma-7B Base"}
+    assert len(cells) == 9
