@@ -484,3 +484,23 @@ def test_the_short_last_line_of_a_paragraph_above_a_table_is_not_its_header(tmp_
     cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
     assert {c["model"] for c in cells} == {"Alpha-8B Chat", "Beta-9B Chat", "Gamma-7B Base"}
     assert len(cells) == 9
+
+
+def test_a_wide_centred_label_alone_at_its_start_is_in_the_centred_column(tmp_path):
+    """Benchmark names centred on one x, one of them far wider than the rest (it alone starts
+    where it starts), a category column left of them: the wide name is its row's benchmark, not
+    an outer column's cell."""
+    xs = [300, 370]
+    items = [
+        (72, 90, "Table 2: Comparison of the base models."),
+        (200, 110, "^Benchmark (Metric)"), (300, 110, "^Alpha-8B"), (370, 110, "^Beta-9B"),
+        (200, 126, "^Zorbqa (EM)"), (200, 138, "^Quuxqa (EM)"), (72, 144, "Code"),
+        (200, 150, "^Zorbulonexemplarity-Base (Pass@1)"), (200, 162, "^Fnorqa (EM)"), (200, 174, "^Blatqa (EM)"),
+    ]  # fmt: skip
+    vals = [["61.2", "63.5"], ["40.1", "42.0"], ["25.1", "24.6"], ["71.0", "72.3"], ["55.0", "57.5"]]
+    for y, v in zip(range(126, 175, 12), vals, strict=True):
+        items += [(x, y, "^" + t) for x, t in zip(xs, v, strict=True)]
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "value")
+    assert {("Alpha-8B", "Zorbulonexemplarity-Base", "25.1"), ("Beta-9B", "Quuxqa", "42.0"), ("Beta-9B", "Blatqa", "57.5")} <= got
+    assert len(cells) == 10

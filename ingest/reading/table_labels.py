@@ -66,8 +66,9 @@ def label_columns(body: list[Line], data_lines: set[int], n_data: int, zone_end:
 
 def _centred_runs(label_segs: list[tuple[int, Seg]], cols_x: list[float]) -> list[tuple[float, float]]:
     """(head, tail) pairs of neighbouring starts that are one column of centred names: their cells
-    never share a line and every cell's centre is within a quarter em of the cells' median centre
-    ("Perception" / "Overall" / "FSP" centred under "Split" start at three places, one column)."""
+    never share a line and every cell's centre is within a quarter em of the cells' median centre,
+    three cells or more ("Perception" / "Overall" / "FSP" centred under "Split" start at three
+    places, one column; a name far wider than the rest starts alone where it starts)."""
     members: dict[float, list[tuple[int, Seg]]] = {cx: [] for cx in cols_x}
     for li, s in label_segs:
         members[max(cx for cx in cols_x if cx <= s.x0)].append((li, s))
@@ -82,8 +83,9 @@ def _centred_runs(label_segs: list[tuple[int, Seg]], cols_x: list[float]) -> lis
         mid = statistics.median((s.x0 + s.x1) / 2 for _, s in both) if both else 0.0
         lines_ok = not {li for li, _ in run} & {li for li, _ in members[b]}
         if (
-            len(run) >= 2
-            and len(members[b]) >= 2
+            run
+            and members[b]
+            and len(both) >= 3
             and lines_ok
             and all(abs((s.x0 + s.x1) / 2 - mid) <= 0.25 * size for _, s in both)
         ):
