@@ -280,3 +280,227 @@ def test_a_section_heading_right_under_a_table_is_not_part_of_it(tmp_path):
     cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
     assert {c["model"] for c in cells} == {"Alpha-7B", "Beta-8B"} and {c["group"] for c in cells} == {""}
     assert {c["benchmark"] for c in cells} == {"Zorbqa", "Quuxqa", "Fnorqa", "Blatqa"}
+
+
+def test_a_centred_split_column_is_one_label_column(tmp_path):
+    """Splits centred under "Split" ("Perception", "Overall", "FSP": three different starts) are one
+    label column, joined to the benchmark beside them, not two columns glued into one name."""
+    xs = [300, 380]
+    items = [
+        (72, 90, "Table 1: Results by split."),
+        (72, 110, "Benchmark"), (180, 110, "^Split"), (300, 110, "^Alpha-8B"), (380, 110, "^Beta-9B"),
+        (180, 126, "^Perception"), (72, 138, "Zorbqa"), (180, 138, "^Reasoning"), (180, 150, "^Overall"),
+        (180, 162, "^FSP"), (72, 174, "Quuxqa"), (180, 174, "^FCP"), (180, 186, "^Overall"),
+        (72, 198, "Fnorqa"), (180, 198, "^Overall"), (72, 210, "Blatqa"), (180, 210, "^Overall"),
+        (72, 222, "Wembqa"), (180, 222, "^Overall"),
+    ]  # fmt: skip
+    vals = [["61.2", "63.5"], ["40.1", "42.0"], ["50.6", "52.7"], ["71.0", "72.3"], ["55.0", "57.5"]]
+    vals += [["63.0", "64.9"], ["33.3", "35.1"], ["20.5", "22.0"], ["80.1", "81.4"]]
+    for y, v in zip(range(126, 223, 12), vals, strict=True):
+        items += [(x, y, "^" + t) for x, t in zip(xs, v, strict=True)]
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "value")
+    assert {
+        ("Alpha-8B", "Zorbqa Perception", "61.2"), ("Beta-9B", "Zorbqa Overall", "52.7"),
+        ("Alpha-8B", "Quuxqa FSP", "71.0"), ("Beta-9B", "Quuxqa Overall", "64.9"), ("Alpha-8B", "Fnorqa Overall", "33.3"),
+    } <= got  # fmt: skip
+    assert len(cells) == 18
+
+
+def test_a_header_over_a_column_with_more_room_stays_over_it(tmp_path):
+    """Columns set unevenly: a model name wider than the usual column distance, centred over a
+    column whose neighbours stand farther off, fits the room that column has (half way to each
+    neighbour) and names that column alone, not every column around it."""
+    xs = [250, 305, 370, 480]
+    items = [
+        (72, 90, "Table 6: Comparison of the models."),
+        (250, 110, "^Alpha"), (305, 110, "^Beta"), (370, 110, "^Zorblaxquuxmodelx"), (480, 110, "^Zorblaxquuxmodelx 142B"),
+        (72, 122, "Benchmark"), (250, 122, "^7B"), (305, 122, "^13B"), (370, 122, "^145B"), (480, 122, "^(Half)"),
+        *row(138, "Fnorqa", ["61.2", "63.5", "70.1", "69.0"], xs),
+        *row(150, "Blatqa", ["40.1", "42.0", "45.5", "44.8"], xs),
+        *row(162, "Wembqa", ["55.0", "57.5", "60.2", "59.9"], xs),
+    ]  # fmt: skip
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "value")
+    assert {
+        ("Alpha 7B", "Fnorqa", "61.2"), ("Zorblaxquuxmodelx 145B", "Fnorqa", "70.1"),
+        ("Zorblaxquuxmodelx 142B (Half)", "Wembqa", "59.9"),
+    } <= got  # fmt: skip
+
+
+def test_a_row_of_printed_changes_is_no_results(tmp_path):
+    """A row under two models printing only signed changes ("+2.8  -0.4"), the difference between
+    the rows above it, holds no scores of its own, and its values are not left unread."""
+    xs = [250, 320, 390]
+    items = [
+        (72, 90, "Table 1: Results of the models."),
+        (72, 110, "Model"), (250, 110, "^Zorblax"), (320, 110, "^Quuxbench"), (390, 110, "^Fnordset"),
+        *row(126, "Alpha-8B", ["61.2", "40.1", "33.0"], xs),
+        *row(138, "Alpha-8B-RL", ["64.0", "39.7", "35.5"], xs),
+        *row(150, "(RL - Base)", ["+2.8", "-0.4", "+2.5"], xs),
+        *row(162, "Beta-9B", ["55.0", "48.2", "49.6"], xs),
+    ]  # fmt: skip
+    cells, res = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    assert {c["model"] for c in cells} == {"Alpha-8B", "Alpha-8B-RL", "Beta-9B"}
+    assert len(cells) == 9
+    assert not any("not read" in f for t in res.tables for f in t.flags)
+
+
+def test_an_indented_variant_row_joins_the_row_it_hangs_under(tmp_path):
+    """ "w/ tools" indented under the row "Gamma-7B" is "Gamma-7B w/ tools"; lower-case variants
+    indented under a label-only line "Delta-3B" are "Delta-3B fast mode", and "Delta-3B" is their
+    parent, not a group heading. Names indented under a category heading stay as printed."""
+    xs = [250, 320, 390]
+    items = [
+        (72, 80, "Table 2: Results of the models."),
+        (72, 100, "Model"), (250, 100, "^Zorblax"), (320, 100, "^Quuxbench"), (390, 100, "^Fnordset"),
+        *row(114, "Zeta-1B", ["21.2", "20.1", "13.0"], xs),
+        *row(126, "Alpha-8B", ["61.2", "40.1", "33.0"], xs),
+        *row(138, "Gamma-7B", ["55.0", "48.2", "49.6"], xs),
+        *row(150, "w/ tools", ["58.5", "50.3", "51.0"], xs, 77),
+        (72, 162, "Open models"),
+        *row(174, "Beta-9B", ["52.1", "47.0", "45.3"], xs, 77),
+        *row(186, "Eta-4B", ["42.1", "37.0", "35.3"], xs),
+        (72, 198, "Delta-3B"),
+        *row(210, "fast mode", ["50.5", "44.4", "41.9"], xs, 77),
+        *row(222, "slow mode", ["60.5", "54.4", "51.9"], xs, 77),
+    ]  # fmt: skip
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "value")
+    assert {
+        ("Alpha-8B", "Zorblax", "61.2"), ("Gamma-7B", "Zorblax", "55.0"), ("Gamma-7B w/ tools", "Zorblax", "58.5"),
+        ("Beta-9B", "Quuxbench", "47.0"), ("Delta-3B fast mode", "Fnordset", "41.9"),
+        ("Delta-3B slow mode", "Zorblax", "60.5"),
+    } <= got  # fmt: skip
+    assert ("Beta-9B", "Open models") in triples(cells, "model", "group")
+    assert len(cells) == 24
+
+
+def test_a_benchmark_the_caption_names_and_prints_as_a_header_names_only_its_columns(tmp_path):
+    """The caption names MMLU, printed over two columns; the column "Zorbqa" over "Full" beside
+    them is its own benchmark, not MMLU with a setting "Zorbqa Full"."""
+    xs = [250, 300, 380]
+    items = [
+        (72, 80, "Table 4: Results of the models on MMLU."),
+        (275, 100, "^MMLU"), (380, 100, "^Zorbqa"),
+        (72, 112, "Model"), (250, 112, "^Easy"), (300, 112, "^Hard"), (380, 112, "^Full"),
+        *row(128, "Alpha-8B", ["61.2", "40.1", "33.0"], xs),
+        *row(140, "Beta-9B", ["55.0", "48.2", "49.6"], xs),
+        *row(152, "Gamma-7B", ["52.1", "47.0", "45.3"], xs),
+    ]  # fmt: skip
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "value")
+    assert {("Alpha-8B", "MMLU Easy", "61.2"), ("Beta-9B", "MMLU Hard", "48.2"), ("Gamma-7B", "Zorbqa Full", "45.3")} <= got
+
+
+def test_a_raised_letter_after_a_name_is_part_of_its_row(tmp_path):
+    """A superscript "T" (a thinking-mode variant) set raised right after "Alpha-8B" stays in that
+    row's name, not a line of its own read as a group heading."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from .test_results import _font
+
+    xs = [250, 320]
+    end = 72 + stringWidth("Alpha-8B", _font(), 9)
+    items = [
+        (72, 90, "Table 1: Results of the models."),
+        (72, 110, "Model"), (250, 110, "^Zorblax"), (320, 110, "^Quuxbench"),
+        (end, 123, "T"), *row(127, "Alpha-8B", ["61.2", "40.1"], xs),
+        *row(139, "Alpha-8B", ["55.0", "38.2"], xs),
+        *row(151, "Beta-9B", ["52.1", "47.0"], xs),
+    ]  # fmt: skip
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "value", "group")
+    want = {("Alpha-8B T", "Zorblax", "61.2", ""), ("Alpha-8B", "Zorblax", "55.0", ""), ("Beta-9B", "Quuxbench", "47.0", "")}
+    assert want <= got
+
+
+def _pdf_with_math_subscript(path: Path) -> Path:
+    """A one-page PDF written by hand: Helvetica text, and "val" set in a second Helvetica whose
+    ToUnicode map gives math italic letters (U+1D463 U+1D44E U+1D459), as TeX's math fonts do."""
+    h = 842
+    items = [
+        (72, 90, "Table 1: Results of the models."),
+        (72, 110, "Benchmark"), (240, 110, "Alpha-8B"), (310, 110, "Beta-9B"),
+        (72, 126, "Zorbqa"), (72, 138, "MMMU"), (72, 150, "Quuxqa"),
+        (250, 126, "61.2"), (320, 126, "63.5"), (250, 138, "40.1"), (320, 138, "42.0"), (250, 150, "55.0"), (320, 150, "57.5"),
+    ]  # fmt: skip
+    ops = [f"BT /F1 9 Tf {x} {h - y} Td ({t}) Tj ET" for x, y, t in items]
+    ops.append(f"BT /F2 6 Tf {72 + 9 * 2.556:.2f} {h - 138} Td (val) Tj ET")  # right after "MMMU" (Helvetica widths)
+    content = "\n".join(ops).encode()
+    cmap = (
+        b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /M def "
+        b"1 begincodespacerange <00> <FF> endcodespacerange 3 beginbfchar "
+        b"<76> <D835DC63> <61> <D835DC4E> <6C> <D835DC59> endbfchar endcmap "
+        b"CMapName currentdict /CMap defineresource pop end end"
+    )
+    objs = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R /F2 6 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /ToUnicode 7 0 R >>",
+        b"<< /Length %d >>\nstream\n" % len(cmap) + cmap + b"\nendstream",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for k, o in enumerate(objs, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % k + o + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
+    out += b"".join(b"%010d 00000 n \n" % off for off in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
+    path.write_bytes(bytes(out))
+    return path
+
+
+def test_math_italic_subscripts_stay_in_the_name(tmp_path):
+    """ "MMMU" with a math italic subscript "𝑣𝑎𝑙" (letters outside the basic plane, which pdfium
+    counts as two characters each) is read "MMMU val", not "MMMU" with the subscript dropped."""
+    cells, _ = cells_of(_pdf_with_math_subscript(tmp_path / "t.pdf"))
+    got = triples(cells, "model", "benchmark", "value")
+    assert ("Alpha-8B", "MMMU val", "40.1") in got and ("Beta-9B", "MMMU val", "42.0") in got
+
+
+def test_the_short_last_line_of_a_paragraph_above_a_table_is_not_its_header(tmp_path):
+    """A paragraph ends right over the table in a short line at the paragraph's left edge and line
+    spacing, reaching over the value columns: it is prose, not the top line of the table's header
+    (never part of a model's name)."""
+    xs = [250, 330, 410]
+    items = [
+        (72, 90, "The evaluation pipeline and the metrics are the same as in the earlier report, where the"),
+        (72, 101, "scores of the models are computed with the open package from the public repository at"),
+        (72, 112, "the address https://github.example.org/openai/simple-evals."),
+        (250, 126, "^Alpha-8B"), (330, 126, "^Beta-9B"), (410, 126, "^Gamma-7B"),
+        (72, 138, "Benchmark"), (250, 138, "^Chat"), (330, 138, "^Chat"), (410, 138, "^Base"),
+        *row(152, "Zorbqa", ["61.2", "40.1", "33.0"], xs),
+        *row(164, "Quuxqa", ["55.0", "38.2", "30.1"], xs),
+        *row(176, "Fnorqa", ["52.1", "47.0", "45.3"], xs),
+        (150, 196, "Table 10 | A comparison of the models."),
+    ]  # fmt: skip
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    assert {c["model"] for c in cells} == {"Alpha-8B Chat", "Beta-9B Chat", "Gamma-7B Base"}
+    assert len(cells) == 9
+
+
+def test_a_wide_centred_label_alone_at_its_start_is_in_the_centred_column(tmp_path):
+    """Benchmark names centred on one x, one of them far wider than the rest (it alone starts
+    where it starts), a category column left of them: the wide name is its row's benchmark, not
+    an outer column's cell."""
+    xs = [300, 370]
+    items = [
+        (72, 90, "Table 2: Comparison of the base models."),
+        (200, 110, "^Benchmark (Metric)"), (300, 110, "^Alpha-8B"), (370, 110, "^Beta-9B"),
+        (200, 126, "^Zorbqa (EM)"), (200, 138, "^Quuxqa (EM)"), (72, 144, "Code"),
+        (200, 150, "^Zorbulonexemplarity-Base (Pass@1)"), (200, 162, "^Fnorqa (EM)"), (200, 174, "^Blatqa (EM)"),
+    ]  # fmt: skip
+    vals = [["61.2", "63.5"], ["40.1", "42.0"], ["25.1", "24.6"], ["71.0", "72.3"], ["55.0", "57.5"]]
+    for y, v in zip(range(126, 175, 12), vals, strict=True):
+        items += [(x, y, "^" + t) for x, t in zip(xs, v, strict=True)]
+    cells, _ = cells_of(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "value")
+    assert {("Alpha-8B", "Zorbulonexemplarity-Base", "25.1"), ("Beta-9B", "Quuxqa", "42.0"), ("Beta-9B", "Blatqa", "57.5")} <= got
+    assert len(cells) == 10

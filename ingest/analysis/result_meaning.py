@@ -199,7 +199,7 @@ def interpret(
         corner_bench = ""  # the column headers name benchmarks themselves: the corner names a task, not their benchmark
     rd = _Reading(
         grid, cat, main, [c for c in range(main + 1, len(grid.label_headers)) if c not in grid.key_cols], heads,
-        _two_metrics(caption, cat), corner_bench, _caption_benchmark(caption, cat),
+        _two_metrics(caption, cat), corner_bench, _caption_benchmark(caption, cat, grid),
     )  # fmt: skip
     lab = [clean(h) for h in grid.label_headers]
     split_rows = main < len(lab) and any(cat.is_split_parent(lab[k], lab[main]) for k in range(main))
@@ -338,7 +338,7 @@ def _models_as_rows(rd: _Reading) -> None:
         model = _join([x for x in core if x != row_metric])
         if outer:  # an outer label column holds the model, the main column a variant
             model = f"{' '.join(outer)} {model}".strip()
-        if not model:
+        if not model or _change_row(r):
             continue
         setting = rd.setting(r)
         for j, raw in enumerate(r.values):
@@ -365,6 +365,16 @@ def _models_as_rows(rd: _Reading) -> None:
             bench, m2 = _split_metric(bench, cat) if bench else ("", "")
             if bench:
                 rd.emit(model, bench, raw, m or m2 or row_metric, group or category or clean(r.group), _join([setting, st]))
+
+
+_SIGNED = re.compile(r"^[+\u2212-]\d+(?:\.\d+)?%?$")
+
+
+def _change_row(r: GridRow) -> bool:
+    """A row of printed changes ("+2.8 +3.8 -0.4": every value signed, one at least with a plus) is
+    the difference between two rows above it, not scores of its own (a printed change is a note)."""
+    vals = [clean(v) for v in r.values if clean(v) and not DASH.match(clean(v))]
+    return len(vals) >= 2 and all(_SIGNED.match(v) for v in vals) and any(v.startswith("+") for v in vals)
 
 
 _CITATION = re.compile(r"^(?P<v>.*?\d%?)\s*(?P<c>[(\[](?=[^()\[\]]*(?:et al|\d{4}|[A-Z][a-z]+,))[^()\[\]]*[)\]])$")
@@ -507,10 +517,14 @@ def benchmarks_named(text: str, cat: Catalogue) -> list[tuple[str, str]]:
     return found
 
 
-def _caption_benchmark(caption: str, cat: Catalogue) -> str:
-    """The single catalogue benchmark a caption names ("… on the RULER benchmark"), else ""."""
+def _caption_benchmark(caption: str, cat: Catalogue, grid: Grid | None = None) -> str:
+    """The single catalogue benchmark a caption names ("… on the RULER benchmark"), else "". One
+    the table prints as a column header names the columns under that header only, no other."""
     found = benchmarks_named(caption, cat)
-    return found[0][1] if len(found) == 1 else ""
+    name = found[0][1] if len(found) == 1 else ""
+    if name and grid is not None and any(norm(clean(t)) == norm(name) for h in grid.col_headers for t, _n in h):
+        return ""
+    return name
 
 
 def validate(table: Table, grid: Grid, cat: Catalogue) -> None:
@@ -525,7 +539,8 @@ def validate(table: Table, grid: Grid, cat: Catalogue) -> None:
             continue
         kept.append(c)
     table.cells = kept
-    present = sum(1 for r in grid.rows for v in r.values if clean(v) and is_value(clean(v)) and not DASH.match(clean(v)))
+    rows = [r for r in grid.rows if not _change_row(r)]  # a row of printed changes holds no results
+    present = sum(1 for r in rows for v in r.values if clean(v) and is_value(clean(v)) and not DASH.match(clean(v)))
     dropped = sum(1 for f in table.flags if "dropped" in f)
     missing = present - len(table.cells) - dropped - sum(1 for a in table.attributes if is_value(a.value))
     if missing > 0:

@@ -74,7 +74,7 @@ def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-de
                 parts = [(m.group(), box, base)]
             for t, (left, b, r, tt), wbase in parts:
                 if not t.isascii():
-                    t = normalize(_SURROGATE.sub("", t).replace("\ufffe", "-").replace("\u00ad", "-")).strip()
+                    t = normalize(_astral(t).replace("\ufffe", "-").replace("\u00ad", "-")).strip()
                 if t:
                     out.append(Word(t, left, r, height - tt, height - b, wbase, float(size)))
             if spaced and len(out) > n_before:
@@ -86,6 +86,14 @@ def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-de
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _astral(t: str) -> str:
+    """A word's text with each UTF-16 surrogate pair (pdfium counts a character outside the basic
+    plane as two: math italic subscripts "𝑣𝑎𝑙") made one character again; lone halves dropped."""
+    if not _SURROGATE.search(t):
+        return t
+    return t.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "ignore")
 
 
 def _gap_split(rects: list, size: float) -> bool:
@@ -155,7 +163,26 @@ def group_lines(words: list[Word]) -> list[Line]:
             lines.append(Line([w]))
     for ln in lines:
         ln.words.sort(key=lambda w: w.x0)
-    return lines
+    return _raised_marks(lines)
+
+
+def _raised_marks(lines: list[Line]) -> list[Line]:
+    """A line of one short letter set raised right after a word of the line below it (no gap:
+    a superscript "T" after "DeepSeek-V4-Pro") is part of that word's line, not a line of its own."""
+    out: list[Line] = []
+    for i, ln in enumerate(lines):
+        w = ln.words[0]
+        host = None
+        if len(ln.words) == 1 and len(w.text) <= 2 and w.text.isalpha() and i + 1 < len(lines):
+            below = lines[i + 1]
+            if 0 < below.words[0].base - w.base <= 0.6 * w.size:
+                host = next((b for b in below.words if 0 <= w.x0 - b.x1 <= 0.15 * w.size), None)
+        if host is not None:
+            lines[i + 1].words.append(w)
+            lines[i + 1].words.sort(key=lambda x: x.x0)
+        else:
+            out.append(ln)
+    return out
 
 
 #: Gap (in font sizes) that separates table cells: word spaces are at most about 0.33 em, the

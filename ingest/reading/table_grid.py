@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ingest.reading.pdf_words import split_segments
+from ingest.reading.table_labels import LabelCols, corner_columns, label_columns
 from ingest.reading.table_regions import Region
 from ingest.reading.table_text import DASH, SIZE, Grid, GridRow, Line, Seg, Word, is_value
 
@@ -34,6 +35,15 @@ class _Bands:
         c = (x0 + x1) / 2
         return min(range(len(self.spans)), key=lambda k: abs(self.mids[k] - c))
 
+    def room(self, k: int, side: int) -> float:
+        """Half the distance from band k's centre to its neighbour on one side (-1 left, +1 right):
+        columns set unevenly have unequal room for a header. At the table's edge a centred header
+        has the room it has on the other side (half the pitch for a table of one column)."""
+        n = k + side
+        if not 0 <= n < len(self.mids):
+            n = k - side
+        return abs(self.mids[n] - self.mids[k]) / 2 if 0 <= n < len(self.mids) else self.pitch / 2
+
     def under_header(self, x0: float, x1: float, may_span: bool) -> list[int]:
         """Bands a header segment stands over: the contiguous run of bands whose centre is nearest
         to the segment's centre among the runs wide enough to hold it (a header much wider than
@@ -46,7 +56,7 @@ class _Bands:
         best: tuple[float, int, list[int]] | None = None
         for i in range(len(mids)):
             for j in range(i, len(mids)):
-                extent = mids[j] - mids[i] + pitch
+                extent = mids[j] - mids[i] + self.room(i, -1) + self.room(j, 1)
                 if w > 1.25 * extent:
                     continue
                 off = abs((mids[i] + mids[j]) / 2 - c)
@@ -56,27 +66,6 @@ class _Bands:
                 if best is None or key[:2] < best[:2]:
                     best = key
         return best[2] if best else [near]
-
-
-@dataclass
-class _LabelCols:
-    """The label zone's columns: left edges (or centred intervals `comps`) and the main column."""
-
-    x: list[float]
-    comps: list[list[float]]
-    main: int
-
-    def of(self, seg: Seg, prev_col: int, prev_seg: Seg | None) -> int:
-        """The label column a segment belongs to (a segment close after the previous one joins it)."""
-        if self.comps:
-            c = (seg.x0 + seg.x1) / 2
-            return next((k for k, cp in enumerate(self.comps) if cp[0] - 1 <= c <= cp[1] + 1), max(prev_col, 0))
-        at = [j for j, cx in enumerate(self.x) if abs(seg.x0 - cx) <= 6]
-        if at:
-            return at[0]
-        if prev_seg is not None and seg.x0 - prev_seg.x1 < 1.5 * seg.words[0].size:
-            return prev_col
-        return max([j for j, cx in enumerate(self.x) if seg.x0 >= cx - 6] or [0])
 
 
 @dataclass
@@ -115,8 +104,8 @@ def build_grid(
         header_lines = header_lines[:-1]
     col_headers, corner_parts = _header_cells(header_lines, bands, zone_end, rules)
     data_lines = {id(lines[i]) for i in data_idx}
-    cols = _label_columns(body, data_lines, len(data_idx), zone_end, region.gap_em)
-    corner_cols = _corner_columns(corner_parts, cols)
+    cols = label_columns(body, data_lines, len(data_idx), zone_end, region.gap_em)
+    corner_cols = corner_columns(corner_parts, cols)
     inner_keys = [j for j in range(cols.main + 1, len(cols.x)) if is_key_header(" ".join(corner_cols[j]))]
     key_bands = _key_bands(col_headers, is_key_header)
     val_bands = [k for k in range(len(bands.spans)) if k not in key_bands]
@@ -134,6 +123,7 @@ def build_grid(
     spans = [(cols.x[c], cols.x[c + 1] if c + 1 < n_lab else zone_end) for c in range(n_lab)]
     spans += [(bands.spans[k][0], bands.spans[k][1]) for k in key_bands]
     filled, taken = _fill_labels(body, cells, is_data, attr, spans, rules)
+    _join_variants(body, cells, filled, taken, is_data, cols.main)
     titles = {li: ln.text for li, ln in enumerate(body) if _title_line(ln, zone_end)} if title else {}
     rows = _grid_rows(body, cells, filled, taken, is_data, attr, n_lab, nlab_all, (title, titles))
     return Grid(
@@ -364,65 +354,13 @@ def _leaf_parts(s: Seg, bands: _Bands) -> list[tuple[int, str]]:
     return [(k, " ".join(w.text for w in ws)) for k, ws in groups]
 
 
-def _label_segments(body: list[Line], zone_end: float, gap_em: float) -> list[tuple[int, Seg]]:
-    """(body line index, segment) for every segment of the label zone."""
-    out: list[tuple[int, Seg]] = []
-    for li, ln in enumerate(body):
-        for s in split_segments([w for w in ln.words if (w.x0 + w.x1) / 2 < zone_end], gap_em):
-            out.append((li, s))
-    return out
-
-
-def _label_columns(body: list[Line], data_lines: set[int], n_data: int, zone_end: float, gap_em: float) -> _LabelCols:
-    """Label zone columns: left-aligned starts; the main column is the most common start on data rows."""
-    label_segs = _label_segments(body, zone_end, gap_em)
-    cols_x: list[float] = []
-    for x in sorted(s.x0 for _, s in label_segs):
-        if not cols_x or x - cols_x[-1] > 6:
-            cols_x.append(x)
-    support = {cx: sum(1 for _, s in label_segs if abs(s.x0 - cx) <= 6 or (cx <= s.x0 < cx + 6)) for cx in cols_x}
-    main_support = {cx: sum(1 for li, s in label_segs if id(body[li]) in data_lines and cx <= s.x0 < cx + 6) for cx in cols_x}
-    main_x = max(cols_x, key=lambda cx: (main_support[cx], -cx)) if cols_x else zone_end
-    outer = [cx for cx in cols_x if cx < main_x - 6 and support[cx] >= 1]
-    # Columns right of the main one need left-aligned cells on most data rows ("# Shots", "Metric").
-    inner = [cx for cx in cols_x if cx > main_x + 6 and main_support[cx] >= max(2, 0.6 * n_data)]
-    if cols_x and main_support[main_x] < 0.5 * n_data:
-        return _centred_columns(label_segs, body, data_lines, n_data)
-    return _LabelCols([*outer, main_x, *inner], [], len(outer))
-
-
-def _centred_columns(label_segs: list[tuple[int, Seg]], body: list[Line], data_lines: set[int], n_data: int) -> _LabelCols:
-    """Centred label columns (names not left-aligned): columns are overlapping x-intervals."""
-    comps: list[list[float]] = []
-    for a, b in sorted((s.x0, s.x1) for _, s in label_segs):
-        if comps and a <= comps[-1][1] + 1:
-            comps[-1][1] = max(comps[-1][1], b)
-        else:
-            comps.append([a, b])
-    comp_support = [
-        sum(1 for li, s in label_segs if id(body[li]) in data_lines and c[0] <= (s.x0 + s.x1) / 2 <= c[1]) for c in comps
-    ]
-    m = max(range(len(comps)), key=lambda k: (comp_support[k], k))
-    keep = [k for k in range(len(comps)) if k < m or k == m or comp_support[k] >= max(2, 0.6 * n_data)]
-    comps = [comps[k] for k in keep]
-    return _LabelCols([c[0] for c in comps], comps, keep.index(m))
-
-
-def _corner_columns(corner_parts: list[Seg], cols: _LabelCols) -> list[list[str]]:
-    """Corner header segments go to the label column they start in."""
-    corner_cols: list[list[str]] = [[] for _ in cols.x]
-    for s in corner_parts:
-        corner_cols[cols.of(s, cols.main, None)].append(s.text)
-    return corner_cols
-
-
 def _key_bands(col_headers: ColHeaders, is_key_header: Callable[[str], bool]) -> list[int]:
     """Value bands whose header names a row property (size, budget): key columns, not results."""
     return [k for k in range(len(col_headers)) if is_key_header(" ".join(t for t, span in col_headers[k] if span == 1))]
 
 
 def _body_cells(
-    body: list[Line], bands: _Bands, cols: _LabelCols, key_bands: list[int], val_bands: list[int], zone_end: float, gap_em: float
+    body: list[Line], bands: _Bands, cols: LabelCols, key_bands: list[int], val_bands: list[int], zone_end: float, gap_em: float
 ) -> _Cells:
     """Per body line: label cells, key cells, value cells."""
     n_lab = len(cols.x)
@@ -491,6 +429,34 @@ def _nearest_label(
         if best is None or d < best[0] - 0.5:
             best = (d, lj, s)
     return best
+
+
+def _join_variants(
+    body: list[Line], cells: _Cells, filled: list[list[str]], taken: set[tuple[int, int]], is_data: list[bool], main: int
+) -> None:
+    """An indented row label is a variant of the row it hangs under ("w/ self-correction" under
+    "Goedel-8B": "Goedel-8B w/ self-correction"): indented by a third of an em to three ems from the
+    start of a left-aligned column, after a row at that start. Under a label-only line ("LongCat-Prover" over
+    "whole-proof mode") only a label opening with a lower-case word is a variant (a name under a
+    category heading is not); that line is then the rows' parent, not a group heading."""
+    segs = [(li, labs[main]) for li, labs in enumerate(cells.labels) if main < len(labs) and labs[main] is not None]
+    if len(segs) < 3:
+        return
+    start = min(s.x0 for _, s in segs)
+    if sum(1 for _, s in segs if s.x0 - start < s.words[0].size / 3) < 0.6 * len(segs):
+        return  # not a left-aligned column (centred names start anywhere)
+    parent: tuple[int, Seg] | None = None
+    for li, s in segs:
+        indent = (s.x0 - start) / s.words[0].size
+        if indent < 1 / 3:
+            parent = (li, s)
+            continue
+        if parent is None or indent > 3 or not is_data[li] or filled[li][main] != s.text:
+            continue
+        first = s.words[0].text
+        if is_data[parent[0]] or (first[0].islower() and not any(ch.isdigit() for ch in first)):
+            filled[li][main] = f"{parent[1].text} {s.text}"
+            taken.add((parent[0], main))
 
 
 def _grid_rows(

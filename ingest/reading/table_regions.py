@@ -175,6 +175,8 @@ def _walk(
             prev = ln
             i += step
             continue
+        if step < 0 and _ends_paragraph(lines, i, width):
+            break  # the short last line of the paragraph above the table
         out.append(ln)
         prev = ln
         i += step
@@ -182,6 +184,16 @@ def _walk(
     while out and _n_data([out[-1]]) == 0 and len(out[-1].segs) < 2 and step > 0:
         out.pop()
     return out
+
+
+def _ends_paragraph(lines: list[Line], i: int, width: float) -> bool:
+    """Line i is one cell with no value, set at the left edge of the prose line right above it, at
+    that paragraph's line spacing: the paragraph's (short) last line, not a table line."""
+    ln = lines[i]
+    if i < 1 or len(ln.segs) != 1 or is_value(ln.text):
+        return False
+    up = lines[i - 1]
+    return abs(up.x0 - ln.x0) <= 1.0 and ln.top - up.bottom < 0.6 * ln.size and _is_prose(up, width)
 
 
 def panels(region: Region) -> list[Region]:
