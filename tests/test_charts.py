@@ -95,6 +95,7 @@ def test_exported_figures_are_valid_svg_png_and_offline_html(spec: cd.ChartSpec,
     assert not list(tmp_path.glob("*.tmp"))
 
 
+@pytest.mark.slow  # renders SVG and PNG through a headless Chrome (kaleido): seconds per figure
 def test_paper_figures_have_no_links_and_no_click_hints() -> None:
     clickable = [
         dataclasses.replace(
