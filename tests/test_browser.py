@@ -368,8 +368,10 @@ def test_compare_exports_follow_a_filter_picked_in_the_box(page, server: str) ->
     assert page.locator(".frl-panel").evaluate("(e) => getComputedStyle(e).position") == "absolute"
     assert page.locator("table.frl a.chip").first.evaluate("(e) => getComputedStyle(e).borderRadius") == "10px"
     expect(page.locator(".frl-bar > button")).to_have_text("Filter (1)")
+    # the fragment rerun writes the URL: that is its event (a fragment's run may leave stApp's
+    # script state alone, so no run end is awaited here), then the app is idle
     page.wait_for_function("() => new URLSearchParams(location.search).get('org') === 'Lab B'", timeout=30_000)
-    settle(page)
+    page.wait_for_selector(IDLE, timeout=90_000)
     shown = set(page.locator("table.frl td.model a").all_inner_texts())
     page.keyboard.press("Escape")  # close the filter panel
     button = page.locator('[data-testid="stDownloadButton"]').filter(has_text="Comparison (CSV)")
