@@ -33,7 +33,8 @@ from ingest.analysis.result_meaning import GLUED_DELTA, REPORT_MODEL, clean
 from ingest.common.records import ResultCell
 from ingest.reading.structure import Cell as StructCell
 from ingest.reading.structure import Table as StructTable
-from ingest.reading.tables_pdf import DASH, is_value
+from ingest.reading.structure_grid import carry_down
+from ingest.reading.table_text import DASH, is_value
 
 #: The review reasons, short and few, so a table's list of reasons stays readable.
 NO_SECOND_READING = "no second reading of the page found this table; review"
@@ -159,12 +160,7 @@ def places(t: StructTable) -> dict[str, list[Place]]:
             groups += [x for x in labels if x] + [v for _, v in values]
             continue
         rows_since += 1
-        for k in range(n_lab):
-            if labels[k]:
-                carried[k] = labels[k]
-                carried[k + 1 :] = [""] * (n_lab - k - 1)
-            elif k < n_lab - 1:
-                labels[k] = carried[k]
+        carry_down(labels, carried)
         row = tuple(x for x in labels if x)
         for k, v in values:
             if _is_number(v):

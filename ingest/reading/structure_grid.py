@@ -46,12 +46,7 @@ def grid_from_table(t: Table) -> Grid | None:
             if any(labels):
                 group = next(x for x in reversed(labels) if x)
             continue
-        for k in range(n_lab):
-            if labels[k]:
-                carried[k] = labels[k]
-                carried[k + 1 :] = [""] * (n_lab - k - 1)
-            elif k < n_lab - 1:
-                labels[k] = carried[k]
+        carry_down(labels, carried)
         rows.append(GridRow(labels, values, group))
     label_headers = [" ".join(" ".join(parts).split()) for parts in label_heads]
     return Grid(
@@ -70,3 +65,16 @@ def grid_from_table(t: Table) -> Grid | None:
 def _value(text: str) -> bool:
     t = text.strip()
     return bool(t) and (is_value(t) or bool(DASH.match(t)))
+
+
+def carry_down(labels: list[str], carried: list[str]) -> None:
+    """Fill a row's empty label cells from the rows above (in place): a label printed once for
+    several rows holds until a label at its level or above changes; the last (innermost) label
+    column is never carried. `carried` holds the labels in force and is updated."""
+    n_lab = len(labels)
+    for k in range(n_lab):
+        if labels[k]:
+            carried[k] = labels[k]
+            carried[k + 1 :] = [""] * (n_lab - k - 1)
+        elif k < n_lab - 1:
+            labels[k] = carried[k]
