@@ -9,6 +9,8 @@ scripts), and `settle` waits for a run that ended after the last one it waited f
 
 from __future__ import annotations
 
+import contextlib
+
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 
 #: Counts every change of the state attribute away from "running" (a run ended). The old value is
@@ -30,10 +32,20 @@ _ENDED = "() => (window.__frlEnded || 0) > (window.__frlSeen || 0)"
 _SEEN = "() => { window.__frlSeen = window.__frlEnded || 0; }"
 
 
+#: How long `settle` waits for a run's end before it relies on the event the test already waited
+#: for (a URL, an element) and the idle state alone: a run the page re-mounts, or a fragment's run,
+#: may end without the state change the observer counts. Generous; it costs time only then.
+RUN_END_MS = 10_000
+
+
 def settle(page, timeout_ms: int = 90_000) -> None:  # type: ignore[no-untyped-def]
     """Wait until a script run has ended since the last settle (or the page's load), then for idle.
-    Only after something that starts a run (a load, a widget change): otherwise it times out."""
-    page.wait_for_function(_ENDED, timeout=timeout_ms)
+    Call it after the event a step causes (a load, a URL change, an element): when no counted run
+    end follows within RUN_END_MS, the idle state after that event is what is awaited."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(_ENDED, timeout=RUN_END_MS)
     page.wait_for_selector(IDLE, timeout=timeout_ms)
     page.evaluate(_SEEN)
 
