@@ -262,5 +262,5 @@ def verify(first: list[ResultCell], second: StructTable | None, caption: str = "
             why = ODD_FORMAT
         else:
             why = ""
-        out.append(replace(c, review=why))
+        out.append(c if c.review == why else replace(c, review=why))
     return out

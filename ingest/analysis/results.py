@@ -41,9 +41,13 @@ from ingest.analysis.results_web import html_tables, markdown_tables
 from ingest.common.document import Document
 from ingest.common.records import ResultCell as Cell
 from ingest.common.records import Results, ResultTable
+from ingest.reading.captions import label_tables
 from ingest.reading.extract import KeptPages
+from ingest.reading.pdf_words import page_lines
 from ingest.reading.structure import Table as StructTable
-from ingest.reading.structure_regions import page_tables
+from ingest.reading.structure import lines_box
+from ingest.reading.structure_grid import grid_from_table
+from ingest.reading.structure_regions import fix_sizes, page_runs, page_tables, run_table
 from ingest.reading.table_regions import panels
 from ingest.reading.tables_pdf import CAPTION, FIGURE_CAPTION, build_grid, find_regions, page_rules, page_words
 
@@ -148,13 +152,28 @@ def may_hold_table(text: str) -> bool:
     return ("able" in text or "ABLE" in text) and any(CAPTION.match(line) for line in text.splitlines())
 
 
-def pdf_tables(path: Path, doc: Document, cat: Catalogue, kept: KeptPages | None = None) -> tuple[list[Table], list[str]]:
+#: The readers of PDF result tables: "grid" (caption-anchored regions and grid, checked by the
+#: structure stage's second reading: what ingest runs) and "structure" (the structure stage alone:
+#: its regions with their captions, read into cells through `structure_grid`; the would-be one
+#: reader, measured by `eval/results_eval.py`).
+READERS = ("grid", "structure")
+
+
+def pdf_tables(
+    path: Path,
+    doc: Document,
+    cat: Catalogue,
+    kept: KeptPages | None = None,
+    pages: list[int] | None = None,
+    reader: str = "grid",
+) -> tuple[list[Table], list[str]]:
     """Result tables of the candidate pages of a PDF; never raises for one bad table.
 
-    `kept`: pages the extraction kept open (used instead of loading them again)."""
+    `kept`: pages the extraction kept open (used instead of loading them again); `pages`:
+    `candidate_pages(doc)` when the caller has them; `reader`: one of `READERS`."""
     tables: list[Table] = []
     notes: list[str] = []
-    pages = candidate_pages(doc, cat=cat)
+    pages = candidate_pages(doc, cat=cat) if pages is None else pages
     if not pages:
         return tables, notes
     pdf = None
@@ -173,13 +192,31 @@ def pdf_tables(path: Path, doc: Document, cat: Catalogue, kept: KeptPages | None
                     words = page_words(page)
                 rules = page_rules(page)
                 size = (page.get_width(), page.get_height())
-                regions = _without(find_regions(words, size[0], rules, size[1]), running)
+                prepared = page_lines(words, size[1])  # the lines both readings start from, grouped once
+                if reader == "structure":
+                    found = label_tables(fix_sizes(words), page_tables(words, rules, size[0], num, size[1]))
+                    regions = []
+                else:
+                    regions = _without(find_regions(words, size[0], rules, size[1], prepared), running)
                 if have is None:
                     page.close()
             except Exception as exc:
                 notes.append(f"page {num}: tables not read ({type(exc).__name__}: {exc})")
                 continue
-            second = _SecondReading(words, rules, size, num)
+            if reader == "structure":
+                for st in found:
+                    if not st.label:
+                        continue
+                    try:
+                        t, why = _structure_table(st, cat)
+                    except Exception as exc:
+                        t, why = None, f"skipped ({type(exc).__name__}: {exc})"
+                    if t is not None:
+                        tables.append(t)
+                    else:
+                        notes.append(f"{st.label} on page {num} not read: {why} (caption: {_short(st.caption)})")
+                continue
+            second = _SecondReading(words, rules, size, num, prepared)
             for reg in regions:
                 try:
                     t, why = _region_table(reg, rules, num, cat, second)
@@ -208,8 +245,13 @@ def _running_lines(doc: Document) -> frozenset[str]:
     return frozenset(k for k, n in seen.items() if n >= 3)
 
 
+_ASCII_DIGITS = str.maketrans("", "", "0123456789")
+
+
 def _running_key(text: str) -> str:
-    return " ".join("".join(ch for ch in text if not ch.isdigit()).split()).casefold()
+    """A line's text without digits (page numbers), spaces collapsed, case folded."""
+    bare = text.translate(_ASCII_DIGITS) if text.isascii() else "".join(ch for ch in text if not ch.isdigit())
+    return " ".join(bare.split()).casefold()
 
 
 def _without(regions: list, running: frozenset[str]) -> list:  # type: ignore[type-arg]
@@ -225,27 +267,41 @@ def _without(regions: list, running: frozenset[str]) -> list:  # type: ignore[ty
 
 
 class _SecondReading:
-    """The structure stage's reading of one page (its own regions, rows and columns), made once and
-    only when a region of the page is read as a result table."""
+    """The structure stage's reading of one page (its own regions, rows and columns), made only where
+    a region of the page is read as a result table: the page's runs of table lines are found once,
+    and a run's table is built only when the run lies over a region asked about (a run's box is its
+    table's, so the others cannot be the answer)."""
 
-    def __init__(self, words: list, rules: list, size: tuple[float, float], page: int) -> None:  # type: ignore[type-arg]
-        self._args = (words, rules, size, page)
-        self._tables: list[StructTable] | None = None
+    def __init__(
+        self,
+        words: list,
+        rules: list,
+        size: tuple[float, float],
+        page: int,
+        prepared: tuple[list, float] | None = None,  # type: ignore[type-arg]
+    ) -> None:
+        self._args = (words, rules, size, prepared)
+        self._page = page
+        self._runs: list[tuple[tuple[float, ...], list]] | None = None  # type: ignore[type-arg]
+        self._built: dict[int, StructTable | None] = {}
 
     def table_over(self, box: tuple[float, ...] | None) -> StructTable | None:
         """The structure-stage table covering most of `box` (at least half of it); None when none does."""
         if box is None:
             return None
-        if self._tables is None:
-            words, rules, (width, height), page = self._args
-            self._tables = page_tables(words, rules, width, page, height)
+        if self._runs is None:
+            words, rules, (width, height), prepared = self._args
+            self._runs = [(lines_box(r), r) for r in page_runs(words, rules, width, height, prepared)]
         area = max((box[2] - box[0]) * (box[3] - box[1]), 1e-6)
         best, share = None, 0.5
-        for t in self._tables:
-            w = min(box[2], t.bbox[2]) - max(box[0], t.bbox[0])
-            h = min(box[3], t.bbox[3]) - max(box[1], t.bbox[1])
+        for k, (bbox, run) in enumerate(self._runs):
+            w = min(box[2], bbox[2]) - max(box[0], bbox[0])
+            h = min(box[3], bbox[3]) - max(box[1], bbox[1])
             if w > 0 and h > 0 and w * h / area >= share:
-                best, share = t, w * h / area
+                if k not in self._built:
+                    self._built[k] = run_table(run, self._page)
+                if self._built[k] is not None:
+                    best, share = self._built[k], w * h / area
         return best
 
 
@@ -294,6 +350,24 @@ def _panel_table(reg, rules, num: int, cat: Catalogue, second: _SecondReading | 
     return t
 
 
+def _structure_table(st: StructTable, cat: Catalogue) -> tuple[Table | None, str]:
+    """A captioned structure-stage table read into result cells (`structure_grid.grid_from_table`,
+    then the result meaning), or None and why not. No second reading checks it: its cells need review."""
+    if cat.is_non_result_caption(st.caption):
+        return None, "the caption describes models, data or settings (architecture, hyperparameters, a data mixture), not results"
+    grid = grid_from_table(st)
+    if grid is None:
+        return None, "no column of values"
+    attributes: list[Cell] = []
+    orientation, cells = interpret(grid, st.caption, cat, attributes=attributes)
+    if not cells:
+        return None, "no numeric cell with a model and a benchmark header"
+    t = Table(st.page, str(st.page), st.label, st.caption, orientation, cells, region=list(st.bbox), attributes=attributes)
+    validate(t, grid, cat)
+    t.cells = verify(t.cells, None)
+    return t, ""
+
+
 def _short(text: str, n: int = 80) -> str:
     text = " ".join((text or "").split())
     return text if len(text) <= n else text[: n - 1] + "…"
@@ -325,12 +399,17 @@ def unread_caption_pages(
 
 
 def read_results(
-    doc: Document, source: str | Path | None, catalogue: Catalogue | None = None, kept: KeptPages | None = None
+    doc: Document,
+    source: str | Path | None,
+    catalogue: Catalogue | None = None,
+    kept: KeptPages | None = None,
+    reader: str = "grid",
 ) -> Results:
     """The results part of a report's bundle: the tables read, notes, and the stage's seconds.
 
     Never raises: a source that cannot be re-read gives a note instead of tables. `kept`: PDF
-    pages the extraction kept open (see `extract.KeptPages`).
+    pages the extraction kept open (see `extract.KeptPages`); `reader`: which PDF table reader
+    (`READERS`; ingest runs "grid").
     """
     t0 = time.perf_counter()
     cat = catalogue or load_catalogue()
@@ -339,10 +418,11 @@ def read_results(
     try:
         p = Path(source) if source else None
         if doc.kind == "pdf" and p is not None:
-            tables, notes = pdf_tables(p, doc, cat, kept)
+            candidates = candidate_pages(doc)
+            tables, notes = pdf_tables(p, doc, cat, kept, candidates, reader)
             notes += image_only_pages(doc, cat, {t.page for t in tables})
             noted = {int(m.group(1)) for n in notes for m in [_PAGE_OF_NOTE.search(n)] if m}
-            notes += unread_caption_pages(doc, {t.page for t in tables}, noted, set(candidate_pages(doc)))
+            notes += unread_caption_pages(doc, {t.page for t in tables}, noted, set(candidates))
         elif doc.kind in ("markdown", "html") and p is not None:
             raw = p.read_bytes()[: 20 * 1024 * 1024].decode("utf-8", errors="replace")
             if doc.kind == "markdown" or "<table" not in raw.lower():

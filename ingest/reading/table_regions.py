@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from ingest.reading.pdf_words import CELL_GAP_EM, group_lines, page_cell_gap, split_segments
+from ingest.reading.pdf_words import CELL_GAP_EM, page_lines, split_segments
 from ingest.reading.table_text import CAPTION, DASH, FIGURE_CAPTION, HEADING, Line, Word, is_value
 
 
@@ -50,16 +50,17 @@ def _caption_text(lines: list[Line], i: int) -> str:
 
 
 def find_regions(
-    words: list[Word], page_width: float, rules: list[tuple[float, float, float]] | None = None, page_height: float = 0.0
+    words: list[Word],
+    page_width: float,
+    rules: list[tuple[float, float, float]] | None = None,
+    page_height: float = 0.0,
+    prepared: tuple[list[Line], float] | None = None,
 ) -> list[Region]:
     """Table regions next to "Table N" captions (see the module docstring). `page_height`: when
-    given, lines in the outer 5% of the page (running headers and footers) are no part of a table."""
-    if page_height > 0:
-        words = [w for w in words if 0.05 * page_height < (w.top + w.bottom) / 2 < 0.95 * page_height]
-    lines = group_lines(words)
-    gap_em = page_cell_gap(lines)
+    given, lines in the outer 5% of the page (running headers and footers) are no part of a table.
+    `prepared`: `page_lines(words, page_height)` when the caller has it already (made once a page)."""
+    lines, gap_em = prepared if prepared is not None else page_lines(words, page_height)
     for k, ln in enumerate(lines):
-        ln.segs = split_segments(ln.words, gap_em)
         ln.index = k
     if not lines:
         return []
