@@ -46,7 +46,7 @@ from ingest.reading.extract import KeptPages
 from ingest.reading.pdf_words import page_lines
 from ingest.reading.structure import Table as StructTable
 from ingest.reading.structure import lines_box
-from ingest.reading.structure_grid import grid_from_table
+from ingest.reading.structure_grid import RowKinds, grid_from_table
 from ingest.reading.structure_regions import fix_sizes, page_runs, page_tables, run_table
 from ingest.reading.table_regions import panels
 from ingest.reading.tables_pdf import CAPTION, FIGURE_CAPTION, build_grid, find_regions, page_rules, page_words
@@ -355,7 +355,7 @@ def _structure_table(st: StructTable, cat: Catalogue) -> tuple[Table | None, str
     then the result meaning), or None and why not. No second reading checks it: its cells need review."""
     if cat.is_non_result_caption(st.caption):
         return None, "the caption describes models, data or settings (architecture, hyperparameters, a data mixture), not results"
-    grid = grid_from_table(st)
+    grid = grid_from_table(st, RowKinds(cat.is_attribute_row, cat.is_key_column))
     if grid is None:
         return None, "no column of values"
     attributes: list[Cell] = []

@@ -1,0 +1,125 @@
+"""The structure stage reading result tables alone (`read_results(reader="structure")`, the would-be
+one reader of issue 32): the header tree of `ingest.reading.structure_grid` on generated PDFs with
+exactly known text, each test failing without its rule (docs/table-shapes.md), and the shape tests
+of `tests/test_result_shapes.py` and `tests/test_results.py` that this reader already passes."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from ingest.analysis.results import read_results
+from ingest.reading.extract import extract_file
+
+from . import test_result_shapes, test_results
+from .test_results import CAT, row, table_pdf, triples
+
+
+def structure_cells(path) -> list[dict]:  # type: ignore[no-untyped-def]
+    res = read_results(extract_file(path), path, CAT, reader="structure")
+    return [c.to_json() | {"table": t.label, "page": t.page} for t in res.tables for c in t.cells]
+
+
+def test_header_lines_join_per_column_and_attribute_rows_are_no_header(tmp_path):
+    """Model names on two lines over the same columns are one name per column: a line cut after a
+    hyphen joins without a space ("Claude-3.5-" "Sonnet-1022"), a line of digits ("0513") stays in
+    the header; an "Architecture" row under the names is a row of the table, not a header line."""
+    xs = [250, 330, 400]
+    items = [
+        (72, 80, "Table 1: Comparison of the models."),
+        (250, 100, "^Claude-3.5-"), (330, 100, "^GPT-4o"), (400, 100, "^Zeta"),
+        (72, 111, "Benchmark"), (250, 111, "^Sonnet-1022"), (330, 111, "^0513"), (400, 111, "^R1"),
+        *row(126, "Architecture", ["-", "-", "MoE"], xs),
+        *row(140, "Zorblax", ["88.3", "87.2", "90.8"], xs),
+        *row(152, "Quuxbench", ["70.1", "65.0", "72.2"], xs),
+    ]  # fmt: skip
+    got = triples(structure_cells(table_pdf(tmp_path / "t.pdf", [items])), "model", "benchmark", "value")
+    assert got == {
+        ("Claude-3.5-Sonnet-1022", "Zorblax", "88.3"), ("GPT-4o 0513", "Zorblax", "87.2"), ("Zeta R1", "Zorblax", "90.8"),
+        ("Claude-3.5-Sonnet-1022", "Quuxbench", "70.1"), ("GPT-4o 0513", "Quuxbench", "65.0"), ("Zeta R1", "Quuxbench", "72.2"),
+    }  # fmt: skip
+
+
+def test_a_spanning_header_covers_every_sub_header_under_it(tmp_path):
+    """ "Fnordset" printed over the middle one of its three sub-headers (narrower than they are)
+    names all three columns; "Zorblax" and "Quux" without sub-headers stay single columns."""
+    xs = [200, 270, 320, 370, 440]
+    items = [
+        (72, 80, "Table 1: Results of the models."),
+        (72, 100, "Model"), (200, 100, "^Zorblax"), (320, 100, "^Fnordset"), (440, 100, "^Quux"),
+        (270, 112, "^Easy"), (320, 112, "^Hard"), (370, 112, "^All"),
+        *row(128, "Alpha-8B", ["61.2", "50.1", "40.2", "45.0", "70.0"], xs),
+        *row(140, "Beta-9B", ["60.2", "49.1", "39.2", "44.0", "69.0"], xs),
+    ]  # fmt: skip
+    got = triples(structure_cells(table_pdf(tmp_path / "t.pdf", [items])), "model", "benchmark", "value")
+    assert {
+        ("Alpha-8B", "Zorblax", "61.2"), ("Alpha-8B", "Fnordset Easy", "50.1"), ("Alpha-8B", "Fnordset Hard", "40.2"),
+        ("Alpha-8B", "Fnordset All", "45.0"), ("Alpha-8B", "Quux", "70.0"),
+    } <= got  # fmt: skip
+
+
+def test_a_label_line_under_the_header_is_the_group_of_the_first_rows(tmp_path):
+    """A line of one label between the column headers and the first row of values ("Closed
+    models") is the group heading of the rows under it, not part of the corner or a name."""
+    xs = [250, 330]
+    items = [
+        (72, 80, "Table 1: Results of the models."),
+        (72, 100, "Model"), (250, 100, "^Zorblax"), (330, 100, "^Quuxbench"),
+        (72, 114, "Closed models"),
+        *row(128, "Alpha-8B", ["61.2", "70.0"], xs),
+        *row(140, "Beta-9B", ["50.0", "60.0"], xs),
+        (72, 154, "Open models"),
+        *row(168, "Gamma-7B", ["40.0", "30.0"], xs),
+    ]  # fmt: skip
+    cells = structure_cells(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "group", "value")
+    assert {("Alpha-8B", "Zorblax", "Closed models", "61.2"), ("Gamma-7B", "Quuxbench", "Open models", "30.0")} <= got
+    assert len(cells) == 6
+
+
+def test_the_main_label_column_is_the_one_every_row_names_and_a_key_column_is_a_setting(tmp_path):
+    """Label columns "Benchmark" | "# Shots" beside the model columns: the benchmark column names the
+    rows (not the last label column) and the shots column is a setting."""
+    xs = [300, 370]
+    items = [
+        (72, 80, "Table 1: Results of the base models."),
+        (72, 100, "Benchmark"), (200, 100, "# Shots"), (300, 100, "^Alpha-8B"), (370, 100, "^Beta-9B"),
+        (72, 116, "Zorblax"), *row(116, "3-shot", ["61.2", "70.0"], xs, 200),
+        (72, 128, "Quuxbench"), *row(128, "5-shot", ["50.0", "60.0"], xs, 200),
+        (72, 140, "Fnordset"), *row(140, "0-shot", ["40.0", "30.0"], xs, 200),
+    ]  # fmt: skip
+    cells = structure_cells(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "value")
+    assert {("Alpha-8B", "Zorblax", "61.2"), ("Beta-9B", "Quuxbench", "60.0"), ("Beta-9B", "Fnordset", "30.0")} <= got
+    assert len(cells) == 6
+    assert ("Zorblax", "# Shots 3-shot") in triples(cells, "benchmark", "setting")
+
+
+#: Shape tests written for the grid reader that the structure reader passes too (issue 32: one reader).
+PASSING = [
+    "test_result_shapes.test_a_captioned_table_of_names_no_catalogue_knows_is_read",
+    "test_result_shapes.test_a_printed_change_after_a_score_is_a_note",
+    "test_result_shapes.test_a_split_column_beside_a_benchmark_column_joins_its_name",
+    "test_result_shapes.test_names_set_close_together_over_their_columns_stay_with_them",
+    "test_result_shapes.test_a_category_column_and_citations_are_not_part_of_the_model_name",
+    "test_result_shapes.test_spanning_headers_of_one_level_are_all_categories_when_one_stands_over_benchmarks",
+    "test_result_shapes.test_a_second_header_line_of_sizes_and_notes_joins_the_model_names",
+    "test_result_shapes.test_a_second_header_line_of_whole_numbers_joins_the_model_names",
+    "test_result_shapes.test_a_section_heading_right_under_a_table_is_not_part_of_it",
+    "test_result_shapes.test_a_row_of_printed_changes_is_no_results",
+    "test_result_shapes.test_an_indented_variant_row_joins_the_row_it_hangs_under",
+    "test_result_shapes.test_a_benchmark_the_caption_names_and_prints_as_a_header_names_only_its_columns",
+    "test_result_shapes.test_a_raised_letter_after_a_name_is_part_of_its_row",
+    "test_result_shapes.test_math_italic_subscripts_stay_in_the_name",
+    "test_result_shapes.test_the_short_last_line_of_a_paragraph_above_a_table_is_not_its_header",
+    "test_results.test_multi_level_header_metric_sub_columns_and_caption_below",
+    "test_results.test_model_group_headers_do_not_glue_and_attribute_rows_are_not_results",
+]
+
+
+@pytest.mark.parametrize("name", PASSING)
+def test_the_structure_reader_passes_the_grid_readers_shape_test(name, tmp_path, monkeypatch):
+    module, func = name.split(".")
+    monkeypatch.setattr(test_results, "read_results", functools.partial(read_results, reader="structure"))
+    getattr({"test_result_shapes": test_result_shapes, "test_results": test_results}[module], func)(tmp_path)
