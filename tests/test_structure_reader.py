@@ -123,3 +123,21 @@ def test_the_structure_reader_passes_the_grid_readers_shape_test(name, tmp_path,
     module, func = name.split(".")
     monkeypatch.setattr(test_results, "read_results", functools.partial(read_results, reader="structure"))
     getattr({"test_result_shapes": test_result_shapes, "test_results": test_results}[module], func)(tmp_path)
+
+
+def test_a_header_on_two_lines_beside_a_one_line_parent_owns_its_column(tmp_path):
+    """ "GPQA" over "Diamond" (two lines, set above and below the line of the one-line headers
+    beside it) names its own column: its lower line is no parent spreading over the columns of
+    "Zorblax" and "Quux" under the same sub-header line."""
+    xs = [200, 250, 320, 390]
+    items = [
+        (72, 80, "Table 1: Results of the models."),
+        (320, 96, "^GPQA"),
+        (225, 102, "^Zorblax"), (390, 102, "^Quux"),
+        (320, 108, "^Diamond"),
+        (72, 120, "Model"), (200, 120, "^pass@1"), (250, 120, "^cons@64"), (320, 120, "^pass@1"), (390, 120, "^rating"),
+        *row(134, "Alpha-8B", ["61.2", "70.1", "40.2", "1820"], xs),
+        *row(146, "Beta-9B", ["60.2", "69.1", "39.2", "1843"], xs),
+    ]  # fmt: skip
+    got = triples(structure_cells(table_pdf(tmp_path / "t.pdf", [items])), "model", "benchmark", "value")
+    assert {("Alpha-8B", "GPQA Diamond", "40.2"), ("Alpha-8B", "Zorblax", "61.2"), ("Beta-9B", "Zorblax", "69.1")} <= got

@@ -13,7 +13,7 @@ the catalogue knows comes in as predicates (`RowKinds`), as `table_grid.build_gr
     over "Sonnet-1022"); header lines over the same columns are levels of the column's path, which
     the result meaning joins into the name ("GPT-4o" over "0513");
   * a spanning header covers every column under it: a parent printed over the middle of its
-    sub-headers spans the run of sub-headered columns around it that no other parent stands over;
+    sub-headers spans the run of sub-headered columns around it that no other header stands over;
   * sub-headers stay with their column; the column's path is its headers from the widest down;
   * a header row holding label cells only, between header lines, is the corner; one at the bottom
     of the header (or a row of one cell right over the rows, under headers of two or more cells) is
@@ -174,12 +174,14 @@ def header_tree(t: Table, cells: dict[tuple[int, int], Cell], n_lab: int, head: 
 
 def _spread_parents(levels: list[list[HeaderCell]]) -> list[list[HeaderCell]]:
     """A parent printed over the middle of its sub-headers spans the run of columns around it that
-    hold a sub-header on the next level and no header of their own on its level; a column two
-    parents could take is left to neither."""
+    hold a sub-header on the next level and no header on its level or above (a header set on two
+    lines at other heights, "GPQA" over "Diamond", owns its column); a column two parents could
+    take is left to neither."""
     out = [list(level) for level in levels]
     for i in range(len(out) - 1):
         below = {k for c in out[i + 1] for k in range(c.first, c.last + 1)}
-        own = {k for c in out[i] for k in range(c.first, c.last + 1)}
+        # columns with a header on this level or above: a line of another header stands over them
+        own = {k for level in out[: i + 1] for c in level for k in range(c.first, c.last + 1)}
         reach: dict[int, list[int]] = {}
         for j, c in enumerate(out[i]):
             if c.span != 1 or c.first not in below:
