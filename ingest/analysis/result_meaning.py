@@ -22,8 +22,7 @@ from functools import lru_cache
 from ingest.analysis.benchmarks import Catalogue
 from ingest.analysis.benchmarks import norm_name as norm
 from ingest.common.records import ResultCell as Cell  # the stored record is the reading's cell too
-from ingest.reading.table_text import DELTA
-from ingest.reading.tables_pdf import DASH, MARKS, Grid, GridRow, is_value
+from ingest.reading.table_text import DASH, DELTA, MARKS, Grid, GridRow, is_value
 
 _MARK_RX = re.compile(rf"(?<=\S)[{re.escape(MARKS)}\u00b9\u00b2\u00b3]+$|^[{re.escape(MARKS)}]+(?=\S)")
 _MID_MARK = re.compile(r"(?<=\w)[\u2020\u2021\u2217\u22c6*]+(?=\s)|\s[\u2020\u2021\u2217\u22c6]+(?=\s|$)")

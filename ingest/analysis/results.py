@@ -1,6 +1,6 @@
 """Stage 7b — results: benchmark-result tables of a report, one record per result cell, with page.
 
-Sources: PDF tables are read from the text layer with word boxes (`ingest.reading.tables_pdf`), only on
+Sources: PDF tables are read from the text layer with word boxes (`ingest.reading.table_grid`), only on
 pages whose cached text has a "Table N" caption and many numbers, so the stage stays cheap; the PDF
 is re-opened with pdfium for those pages only. Markdown pipe tables and HTML `<table>`s are read
 from the post's source file. Tables that are images are never guessed: a page (or post section)
@@ -8,7 +8,7 @@ with a table/figure caption naming a catalogue benchmark but no numbers in its t
 "scores shown only as images".
 
 Reading a table into cells and checking them is `ingest.analysis.result_meaning`; the PDF layout is
-`ingest.reading.tables_pdf`; the benchmark catalogue is `ingest.analysis.benchmarks` (`data/benchmarks.yaml`). A
+`ingest.reading.table_grid`; the benchmark catalogue is `ingest.analysis.benchmarks` (`data/benchmarks.yaml`). A
 table that cannot be read is skipped with a note; a report never fails because of its tables.
 """
 
@@ -43,13 +43,14 @@ from ingest.common.records import ResultCell as Cell
 from ingest.common.records import Results, ResultTable
 from ingest.reading.captions import label_tables
 from ingest.reading.extract import KeptPages
-from ingest.reading.pdf_words import page_lines
+from ingest.reading.pdf_words import page_lines, page_rules, page_words
 from ingest.reading.structure import Table as StructTable
 from ingest.reading.structure import lines_box
 from ingest.reading.structure_grid import RowKinds, grid_from_table
 from ingest.reading.structure_regions import fix_sizes, page_runs, page_tables, run_table
-from ingest.reading.table_regions import panels
-from ingest.reading.tables_pdf import CAPTION, FIGURE_CAPTION, build_grid, find_regions, page_rules, page_words
+from ingest.reading.table_grid import build_grid
+from ingest.reading.table_regions import find_regions, panels
+from ingest.reading.table_text import CAPTION, FIGURE_CAPTION
 
 __all__ = [
     "RESULTS_VERSION",

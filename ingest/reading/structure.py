@@ -23,8 +23,8 @@ import math
 import statistics
 from dataclasses import dataclass, field
 
-from ingest.reading.table_text import once
-from ingest.reading.tables_pdf import DASH, Line, Seg, Word, group_lines, is_value, split_segments
+from ingest.reading.pdf_words import group_lines, split_segments
+from ingest.reading.table_text import DASH, Line, Seg, Word, is_value, once
 
 Box = tuple[float, float, float, float]  # x0, top, x1, bottom in PDF points, origin top-left
 
@@ -73,7 +73,7 @@ class Table:
         return out
 
 
-#: Cell gap in font sizes used when the caller gives none (see tables_pdf.CELL_GAP_EM).
+#: Cell gap in font sizes used when the caller gives none (see pdf_words.CELL_GAP_EM).
 GAP_EM = 0.42
 
 

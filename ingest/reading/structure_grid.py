@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ingest.reading.structure import Cell, Table
-from ingest.reading.tables_pdf import DASH, Grid, GridRow, is_value
+from ingest.reading.table_text import DASH, Grid, GridRow, is_value
 
 
 @dataclass(frozen=True)

@@ -25,20 +25,9 @@ import pypdfium2 as pdfium
 
 from ingest.common.document import DEFAULT_LIMITS
 from ingest.reading.captions import label_tables
-from ingest.reading.pdf_words import page_lines
+from ingest.reading.pdf_words import group_lines, page_cell_gap, page_lines, page_rules, page_words
 from ingest.reading.structure import Box, Table, lines_box, table_from_lines, table_from_words
-from ingest.reading.tables_pdf import (
-    CAPTION,
-    FIGURE_CAPTION,
-    Line,
-    Seg,
-    Word,
-    group_lines,
-    is_value,
-    page_cell_gap,
-    page_rules,
-    page_words,
-)
+from ingest.reading.table_text import CAPTION, FIGURE_CAPTION, Line, Seg, Word, is_value
 
 #: The most pages the `tables` command reads (the pipeline's own page limit).
 MAX_PAGES = 3000
