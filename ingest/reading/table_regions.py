@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from ingest.reading.captions import caption_text
 from ingest.reading.pdf_words import CELL_GAP_EM, page_lines, split_segments
 from ingest.reading.table_text import CAPTION, DASH, FIGURE_CAPTION, HEADING, Line, Word, is_value
 
@@ -33,20 +34,6 @@ def _is_prose(line: Line, width: float) -> bool:
     if span <= 0.45 * width or len(words) < 6:
         return False
     return len(segs) <= max(1, len(words) // 4) or lower >= 0.5
-
-
-def _caption_text(lines: list[Line], i: int) -> str:
-    """The caption's first sentence (it may wrap onto the next lines)."""
-    text = lines[i].text
-    j = i + 1
-    while j < len(lines) and j < i + 4 and lines[j].top - lines[j - 1].bottom < 0.8 * lines[j].size and "." not in text[8:]:
-        if len(lines[j].segs) > 1:
-            break
-        text += " " + lines[j].text
-        j += 1
-    text = re.sub(r"\s+", " ", text).strip()
-    m = re.match(r"^(.*?\.)(\s|$)", text[8:])
-    return text[: 8 + m.end(1)] if m else text
 
 
 def find_regions(
@@ -108,7 +95,7 @@ def find_regions(
     for ci, body in sorted(chosen.items()):
         m = CAPTION.match(lines[ci].text)
         label = f"Table {m.group(2)}" if m else lines[ci].text[:10]
-        out.append(Region(label, _caption_text(lines, ci), sorted(body, key=lambda ln: ln.base), lines[ci], gap_em))
+        out.append(Region(label, caption_text(lines, ci)[0], sorted(body, key=lambda ln: ln.base), lines[ci], gap_em))
     return out
 
 
