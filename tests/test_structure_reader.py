@@ -96,6 +96,24 @@ def test_the_main_label_column_is_the_one_every_row_names_and_a_key_column_is_a_
     assert ("Zorblax", "# Shots 3-shot") in triples(cells, "benchmark", "setting")
 
 
+def test_one_cell_centred_over_the_value_columns_is_a_group_heading(tmp_path):
+    """A row of one cell set over the value columns ("Open models", centred as a title) between rows
+    of values is the group heading of the rows under it, not a row of its own."""
+    xs = [250, 330, 410]
+    items = [
+        (72, 80, "Table 1: Results of the models."),
+        (72, 100, "Model"), (250, 100, "^Zorblax"), (330, 100, "^Quuxbench"), (410, 100, "^Fnordset"),
+        *row(114, "Alpha-8B", ["61.2", "70.0", "33.0"], xs),
+        *row(126, "Beta-9B", ["50.0", "60.0", "35.5"], xs),
+        (330, 140, "^Open models"),
+        *row(154, "Gamma-7B", ["40.0", "30.0", "20.0"], xs),
+        *row(166, "Delta-3B", ["41.0", "31.0", "21.0"], xs),
+    ]  # fmt: skip
+    cells = structure_cells(table_pdf(tmp_path / "t.pdf", [items]))
+    assert ("Gamma-7B", "Quuxbench", "Open models", "30.0") in triples(cells, "model", "benchmark", "group", "value")
+    assert len(cells) == 12
+
+
 #: Shape tests written for the grid reader that the structure reader passes too (issue 32: one reader).
 PASSING = [
     "test_result_shapes.test_a_captioned_table_of_names_no_catalogue_knows_is_read",
@@ -108,6 +126,7 @@ PASSING = [
     "test_result_shapes.test_a_second_header_line_of_whole_numbers_joins_the_model_names",
     "test_result_shapes.test_a_section_heading_right_under_a_table_is_not_part_of_it",
     "test_result_shapes.test_a_row_of_printed_changes_is_no_results",
+    "test_result_shapes.test_a_header_row_after_rows_of_values_starts_a_new_panel",
     "test_result_shapes.test_an_indented_variant_row_joins_the_row_it_hangs_under",
     "test_result_shapes.test_a_benchmark_the_caption_names_and_prints_as_a_header_names_only_its_columns",
     "test_result_shapes.test_a_raised_letter_after_a_name_is_part_of_its_row",

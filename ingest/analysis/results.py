@@ -46,7 +46,7 @@ from ingest.reading.extract import KeptPages
 from ingest.reading.pdf_words import page_lines, page_rules, page_words
 from ingest.reading.structure import Table as StructTable
 from ingest.reading.structure import lines_box
-from ingest.reading.structure_grid import RowKinds, grid_from_table
+from ingest.reading.structure_grid import RowKinds, panel_grids
 from ingest.reading.structure_regions import fix_sizes, page_runs, page_tables, run_table
 from ingest.reading.table_grid import build_grid
 from ingest.reading.table_regions import find_regions, panels
@@ -352,21 +352,31 @@ def _panel_table(reg, rules, num: int, cat: Catalogue, second: _SecondReading | 
 
 
 def _structure_table(st: StructTable, cat: Catalogue) -> tuple[Table | None, str]:
-    """A captioned structure-stage table read into result cells (`structure_grid.grid_from_table`,
+    """A captioned structure-stage table read into result cells (`structure_grid.panel_grids`,
     then the result meaning), or None and why not. No second reading checks it: its cells need review."""
     if cat.is_non_result_caption(st.caption):
         return None, "the caption describes models, data or settings (architecture, hyperparameters, a data mixture), not results"
-    grid = grid_from_table(st, RowKinds(cat.is_attribute_row, cat.is_key_column))
-    if grid is None:
+    grids = panel_grids(st, RowKinds(cat.is_attribute_row, cat.is_key_column))
+    if not grids:
         return None, "no column of values"
-    attributes: list[Cell] = []
-    orientation, cells = interpret(grid, st.caption, cat, attributes=attributes)
-    if not cells:
+    out: Table | None = None
+    for grid in grids:  # stacked panels: one table, each panel read under its own headers
+        attributes: list[Cell] = []
+        orientation, cells = interpret(grid, st.caption, cat, attributes=attributes)
+        if not cells:
+            continue
+        t = Table(st.page, str(st.page), st.label, st.caption, orientation, cells, region=list(st.bbox), attributes=attributes)
+        validate(t, grid, cat)
+        t.cells = verify(t.cells, None)
+        if out is None:
+            out = t
+        else:
+            out.cells += t.cells
+            out.flags += t.flags
+            out.attributes += t.attributes
+    if out is None:
         return None, "no numeric cell with a model and a benchmark header"
-    t = Table(st.page, str(st.page), st.label, st.caption, orientation, cells, region=list(st.bbox), attributes=attributes)
-    validate(t, grid, cat)
-    t.cells = verify(t.cells, None)
-    return t, ""
+    return out, ""
 
 
 def _short(text: str, n: int = 80) -> str:

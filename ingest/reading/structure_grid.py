@@ -22,14 +22,16 @@ the catalogue knows comes in as predicates (`RowKinds`), as `table_grid.build_gr
   such as "# Shots" aside); columns left of it hold groups. A label printed once for several rows
   is carried down; a row label of two or more words opening with a lower-case word ("w/ TIR")
   names a variant of the row above it, whose name it takes first;
-- a body row with a label and no value is a group heading for the rows below it.
+- a body row with a label and no value, or of one cell with no number (a title centred over the
+  value columns), is a group heading for the rows below it;
+- stacked panels (`panels`): a header row after rows of values starts a panel of its own.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ingest.reading.structure import Cell, Table
 from ingest.reading.table_text import DASH, Grid, GridRow, is_value
@@ -73,6 +75,43 @@ class HeaderTree:
         return [c for level in self.levels for c in level if c.first <= k <= c.last]
 
 
+def panel_grids(t: Table, kinds: RowKinds | None = None) -> list[Grid]:
+    """The Grids of a table's stacked panels (`panels`), each read under its own headers; a panel
+    with no column of values gives none."""
+    return [g for part in panels(t) if (g := grid_from_table(part, kinds)) is not None]
+
+
+def panels(t: Table) -> list[Table]:
+    """A table cut where a header row follows rows of values: a row with no label, no number and no
+    dash, three or more cells over the value columns, after two or more rows of values in its panel
+    ("#TP #AP Swift R Julia" after the rows under "#TP #AP Python Java"). Rows are counted from 0
+    in each panel."""
+    value_cols = sorted({c.col for c in t.cells if c.row >= t.header_rows and _value(c.text)})
+    if not value_cols:
+        return [t]
+    n_lab = value_cols[0]
+    by_row: dict[int, list[Cell]] = {}
+    for c in t.cells:
+        by_row.setdefault(c.row, []).append(c)
+    starts, rows_since = [0], 0
+    for r in range(t.n_rows):
+        row = by_row.get(r, [])
+        if any(c.col >= n_lab and _number(c.text) for c in row):
+            rows_since += 1
+            continue
+        over = [c for c in row if c.col >= n_lab]
+        if rows_since >= 2 and len(over) >= 3 and len(over) == len(row) and not any(DASH.match(c.text.strip()) for c in row):
+            starts.append(r)
+            rows_since = 0
+    if len(starts) == 1:
+        return [t]
+    out = []
+    for a, b in zip(starts, [*starts[1:], t.n_rows], strict=True):
+        cells = [replace(c, row=c.row - a) for c in t.cells if a <= c.row < b]
+        out.append(replace(t, cells=cells, n_rows=b - a, header_rows=t.header_rows if a == 0 else 1))
+    return out
+
+
 def grid_from_table(t: Table, kinds: RowKinds | None = None) -> Grid | None:
     """The Grid of a structure-stage table; None when no column holds a value."""
     kinds = kinds or RowKinds()
@@ -94,9 +133,10 @@ def grid_from_table(t: Table, kinds: RowKinds | None = None) -> Grid | None:
     carried = [""] * (main + 1)
     parent = heading = ""
     for _r, labels, values in body:
-        if not any(values):
-            if any(labels):
-                heading = next(x for x in reversed(labels) if x)
+        printed = [x for x in (*labels, *values) if x]
+        if not any(values) or (len(printed) == 1 and not _number(printed[0])):
+            if printed:  # a label line, or one cell set over the value columns: a heading
+                heading = printed[-1]
             continue
         name = labels[main]
         if heading and not (name and _variant(name)):
