@@ -114,6 +114,24 @@ def test_one_cell_centred_over_the_value_columns_is_a_group_heading(tmp_path):
     assert len(cells) == 12
 
 
+def test_a_column_two_parents_reach_goes_to_the_one_centred_over_it(tmp_path):
+    """ "Fnordset" centred over five sub-headers and "Quux" over the one after them: the two columns
+    right of "Fnordset" are reached by both parents, and belong to "Fnordset", centred over them."""
+    xs = [180, 230, 280, 330, 380, 440]
+    items = [
+        (72, 80, "Table 1: Results of the models."),
+        (72, 100, "Model"), (280, 100, "^Fnordset"), (440, 100, "^Quux"),
+        (180, 112, "^Ab"), (230, 112, "^Cd"), (280, 112, "^Ef"), (330, 112, "^Gh"), (380, 112, "^Ij"), (440, 112, "^Kl"),
+        *row(128, "Alpha-8B", ["61.2", "50.1", "40.2", "45.0", "70.0", "33.3"], xs),
+        *row(140, "Beta-9B", ["60.2", "49.1", "39.2", "44.0", "69.0", "32.3"], xs),
+    ]  # fmt: skip
+    got = triples(structure_cells(table_pdf(tmp_path / "t.pdf", [items])), "model", "benchmark", "value")
+    assert {
+        ("Alpha-8B", "Fnordset Ab", "61.2"), ("Alpha-8B", "Fnordset Gh", "45.0"), ("Alpha-8B", "Fnordset Ij", "70.0"),
+        ("Alpha-8B", "Quux Kl", "33.3"),
+    } <= got  # fmt: skip
+
+
 #: Shape tests written for the grid reader that the structure reader passes too (issue 32: one reader).
 PASSING = [
     "test_result_shapes.test_a_captioned_table_of_names_no_catalogue_knows_is_read",

@@ -13,7 +13,8 @@ the catalogue knows comes in as predicates (`RowKinds`), as `table_grid.build_gr
     over "Sonnet-1022"); header lines over the same columns are levels of the column's path, which
     the result meaning joins into the name ("GPT-4o" over "0513");
   * a spanning header covers every column under it: a parent printed over the middle of its
-    sub-headers spans the run of sub-headered columns around it that no other header stands over;
+    sub-headers spans the run of sub-headered columns around it that no other header stands over
+    (a column two parents reach goes to the one centred over it);
   * sub-headers stay with their column; the column's path is its headers from the widest down;
   * a header row holding label cells only, between header lines, is the corner; one at the bottom
     of the header (or a row of one cell right over the rows, under headers of two or more cells) is
@@ -233,14 +234,32 @@ def _spread_parents(levels: list[list[HeaderCell]]) -> list[list[HeaderCell]]:
             while hi + 1 in below and hi + 1 not in own:
                 hi += 1
             reach[j] = [lo, hi]
-        taken = Counter(k for lo, hi in reach.values() for k in range(lo, hi + 1))
-        for j, (lo, hi) in reach.items():
-            k = out[i][j].first
-            while lo < k and taken[lo] > 1:
-                lo += 1
-            while hi > k and taken[hi] > 1:
-                hi -= 1
-            out[i][j] = HeaderCell(out[i][j].text, lo, hi)
+        out[i] = _settle(out[i], reach)
+    return out
+
+
+def _settle(level: list[HeaderCell], reach: dict[int, list[int]]) -> list[HeaderCell]:
+    """Each parent's span from its reach: a column only it reaches is its own; a column two parents
+    reach goes to the one whose centred span (as far on each side as on its shorter side: a parent
+    is printed over the middle of its sub-headers) covers it, when only one does."""
+    taken = Counter(k for lo, hi in reach.values() for k in range(lo, hi + 1))
+    centred = {}
+    for j, (lo, hi) in reach.items():
+        k = level[j].first
+        d = min(k - lo, hi - k)
+        centred[j] = (k - d, k + d)
+
+    def keeps(j: int, k: int) -> bool:
+        return taken[k] == 1 or [x for x, (a, b) in centred.items() if a <= k <= b] == [j]
+
+    out = list(level)
+    for j, (lo, hi) in reach.items():
+        k = level[j].first
+        while lo < k and not keeps(j, lo):
+            lo += 1
+        while hi > k and not keeps(j, hi):
+            hi -= 1
+        out[j] = HeaderCell(level[j].text, lo, hi)
     return out
 
 
