@@ -132,6 +132,27 @@ def test_a_column_two_parents_reach_goes_to_the_one_centred_over_it(tmp_path):
     } <= got  # fmt: skip
 
 
+def test_a_benchmark_printed_in_the_middle_of_its_split_rows_names_them_all(tmp_path):
+    """Label columns "Benchmark" | "Split", each benchmark printed on the middle one of its three
+    split rows: every split row takes the benchmark nearest to it, not the one above it."""
+    xs = [300, 370]
+    items = [
+        (72, 80, "Table 1: Results by split."),
+        (72, 100, "Benchmark"), (170, 100, "Split"), (300, 100, "^Alpha-8B"), (370, 100, "^Beta-9B"),
+        *row(114, "Easy", ["61.2", "63.5"], xs, 170),
+        (72, 126, "Zorbqa"), *row(126, "Hard", ["40.1", "42.0"], xs, 170),
+        *row(138, "All", ["50.6", "52.7"], xs, 170),
+        *row(150, "Easy", ["71.0", "72.3"], xs, 170),
+        (72, 162, "Quuxqa"), *row(162, "Hard", ["30.1", "32.0"], xs, 170),
+        *row(174, "All", ["50.5", "52.5"], xs, 170),
+    ]  # fmt: skip
+    got = triples(structure_cells(table_pdf(tmp_path / "t.pdf", [items])), "model", "benchmark", "value")
+    assert {
+        ("Alpha-8B", "Zorbqa Easy", "61.2"), ("Alpha-8B", "Zorbqa All", "50.6"), ("Alpha-8B", "Quuxqa Easy", "71.0"),
+        ("Beta-9B", "Quuxqa All", "52.5"),
+    } <= got  # fmt: skip
+
+
 #: Shape tests written for the grid reader that the structure reader passes too (issue 32: one reader).
 PASSING = [
     "test_result_shapes.test_a_captioned_table_of_names_no_catalogue_knows_is_read",

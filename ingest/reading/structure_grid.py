@@ -21,7 +21,8 @@ the catalogue knows comes in as predicates (`RowKinds`), as `table_grid.build_gr
     the group heading of the first rows;
 - label columns: the main one is the label column most body rows print a label in (key columns
   such as "# Shots" aside); columns left of it hold groups. A label printed once for several rows
-  is carried down; a row label of two or more words opening with a lower-case word ("w/ TIR")
+  is carried down, or, when the first row of values has none, given to the nearest rows (a label
+  printed in the middle of its rows); a row label of two or more words opening with a lower-case word ("w/ TIR")
   names a variant of the row above it, whose name it takes first;
 - a body row with a label and no value, or of one cell with no number (a title centred over the
   value columns), is a group heading for the rows below it;
@@ -129,6 +130,7 @@ def grid_from_table(t: Table, kinds: RowKinds | None = None) -> Grid | None:
     key_cols = [k for k in range(n_lab) if label_headers[k] and kinds.is_key_column(label_headers[k])]
     body = [(r, _labels(cells, r, n_lab), [_text(cells, r, k) for k in range(n_lab, t.n_cols)]) for r in range(head, t.n_rows)]
     main = _main_column(body, n_lab, key_cols)
+    _fill_centred(body, main)
     rows: list[GridRow] = []
     group = tree.group
     carried = [""] * (main + 1)
@@ -261,6 +263,24 @@ def _settle(level: list[HeaderCell], reach: dict[int, list[int]]) -> list[Header
             hi -= 1
         out[j] = HeaderCell(level[j].text, lo, hi)
     return out
+
+
+def _fill_centred(body: list[tuple[int, list[str], list[str]]], main: int) -> None:
+    """A label column left of the main one whose first row of values has no label, though later
+    rows of values have (and no line of labels alone has one), prints each label in the middle of
+    the rows it names ("HRbench-4K" on the middle one of its three splits): every row of values
+    without one takes the nearest row's label (the one above on a tie), in place, instead of the
+    label above it."""
+    valued = [labels for _r, labels, values in body if any(_number(v) for v in values)]
+    for k in range(main):
+        at = [i for i, labels in enumerate(valued) if labels[k]]
+        alone = any(labels[k] for _r, labels, values in body if not any(_number(v) for v in values))
+        if not at or at[0] == 0 or alone:
+            continue
+        for i, labels in enumerate(valued):
+            if not labels[k]:
+                near = min(at, key=lambda j: (abs(j - i), j))
+                labels[k] = valued[near][k]
 
 
 def _main_column(body: list[tuple[int, list[str], list[str]]], n_lab: int, key_cols: list[int]) -> int:
