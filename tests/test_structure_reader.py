@@ -153,6 +153,25 @@ def test_a_benchmark_printed_in_the_middle_of_its_split_rows_names_them_all(tmp_
     } <= got  # fmt: skip
 
 
+def test_value_columns_headed_by_a_key_are_label_columns(tmp_path):
+    """ "Model size" and "Sample budget" columns hold numbers but describe the row (the catalogue's
+    key columns): their values are the cell's setting, never scores; the first row, whose model
+    name is printed on the row below, is still a row of the body."""
+    xs = [200, 270, 350]
+    items = [
+        (72, 80, "Table 1: Results of the provers."),
+        (72, 100, "Method"), (200, 100, "^Model size"), (270, 100, "^Sample budget"), (350, 100, "^Zorbf2f-test"),
+        *row(114, "Alpha-Prover", ["7B", "32", "50.0%"], xs),
+        *row(126, "Beta-Prover", ["8B", "128", "55.5%"], xs),
+        *row(138, "Gamma-Prover", ["70B", "3200", "61.5%"], xs),
+    ]  # fmt: skip
+    cells = structure_cells(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "value")
+    want = {("Alpha-Prover", "50.0%"), ("Beta-Prover", "55.5%"), ("Gamma-Prover", "61.5%")}
+    assert got == {(m, "Zorbf2f-test", v) for m, v in want}
+    assert ("Alpha-Prover", "Model size 7B; Sample budget 32") in triples(cells, "model", "setting")
+
+
 #: Shape tests written for the grid reader that the structure reader passes too (issue 32: one reader).
 PASSING = [
     "test_result_shapes.test_a_captioned_table_of_names_no_catalogue_knows_is_read",

@@ -19,8 +19,9 @@ the catalogue knows comes in as predicates (`RowKinds`), as `table_grid.build_gr
   * a header row holding label cells only, between header lines, is the corner; one at the bottom
     of the header (or a row of one cell right over the rows, under headers of two or more cells) is
     the group heading of the first rows;
-- label columns: the main one is the label column most body rows print a label in (key columns
-  such as "# Shots" aside); columns left of it hold groups. A label printed once for several rows
+- label columns: value columns right after them headed by a key ("Model size", "Sample budget",
+  known to the catalogue) are label columns too; the main one is the label column most body rows
+  print a label in (key columns such as "# Shots" aside); columns left of it hold groups. A label printed once for several rows
   is carried down, or, when the first row of values has none, given to the nearest rows (a label
   printed in the middle of its rows); a row label of two or more words opening with a lower-case word ("w/ TIR")
   names a variant of the row above it, whose name it takes first;
@@ -115,15 +116,23 @@ def panels(t: Table) -> list[Table]:
 
 
 def grid_from_table(t: Table, kinds: RowKinds | None = None) -> Grid | None:
-    """The Grid of a structure-stage table; None when no column holds a value."""
+    """The Grid of a structure-stage table; None when no column holds a value, or no column left of
+    them holds labels (a table whose values name nothing)."""
     kinds = kinds or RowKinds()
     cells = {(c.row, c.col): c for c in t.cells}
     value_cols = sorted({c.col for c in t.cells if c.row >= t.header_rows and _value(c.text)})
-    if not value_cols:
+    if not value_cols or value_cols[0] == 0:
         return None
     n_lab = value_cols[0]
     head = body_start(t, cells, n_lab, kinds.is_attribute_row)
     tree = header_tree(t, cells, n_lab, head)
+    keys = 0  # leading value columns headed by a key ("Model size", "Sample budget"): label columns
+    while n_lab + keys < t.n_cols - 1 and any(kinds.is_key_column(c.text) for c in tree.path(keys)):
+        keys += 1
+    if keys:
+        n_lab += keys
+        head = body_start(t, cells, n_lab, kinds.is_attribute_row)
+        tree = header_tree(t, cells, n_lab, head)
     n_val = t.n_cols - n_lab
     col_headers = [[(c.text, c.span) for c in tree.path(k)] for k in range(n_val)]
     label_headers = [" ".join(" ".join(parts).split()) for parts in tree.corner]
@@ -272,7 +281,7 @@ def _fill_centred(body: list[tuple[int, list[str], list[str]]], main: int) -> No
     without one takes the nearest row's label (the one above on a tie), in place, instead of the
     label above it."""
     valued = [labels for _r, labels, values in body if any(_number(v) for v in values)]
-    for k in range(main):
+    for k in range(min(main, len(valued[0]) if valued else 0)):
         at = [i for i, labels in enumerate(valued) if labels[k]]
         alone = any(labels[k] for _r, labels, values in body if not any(_number(v) for v in values))
         if not at or at[0] == 0 or alone:
