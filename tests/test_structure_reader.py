@@ -185,6 +185,8 @@ PASSING = [
     "test_result_shapes.test_a_section_heading_right_under_a_table_is_not_part_of_it",
     "test_result_shapes.test_a_row_of_printed_changes_is_no_results",
     "test_result_shapes.test_a_header_row_after_rows_of_values_starts_a_new_panel",
+    "test_result_shapes.test_a_running_page_header_and_a_packed_budget_are_no_header_and_one_cell",
+    "test_result_shapes.test_a_centred_split_column_is_one_label_column",
     "test_result_shapes.test_an_indented_variant_row_joins_the_row_it_hangs_under",
     "test_result_shapes.test_a_benchmark_the_caption_names_and_prints_as_a_header_names_only_its_columns",
     "test_result_shapes.test_a_raised_letter_after_a_name_is_part_of_its_row",

@@ -209,7 +209,7 @@ def pdf_tables(
                     if not st.label:
                         continue
                     try:
-                        t, why = _structure_table(st, cat)
+                        t, why = _structure_table(_without_running_row(st, running), cat)
                     except Exception as exc:
                         t, why = None, f"skipped ({type(exc).__name__}: {exc})"
                     if t is not None:
@@ -349,6 +349,16 @@ def _panel_table(reg, rules, num: int, cat: Catalogue, second: _SecondReading | 
             t.cells = verify(t.cells, None)
             t.flags.append(f"second reading failed ({type(exc).__name__}); review")
     return t
+
+
+def _without_running_row(st: StructTable, running: frozenset[str]) -> StructTable:
+    """A structure-stage table without its first row when that row prints a running page header
+    (its cells joined are a line the document's pages repeat: `_running_lines`)."""
+    top = sorted((c for c in st.cells if c.row == 0), key=lambda c: c.col)
+    if not running or not top or _running_key(" ".join(c.text for c in top)) not in running:
+        return st
+    cells = [replace(c, row=c.row - 1) for c in st.cells if c.row > 0]
+    return replace(st, cells=cells, n_rows=st.n_rows - 1, header_rows=max(st.header_rows - 1, 0))
 
 
 def _structure_table(st: StructTable, cat: Catalogue) -> tuple[Table | None, str]:
