@@ -172,6 +172,24 @@ def test_value_columns_headed_by_a_key_are_label_columns(tmp_path):
     assert ("Alpha-Prover", "Model size 7B; Sample budget 32") in triples(cells, "model", "setting")
 
 
+def test_a_row_label_in_parentheses_under_a_label_line_is_its_second_line(tmp_path):
+    """ "Zorbench" alone on a line, "(24/8-25/5)" starting the row of values under it: one name
+    "Zorbench (24/8-25/5)" (the result meaning takes the parenthesis as its metric), not a group
+    "Zorbench" over a benchmark "(24/8-25/5)"."""
+    xs = [250, 330]
+    items = [
+        (72, 80, "Table 1: Results of the models."),
+        (72, 100, "Benchmark"), (250, 100, "^Alpha-8B"), (330, 100, "^Beta-9B"),
+        *row(114, "Quuxbench", ["61.2", "70.0"], xs),
+        (72, 126, "Zorbench"),
+        *row(138, "(24/8-25/5)", ["50.0", "60.0"], xs),
+        *row(150, "Fnordset", ["40.0", "30.0"], xs),
+    ]  # fmt: skip
+    cells = structure_cells(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "group", "value")
+    assert {("Alpha-8B", "Zorbench", "", "50.0"), ("Beta-9B", "Fnordset", "", "30.0")} <= got
+
+
 #: Shape tests written for the grid reader that the structure reader passes too (issue 32: one reader).
 PASSING = [
     "test_result_shapes.test_a_captioned_table_of_names_no_catalogue_knows_is_read",

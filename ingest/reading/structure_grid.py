@@ -24,7 +24,8 @@ the catalogue knows comes in as predicates (`RowKinds`), as `table_grid.build_gr
   print a label in (key columns such as "# Shots" aside); columns left of it hold groups. A label printed once for several rows
   is carried down, or, when the first row of values has none, given to the nearest rows (a label
   printed in the middle of its rows); a row label of two or more words opening with a lower-case word ("w/ TIR")
-  names a variant of the row above it, whose name it takes first;
+  names a variant of the row above it, whose name it takes first; a row label in parentheses right
+  under a label line is that name's second line ("LiveCodeBench" over "(24/8-25/5)");
 - a body row with a label and no value, or of one cell with no number (a title centred over the
   value columns), is a group heading for the rows below it;
 - stacked panels (`panels`): a header row after rows of values starts a panel of its own.
@@ -151,7 +152,9 @@ def grid_from_table(t: Table, kinds: RowKinds | None = None) -> Grid | None:
                 heading = printed[-1]
             continue
         name = labels[main]
-        if heading and not (name and _variant(name)):
+        if heading and name.startswith("(") and name.endswith(")"):
+            name = labels[main] = f"{heading} {name}"  # a name's second line: "(24/8-25/5)" under "LiveCodeBench"
+        elif heading and not (name and _variant(name)):
             group = heading  # a label line over rows of names: their group heading
         elif heading:
             parent = heading  # a label line over variant rows ("fast mode"): their model
