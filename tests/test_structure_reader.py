@@ -238,3 +238,19 @@ def test_a_header_on_two_lines_beside_a_one_line_parent_owns_its_column(tmp_path
     ]  # fmt: skip
     got = triples(structure_cells(table_pdf(tmp_path / "t.pdf", [items])), "model", "benchmark", "value")
     assert {("Alpha-8B", "GPQA Diamond", "40.2"), ("Alpha-8B", "Zorblax", "61.2"), ("Beta-9B", "Zorblax", "69.1")} <= got
+
+
+def test_structure_reader_floor_on_the_shared_gold(corpus):
+    """Floor of the progress figure toward one reader: the structure stage alone on the 25 labelled
+    PDFs (eval/results_eval.py, "reader structure"), rounded down with room for one more document."""
+    import importlib.util
+
+    from .conftest import REPO, SHARED
+
+    if not (SHARED / "labels" / "benchmarks.yaml").exists():
+        pytest.skip("gold labels ../shared/labels/benchmarks.yaml not found")
+    spec = importlib.util.spec_from_file_location("results_eval", REPO / "eval" / "results_eval.py")
+    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    t = mod.evaluate(reader="structure")["total"]
+    assert mod.prf(t["tp"], t["pred"], t["gold"])[2] >= 0.93  # measured 0.950
