@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
@@ -36,6 +35,7 @@ from ingest.analysis.result_meaning import (
     score_of,
     validate,
 )
+from ingest.analysis.result_structure import SecondReading, running_key, running_lines, structure_table, without_running_row
 from ingest.analysis.result_verify import verify
 from ingest.analysis.results_web import html_tables, markdown_tables
 from ingest.common.document import Document
@@ -44,10 +44,7 @@ from ingest.common.records import Results, ResultTable
 from ingest.reading.captions import label_tables
 from ingest.reading.extract import KeptPages
 from ingest.reading.pdf_words import page_lines, page_rules, page_words
-from ingest.reading.structure import Table as StructTable
-from ingest.reading.structure import lines_box
-from ingest.reading.structure_grid import RowKinds, panel_grids
-from ingest.reading.structure_regions import fix_sizes, page_runs, page_tables, run_table
+from ingest.reading.structure_regions import fix_sizes, page_tables
 from ingest.reading.table_grid import build_grid
 from ingest.reading.table_regions import find_regions, panels
 from ingest.reading.table_text import CAPTION, FIGURE_CAPTION
@@ -178,7 +175,7 @@ def pdf_tables(
     if not pages:
         return tables, notes
     pdf = None
-    running = _running_lines(doc)
+    running = running_lines(doc)
     try:
         for num in pages:
             try:
@@ -209,7 +206,7 @@ def pdf_tables(
                     if not st.label:
                         continue
                     try:
-                        t, why = _structure_table(_without_running_row(st, running), cat)
+                        t, why = structure_table(without_running_row(st, running), cat)
                     except Exception as exc:
                         t, why = None, f"skipped ({type(exc).__name__}: {exc})"
                     if t is not None:
@@ -217,7 +214,7 @@ def pdf_tables(
                     else:
                         notes.append(f"{st.label} on page {num} not read: {why} (caption: {_short(st.caption)})")
                 continue
-            second = _SecondReading(words, rules, size, num, prepared)
+            second = SecondReading(words, rules, size, num, prepared)
             for reg in regions:
                 try:
                     t, why = _region_table(reg, rules, num, cat, second)
@@ -233,80 +230,19 @@ def pdf_tables(
     return tables, notes
 
 
-def _running_lines(doc: Document) -> frozenset[str]:
-    """The running page headers and footers of a document: a first or last line of text (digits
-    aside) that three or more pages print. They are never part of a table."""
-    seen: Counter[str] = Counter()
-    for p in doc.pages:
-        lines = [ln for ln in p.text.splitlines() if ln.strip()]
-        for ln in {*lines[:2], *lines[-2:]}:
-            key = _running_key(ln)
-            if key:
-                seen[key] += 1
-    return frozenset(k for k, n in seen.items() if n >= 3)
-
-
-_ASCII_DIGITS = str.maketrans("", "", "0123456789")
-
-
-def _running_key(text: str) -> str:
-    """A line's text without digits (page numbers), spaces collapsed, case folded."""
-    bare = text.translate(_ASCII_DIGITS) if text.isascii() else "".join(ch for ch in text if not ch.isdigit())
-    return " ".join(bare.split()).casefold()
-
-
 def _without(regions: list, running: frozenset[str]) -> list:  # type: ignore[type-arg]
     """Regions without the running header or footer lines they reached."""
     if not running:
         return regions
     out = []
     for reg in regions:
-        lines = [ln for ln in reg.lines if _running_key(ln.text) not in running]
+        lines = [ln for ln in reg.lines if running_key(ln.text) not in running]
         if lines:
             out.append(replace(reg, lines=lines) if len(lines) < len(reg.lines) else reg)
     return out
 
 
-class _SecondReading:
-    """The structure stage's reading of one page (its own regions, rows and columns), made only where
-    a region of the page is read as a result table: the page's runs of table lines are found once,
-    and a run's table is built only when the run lies over a region asked about (a run's box is its
-    table's, so the others cannot be the answer)."""
-
-    def __init__(
-        self,
-        words: list,
-        rules: list,
-        size: tuple[float, float],
-        page: int,
-        prepared: tuple[list, float] | None = None,  # type: ignore[type-arg]
-    ) -> None:
-        self._args = (words, rules, size, prepared)
-        self._page = page
-        self._runs: list[tuple[tuple[float, ...], list]] | None = None  # type: ignore[type-arg]
-        self._built: dict[int, StructTable | None] = {}
-
-    def table_over(self, box: tuple[float, ...] | None) -> StructTable | None:
-        """The structure-stage table covering most of `box` (at least half of it); None when none does."""
-        if box is None:
-            return None
-        if self._runs is None:
-            words, rules, (width, height), prepared = self._args
-            self._runs = [(lines_box(r), r) for r in page_runs(words, rules, width, height, prepared)]
-        area = max((box[2] - box[0]) * (box[3] - box[1]), 1e-6)
-        best, share = None, 0.5
-        for k, (bbox, run) in enumerate(self._runs):
-            w = min(box[2], bbox[2]) - max(box[0], bbox[0])
-            h = min(box[3], bbox[3]) - max(box[1], bbox[1])
-            if w > 0 and h > 0 and w * h / area >= share:
-                if k not in self._built:
-                    self._built[k] = run_table(run, self._page)
-                if self._built[k] is not None:
-                    best, share = self._built[k], w * h / area
-        return best
-
-
-def _region_table(reg, rules, num: int, cat: Catalogue, second: _SecondReading | None = None) -> tuple[Table | None, str]:  # type: ignore[no-untyped-def]
+def _region_table(reg, rules, num: int, cat: Catalogue, second: SecondReading | None = None) -> tuple[Table | None, str]:  # type: ignore[no-untyped-def]
     """A region read as a result table, or None and why not (every region gets one or the other).
 
     A captioned table is refused only when its caption says it describes models, data or settings
@@ -330,7 +266,7 @@ def _region_table(reg, rules, num: int, cat: Catalogue, second: _SecondReading |
     return t, ""
 
 
-def _panel_table(reg, rules, num: int, cat: Catalogue, second: _SecondReading | None) -> Table | None:  # type: ignore[no-untyped-def]
+def _panel_table(reg, rules, num: int, cat: Catalogue, second: SecondReading | None) -> Table | None:  # type: ignore[no-untyped-def]
     """One panel of a region (the whole region when it has one) read and checked; None when it holds
     no result cell."""
     grid = build_grid(reg, rules, cat.is_key_column, cat.is_attribute_row, cat.is_label_word)
@@ -349,44 +285,6 @@ def _panel_table(reg, rules, num: int, cat: Catalogue, second: _SecondReading | 
             t.cells = verify(t.cells, None)
             t.flags.append(f"second reading failed ({type(exc).__name__}); review")
     return t
-
-
-def _without_running_row(st: StructTable, running: frozenset[str]) -> StructTable:
-    """A structure-stage table without its first row when that row prints a running page header
-    (its cells joined are a line the document's pages repeat: `_running_lines`)."""
-    top = sorted((c for c in st.cells if c.row == 0), key=lambda c: c.col)
-    if not running or not top or _running_key(" ".join(c.text for c in top)) not in running:
-        return st
-    cells = [replace(c, row=c.row - 1) for c in st.cells if c.row > 0]
-    return replace(st, cells=cells, n_rows=st.n_rows - 1, header_rows=max(st.header_rows - 1, 0))
-
-
-def _structure_table(st: StructTable, cat: Catalogue) -> tuple[Table | None, str]:
-    """A captioned structure-stage table read into result cells (`structure_grid.panel_grids`,
-    then the result meaning), or None and why not. No second reading checks it: its cells need review."""
-    if cat.is_non_result_caption(st.caption):
-        return None, "the caption describes models, data or settings (architecture, hyperparameters, a data mixture), not results"
-    grids = panel_grids(st, RowKinds(cat.is_attribute_row, cat.is_key_column))
-    if not grids:
-        return None, "no column of values"
-    out: Table | None = None
-    for grid in grids:  # stacked panels: one table, each panel read under its own headers
-        attributes: list[Cell] = []
-        orientation, cells = interpret(grid, st.caption, cat, attributes=attributes)
-        if not cells:
-            continue
-        t = Table(st.page, str(st.page), st.label, st.caption, orientation, cells, region=list(st.bbox), attributes=attributes)
-        validate(t, grid, cat)
-        t.cells = verify(t.cells, None)
-        if out is None:
-            out = t
-        else:
-            out.cells += t.cells
-            out.flags += t.flags
-            out.attributes += t.attributes
-    if out is None:
-        return None, "no numeric cell with a model and a benchmark header"
-    return out, ""
 
 
 def _short(text: str, n: int = 80) -> str:
