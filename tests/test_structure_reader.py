@@ -270,4 +270,4 @@ def test_structure_reader_floor_on_the_shared_gold(corpus):
     mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     spec.loader.exec_module(mod)  # type: ignore[union-attr]
     t = mod.evaluate(reader="structure")["total"]
-    assert mod.prf(t["tp"], t["pred"], t["gold"])[2] >= 0.93  # measured 0.950
+    assert mod.prf(t["tp"], t["pred"], t["gold"])[2] >= 0.93  # measured 0.952
