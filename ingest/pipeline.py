@@ -241,6 +241,12 @@ class _TablesPrep:
         # the workers, which import this module (bench/import_costs.py prints its cost).
         from ingest.outputs import tables  # noqa: F401
 
+        if not self.store.manifest_path.exists():
+            # A first build converts the rows of new parts with `pa.Table.from_pylist`, which
+            # imports pandas (0.2-0.4 s): here it overlaps the last job instead of following it.
+            # Updates of existing parts go through `rows_to_arrow` and never need it.
+            import pandas  # noqa: F401
+
     def _scan_stamps(self) -> None:
         with contextlib.suppress(Exception):  # (the table update then scans them itself)
             self._stamps = self.store.bundle_stamps()
