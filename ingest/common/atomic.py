@@ -10,6 +10,7 @@ import errno
 import json
 import os
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from pathlib import Path
 
@@ -36,17 +37,34 @@ def atomic_write_bytes(path: Path, data: bytes, sync: bool = True) -> None:
         raise
 
 
+#: Threads that flush files at once (see `fsync_files`).
+FSYNC_THREADS = 16
+
+
 def fsync_files(paths: list[Path]) -> None:
-    """Flush files written with `sync=False` to disk (a file gone meanwhile is skipped)."""
-    for p in paths:
-        try:
-            fd = os.open(p, os.O_RDONLY)
-        except FileNotFoundError:
-            continue
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+    """Flush files written with `sync=False` to disk (a file gone meanwhile is skipped).
+
+    On several threads: while other processes flush files too, each flush waits for a journal
+    commit of its own, one after another (130 table parts: 0.3-0.5 s); flushes waiting together
+    share commits (30 ms). The threads end before this returns."""
+    if len(paths) <= 2:
+        for p in paths:
+            _fsync(p)
+        return
+    with ThreadPoolExecutor(min(FSYNC_THREADS, len(paths)), thread_name_prefix="fsync") as pool:
+        for _ in pool.map(_fsync, paths):
+            pass
+
+
+def _fsync(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _json_default(o: object) -> object:
