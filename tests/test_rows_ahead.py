@@ -8,6 +8,8 @@ Rows built for other inputs (a spec, bundle or status changed since) must never 
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pandas as pd
@@ -106,3 +108,23 @@ def test_a_run_reads_no_bundle_again_for_its_table_update(tmp_path: Path, monkey
     assert [o.status for o in res.outcomes] == ["ok"] * 3
     assert read == []  # every report's rows were built ahead, while the next was read
     assert len(Store(tmp_path / "data").read_table("reports")) == 3
+
+
+def test_a_first_build_has_pandas_loaded_before_the_table_update(tmp_path: Path) -> None:
+    """A first build converts rows through pandas (`pa.Table.from_pylist`): the driver imports it while
+    the last job runs, so the import does not follow the last report (an update never needs it:
+    test_store_incremental.py's `test_adding_one_report_does_not_import_pandas`)."""
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    for rid in ("alpha", "beta"):
+        write_pdf(reports / f"{rid}.pdf", PAGES)
+        write_report(reports, rid, f"source:\n  path: {rid}.pdf\n")
+    args = ["--reports-dir", str(reports), "--data-dir", str(tmp_path / "data"), "--quiet", "--offline", "--jobs", "1"]
+    code = (
+        "import sys\nimport ingest.outputs.tables as T\nreal, seen = T.rebuild_tables, []\n"
+        "def spy(*a, **k):\n    seen.append('pandas' in sys.modules)\n    return real(*a, **k)\n"
+        f"T.rebuild_tables = spy\nfrom ingest import cli\nrc = cli.main({args!r})\nprint(rc, seen)"
+    )
+    repo = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=repo)
+    assert out.stdout.split() == ["0", "[True]"], out.stderr
