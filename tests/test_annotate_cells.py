@@ -34,3 +34,14 @@ def test_a_coined_name_with_hyphenated_parts_is_used(lens, text: str) -> None:
     prefix and the acronym ("L-EBPO"-style) is part of the name."""
     value = run(lens, text)["rl_algorithm"].value
     assert value[0] in ("Q-RTPO", "S-ARTPO"), value
+
+
+def test_on_policy_distillation_is_used_but_never_the_main_method(lens) -> None:
+    """Codebook: on-policy distillation is a method name known in the field (used where the authors
+    train with it); distilling a teacher is no RL objective, so the report's RL method stays main."""
+    cells = run(
+        lens,
+        "First, we distil the small models from the flagship with on-policy distillation on our prompts. "
+        "Then we apply GRPO to the small models with verifiable rewards.",
+    )
+    assert cells["rl_algorithm"].value == ("GRPO", "on-policy distillation / MOPD")
