@@ -45,3 +45,31 @@ def test_on_policy_distillation_is_used_but_never_the_main_method(lens) -> None:
         "Then we apply GRPO to the small models with verifiable rewards.",
     )
     assert cells["rl_algorithm"].value == ("GRPO", "on-policy distillation / MOPD")
+
+
+def test_an_inference_time_tree_search_is_no_rl_algorithm(lens) -> None:
+    """Codebook: not an algorithm: an inference-time search used only at evaluation, including a
+    search the authors coin a name for; a tree search that produces training data is used."""
+    cells = run(
+        lens,
+        "We train the prover with GRPO on verified proofs. At inference we use MCTS to explore proof paths. "
+        "We present ZetaTS, a novel Monte-Carlo tree search algorithm with curiosity bonuses.",
+    )
+    assert cells["rl_algorithm"].value == ("GRPO",)
+    assert "ZetaTS" not in (cells["rl_algorithm_mentioned"].value or ())
+    cells = run(lens, "We run MCTS to generate training data for the policy, in the manner of expert iteration.")
+    assert "MCTS" in cells["rl_algorithm"].value
+
+
+def test_a_section_on_an_inference_time_search_is_not_own_training(lens) -> None:
+    """Codebook: an inference-time search (a prover's proof search, tree search) is neither an RL
+    algorithm nor agentic RL; what its section says about rewards describes the search."""
+    from ingest.analysis.evidence import Sentence
+
+    sents = [
+        Sentence("We train the model with GRPO on competition problems.", 1, "1", "body", 0, "3 Reinforcement Learning"),
+        Sentence("The search receives a reward of 1 when a Lean proof is verified.", 2, "2", "body", 1,
+                 "4 Proof Search with Monte-Carlo Tree Search"),
+    ]  # fmt: skip
+    cells = annotate(sents, lens).cells
+    assert "formal-verifier" not in cells["reward_source"].value
