@@ -73,3 +73,10 @@ def test_a_section_on_an_inference_time_search_is_not_own_training(lens) -> None
     ]  # fmt: skip
     cells = annotate(sents, lens).cells
     assert "formal-verifier" not in cells["reward_source"].value
+
+
+def test_a_technique_borrowed_from_a_method_is_not_that_method(lens) -> None:
+    """Codebook: training techniques (clip-higher, dynamic sampling) are no algorithm items; the
+    method the authors train with is."""
+    cells = run(lens, "We train with GRPO. Clip-Higher: we raise the upper clipping bound of the ratio to 0.28.")
+    assert cells["rl_algorithm"].value == ("GRPO",)
