@@ -80,3 +80,29 @@ def test_a_technique_borrowed_from_a_method_is_not_that_method(lens) -> None:
     method the authors train with is."""
     cells = run(lens, "We train with GRPO. Clip-Higher: we raise the upper clipping bound of the ratio to 0.28.")
     assert cells["rl_algorithm"].value == ("GRPO",)
+
+
+def test_the_methodology_of_another_report_is_a_method_named_by_reference(lens) -> None:
+    """Codebook: a method named only by reference to another report is that report's method ("as in
+    NAME" until looked up); a lower-case version word after the name belongs to it."""
+    cells = run(lens, "In line with the methodology of Orca v2.1 (Lee et al., 2024), we employ the following RL loss to optimise the policy.")
+    assert cells["rl_algorithm"].value == ("as in Orca v2.1",)
+    # an approach taken from another work for something other than RL is no RL method
+    cells = run(lens, "Following the approach in Zeta2 (Sun et al., 2024a), we apply sliding window attention to the draft.")
+    assert not any(v.startswith("as in") for v in cells["rl_algorithm"].value)
+
+
+def test_the_method_the_summary_says_the_authors_use_is_the_main_one(lens) -> None:
+    """Codebook: the main method is listed first. The abstract / introduction state the core method; a
+    method used more often only in one method section (a side stage) comes after it."""
+    from ingest.analysis.evidence import Sentence
+
+    parts = [
+        ("1 Introduction", "We formulate long-horizon RL and employ GSPO for robust policy optimisation."),
+        ("3 Reinforcement Learning", "The policy is optimised on verifiable prompts."),
+        ("4 Compression", "We use DPO to shorten the answers of the small model."),
+        ("4 Compression", "The preference pairs are used for DPO training of the small model."),
+        ("4 Compression", "We adopt DPO with a shortest-correct positive."),
+    ]
+    sents = [Sentence(t, 1, "1", "body", i, h) for i, (h, t) in enumerate(parts)]
+    assert annotate(sents, lens).cells["rl_algorithm"].value == ("GSPO", "DPO")
