@@ -85,7 +85,10 @@ def test_a_technique_borrowed_from_a_method_is_not_that_method(lens) -> None:
 def test_the_methodology_of_another_report_is_a_method_named_by_reference(lens) -> None:
     """Codebook: a method named only by reference to another report is that report's method ("as in
     NAME" until looked up); a lower-case version word after the name belongs to it."""
-    cells = run(lens, "In line with the methodology of Orca v2.1 (Lee et al., 2024), we employ the following RL loss to optimise the policy.")
+    cells = run(
+        lens,
+        "In line with the methodology of Orca v2.1 (Lee et al., 2024), we employ the following RL loss to optimise the policy.",
+    )
     assert cells["rl_algorithm"].value == ("as in Orca v2.1",)
     # an approach taken from another work for something other than RL is no RL method
     cells = run(lens, "Following the approach in Zeta2 (Sun et al., 2024a), we apply sliding window attention to the draft.")
