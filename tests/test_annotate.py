@@ -305,8 +305,15 @@ def test_chinese_report_is_read_like_its_english_twin(lens) -> None:
     )
     assert cells["reward_source"].value == ("rule-based/verifiable",)
     assert cells["reward_source"].quote.startswith("第二阶段")
-    assert cells["disclosure"].value == ("low",)
     assert "agentic_rl_stage" in cells["disclosure"].indicators
+    # the level follows the lens's fitted cut points: the twins' levels agree, whatever those are
+    en = run(
+        lens,
+        "The second stage focuses on large-scale reinforcement learning, using rule-based rewards to strengthen exploration. "
+        "Finally, we applied reinforcement learning to more than 20 tasks, including instruction following and Agent skills.",
+    )
+    for dim in ("disclosure", "rl_disclosure"):
+        assert cells[dim].value == en[dim].value, dim
     assert cells["rl_disclosure"].value != ("none",)
 
 

@@ -109,3 +109,28 @@ def test_the_method_the_summary_says_the_authors_use_is_the_main_one(lens) -> No
     ]
     sents = [Sentence(t, 1, "1", "body", i, h) for i, (h, t) in enumerate(parts)]
     assert annotate(sents, lens).cells["rl_algorithm"].value == ("GSPO", "DPO")
+
+
+def _fired(cell: Cell) -> set[str]:
+    return {i.indicator for i in cell.checklist or () if i.fired}
+
+
+def test_the_amount_of_text_on_rl_is_an_indicator_on_a_doubling_scale(lens) -> None:
+    """Codebook: the disclosure levels weigh 'the amount of dedicated text' (a paragraph or two; a
+    dedicated section; several sections): sentences on RL outside summary sections, 8, 16, 32 …"""
+    from ingest.analysis.evidence import Sentence
+
+    method = [f"The reward of task {i} is one when the answer matches and zero otherwise." for i in range(9)]
+    intro = [f"Reinforcement learning improves skill {i} of language models." for i in range(20)]
+    sents = [Sentence(t, 1, "1", "body", i, "1 Introduction") for i, t in enumerate(intro)]
+    sents += [Sentence(t, 2, "2", "body", len(intro) + i, "3 Reinforcement Learning") for i, t in enumerate(method)]
+    fired = _fired(annotate(sents, lens).cells["rl_disclosure"])
+    assert "rl_text_8" in fired and "rl_text_16" not in fired  # the introduction's sentences do not count
+
+
+def test_chinese_stage_named_beside_ideographs_counts_like_the_english(lens) -> None:
+    """Twins give the same cells: "we combine SFT and online DPO" said in Chinese names the stage and
+    its method although no word boundary separates "DPO" from the ideographs around it."""
+    zh = _fired(run(lens, "在训练方面,我们结合了有监督微调以及在线DPO等方法。")["rl_disclosure"])
+    en = _fired(run(lens, "For training, we combine supervised fine-tuning with online DPO.")["rl_disclosure"])
+    assert {"rl_stage", "algorithm_named"} <= zh and {"rl_stage", "algorithm_named"} <= en
