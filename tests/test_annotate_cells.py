@@ -134,3 +134,42 @@ def test_chinese_stage_named_beside_ideographs_counts_like_the_english(lens) -> 
     zh = _fired(run(lens, "在训练方面,我们结合了有监督微调以及在线DPO等方法。")["rl_disclosure"])
     en = _fired(run(lens, "For training, we combine supervised fine-tuning with online DPO.")["rl_disclosure"])
     assert {"rl_stage", "algorithm_named"} <= zh and {"rl_stage", "algorithm_named"} <= en
+
+
+def test_cue_report_counts_an_amount_rule_where_its_indicator_fires(lens) -> None:
+    """The cue report lists each amount-of-text indicator as a rule (its placeholder pattern is no
+    cue) and ablates it by an amount no document reaches."""
+    import importlib.util
+    import sys
+
+    from .conftest import REPO
+
+    if "cue_report" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("cue_report", REPO / "eval" / "cue_report.py")
+        mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+        sys.modules["cue_report"] = mod
+        spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    cr = sys.modules["cue_report"]
+    cues = list(cr.lens_cues(lens))
+    assert not any(c.pattern == cr.NEVER for c in cues)
+    amount = [c for c in cues if c.path[-1] == "amount"]
+    assert amount and all(c.pattern.startswith(cr.AMOUNT) for c in amount)
+    ablated = cr.without(lens, amount[0])
+    dim = ablated.dimensions[amount[0].path[1]]
+    assert dim.indicators[amount[0].path[3]].amount == 10**9
+
+
+def test_a_neighbouring_sentence_may_set_the_reward_topic(lens) -> None:
+    """A reward source counts where the sentence is about reward or RL; the paragraph around it (the
+    sentence before or after, under the same heading) may say so ("For open questions, we employ an LLM
+    judge. For code, the reward is the share of unit tests passed")."""
+    from ingest.analysis.evidence import Sentence
+
+    def cells_of(*texts: str) -> dict[str, Cell]:
+        return annotate([Sentence(t, 1, "1", "body", i, "4 Training") for i, t in enumerate(texts)], lens).cells
+
+    judge = "For open-ended questions, we employ an LLM-as-judge to compare the response with the ground truth."
+    got = cells_of(judge, "For code, the reward is the share of unit tests the program passes.")["reward_source"].value
+    assert "generative-reward-model/LLM-judge/rubric" in got
+    alone = cells_of(judge, "The questions come from three public collections.")["reward_source"].value
+    assert "generative-reward-model/LLM-judge/rubric" not in alone
