@@ -173,3 +173,24 @@ def test_a_neighbouring_sentence_may_set_the_reward_topic(lens) -> None:
     assert "generative-reward-model/LLM-judge/rubric" in got
     alone = cells_of(judge, "The questions come from three public collections.")["reward_source"].value
     assert "generative-reward-model/LLM-judge/rubric" not in alone
+
+
+def test_role_compare_learns_used_from_other_documents_only() -> None:
+    """eval/role_compare.py: the learned model decides a document's methods from a fit on the others."""
+    import importlib.util
+    import sys
+
+    from .conftest import REPO
+
+    sys.path.insert(0, str(REPO / "eval"))
+    spec = importlib.util.spec_from_file_location("role_compare", REPO / "eval" / "role_compare.py")
+    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    sys.modules["role_compare"] = mod
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    cands = [
+        mod.Candidate(f"d{i}", name, (float(used), 0.0, float(not used)), used, used)
+        for i in range(6)
+        for name, used in (("A", True), ("B", False))
+    ]
+    got = mod.learned_loo(cands)
+    assert got[("d0", "A")] and not got[("d0", "B")]

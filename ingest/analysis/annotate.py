@@ -121,7 +121,7 @@ __all__ = [
 ]
 
 #: Bump when evidence or annotation rules change in code, so stored annotations are recomputed.
-ANNOTATE_VERSION = 10
+ANNOTATE_VERSION = 11
 Ranking = Literal["tfidf", "cues"]
 
 
