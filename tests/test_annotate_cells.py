@@ -194,3 +194,24 @@ def test_role_compare_learns_used_from_other_documents_only() -> None:
     ]
     got = mod.learned_loo(cands)
     assert got[("d0", "A")] and not got[("d0", "B")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "For the preference stage, rejected responses are drawn via rule-based selection that favours longer outputs.",
+        "Before the reward is computed, a rule-based pre-filter removes degenerate translations.",
+        "Translations resist evaluation through explicit rule-based checks, so the reward comes from a scorer.",
+        "In RL, an answer that is a non-ground-truth answer but passes the checks is flagged for review.",
+        "The RL reward without reference answer compares the input with its round-trip reconstruction.",
+    ],
+)
+def test_rules_that_select_data_or_cannot_score_are_no_rule_based_reward(lens, text: str) -> None:
+    """Codebook rule-based/verifiable: a rule or reference that scores the answer; a rule that picks or
+    filters data, a task rules cannot score, and a reward without a reference are not that."""
+    assert "rule-based/verifiable" not in run(lens, text)["reward_source"].value
+
+
+def test_rule_based_answer_checks_stay_rule_based(lens) -> None:
+    cells = run(lens, "The RL reward is rule-based: one when the final answer matches the reference answer.")
+    assert "rule-based/verifiable" in cells["reward_source"].value
