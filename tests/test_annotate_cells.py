@@ -215,3 +215,9 @@ def test_rules_that_select_data_or_cannot_score_are_no_rule_based_reward(lens, t
 def test_rule_based_answer_checks_stay_rule_based(lens) -> None:
     cells = run(lens, "The RL reward is rule-based: one when the final answer matches the reference answer.")
     assert "rule-based/verifiable" in cells["reward_source"].value
+
+
+def test_a_format_term_of_the_reward_is_a_format_penalty(lens) -> None:
+    """Codebook length/format penalty: explicit format terms of the reward."""
+    cells = run(lens, "The reward has three additive parts: tool-call correctness, output format validity and task success.")
+    assert "length/format penalty" in cells["reward_source"].value
