@@ -271,3 +271,70 @@ def test_structure_reader_floor_on_the_shared_gold(corpus):
     spec.loader.exec_module(mod)  # type: ignore[union-attr]
     t = mod.evaluate(reader="structure")["total"]
     assert mod.prf(t["tp"], t["pred"], t["gold"])[2] >= 0.93  # measured 0.952
+
+
+def sized_pdf(path, items: list[tuple[float, float, str, float]]):  # type: ignore[no-untyped-def]
+    """A one-page PDF of (x, y top-down, text, font size) items; x is the centre when text starts with "^"."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from reportlab.pdfgen import canvas
+
+    from .conftest import _font
+
+    font = _font()
+    c = canvas.Canvas(str(path), pagesize=A4)
+    _w, h = A4
+    for x, y, text, size in items:
+        if text.startswith("^"):
+            text = text[1:]
+            x -= stringWidth(text, font, size) / 2
+        c.setFont(font, size)
+        c.drawString(x, h - y, text)
+    c.showPage()
+    c.save()
+    return path
+
+
+def test_headers_set_with_word_spaces_over_narrow_value_columns_are_one_per_column(tmp_path):
+    """A header line set with word spaces ("# Params Zorblax Quuxbench Fnordset"), each header
+    wider than the values under it ("7B", "61.2") so its words' centres fall outside the value
+    columns: each run cut at the word gap inside a gap between columns heads its own column."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from .conftest import _font
+
+    font, size = _font(), 8.0
+    head = ["#", "Params", "Zorblax", "Quuxbench", "Fnordset"]
+    x, lefts = 200.0, []
+    for w in head:
+        lefts.append(x)
+        x += stringWidth(w + " ", font, size)
+    ends = [a + stringWidth(w, font, size) for a, w in zip(lefts, head, strict=True)]
+    runs = [(lefts[0], ends[1]), *zip(lefts[2:], ends[2:], strict=True)]
+    xs = [(a + b) / 2 for a, b in runs]
+    items = [
+        (72, 80, "Table 1: Results of the models.", size), (72, 100, "Model", size), (200, 100, " ".join(head), size),
+        *[(a, y, t, size) for a, y, t in row(114, "Alpha-8B", ["7B", "61.2", "70.0", "33.0"], xs)],
+        *[(a, y, t, size) for a, y, t in row(126, "Beta-9B", ["9B", "50.0", "60.0", "35.5"], xs)],
+    ]  # fmt: skip
+    got = triples(structure_cells(sized_pdf(tmp_path / "t.pdf", items)), "model", "benchmark", "value")
+    assert {("Alpha-8B", "Zorblax", "61.2"), ("Beta-9B", "Quuxbench", "60.0"), ("Beta-9B", "Fnordset", "35.5")} <= got
+
+
+def test_a_caption_wrapped_onto_the_table_region_is_no_row_of_the_table(tmp_path):
+    """A caption set larger than its table whose last line ends in a raised mark ("... marked with
+    †.", the mark and stop set apart like cells) is read as the caption's, not as the table's first
+    rows: the header under it names the columns."""
+    xs = [250, 330, 410]
+    items = [
+        (72, 80, "Table 1: Results of the models on three benchmarks. Models trained", 10.0),
+        (72, 92, "with external data are marked with", 10.0), (247, 89, "†", 6.0), (256, 92, ".", 10.0),
+        (72, 104, "Model", 8.0), (250, 104, "^Zorblax", 8.0), (330, 104, "^Quuxbench", 8.0), (410, 104, "^Fnordset", 8.0),
+        *[(a, y, t, 8.0) for a, y, t in row(116, "Alpha-8B", ["61.2", "70.0", "33.0"], xs)],
+        *[(a, y, t, 8.0) for a, y, t in row(127, "Beta-9B", ["50.0", "60.0", "35.5"], xs)],
+        *[(a, y, t, 8.0) for a, y, t in row(138, "Gamma-7B", ["40.0", "30.0", "20.0"], xs)],
+    ]  # fmt: skip
+    cells = structure_cells(sized_pdf(tmp_path / "t.pdf", items))
+    got = triples(cells, "model", "benchmark", "value")
+    assert {("Alpha-8B", "Zorblax", "61.2"), ("Beta-9B", "Quuxbench", "60.0"), ("Gamma-7B", "Fnordset", "20.0")} <= got
+    assert len(cells) == 9

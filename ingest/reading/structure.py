@@ -151,7 +151,7 @@ def _split_close_headers(pieces: list[_Piece], cols: list[tuple[float, float]], 
     lefts = [a for a, _ in cols]
     out: list[_Piece] = []
     for p in pieces:
-        parts = _column_runs(p, cols, lefts) if p.line < head_end and p.c1 - p.c0 >= 2 else None
+        parts = (_column_runs(p, cols, lefts) or _gap_runs(p, cols)) if p.line < head_end and p.c1 - p.c0 >= 2 else None
         if parts is None:
             out.append(p)
             continue
@@ -182,6 +182,32 @@ def _column_runs(p: _Piece, cols: list[tuple[float, float]], lefts: list[float])
     for k, ws in groups:
         a, b = cols[k]
         if abs((ws[0].x0 + ws[-1].x1) / 2 - (a + b) / 2) > max((b - a) / 3, 2.0):
+            return None
+    return groups
+
+
+def _gap_runs(p: _Piece, cols: list[tuple[float, float]]) -> list[tuple[int, list[Word]]] | None:
+    """The piece's words cut at the one word gap inside each gap between the columns it covers,
+    when every run is centred on its column (within a third of the column's width, as a value is):
+    headers wider than their narrow value columns ("# Params" over "1.3B") set with word spaces
+    ("# Params POPE MME-P MMB" over five columns), whose word centres lie outside the value bands.
+    Most runs must be one word: a spanning phrase cut at the column gaps gives runs of several."""
+    ws = p.seg.words
+    groups: list[tuple[int, list[Word]]] = []
+    start = 0
+    for k in range(p.c0, p.c1):
+        lo, hi = cols[k][1], cols[k + 1][0]
+        cuts = [i for i in range(start + 1, len(ws)) if lo <= (ws[i - 1].x1 + ws[i].x0) / 2 <= hi]
+        if len(cuts) != 1:
+            return None
+        groups.append((k, ws[start : cuts[0]]))
+        start = cuts[0]
+    groups.append((p.c1, ws[start:]))
+    if len(groups) < 3 or 2 * sum(len(run) > 1 for _k, run in groups) > len(groups):
+        return None  # mostly runs of several words: a phrase spanning the columns, cut by chance
+    for k, run in groups:
+        a, b = cols[k]
+        if abs((run[0].x0 + run[-1].x1) / 2 - (a + b) / 2) > max((b - a) / 3, 2.0):
             return None
     return groups
 
