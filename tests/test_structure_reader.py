@@ -11,6 +11,8 @@ import pytest
 
 from ingest.analysis.results import read_results
 from ingest.reading.extract import extract_file
+from ingest.reading.structure import _head_end, _Piece
+from ingest.reading.table_text import Line, Seg, Word
 
 from . import test_result_shapes, test_results
 from .test_results import CAT, row, table_pdf, triples
@@ -338,3 +340,63 @@ def test_a_caption_wrapped_onto_the_table_region_is_no_row_of_the_table(tmp_path
     got = triples(cells, "model", "benchmark", "value")
     assert {("Alpha-8B", "Zorblax", "61.2"), ("Beta-9B", "Quuxbench", "60.0"), ("Gamma-7B", "Fnordset", "20.0")} <= got
     assert len(cells) == 9
+
+
+def test_a_heading_centred_between_rows_makes_no_column_of_its_own(tmp_path):
+    """A group heading centred over the value columns between rows ("General Coding Tasks"),
+    touching the wide model names over the columns beside the middle one, does not bridge those
+    columns into one: each model keeps its own column of values."""
+    xs = [250, 310, 370]
+    items = [
+        (72, 80, "Table 1: Results of the models."),
+        (72, 100, "Benchmark"), (250, 100, "^Alpha-Longer"), (310, 100, "^Bee"), (370, 100, "^Gamma-Longer"),
+        *row(114, "Zorblax", ["61.2", "70.0", "33.0"], xs),
+        *row(126, "Quuxbench", ["50.0", "60.0", "35.5"], xs),
+        (310, 140, "^General Coding Tasks"),
+        *row(154, "Fnordset", ["40.0", "30.0", "20.0"], xs),
+        *row(166, "Blorpeval", ["41.0", "31.0", "21.0"], xs),
+    ]  # fmt: skip
+    cells = structure_cells(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "value")
+    assert {("Alpha-Longer", "Zorblax", "61.2"), ("Bee", "Fnordset", "30.0"), ("Gamma-Longer", "Blorpeval", "21.0")} <= got
+    assert len(cells) == 12
+
+
+def test_a_two_line_label_set_around_its_line_of_values_is_one_row(tmp_path):
+    """A row label of two lines centred on its one line of values ("Quuxbench Extended Suite" above
+    the values, reaching over the next label column, "Verified" below, both closer than a line of
+    type) labels that row, whole."""
+    xs = [250, 330]
+    items = [
+        (72, 80, "Table 1: Results of the models."),
+        (72, 100, "Benchmark"), (250, 100, "^Alpha-8B"), (330, 100, "^Beta-9B"),
+        (72, 116, "Zorblax"), *row(116, "3-shot", ["61.2", "70.0"], xs, 170),
+        (72, 129, "Quuxbench Extended Suite"), *row(134, "", ["50.0", "60.0"], xs)[1:], (72, 139, "Verified"),
+        (72, 154, "Fnordset"), *row(154, "5-shot", ["40.0", "30.0"], xs, 170),
+    ]  # fmt: skip
+    cells = structure_cells(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "value")
+    assert {
+        ("Alpha-8B", "Quuxbench Extended Suite Verified", "50.0"),
+        ("Beta-9B", "Quuxbench Extended Suite Verified", "60.0"),
+    } <= got
+    assert len(cells) == 6
+
+
+def test_the_first_body_line_is_the_first_with_a_label_left_of_the_values() -> None:
+    """Row labels set centred in their column start at different x; the first line of a label and
+    values is the first body line even when it does not start at the region's left edge (a longer
+    label further down does)."""
+
+    def piece(li: int, x0: float, x1: float, text: str) -> _Piece:
+        return _Piece(li, Seg([Word(text, x0, x1, li * 12.0, li * 12.0 + 8, li * 12.0 + 7, 8.0)]))
+
+    rows = [("Model", 90, False), ("AIME 2024", 86, True), ("MATH-500", 88, True), ("SWE-bench Verified", 72, True)]
+    pieces: list[_Piece] = []
+    lines: list[Line] = []
+    for li, (label, x0, valued) in enumerate(rows):
+        mine = [piece(li, x0, x0 + 5 * len(label), label)]
+        mine += [piece(li, x, x + 16, "61.2" if valued else "Alpha") for x in (250, 300)]
+        pieces += mine
+        lines.append(Line([w for p in mine for w in p.seg.words]))
+    assert _head_end(pieces, lines) == 1
