@@ -400,3 +400,29 @@ def test_the_first_body_line_is_the_first_with_a_label_left_of_the_values() -> N
         pieces += mine
         lines.append(Line([w for p in mine for w in p.seg.words]))
     assert _head_end(pieces, lines) == 1
+
+
+def test_a_column_of_lists_set_with_wide_spaces_is_one_column_and_names_no_row(tmp_path):
+    """A "Problems" column of lists ("P1 , P2 , P3 , P4" with spaces wider than a cell gap round
+    the commas) beside the benchmark column: each list is one cell (not a column per item), and a
+    column of lists describes its rows, so the benchmark column names them."""
+
+    def listed(y: float, x: float, names: list[str]) -> list[tuple[float, float, str]]:
+        out = []
+        for k, name in enumerate(names):
+            out.append((x, y, name))
+            x += 6 * len(name) + 3
+            if k < len(names) - 1:
+                out.append((x, y, ","))
+                x += 9
+        return out
+
+    items = [
+        (72, 80, "Table 1: Results of our model on three contests."),
+        (72, 100, "Contest"), (170, 100, "Problems"), (330, 100, "Points"),
+        (72, 116, "AIME 2025"), *listed(116, 170, ["P1", "P2", "P3", "P4"]), (330, 116, "83.3%"),
+        (72, 130, "AIME 2024"), *listed(130, 170, ["P1", "P3", "P5", "P6"]), (330, 130, "73.8%"),
+        (72, 144, "HMMT 2025"), *listed(144, 170, ["A1", "B4", "B6"]), (330, 144, "98.3%"),
+    ]  # fmt: skip
+    cells = structure_cells(table_pdf(tmp_path / "t.pdf", [items]))
+    assert triples(cells, "benchmark", "value") == {("AIME 2025", "83.3%"), ("AIME 2024", "73.8%"), ("HMMT 2025", "98.3%")}

@@ -34,6 +34,7 @@ the catalogue knows comes in as predicates (`RowKinds`), as `table_grid.build_gr
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -325,13 +326,22 @@ def _centred_names(body: list[tuple[int, list[str], list[str]]], main: int) -> N
 
 
 def _main_column(body: list[tuple[int, list[str], list[str]]], n_lab: int, key_cols: list[int]) -> int:
-    """The label column most rows of values print a label in (the rightmost of equals), key columns
-    aside; columns left of it hold groups, those right of it more of the name or notes."""
+    """The label column most rows of values print a label in (the rightmost of equals that is not a
+    column of lists), key columns aside; columns left of it hold groups, those right of it more of
+    the name or notes."""
     counts = Counter(k for _r, labels, values in body if any(values) for k in range(n_lab) if labels[k] and k not in key_cols)
     if not counts:  # no row of values prints a name of its own: the last label column not a key
         return next((k for k in reversed(range(n_lab)) if k not in key_cols), max(n_lab - 1, 0))
     best = max(counts.values())
-    return max(k for k, n in counts.items() if n == best)
+    tied = [k for k, n in counts.items() if n == best]
+    lists = Counter(k for _r, labels, values in body if any(values) for k in tied if _list(labels[k]))
+    named = [k for k in tied if 2 * lists[k] <= counts[k]]  # a column of lists ("P1, P2, P3") describes
+    return max(named or tied)
+
+
+def _list(text: str) -> bool:
+    """Whether a label is a list of items ("P1 , P2 , P4", "A1 ∼ B4, B6"), not a name."""
+    return len([part for part in re.split(r"\s*,\s*", text) if part.strip()]) >= 3
 
 
 def _labels(cells: dict[tuple[int, int], Cell], r: int, n_lab: int) -> list[str]:
