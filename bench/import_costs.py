@@ -41,6 +41,7 @@ DEFERRED: list[tuple[str, str, str]] = [
     ("ingest.cli", "ingest.run.isolate", "every command but discover"),
     ("ingest.cli", "ingest.tables_command", "every command but tables"),
     ("ingest.pipeline", "ingest.outputs.tables", "ingest workers (only the driver rebuilds the tables)"),
+    ("ingest.pipeline", "pandas", "runs that update existing tables (only a first build converts rows through pandas)"),
     ("ingest.outputs.export", "ingest.outputs.study_tables", "a CSV export straight from Arrow"),
     ("ingest.outputs.export", "ingest.outputs.leaderboard", "a CSV export straight from Arrow"),
     ("ingest.outputs.export", "ingest.outputs.review", "a CSV export straight from Arrow"),

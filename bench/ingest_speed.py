@@ -8,6 +8,10 @@ written. pdftotext = `pdftotext FILE out.txt` on the same files, one process eac
 would run it. Warm = the same run again on unchanged inputs (in-process, and as a
 `python -m ingest` process including interpreter start-up).
 
+Default jobs = the same cold run with `--jobs` left at its default (one worker per core: what a
+user who passes no option gets), printed for information on its own line; the target stays on
+the `--jobs 1` line.
+
 Parallel = `--copies` copies of every corpus PDF (each with a comment appended after `%%EOF`, so
 the hashes differ and nothing is served from the text cache), ingested cold with `--jobs 1` and
 with `--jobs 2`. On a shared machine the other processes' load skews this figure; the script
@@ -58,7 +62,7 @@ from ingest.pipeline_steps import analyse  # noqa: E402
 from ingest.reading.extract import extract_file  # noqa: E402
 from ingest.reading.sections import section_spans, split_sections  # noqa: E402
 from ingest.reading.textnorm import word_rule  # noqa: E402
-from ingest.run.executor import fork_here, run_jobs, stop_forkserver, warm_up  # noqa: E402
+from ingest.run.executor import default_jobs, fork_here, run_jobs, stop_forkserver, warm_up  # noqa: E402
 from ingest.run.jobs import Job, Limits  # noqa: E402
 from ingest.sources.registry import load_registry  # noqa: E402
 from ingest.store.store import Store  # noqa: E402
@@ -114,7 +118,7 @@ def time_pdftotext(pdfs: list[Path], out: Path) -> tuple[float, float]:
     return wall, kids
 
 
-def cold_run(reports: Path, data: Path, jobs: int, root: Path) -> tuple[float, float, float]:
+def cold_run(reports: Path, data: Path, jobs: int | None, root: Path) -> tuple[float, float, float]:
     """(wall, driver cpu, worker cpu) of a cold in-process run.
 
     When this process forks its workers from the worker server (it has threads, e.g. once pyarrow
@@ -206,6 +210,7 @@ class Runs:
 
     ref: list[tuple[float, float]] = field(default_factory=list)  # pdftotext
     cold: list[tuple[float, float, float]] = field(default_factory=list)
+    cold_default: list[tuple[float, float, float]] = field(default_factory=list)  # --jobs left at its default
     warm: list[tuple[float, float]] = field(default_factory=list)
     cli_warm: list[tuple[float, float]] = field(default_factory=list)
     cli_cold: list[tuple[float, float]] = field(default_factory=list)
@@ -239,6 +244,7 @@ def _one_round(i: int, args: argparse.Namespace, pdfs: list[Path], tmpd: Path, r
     settings = Settings(data_dir=data, offline=True, jobs=1, source_roots=(args.corpus,))
     runs.ref.append(time_pdftotext(pdfs, tmpd))
     runs.cold.append(cold_run(reports, data, jobs=1, root=args.corpus))
+    runs.cold_default.append(cold_run(reports, tmpd / f"default{i}", jobs=None, root=args.corpus))
     store = Store(data)
     bundles = [store.load_bundle(x) for x in store.bundle_ids()]
     runs.stage.append(sum(b.results.seconds for b in bundles if b is not None and b.results is not None))
@@ -287,6 +293,7 @@ def report(args: argparse.Namespace, pdfs: list[Path], runs: Runs) -> bool:
     r, r_cpu = best(runs.ref)
     c, c_drv, c_kids = best(runs.cold)
     c_cpu = c_drv + c_kids
+    d, d_drv, d_kids = best(runs.cold_default)
     cc, cc_cpu = best(runs.cli_cold)
     w, w_cpu = best(runs.warm)
     cw, cw_cpu = best(runs.cli_warm)
@@ -298,6 +305,10 @@ def report(args: argparse.Namespace, pdfs: list[Path], runs: Runs) -> bool:
     print(
         f"cold ingest (in-process, --jobs 1):   {c:6.3f} s   {c_cpu:6.3f} s   ratio to pdftotext: wall {c / r:4.2f}x,"
         f" CPU {c_cpu / r_cpu:4.2f}x   (target <= 2x; CPU: driver {c_drv:.2f} s, workers and their server {c_kids:.2f} s)"
+    )
+    print(
+        f"cold ingest (in-process, --jobs {default_jobs()}):   {d:6.3f} s   {d_drv + d_kids:6.3f} s   ratio to pdftotext:"
+        f" wall {d / r:4.2f}x, CPU {(d_drv + d_kids) / r_cpu:4.2f}x   (no target: the default, one worker per core)"
     )
     print(
         f"cold ingest (python -m ingest):       {cc:6.3f} s   {cc_cpu:6.3f} s   ratio to pdftotext: wall {cc / r:4.2f}x,"

@@ -27,6 +27,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ingest.analysis.confidence import Model
 from ingest.analysis.confidence_fit import run_model
@@ -48,6 +49,9 @@ from ingest.run.warm import warm_caches
 from ingest.sources.registry import Registry, Roster, SpecError, load_registry, load_roster
 from ingest.sources.schema import ReportSpec
 from ingest.store.store import Store
+
+if TYPE_CHECKING:  # the table builder (pyarrow) loads in the driver only when the tables change
+    from ingest.outputs.tables import ReadyRows
 
 
 def make_executor(
@@ -122,10 +126,12 @@ def _ingest_all(
     meanwhile: Callable[[], None] | None = None,
     written: set[str] | None = None,
     model: Model | None = None,
+    ahead: Callable[[ReportSpec, Path], None] | None = None,
 ) -> list[Outcome]:
     """Plan each report in the driver, run the work on the executor, finish in the driver; keep input order.
 
-    `written` collects the reports whose bundle or status file was written (what the tables must take in).
+    `written` collects the reports whose bundle or status file was written (what the tables must take in);
+    `ahead(spec, path)` works on a stored report (its table rows) while the next job runs, once no job is forked here.
 
     `meanwhile()` is the driver's own work for after the run (e.g. importing the table builder):
     it is called once the last job has been handed out, so it overlaps the jobs still running
@@ -142,16 +148,19 @@ def _ingest_all(
         # while the others idle (outcomes still keep the order of the reports).
         order.sort(key=lambda i: -_size_hint(*items[i]))
     started = 0
+    forking = True  # may a later job still be forked from this process (which must stay light until then)?
 
     def on_start(key: object) -> None:
-        nonlocal started
+        nonlocal started, forking
         started += 1
         if started == 1 and len(order) > 1 and executor.forks_here():
             # Jobs are forked from this process: compile the cues here, once, while the first
             # job runs, so every later job inherits them (the first compiles its own).
             warm_caches(lexicon, lens)
-        if key == order[-1] and meanwhile is not None:
-            meanwhile()  # the last report's job is out: nothing more is forked in this run
+        if key == order[-1]:
+            forking = False
+            if meanwhile is not None:
+                meanwhile()  # the last report's job is out: nothing more is forked in this run
 
     executor = make_executor(settings, on_progress, on_start)
 
@@ -173,6 +182,8 @@ def _ingest_all(
             while ready:
                 yield ready.popleft()
             outcomes[i] = _record(store, finish(planned.pop(i), result, store), written)
+            if ahead is not None and (not forking or not executor.forks_here()):
+                ahead(*items[i])
             yield i
         while ready:
             yield ready.popleft()
@@ -210,6 +221,9 @@ class _TablesPrep:
 
     #: Reports written in this run above which the early scan of stamps is not worth refreshing.
     REFRESH_MAX = 256
+    #: Reports whose table rows are built ahead at most: each one's rows stay in memory until the
+    #: table update, which otherwise holds one bucket's rows at a time.
+    AHEAD_MAX = 64
 
     def __init__(self, store: Store, registry: Registry, files: object, reports_dir: str | Path, dims: set[str], cache: Path,
                  key_extra: str, lexicon: Lexicon, seen: dict[str, tuple[int, int, int]] | None = None,
@@ -225,6 +239,8 @@ class _TablesPrep:
         #: Report files as they were before the run read them (`seen` when the caller took it earlier).
         self._seen: dict[str, tuple[int, int, int]] = dict(seen or {})
         self.from_disk = False
+        #: Table rows built ahead, by report (see `ahead`).
+        self.ready: dict[str, ReadyRows] = {}
 
     def __call__(self) -> None:
         """Everything, the table builder's import included (a job ran, so the tables change).
@@ -240,6 +256,24 @@ class _TablesPrep:
         # The table builder (pandas, pyarrow) loads here, in the driver while the jobs run, not in
         # the workers, which import this module (bench/import_costs.py prints its cost).
         from ingest.outputs import tables  # noqa: F401
+
+        if not self.store.manifest_path.exists():
+            # A first build converts the rows of new parts with `pa.Table.from_pylist`, which
+            # imports pandas (0.2-0.4 s): here it overlaps the last job instead of following it.
+            # Updates of existing parts go through `rows_to_arrow` and never need it.
+            import pandas  # noqa: F401
+
+    def ahead(self, spec: ReportSpec, yaml_path: Path, lens: Lens) -> None:
+        """Build a just stored report's table rows now, while the next reports are read: the table
+        update uses them if nothing they depend on changed since (see `tables.rows_ahead`).
+        Best effort: whatever is not built here, the update builds."""
+        if len(self.ready) >= self.AHEAD_MAX:
+            return
+        from ingest.outputs.tables import rows_ahead
+
+        registry = self.args[0]
+        with contextlib.suppress(Exception):
+            self.ready[spec.id] = rows_ahead(self.store, spec, str(yaml_path), lens, registry.spec_json(spec))
 
     def _scan_stamps(self) -> None:
         with contextlib.suppress(Exception):  # (the table update then scans them itself)
@@ -350,7 +384,10 @@ def run(
     model = run_model(decided, store, lens, cache=store.root / "cache" / "confidence-refit.json")
     prep = _TablesPrep(store, registry, files, reports_dir, dims, cache, lens_key(lens, model), lexicon, seen, folder)
     written: set[str] = set()
-    outs = _ingest_all(items, store, lexicon, settings, lens, progress, page_progress, prep, written, model)
+    outs = _ingest_all(
+        items, store, lexicon, settings, lens, progress, page_progress, prep, written, model,
+        ahead=lambda spec, path: prep.ahead(spec, path, lens),
+    )  # fmt: skip
     result.outcomes.extend(outs)
     prep.load()  # (done already, unless no report needed a job)
     assert prep.full is not None
@@ -370,7 +407,7 @@ def run(
             if prep.refresh_if_changed():
                 stamps = None
             assert prep.full is not None
-            rebuild_tables(store, prep.full, lens, stamps=stamps)
+            rebuild_tables(store, prep.full, lens, stamps=stamps, ready=prep.ready)
             store.set_tables_key(prep.key)
             store.clear_tables_behind(behind)
     return result

@@ -31,6 +31,7 @@ from ingest.reading.sections import section_spans, split_sections
 from ingest.reading.textnorm import word_rule
 from ingest.run.isolate import isolate
 from ingest.run.jobs import Done, Result
+from ingest.run.warm import warm_lexicon
 from ingest.sources import fetch
 from ingest.sources.schema import ReportSpec
 from ingest.store import history
@@ -133,7 +134,8 @@ def compute(task: Task, progress: Progress | None = None) -> Computed:
             try:
                 if doc is None:
                     doc = extract_file(path, engine=settings.engine, max_pages=settings.max_pages, progress=progress, keep=kept)
-                result = analyse(doc, task.lexicon, task.lens, path, kept, task.model)
+                # The lexicon this process compiled already, when it is the same (the task's copy came pickled).
+                result = analyse(doc, warm_lexicon(task.lexicon), task.lens, path, kept, task.model)
             finally:
                 if kept is not None:
                     kept.close()

@@ -489,7 +489,8 @@ def _popover_labels(at: AppTest) -> list[str]:
 
 def test_compare_filter_box_offers_every_facet_and_says_what_is_set(store_env: Path) -> None:
     at = run_app()
-    assert _popover_labels(at) == ["Search", "Columns"]  # the filter is the matrix's own (views.matrix)
+    # the filter is the matrix's own (views.matrix); the exports sit in a popover below it
+    assert _popover_labels(at) == ["Search", "Columns", "Export the shown reports"]
     facets = {f["label"]: f for f in matrix_data(at)["model"]["facets"]}
     assert {"Organization", "Doc type"} <= set(facets)
     for dim in LENS.summary_ids:  # every summary dimension's categories, under the dimension's label
@@ -499,7 +500,7 @@ def test_compare_filter_box_offers_every_facet_and_says_what_is_set(store_env: P
     assert qp(at)["org"] == ["Lab B", "Lab A"] and qp(at)["doc"] == ["arxiv"]
     filters = [["org", "Lab B"], ["org", "Lab A"], ["doc", "arxiv"]]
     assert matrix_data(at)["view"]["filters"] == filters  # kept, in the order picked, over a search
-    assert _popover_labels(at) == ["Search: model", "Columns"]
+    assert _popover_labels(at) == ["Search: model", "Columns", "Export the shown reports"]
     pick(at, [("doc", "arxiv")])
     assert "org" not in qp(at)  # a facet emptied leaves the URL
     shared = run_app(org="Lab B", doc="no such type")  # a shared URL's unknown value is dropped, not an error

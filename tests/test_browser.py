@@ -374,12 +374,17 @@ def test_compare_exports_follow_a_filter_picked_in_the_box(page, server: str) ->
     page.wait_for_selector(IDLE, timeout=90_000)
     shown = set(page.locator("table.frl td.model a").all_inner_texts())
     page.keyboard.press("Escape")  # close the filter panel
-    button = page.locator('[data-testid="stDownloadButton"]').filter(has_text="Comparison (CSV)")
-    button.scroll_into_view_if_needed()
+    opener = page.get_by_role("button", name="Export the shown reports")  # the exports' popover
+    opener.scroll_into_view_if_needed()
+    opener.click()
+    button = page.locator(".st-key-dl_comparison_csv")
+    expect(button).to_be_visible(timeout=30_000)
     with page.expect_download() as dl:
         button.locator("button").click()
     rows = list(csv.DictReader(io.StringIO(Path(dl.value.path()).read_text(encoding="utf-8"))))
     assert rows and len({r["report_id"] for r in rows}) == len(shown) == 2
+    page.keyboard.press("Escape")  # close the exports' popover
+    expect(button).to_be_hidden(timeout=30_000)
     page.locator(".frl-picked button").click()  # remove the value again: every report, the URL cleared
     expect(page.locator(".frl-count")).to_have_text("6 of 6 reports")
     page.wait_for_function("() => !new URLSearchParams(location.search).has('org')", timeout=30_000)

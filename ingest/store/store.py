@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 
 from filelock import FileLock
 
-from ingest.common.atomic import atomic_write_bytes, describe_os_error, dumps
+from ingest.common.atomic import atomic_write_bytes, describe_os_error, dumps, fsync_files
 from ingest.common.document import EXTRACTOR_VERSION, Document
 from ingest.common.records import Bundle
 from ingest.store.frames import pandas_dtypes, to_arrow
@@ -69,6 +69,8 @@ class Store(TableReader):
         self.manifest_path = self.results_dir / "manifest.json"
         self._manifest: tuple[tuple[int, int], Manifest] | None = None
         self._behind_marked = False
+        #: Parts written since the last commit, not yet flushed to disk (see `write_part`).
+        self._unsynced: list[Path] = []
 
     # ---------------------------------------------------------------- text cache
     def _text_path(self, sha256: str, engine: str) -> Path:
@@ -327,8 +329,11 @@ class Store(TableReader):
         except OSError:
             reuse = False
         if not reuse:
-            atomic_write_bytes(path, raw)
+            atomic_write_bytes(path, raw, sync=False)
             s = path.stat()
+        # Flushed to disk by `commit`, before the manifest that names it: all parts in one go (a
+        # reused part too: it may be one an interrupted run wrote and never flushed).
+        self._unsynced.append(path)
         return Part(rel, digest, len(raw), data.num_rows, s.st_mtime_ns)
 
     def commit(self, manifest: Manifest) -> None:
@@ -339,6 +344,9 @@ class Store(TableReader):
         manifest.inputs = {rid: manifest.inputs.get(rid, "") for rid in manifest.order}
         keep = manifest.files()
         manifest.retired = sorted((old.files() - keep) if old else set())
+        # Every part on disk before the manifest names it (a crash never leaves it naming an empty file).
+        fsync_files(self._unsynced)
+        self._unsynced = []
         atomic_write_bytes(self.manifest_path, manifest.to_json())
         self._manifest = None
         self._collect(keep | set(manifest.retired))
