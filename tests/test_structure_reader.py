@@ -271,8 +271,11 @@ def test_structure_reader_floor_on_the_shared_gold(corpus):
     spec = importlib.util.spec_from_file_location("results_eval", REPO / "eval" / "results_eval.py")
     mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     spec.loader.exec_module(mod)  # type: ignore[union-attr]
-    t = mod.evaluate(reader="structure")["total"]
-    assert mod.prf(t["tp"], t["pred"], t["gold"])[2] >= 0.93  # measured 0.952
+    res = mod.evaluate(reader="structure")
+    t = res["total"]
+    assert mod.prf(t["tp"], t["pred"], t["gold"])[2] >= 0.97  # measured 0.989
+    low = sum(mod.prf(c["tp"], c["pred"], c["gold"])[2] < 0.85 for c in res["per_doc"].values())
+    assert low <= 3  # measured 2 documents below 0.85 (deepseek-prover-v2, kimina-prover)
 
 
 def sized_pdf(path, items: list[tuple[float, float, str, float]]):  # type: ignore[no-untyped-def]
