@@ -429,3 +429,29 @@ def test_a_column_of_lists_set_with_wide_spaces_is_one_column_and_names_no_row(t
     ]  # fmt: skip
     cells = structure_cells(table_pdf(tmp_path / "t.pdf", [items]))
     assert triples(cells, "benchmark", "value") == {("AIME 2025", "83.3%"), ("AIME 2024", "73.8%"), ("HMMT 2025", "98.3%")}
+
+
+def test_a_name_printed_once_in_a_ruled_row_group_names_every_row_of_the_group(tmp_path):
+    """Rules drawn across the table set row groups apart; a name printed once in a group (on the
+    middle one of its sample-budget rows, or alone on one row) names every row of values in it,
+    not the rows of the group above."""
+    xs = [250, 330]
+    items = [
+        (72, 80, "Table 1: Results by sample budget."),
+        (72, 100, "Method"), (250, 100, "^Sample budget"), (330, 100, "^Zorblax"),
+        *row(116, "Alpha-Prover", ["128", "61.1%"], xs),
+        *row(132, "", ["1", "42.6%"], xs)[1:],
+        *row(144, "Beta-Prover", ["32", "56.2%"], xs),
+        *row(156, "", ["1024", "61.9%"], xs)[1:],
+        *row(172, "", ["1", "52.9%"], xs)[1:],
+        *row(184, "", ["8", "65.2%"], xs)[1:],
+        *row(196, "Gamma-Prover", ["32", "68.9%"], xs),
+        *row(208, "", ["1024", "77.9%"], xs)[1:],
+        *row(220, "", ["8192", "80.7%"], xs)[1:],
+    ]  # fmt: skip
+    rules = [[(92, 70, 360), (104, 70, 360), (122, 70, 360), (162, 70, 360), (226, 70, 360)]]
+    cells = structure_cells(table_pdf(tmp_path / "t.pdf", [items], rules))
+    got = triples(cells, "model", "value")
+    assert {("Alpha-Prover", "61.1%"), ("Beta-Prover", "42.6%"), ("Beta-Prover", "61.9%")} <= got
+    assert {("Gamma-Prover", "52.9%"), ("Gamma-Prover", "65.2%"), ("Gamma-Prover", "80.7%")} <= got
+    assert len(cells) == 9

@@ -21,7 +21,7 @@ import bisect
 import itertools
 import math
 import statistics
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ingest.reading.pdf_words import group_lines, split_segments
 from ingest.reading.table_text import DASH, Line, Seg, Word, is_value, once
@@ -38,6 +38,7 @@ class Cell:
     text: str
     row_span: int = 1
     col_span: int = 1
+    block: int = 0  # rules drawn across the table above the cell's row (row groups a rule sets apart)
 
 
 @dataclass
@@ -52,6 +53,17 @@ class Table:
     header_rows: int = 0  # rows above the first row holding a value
     label: str = ""  # the paper's own label ("Table 3") when a caption names the table
     caption: str = ""  # the caption's first sentence
+    row_tops: list[float] = field(default_factory=list)  # top of each row's first line (points)
+
+    def with_rules(self, rules: list[tuple[float, float, float]]) -> Table:
+        """The table with each cell's `block`: how many of the drawn rules (y, x0, x1) that cross
+        most of the table's width lie between its top and the cell's row."""
+        x0, top, x1, bottom = self.bbox
+        ys = sorted(y for y, a, b in rules if top < y < bottom and min(b, x1) - max(a, x0) >= 0.8 * (x1 - x0))
+        if not ys or len(self.row_tops) != self.n_rows:
+            return self
+        cells = [replace(c, block=bisect.bisect_right(ys, self.row_tops[c.row])) for c in self.cells]
+        return replace(self, cells=cells)
 
     def as_dict(self) -> dict[str, object]:
         """The JSON shape of the `tables` command."""
@@ -132,6 +144,7 @@ def table_from_lines(lines: list[Line], page: int) -> Table | None:
         n_rows,
         len(cols),
         first_value,
+        row_tops=[min(lines[i].top for i in grp) for grp in rows],
     )
 
 

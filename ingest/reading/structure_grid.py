@@ -142,6 +142,7 @@ def grid_from_table(t: Table, kinds: RowKinds | None = None) -> Grid | None:
     key_cols = [k for k in range(n_lab) if label_headers[k] and kinds.is_key_column(label_headers[k])]
     body = [(r, _labels(cells, r, n_lab), [_text(cells, r, k) for k in range(n_lab, t.n_cols)]) for r in range(head, t.n_rows)]
     main = _main_column(body, n_lab, key_cols)
+    _ruled_names(body, main, {c.row: c.block for c in t.cells})
     _fill_centred(body, main)
     _centred_names(body, main)
     rows: list[GridRow] = []
@@ -278,6 +279,27 @@ def _settle(level: list[HeaderCell], reach: dict[int, list[int]]) -> list[Header
             hi -= 1
         out[j] = HeaderCell(level[j].text, lo, hi)
     return out
+
+
+def _ruled_names(body: list[tuple[int, list[str], list[str]]], main: int, block_of: dict[int, int]) -> None:
+    """Rows between two rules drawn across the table are one row group: when exactly one row of
+    values in a group prints a name, the group's other rows of values take its labels, wherever
+    in the group the name is printed (in the middle of its sample budgets, or on the first row).
+    In place; nothing changes in a table without rules between its rows."""
+    groups: dict[int, list[list[str]]] = {}
+    for r, labels, values in body:
+        if any(_number(v) for v in values):
+            groups.setdefault(block_of.get(r, 0), []).append(labels)
+    if len(groups) < 2:
+        return
+    for rows in groups.values():
+        named = [labels for labels in rows if labels[main]]
+        if len(named) != 1 or len(rows) < 2:
+            continue
+        src = list(named[0])
+        for labels in rows:
+            if not labels[main]:
+                labels[:] = [x or y for x, y in zip(labels, src, strict=True)]
 
 
 def _fill_centred(body: list[tuple[int, list[str], list[str]]], main: int) -> None:
