@@ -1,0 +1,206 @@
+"""Which cells of a structure-read table are verified, from the page's words alone (no second grid).
+
+The structure stage reads a table's rows, columns and spans; this checks each of its result cells
+against the raw word boxes of the table's region, with no segmentation of its own beyond lines
+(words on one baseline) and phrases (words closer than half an em). A cell is verified only when:
+
+1. **its value stands on its row label's line**: exactly one phrase of the region prints the value,
+   and the text phrases left of it on its baseline (the row's labels) are all used in the cell's
+   names — nothing from another column or row is printed between them unused;
+2. **its value stands under its column path**: walking up from the value past rows of values, the
+   first block of text lines has, on each line, at most one phrase over the value's x-extent (it
+   is under no other header at that level), and every such header is used in the cell's names;
+3. **the names come from there**: the model is one row label or a run of header lines, the
+   benchmark's words are printed in the row labels or headers over the value, and the metric,
+   setting and group are printed there or in the caption;
+4. **no other cell claims the value**, no two cells share model and header
+   (`result_verify.AMBIGUOUS`), and the value is of its column's one format and scale
+   (`result_verify.ODD_FORMAT`).
+
+Every test is an equality, a containment or a shared format: nothing is fitted from labels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ingest.analysis.benchmarks import norm_name
+from ingest.analysis.result_meaning import REPORT_MODEL
+from ingest.analysis.result_verify import AMBIGUOUS, ODD_FORMAT, _line_key, _odd_formats, _score_key, _tokens
+from ingest.common.records import ResultCell
+from ingest.reading.table_text import DASH, Word, is_value
+
+NOT_ON_PAGE = "the value is not printed once in the table's region; review"
+NOT_IN_PLACE = "the page's words do not put this value under its headers and beside its row label; review"
+
+#: Words further apart than this share of their size are two phrases (a column gap, not a space).
+PHRASE_GAP_EM = 0.5
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """Words of one line closer than `PHRASE_GAP_EM`: one printed cell text, as the page shows it."""
+
+    text: str
+    x0: float
+    x1: float
+    line: int
+
+    @property
+    def value(self) -> bool:
+        t = self.text.strip()
+        return is_value(t) or bool(DASH.match(t))
+
+
+def _lines(words: list[Word]) -> list[list[Word]]:
+    """Words grouped by baseline (within a third of their size), top to bottom, left to right."""
+    out: list[list[Word]] = []
+    for w in sorted(words, key=lambda w: (w.base, w.x0)):
+        if out and abs(w.base - out[-1][0].base) <= max(out[-1][0].size, w.size, 1.0) / 3:
+            out[-1].append(w)
+        else:
+            out.append([w])
+    return [sorted(ln, key=lambda w: w.x0) for ln in out]
+
+
+def phrases(words: list[Word]) -> list[list[Phrase]]:
+    """The phrases of each line of `words`, top to bottom."""
+    out: list[list[Phrase]] = []
+    for i, ln in enumerate(_lines(words)):
+        row: list[Phrase] = []
+        cur = [ln[0]]
+        for w in ln[1:]:
+            if w.x0 - cur[-1].x1 > PHRASE_GAP_EM * max(w.size, cur[-1].size, 1.0):
+                row.append(Phrase(" ".join(x.text for x in cur), cur[0].x0, cur[-1].x1, i))
+                cur = [w]
+            else:
+                cur.append(w)
+        row.append(Phrase(" ".join(x.text for x in cur), cur[0].x0, cur[-1].x1, i))
+        out.append(row)
+    return out
+
+
+def _over(p: Phrase, v: Phrase) -> bool:
+    return min(p.x1, v.x1) - max(p.x0, v.x0) > 0
+
+
+def _headers(lines: list[list[Phrase]], v: Phrase) -> list[Phrase] | None:
+    """The header phrases over `v`: past the rows of values above it (and the group headings among
+    them: a line of one phrase), the first block of text lines with a phrase over it, top to
+    bottom; None when a line of that block has two phrases over it."""
+    block: list[list[Phrase]] = []
+    for ln in reversed(lines[: v.line]):
+        over = [p for p in ln if _over(p, v)]
+        if not over:
+            continue
+        if all(p.value for p in over):
+            if block:
+                break
+            continue
+        if not block and len(ln) == 1:
+            continue  # a group heading across the rows, not a column's header
+        if len(over) > 1:
+            return None
+        block.append(over)
+    return [p for ln in reversed(block) for p in ln]
+
+
+def _column(lines: list[list[Phrase]], v: Phrase) -> list[Phrase]:
+    """Every phrase over `v` above it, top to bottom (lines with two phrases over it left out)."""
+    out: list[Phrase] = []
+    for ln in lines[: v.line]:
+        over = [p for p in ln if _over(p, v)]
+        if len(over) == 1:
+            out.append(over[0])
+    return out
+
+
+def _runs(parts: list[Phrase]) -> dict[str, tuple[int, int]]:
+    """The normalised text of every run of up to four consecutive phrases, with where it ends (the
+    last run of that text: the one nearest the value)."""
+    n = len(parts)
+    return {norm_name(" ".join(p.text for p in parts[i:j])): (i, j) for i in range(n) for j in range(i + 1, min(n, i + 4) + 1)}
+
+
+def _place_agrees(
+    c: ResultCell, v: Phrase, lines: list[list[Phrase]], caption: str, described: frozenset[str] = frozenset()
+) -> bool:
+    """Whether the words around `v` name it as `c` names it (tests 1 to 3 of the module).
+
+    `described`: the words of the table's attribute cells (parameters, architecture), which may
+    stand under a model's name over its column without being part of it."""
+    left = [p for p in lines[v.line] if p.x1 <= v.x0]
+    row = [p for p in left if not p.value]
+    heads = _headers(lines, v)
+    if not row or not heads:
+        return False
+    names = _tokens(c.model, c.benchmark, c.metric, c.setting, c.group, c.note)
+    row_t, head_t = _tokens(*(p.text for p in row)), _tokens(*(p.text for p in heads))
+    if not row_t <= names:
+        return False  # a label of the row left out of its names: a lost label column or a glued one
+    model = norm_name(c.model)
+    column = _column(lines, v)
+    runs = _runs(column)
+    if c.model != REPORT_MODEL and model not in {norm_name(p.text) for p in row} | set(runs):
+        return False  # a model is one row label or the lines of one header
+    if model in runs and model not in {norm_name(p.text) for p in row}:
+        # over a model's column: a category above its name is no part of it; under it, only the
+        # table's attribute values (size, architecture) may go unused
+        below = [p for p in column[runs[model][1] :] if not p.value]
+        if not _tokens(*(p.text for p in below)) <= names | described:
+            return False
+    elif not head_t <= names:
+        return False  # a header over the value left out of its names: a lost parent or sub-header
+    if not _tokens(c.benchmark) <= row_t | head_t:
+        return False
+    # metric, setting and group: printed on the row, over the value, or in the label area (a corner
+    # header, a group heading, a label printed once for several rows), or the caption
+    labels = [p for ln in lines for p in ln if p.x1 <= v.x0]
+    context = _tokens(*(p.text for p in labels), *(p.text for p in column), caption)
+    return _tokens(c.metric, c.setting, c.group) <= row_t | head_t | context
+
+
+def verify_on_words(
+    cells: list[ResultCell],
+    words: list[Word],
+    box: tuple[float, ...],
+    caption: str = "",
+    attributes: list[ResultCell] | None = None,
+) -> list[ResultCell]:
+    """The cells of a structure-read table, each with `review` set to why it needs review ("" when
+    the page's words in `box` (x0, top, x1, bottom) confirm it). `attributes`: the table's
+    attribute cells (`result_meaning.Table.attributes`)."""
+    described = frozenset(_tokens(*(a.value for a in attributes or ()), *(a.benchmark for a in attributes or ())))
+    x0, top, x1, bottom = box[:4]
+    inside = [w for w in words if x0 - 2 <= (w.x0 + w.x1) / 2 <= x1 + 2 and top - 2 <= (w.top + w.bottom) / 2 <= bottom + 2]
+    lines = phrases(inside) if inside else []
+    by_value: dict[str, list[Phrase]] = {}
+    for ln in lines:
+        for p in ln:
+            if p.value:
+                by_value.setdefault(_score_key(p.text), []).append(p)
+    found: list[Phrase | None] = []
+    for c in cells:
+        hits = [v for v in by_value.get(_score_key(c.value), ()) if _place_agrees(c, v, lines, caption, described)]
+        found.append(hits[0] if len(hits) == 1 else None)
+    claims: dict[tuple[int, float], int] = {}
+    for v in found:
+        if v is not None:
+            claims[(v.line, v.x0)] = claims.get((v.line, v.x0), 0) + 1
+    heads: dict[tuple[str, ...], int] = {}
+    for c in cells:
+        k = (norm_name(c.model), *_line_key(c))
+        heads[k] = heads.get(k, 0) + 1
+    odd = _odd_formats(cells)
+    out = []
+    for i, (c, v) in enumerate(zip(cells, found, strict=True)):
+        if v is None:
+            why = NOT_IN_PLACE if by_value.get(_score_key(c.value)) else NOT_ON_PAGE
+        elif claims[(v.line, v.x0)] > 1 or heads[(norm_name(c.model), *_line_key(c))] > 1:
+            why = AMBIGUOUS
+        elif i in odd:
+            why = ODD_FORMAT
+        else:
+            why = ""
+        out.append(c if c.review == why else replace(c, review=why))
+    return out
