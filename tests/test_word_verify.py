@@ -49,3 +49,25 @@ def test_value_under_two_headers_of_one_line_needs_review() -> None:
     words = [w for w in WORDS if w.text != "Acc"] + _line(35, (117, "Acc"))  # over 71.2's right end
     cells = [ResultCell("Alpha", "MMLU-Pro", "71.2", metric="EM")]
     assert verify_on_words(cells, words, BOX)[0].review == NOT_IN_PLACE
+
+
+def test_headers_of_adjacent_columns_set_closer_than_a_word_gap_are_each_their_columns() -> None:
+    """ "Knowledge Coding" printed as one run of words, each over its own column of values."""
+    words = [
+        *_line(35, (10, "Model"), (100, "Knowledge"), (148, "Coding")),
+        *_line(50, (10, "Alpha"), (100, "71.2"), (150, "80.4")),
+        *_line(65, (10, "Beta"), (100, "65.0"), (150, "77.9")),
+    ]
+    cells = [ResultCell("Alpha", "Knowledge", "71.2"), ResultCell("Beta", "Coding", "77.9")]
+    assert [c.review for c in verify_on_words(cells, words, BOX)] == ["", ""]
+
+
+def test_a_model_named_by_labels_side_by_side_is_on_its_row() -> None:
+    """A citation set apart after the model's name ("Alpha" "[20]") is part of the row's label."""
+    words = [
+        *_line(35, (10, "Model"), (100, "MMLU")),
+        *_line(50, (10, "Alpha"), (45, "[20]"), (100, "71.2")),
+        *_line(65, (10, "Beta"), (100, "65.0")),
+    ]
+    cells = [ResultCell("Alpha [20]", "MMLU", "71.2")]
+    assert verify_on_words(cells, words, BOX)[0].review == ""

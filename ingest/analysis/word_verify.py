@@ -45,6 +45,7 @@ class Phrase:
     x0: float
     x1: float
     line: int
+    words: tuple[Word, ...] = ()
 
     @property
     def value(self) -> bool:
@@ -71,11 +72,11 @@ def phrases(words: list[Word]) -> list[list[Phrase]]:
         cur = [ln[0]]
         for w in ln[1:]:
             if w.x0 - cur[-1].x1 > PHRASE_GAP_EM * max(w.size, cur[-1].size, 1.0):
-                row.append(Phrase(" ".join(x.text for x in cur), cur[0].x0, cur[-1].x1, i))
+                row.append(Phrase(" ".join(x.text for x in cur), cur[0].x0, cur[-1].x1, i, tuple(cur)))
                 cur = [w]
             else:
                 cur.append(w)
-        row.append(Phrase(" ".join(x.text for x in cur), cur[0].x0, cur[-1].x1, i))
+        row.append(Phrase(" ".join(x.text for x in cur), cur[0].x0, cur[-1].x1, i, tuple(cur)))
         out.append(row)
     return out
 
@@ -84,13 +85,32 @@ def _over(p: Phrase, v: Phrase) -> bool:
     return min(p.x1, v.x1) - max(p.x0, v.x0) > 0
 
 
+def _narrow(p: Phrase, v: Phrase, lines: list[list[Phrase]]) -> Phrase | None:
+    """A header phrase over `v` that also stands over another value of `v`'s line, cut to its
+    words over `v` when each of its words stands over one value of that line: headers of adjacent
+    columns set closer than a word gap, not one header spanning them. None when no word is over `v`."""
+    values = [q for q in lines[v.line] if q.value]
+    if len(p.words) < 2 or sum(_over(p, q) for q in values) < 2:
+        return p
+    if any(sum(_over(_word(w, p.line), q) for q in values) != 1 for w in p.words):
+        return p  # a word over a gap or over two values: one header spanning the columns
+    mine = [w for w in p.words if _over(_word(w, p.line), v)]
+    if not mine:
+        return None
+    return Phrase(" ".join(w.text for w in mine), mine[0].x0, mine[-1].x1, p.line, tuple(mine))
+
+
+def _word(w: Word, line: int) -> Phrase:
+    return Phrase(w.text, w.x0, w.x1, line, (w,))
+
+
 def _headers(lines: list[list[Phrase]], v: Phrase) -> list[Phrase] | None:
     """The header phrases over `v`: past the rows of values above it (and the group headings among
     them: a line of one phrase), the first block of text lines with a phrase over it, top to
     bottom; None when a line of that block has two phrases over it."""
     block: list[list[Phrase]] = []
     for ln in reversed(lines[: v.line]):
-        over = [p for p in ln if _over(p, v)]
+        over = [q for p in ln if _over(p, v) and (q := _narrow(p, v, lines)) is not None]
         if not over:
             continue
         if all(p.value for p in over):
@@ -109,7 +129,7 @@ def _column(lines: list[list[Phrase]], v: Phrase) -> list[Phrase]:
     """Every phrase over `v` above it, top to bottom (lines with two phrases over it left out)."""
     out: list[Phrase] = []
     for ln in lines[: v.line]:
-        over = [p for p in ln if _over(p, v)]
+        over = [q for p in ln if _over(p, v) and (q := _narrow(p, v, lines)) is not None]
         if len(over) == 1:
             out.append(over[0])
     return out
@@ -141,9 +161,10 @@ def _place_agrees(
     model = norm_name(c.model)
     column = _column(lines, v)
     runs = _runs(column)
-    if c.model != REPORT_MODEL and model not in {norm_name(p.text) for p in row} | set(runs):
-        return False  # a model is one row label or the lines of one header
-    if model in runs and model not in {norm_name(p.text) for p in row}:
+    in_row = model in _runs(row)  # a label, or labels side by side ("Llama3-8B" "[20]")
+    if c.model != REPORT_MODEL and not in_row and model not in runs:
+        return False  # a model is the row's labels or the lines of one header
+    if model in runs and not in_row:
         # over a model's column: a category above its name is no part of it; under it, only the
         # table's attribute values (size, architecture) may go unused
         below = [p for p in column[runs[model][1] :] if not p.value]
@@ -157,7 +178,11 @@ def _place_agrees(
     # header, a group heading, a label printed once for several rows), or the caption
     labels = [p for ln in lines for p in ln if p.x1 <= v.x0]
     context = _tokens(*(p.text for p in labels), *(p.text for p in column), caption)
-    return _tokens(c.metric, c.setting, c.group) <= row_t | head_t | context
+    if not _tokens(c.metric, c.setting) <= row_t | head_t | context:
+        return False
+    # a group may also be a heading or spanning header above the row not over this value's column
+    above = _tokens(*(p.text for ln in lines[: v.line] for p in ln if not p.value))
+    return _tokens(c.group) <= row_t | head_t | context | above
 
 
 def verify_on_words(
