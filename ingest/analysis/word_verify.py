@@ -46,6 +46,7 @@ class Phrase:
     x1: float
     line: int
     words: tuple[Word, ...] = ()
+    alone: bool = False  # the only phrase of its line
 
     @property
     def value(self) -> bool:
@@ -77,7 +78,7 @@ def phrases(words: list[Word]) -> list[list[Phrase]]:
             else:
                 cur.append(w)
         row.append(Phrase(" ".join(x.text for x in cur), cur[0].x0, cur[-1].x1, i, tuple(cur)))
-        out.append(row)
+        out.append([replace(row[0], alone=True)] if len(row) == 1 else row)
     return out
 
 
@@ -89,8 +90,10 @@ def _narrow(p: Phrase, v: Phrase, lines: list[list[Phrase]]) -> Phrase | None:
     """A header phrase over `v` that also stands over another value of `v`'s line, cut to its
     words over `v` when each of its words stands over one value of that line: headers of adjacent
     columns set closer than a word gap, not one header spanning them. None when no word is over `v`."""
+    if len(p.words) < 2:
+        return p
     values = [q for q in lines[v.line] if q.value]
-    if len(p.words) < 2 or sum(_over(p, q) for q in values) < 2:
+    if sum(_over(p, q) for q in values) < 2:
         return p
     if any(sum(_over(_word(w, p.line), q) for q in values) != 1 for w in p.words):
         return p  # a word over a gap or over two values: one header spanning the columns
@@ -104,20 +107,24 @@ def _word(w: Word, line: int) -> Phrase:
     return Phrase(w.text, w.x0, w.x1, line, (w,))
 
 
-def _headers(lines: list[list[Phrase]], v: Phrase) -> list[Phrase] | None:
-    """The header phrases over `v`: past the rows of values above it (and the group headings among
-    them: a line of one phrase), the first block of text lines with a phrase over it, top to
-    bottom; None when a line of that block has two phrases over it."""
+def _overs(lines: list[list[Phrase]], v: Phrase) -> list[list[Phrase]]:
+    """For each line above `v`, its phrases over `v` (`_narrow`ed), top to bottom."""
+    return [[q for p in ln if p.x0 < v.x1 and p.x1 > v.x0 and (q := _narrow(p, v, lines)) is not None] for ln in lines[: v.line]]
+
+
+def _headers(overs: list[list[Phrase]]) -> list[Phrase] | None:
+    """The header phrases over a value (`overs`: `_overs`): past the rows of values above it (and
+    the group headings among them: a line of one phrase), the first block of text lines with a
+    phrase over it, top to bottom; None when a line of that block has two phrases over it."""
     block: list[list[Phrase]] = []
-    for ln in reversed(lines[: v.line]):
-        over = [q for p in ln if _over(p, v) and (q := _narrow(p, v, lines)) is not None]
+    for over in reversed(overs):
         if not over:
             continue
         if all(p.value for p in over):
             if block:
                 break
             continue
-        if not block and len(ln) == 1:
+        if not block and len(over) == 1 and over[0].alone:
             continue  # a group heading across the rows, not a column's header
         if len(over) > 1:
             return None
@@ -125,14 +132,9 @@ def _headers(lines: list[list[Phrase]], v: Phrase) -> list[Phrase] | None:
     return [p for ln in reversed(block) for p in ln]
 
 
-def _column(lines: list[list[Phrase]], v: Phrase) -> list[Phrase]:
-    """Every phrase over `v` above it, top to bottom (lines with two phrases over it left out)."""
-    out: list[Phrase] = []
-    for ln in lines[: v.line]:
-        over = [q for p in ln if _over(p, v) and (q := _narrow(p, v, lines)) is not None]
-        if len(over) == 1:
-            out.append(over[0])
-    return out
+def _column(overs: list[list[Phrase]]) -> list[Phrase]:
+    """Every phrase over a value above it, top to bottom (lines with two phrases over it left out)."""
+    return [over[0] for over in overs if len(over) == 1]
 
 
 def _runs(parts: list[Phrase]) -> dict[str, tuple[int, int]]:
@@ -142,32 +144,61 @@ def _runs(parts: list[Phrase]) -> dict[str, tuple[int, int]]:
     return {norm_name(" ".join(p.text for p in parts[i:j])): (i, j) for i in range(n) for j in range(i + 1, min(n, i + 4) + 1)}
 
 
-def _place_agrees(
-    c: ResultCell, v: Phrase, lines: list[list[Phrase]], caption: str, described: frozenset[str] = frozenset()
-) -> bool:
-    """Whether the words around `v` name it as `c` names it (tests 1 to 3 of the module).
+@dataclass(frozen=True)
+class Around:
+    """What the page prints around one value phrase, worked out once for every cell that may be it."""
+
+    row: tuple[Phrase, ...]  # text phrases left of it on its line: the row's labels
+    heads: tuple[Phrase, ...] | None  # `_headers`
+    column: tuple[Phrase, ...]  # `_column`
+    row_t: frozenset[str]
+    head_t: frozenset[str]
+    context: frozenset[str]  # the label area's words, the column's, the caption's
+    above: frozenset[str]  # every text word above the value's line
+    runs: dict[str, tuple[int, int]]  # `_runs` of the column
+    row_runs: frozenset[str]  # `_runs` of the row's labels
+
+
+def around(v: Phrase, lines: list[list[Phrase]], caption: str, above: frozenset[str]) -> Around:
+    """The `Around` of value phrase `v`; `above`: the text words of the lines above it."""
+    row = tuple(p for p in lines[v.line] if p.x1 <= v.x0 and not p.value)
+    overs = _overs(lines, v)
+    heads = _headers(overs)
+    column = tuple(_column(overs))
+    labels = [p.text for ln in lines for p in ln if p.x1 <= v.x0]
+    return Around(
+        row,
+        tuple(heads) if heads is not None else None,
+        column,
+        frozenset(_tokens(*(p.text for p in row))),
+        frozenset(_tokens(*(p.text for p in heads or ()))),
+        frozenset(_tokens(*labels, *(p.text for p in column), caption)),
+        above,
+        _runs(list(column)),
+        frozenset(_runs(list(row))),
+    )
+
+
+def _place_agrees(c: ResultCell, a: Around, described: frozenset[str] = frozenset()) -> bool:
+    """Whether the words around a value (`a`) name it as `c` names it (tests 1 to 3 of the module).
 
     `described`: the words of the table's attribute cells (parameters, architecture), which may
     stand under a model's name over its column without being part of it."""
-    left = [p for p in lines[v.line] if p.x1 <= v.x0]
-    row = [p for p in left if not p.value]
-    heads = _headers(lines, v)
-    if not row or not heads:
+    if not a.row or not a.heads:
         return False
     names = _tokens(c.model, c.benchmark, c.metric, c.setting, c.group, c.note)
-    row_t, head_t = _tokens(*(p.text for p in row)), _tokens(*(p.text for p in heads))
+    row_t, head_t = a.row_t, a.head_t
     if not row_t <= names:
         return False  # a label of the row left out of its names: a lost label column or a glued one
     model = norm_name(c.model)
-    column = _column(lines, v)
-    runs = _runs(column)
-    in_row = model in _runs(row)  # a label, or labels side by side ("Llama3-8B" "[20]")
+    runs = a.runs
+    in_row = model in a.row_runs  # a label, or labels side by side ("Llama3-8B" "[20]")
     if c.model != REPORT_MODEL and not in_row and model not in runs:
         return False  # a model is the row's labels or the lines of one header
     if model in runs and not in_row:
         # over a model's column: a category above its name is no part of it; under it, only the
         # table's attribute values (size, architecture) may go unused
-        below = [p for p in column[runs[model][1] :] if not p.value]
+        below = [p for p in a.column[runs[model][1] :] if not p.value]
         if not _tokens(*(p.text for p in below)) <= names | described:
             return False
     elif not head_t <= names:
@@ -176,13 +207,10 @@ def _place_agrees(
         return False
     # metric, setting and group: printed on the row, over the value, or in the label area (a corner
     # header, a group heading, a label printed once for several rows), or the caption
-    labels = [p for ln in lines for p in ln if p.x1 <= v.x0]
-    context = _tokens(*(p.text for p in labels), *(p.text for p in column), caption)
-    if not _tokens(c.metric, c.setting) <= row_t | head_t | context:
+    if not _tokens(c.metric, c.setting) <= row_t | head_t | a.context:
         return False
     # a group may also be a heading or spanning header above the row not over this value's column
-    above = _tokens(*(p.text for ln in lines[: v.line] for p in ln if not p.value))
-    return _tokens(c.group) <= row_t | head_t | context | above
+    return _tokens(c.group) <= row_t | head_t | a.context | a.above
 
 
 def verify_on_words(
@@ -204,9 +232,20 @@ def verify_on_words(
         for p in ln:
             if p.value:
                 by_value.setdefault(_score_key(p.text), []).append(p)
+    above: list[frozenset[str]] = [frozenset()]  # text words of the lines above each line
+    for ln in lines:
+        above.append(above[-1] | _tokens(*(p.text for p in ln if not p.value)))
+    seen: dict[tuple[int, float], Around] = {}
+
+    def at(v: Phrase) -> Around:
+        key = (v.line, v.x0)
+        if key not in seen:
+            seen[key] = around(v, lines, caption, above[v.line])
+        return seen[key]
+
     found: list[Phrase | None] = []
     for c in cells:
-        hits = [v for v in by_value.get(_score_key(c.value), ()) if _place_agrees(c, v, lines, caption, described)]
+        hits = [v for v in by_value.get(_score_key(c.value), ()) if _place_agrees(c, at(v), described)]
         found.append(hits[0] if len(hits) == 1 else None)
     claims: dict[tuple[int, float], int] = {}
     for v in found:
