@@ -71,3 +71,27 @@ def test_a_model_named_by_labels_side_by_side_is_on_its_row() -> None:
     ]
     cells = [ResultCell("Alpha [20]", "MMLU", "71.2")]
     assert verify_on_words(cells, words, BOX)[0].review == ""
+
+
+def test_attribute_lines_under_a_model_name_over_its_column_need_not_be_in_its_names() -> None:
+    """Models as columns: a size row, then an architecture row, under each name."""
+    words = [
+        *_line(20, (100, "Alpha"), (150, "Beta")),
+        *_line(35, (100, "7B"), (150, "9B")),
+        *_line(50, (100, "MoE"), (150, "Dense")),
+        *_line(65, (10, "MMLU"), (100, "71.2"), (150, "80.4")),
+        *_line(80, (10, "GSM8K"), (100, "65.0"), (150, "77.9")),
+    ]
+    cells = [ResultCell("Alpha", "MMLU", "71.2"), ResultCell("Beta", "GSM8K", "77.9")]
+    assert [c.review for c in verify_on_words(cells, words, (0.0, 0.0, 200.0, 90.0))] == ["", ""]
+
+
+def test_a_group_heading_of_two_phrases_between_rows_leaves_the_benchmark_to_the_column_top() -> None:
+    words = [
+        *_line(20, (100, "Zorb-Bench")),
+        *_line(35, (10, "Alpha"), (100, "71.2")),
+        *_line(50, (10, "Open-Weights"), (100, "Auto Models")),
+        *_line(65, (10, "Beta"), (100, "65.0")),
+    ]
+    cells = [ResultCell("Beta", "Zorb-Bench", "65.0", group="Open-Weights Auto Models")]
+    assert verify_on_words(cells, words, BOX)[0].review == ""

@@ -22,6 +22,7 @@ Every test is an equality, a containment or a shared format: nothing is fitted f
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, replace
 
 from ingest.analysis.benchmarks import norm_name
@@ -157,6 +158,7 @@ class Around:
     above: frozenset[str]  # every text word above the value's line
     runs: dict[str, tuple[int, int]]  # `_runs` of the column
     row_runs: frozenset[str]  # `_runs` of the row's labels
+    column_t: frozenset[str]  # the words of the column's text phrases
 
 
 def around(v: Phrase, lines: list[list[Phrase]], caption: str, above: frozenset[str]) -> Around:
@@ -176,6 +178,7 @@ def around(v: Phrase, lines: list[list[Phrase]], caption: str, above: frozenset[
         above,
         _runs(list(column)),
         frozenset(_runs(list(row))),
+        frozenset(_tokens(*(p.text for p in column if not p.value))),
     )
 
 
@@ -198,13 +201,13 @@ def _place_agrees(c: ResultCell, a: Around, described: frozenset[str] = frozense
     if model in runs and not in_row:
         # over a model's column: a category above its name is no part of it; under it, only the
         # table's attribute values (size, architecture) may go unused
-        below = [p for p in a.column[runs[model][1] :] if not p.value]
+        below = list(itertools.takewhile(lambda p: not p.value, a.column[runs[model][1] :]))
         if not _tokens(*(p.text for p in below)) <= names | described:
-            return False
+            return False  # a header line under the name, down to the first value, not in its names
     elif not head_t <= names:
         return False  # a header over the value left out of its names: a lost parent or sub-header
-    if not _tokens(c.benchmark) <= row_t | head_t:
-        return False
+    if not _tokens(c.benchmark) <= row_t | head_t | a.column_t:
+        return False  # the benchmark printed neither on the row nor over the value
     # metric, setting and group: printed on the row, over the value, or in the label area (a corner
     # header, a group heading, a label printed once for several rows), or the caption
     if not _tokens(c.metric, c.setting) <= row_t | head_t | a.context:
