@@ -25,8 +25,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from ingest.analysis.comparison import COMPARISON_COLUMNS, EVIDENCE_COLUMNS, comparison_rows, evidence_rows
-from ingest.analysis.lens import Lens, load_lens
+from ingest.analysis.comparison import COMPARISON_COLUMNS, EVIDENCE_COLUMNS, comparison_rows, evidence_rows, join
+from ingest.analysis.lens import NOT_DISCLOSED, Lens, load_lens
+from ingest.analysis.references import Target, match_report, name_words, reference_pattern, resolve_rows
 from ingest.analysis.results import (
     RESULT_ATTRIBUTE_COLUMNS,
     RESULT_COLUMNS,
@@ -39,14 +40,14 @@ from ingest.common.records import Annotation, Bundle, Results
 from ingest.sources.registry import Registry, Roster
 from ingest.sources.schema import ReportSpec
 from ingest.store.frames import frame, rows_to_arrow, string_array
-from ingest.store.manifest import DEFAULT_BUCKETS, Manifest, Part, TableEntry, bucket_of
+from ingest.store.manifest import DEFAULT_BUCKETS, Manifest, Part, RefDeps, TableEntry, bucket_of
 from ingest.store.store import Store
 
 if TYPE_CHECKING:  # pandas only for the frames readers ask for: a table update never imports it
     import pandas as pd
 
 #: Bump when the rows built from a bundle change, so every report's rows are rebuilt once.
-TABLES_VERSION = 3
+TABLES_VERSION = 4
 #: Rows per row group of a clustered part (see TableDef.cluster_by).
 CLUSTER_ROW_GROUP = 4096
 
@@ -349,6 +350,85 @@ def rebuild_tables(
     return rb.stats
 
 
+class _References:
+    """Looks up the report a cell refers to by name ("as in K1.5") among the reports in view, and that
+    report's main method as the table shows it (its curated cell, else its automatic one).
+
+    Why here: annotation reads one report at a time; only the table build sees the whole store. The
+    lookup is lazy — nothing is read unless some report refers to another — and a name is matched only
+    against the reports whose id or spec contains each of its words (a substring scan of their JSON),
+    so a store of 10,000 reports makes the specs of a few candidates, not all."""
+
+    def __init__(
+        self,
+        store: Store,
+        roster: Roster,
+        lens: Lens,
+        view: list[tuple[str, str | None]],
+        last_good: dict[str, ReportSpec],
+        keys: dict[str, str],
+    ) -> None:
+        self.store, self.roster, self.lens, self.last_good, self.keys = store, roster, lens, last_good, keys
+        self.yaml = dict(view)
+        self.main = next((d.id for d in lens.dimensions if d.kind == "algorithm"), None)
+        self._texts: dict[str, str] | None = None
+        self._targets: dict[str, Target | None] = {}
+
+    def spec(self, rid: str) -> ReportSpec:
+        return self.last_good[rid] if rid in self.last_good else self.roster.spec(rid)
+
+    def texts(self) -> dict[str, str]:
+        if self._texts is None:
+            good = self.last_good
+            self._texts = {
+                rid: f"{rid} {good[rid].model_dump_json() if rid in good else self.roster.spec_json(rid)}".casefold()
+                for rid in self.yaml
+            }
+        return self._texts
+
+    def match(self, name: str, besides: str) -> str | None:
+        """The one report (not `besides`) whose id, model name or alias holds every word of `name`."""
+        words = name_words(name)
+        cand = [rid for rid, t in self.texts().items() if rid != besides and all(w in t for w in words)]
+        titles = {rid: " ".join([self.spec(rid).model, *self.spec(rid).aliases]) for rid in cand}
+        return match_report(name, titles)
+
+    def target(self, rid: str) -> Target | None:
+        """Report `rid`'s main method as its comparison row shows it; None when it shows none."""
+        if rid in self._targets:
+            return self._targets[rid]
+        spec, got = self.spec(rid), None
+        cur = spec.curated.get(self.main) if self.main else None
+        if cur is not None and cur.values:
+            got = Target(rid, spec.model, join(cur.values), cur.quote, None if cur.page is None else str(cur.page))
+        elif self.main is not None:
+            inp = ReportInput(spec, self.yaml.get(rid), self.store.load_bundle(rid), None, self.lens)
+            cell = (
+                inp.annotation.cells.get(self.main)
+                if inp.annotation is not None and inp.annotation.lens == self.lens.id
+                else None
+            )
+            rx = reference_pattern(self.lens, self.main)
+            first = cell.value[0] if cell is not None and cell.value else None
+            if first and first not in (NOT_DISCLOSED, self.lens.no_stage_value) and not (rx and rx.fullmatch(first)):
+                got = Target(rid, spec.model, first, cell.quote, cell.page_label)
+        self._targets[rid] = got
+        return got
+
+    def key(self, rid: str, names: tuple[str, ...]) -> str:
+        """Hash of what `rid`'s references resolve to now: each name's report and that report's input key."""
+        h = hashlib.sha256()
+        for name in names:
+            t = self.match(name, rid)
+            h.update(f"{name}\x1f{t}\x1f{self.keys.get(t, '-') if t else '-'}\x1e".encode())
+        return h.hexdigest()[:24]
+
+    def resolve(self, rid: str, rows: list[dict]) -> tuple[list[dict], RefDeps | None]:
+        """`rid`'s comparison rows with its references resolved, and what they depend on (None: no reference)."""
+        out, names = resolve_rows(rows, self.lens, lambda n: (t := self.match(n, rid)) and self.target(t))
+        return out, RefDeps(names, self.key(rid, names)) if names else None
+
+
 def _start_rebuild(store: Store, roster: Roster, lens: Lens, buckets: int, stamps: dict[str, str] | None) -> _Rebuild:
     """Step 1: the reports in view, the input key of each, and which changed since the stored generation."""
     view, last_good = _specs_in_view(store, roster)
@@ -363,8 +443,13 @@ def _start_rebuild(store: Store, roster: Roster, lens: Lens, buckets: int, stamp
     prev_inputs = old.inputs if old else {}
     changed = {rid for rid, k in keys.items() if prev_inputs.get(rid) != k}
     removed = set(prev_inputs) - set(keys)
+    refs = _References(store, roster, lens, view, last_good, keys)
+    if old is not None and (changed or removed):  # a report referring to one that came, changed or went
+        changed |= {rid for rid, d in old.refs.items() if rid in keys and rid not in changed and refs.key(rid, d.names) != d.key}
     stats.changed, stats.removed = sorted(changed), sorted(removed)
-    return _Rebuild(store, roster, lens, buckets, view, last_good, old, damaged, stats, keys, prev_inputs, changed, removed)
+    rb = _Rebuild(store, roster, lens, buckets, view, last_good, old, damaged, stats, keys, prev_inputs, changed, removed)
+    rb.refs = refs
+    return rb
 
 
 @dataclass
@@ -393,12 +478,14 @@ class _Rebuild:
     bucket_memo: dict[tuple[str, int], int] = field(default_factory=dict)
     #: Rows built ahead, by report (see `rows_ahead`).
     ready: Mapping[str, ReadyRows] = field(default_factory=dict)
+    refs: _References | None = None
 
     def __post_init__(self) -> None:
         self.order = [rid for rid, _ in self.view]
         self.dirty = self.changed | self.removed
         self.by_id = dict(self.view)
-        self.manifest = Manifest(order=self.order, inputs=self.keys)
+        kept = {rid: d for rid, d in self.old.refs.items() if rid in self.keys} if self.old is not None else {}
+        self.manifest = Manifest(order=self.order, inputs=self.keys, refs=kept)
 
     def where(self, rid: str, nb: int) -> int:
         """A report's bucket, looked up for the reports that matter only (a hash each)."""
@@ -483,6 +570,14 @@ class _Rebuild:
                 got = td.rows(inp)
                 if got:
                     rows[td.name][rid] = got
+        if self.refs is not None:
+            for rid in ids:
+                if rid in rows["comparison"]:
+                    rows["comparison"][rid], deps = self.refs.resolve(rid, rows["comparison"][rid])
+                    if deps is None:
+                        self.manifest.refs.pop(rid, None)
+                    else:
+                        self.manifest.refs[rid] = deps
         return rows
 
     def build_summary_tables(self, summary_rows: dict[str, dict[str, list[dict]]]) -> None:
