@@ -16,6 +16,7 @@ disappears from the tables.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +28,7 @@ import pyarrow.parquet as pq
 
 from ingest.analysis.comparison import COMPARISON_COLUMNS, EVIDENCE_COLUMNS, comparison_rows, evidence_rows, join
 from ingest.analysis.lens import NOT_DISCLOSED, Lens, load_lens
-from ingest.analysis.references import Target, match_report, name_words, reference_pattern, resolve_rows
+from ingest.analysis.references import Target, name_words, reference_pattern, resolve_rows
 from ingest.analysis.results import (
     RESULT_ATTRIBUTE_COLUMNS,
     RESULT_COLUMNS,
@@ -371,27 +372,46 @@ class _References:
         self.store, self.roster, self.lens, self.last_good, self.keys = store, roster, lens, last_good, keys
         self.yaml = dict(view)
         self.main = next((d.id for d in lens.dimensions if d.kind == "algorithm"), None)
-        self._texts: dict[str, str] | None = None
+        self._text: dict[str, str] = {}
+        self._words: dict[str, set[str]] = {}
         self._targets: dict[str, Target | None] = {}
 
     def spec(self, rid: str) -> ReportSpec:
         return self.last_good[rid] if rid in self.last_good else self.roster.spec(rid)
 
-    def texts(self) -> dict[str, str]:
-        if self._texts is None:
-            good = self.last_good
-            self._texts = {
-                rid: f"{rid} {good[rid].model_dump_json() if rid in good else self.roster.spec_json(rid)}".casefold()
-                for rid in self.yaml
-            }
-        return self._texts
+    def spec_json(self, rid: str) -> str:
+        return self.last_good[rid].model_dump_json(by_alias=True) if rid in self.last_good else self.roster.spec_json(rid)
+
+    def text(self, rid: str) -> str:
+        """A report's id and spec JSON, case-folded: a name can match it only if each word is in here."""
+        t = self._text.get(rid)
+        if t is None:
+            t = self._text[rid] = f"{rid} {self.spec_json(rid)}".casefold()
+        return t
+
+    def words(self, rid: str) -> set[str]:
+        """The words of a report's id, model name and aliases (read from its spec JSON, not validated)."""
+        w = self._words.get(rid)
+        if w is None:
+            d = json.loads(self.spec_json(rid))
+            w = self._words[rid] = name_words(" ".join([rid, str(d.get("model") or ""), *map(str, d.get("aliases") or ())]))
+        return w
+
+    def hits(self, name: str, besides: str) -> list[str]:
+        """Reports (not `besides`) whose id, model name or alias holds every word of `name` (the specs
+        read are those whose JSON holds each word: a substring scan first)."""
+        want = name_words(name)
+        near = [rid for rid in self.yaml if rid != besides and all(w in self.text(rid) for w in want)]
+        return [rid for rid in near if want <= self.words(rid)]
+
+    def holds(self, rid: str, names: tuple[str, ...]) -> bool:
+        """Whether report `rid`'s id, model name or alias holds every word of one of `names`."""
+        return any(name_words(n) <= self.words(rid) for n in names)
 
     def match(self, name: str, besides: str) -> str | None:
-        """The one report (not `besides`) whose id, model name or alias holds every word of `name`."""
-        words = name_words(name)
-        cand = [rid for rid, t in self.texts().items() if rid != besides and all(w in t for w in words)]
-        titles = {rid: " ".join([self.spec(rid).model, *self.spec(rid).aliases]) for rid in cand}
-        return match_report(name, titles)
+        """The one report (not `besides`) a name refers to (as `match_report`); None when none or several."""
+        hits = self.hits(name, besides)
+        return hits[0] if len(hits) == 1 else None
 
     def target(self, rid: str) -> Target | None:
         """Report `rid`'s main method as its comparison row shows it; None when it shows none."""
@@ -415,18 +435,34 @@ class _References:
         self._targets[rid] = got
         return got
 
-    def key(self, rid: str, names: tuple[str, ...]) -> str:
-        """Hash of what `rid`'s references resolve to now: each name's report and that report's input key."""
-        h = hashlib.sha256()
+    def deps(self, rid: str, names: tuple[str, ...]) -> RefDeps:
+        """What `rid`'s references resolve to now (each name's report and that report's input key, hashed),
+        and the reports they were matched among."""
+        h, near = hashlib.sha256(), set()
         for name in names:
-            t = self.match(name, rid)
+            hits = self.hits(name, rid)
+            near |= set(hits)
+            t = hits[0] if len(hits) == 1 else None
             h.update(f"{name}\x1f{t}\x1f{self.keys.get(t, '-') if t else '-'}\x1e".encode())
-        return h.hexdigest()[:24]
+        return RefDeps(names, h.hexdigest()[:24], tuple(sorted(near)))
+
+    def stale(self, old: Mapping[str, RefDeps], changed: set[str], removed: set[str]) -> set[str]:
+        """Reports whose references may resolve differently now: one they were matched among changed or
+        went, or a changed (or new) report now holds a name's words; each is checked by its hash."""
+        gone = changed | removed
+        out = set()
+        for rid, d in old.items():
+            if rid not in self.keys or rid in changed:
+                continue
+            touched = gone & set(d.near) or any(self.holds(c, d.names) for c in changed if c != rid)
+            if touched and self.deps(rid, d.names).key != d.key:
+                out.add(rid)
+        return out
 
     def resolve(self, rid: str, rows: list[dict]) -> tuple[list[dict], RefDeps | None]:
         """`rid`'s comparison rows with its references resolved, and what they depend on (None: no reference)."""
         out, names = resolve_rows(rows, self.lens, lambda n: (t := self.match(n, rid)) and self.target(t))
-        return out, RefDeps(names, self.key(rid, names)) if names else None
+        return out, self.deps(rid, names) if names else None
 
 
 def _start_rebuild(store: Store, roster: Roster, lens: Lens, buckets: int, stamps: dict[str, str] | None) -> _Rebuild:
@@ -445,7 +481,7 @@ def _start_rebuild(store: Store, roster: Roster, lens: Lens, buckets: int, stamp
     removed = set(prev_inputs) - set(keys)
     refs = _References(store, roster, lens, view, last_good, keys)
     if old is not None and (changed or removed):  # a report referring to one that came, changed or went
-        changed |= {rid for rid, d in old.refs.items() if rid in keys and rid not in changed and refs.key(rid, d.names) != d.key}
+        changed |= refs.stale(old.refs, changed, removed)
     stats.changed, stats.removed = sorted(changed), sorted(removed)
     rb = _Rebuild(store, roster, lens, buckets, view, last_good, old, damaged, stats, keys, prev_inputs, changed, removed)
     rb.refs = refs

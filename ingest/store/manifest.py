@@ -69,6 +69,14 @@ class RefDeps:
 
     names: tuple[str, ...]
     key: str
+    #: Reports whose id, model name or alias holds every word of a name (one: the name's report; several:
+    #: ambiguous): only a change to one of them, or to a report that now holds the words, can change it.
+    near: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, raw: list) -> RefDeps:
+        """From its manifest form [names, key, near]."""
+        return cls(tuple(map(str, raw[0])), str(raw[1]), tuple(map(str, raw[2] if len(raw) > 2 else ())))
 
 
 @dataclass
@@ -106,7 +114,7 @@ class Manifest:
                 "written_at": self.written_at,
                 "inputs": self.inputs,
                 "tables": tables,
-                "refs": {rid: [list(r.names), r.key] for rid, r in self.refs.items()},
+                "refs": {rid: [list(r.names), r.key, list(r.near)] for rid, r in self.refs.items()},
                 "retired": self.retired,
             },
             ensure_ascii=False,
@@ -139,7 +147,7 @@ class Manifest:
             order=list(inputs),
             inputs=inputs,
             tables=tables,
-            refs={str(rid): RefDeps(tuple(map(str, r[0])), str(r[1])) for rid, r in (d.get("refs") or {}).items()},
+            refs={str(rid): RefDeps.of(r) for rid, r in (d.get("refs") or {}).items()},
             retired=list(d.get("retired") or []),
             written_at=str(d.get("written_at", "")),
         )
