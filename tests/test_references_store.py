@@ -56,6 +56,17 @@ def test_reference_resolves_from_the_store_and_follows_the_referenced_report(tmp
     assert "derived" in notes and "zeta-2.5" in notes and "We adopt GRPO" in notes and "(p. 2)" in notes
     assert Store(data).bundle_stamps()["follower"] == before  # the follower itself was not ingested again
     assert algorithm_cell(data, "zeta-2.5")[0] == "GRPO"
+    deps = Store(data).manifest().refs["follower"]  # what the follower's row was resolved against
+    assert deps.names == ("Zeta-2.5",) and deps.near == ("zeta-2.5",)
+
+    # A second report whose name also holds the words makes the name ambiguous: no report is guessed.
+    write_pdf(reports / "zeta-mini.pdf", target_pages("DPO"))
+    mini = write_report(reports, "zeta-2.5-mini", model="Zeta 2.5 Mini", source={"path": "zeta-mini.pdf"})
+    assert not run([mini], reports_dir=reports, settings=settings).failed
+    assert algorithm_cell(data, "follower")[0] == "as in Zeta-2.5"
+    mini.unlink()
+    assert not run(reports_dir=reports, settings=settings).failed
+    assert algorithm_cell(data, "follower")[0] == "as in Zeta-2.5 → GRPO"
 
     # The referenced report changes: the follower's row follows.
     write_pdf(reports / "zeta.pdf", target_pages("CISPO"))
