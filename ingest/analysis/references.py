@@ -81,21 +81,33 @@ def reference_pattern(lens: Lens, dim_id: str) -> re.Pattern[str] | None:
     return re.compile(re.escape(dim.reference_value).replace(re.escape("{name}"), "(?P<name>.+)"))
 
 
+def method_of(value: str) -> str:
+    """The method a cell value stands for: "as in K1.5 → GRPO" is GRPO (what Review saves when the
+    automatic value is accepted); any other value is itself."""
+    return value.rpartition(DERIVED_ARROW)[2]
+
+
+def _norm(values: list[str]) -> set[str]:
+    return {" ".join(v.lower().split()) for v in values}
+
+
 def resolve_rows(
     rows: list[dict], lens: Lens, lookup: Callable[[str], Target | None], sep: str = "; "
 ) -> tuple[list[dict], tuple[str, ...]]:
     """One report's comparison rows with each automatic "as in NAME" value shown as derived — "as in NAME →
     GRPO", the referenced report's method, its evidence named in `notes` — where `lookup(NAME)` finds the
     report; and every NAME referred to (resolved or not: the rows must be rebuilt when that report comes or
-    changes). Curated cells are left as they are."""
+    changes). A curated cell keeps its value; its `auto_value` is shown derived too, and it disagrees with
+    the automatic reading only when the curated methods differ from the resolved ones."""
     out, names = [], []
     for row in rows:
-        rx = reference_pattern(lens, row["dimension"]) if row.get("origin") == "auto" and row.get("value") else None
+        auto = row.get("auto_value")
+        rx = reference_pattern(lens, row["dimension"]) if auto and row.get("origin") in ("auto", "curated") else None
         if rx is None:
             out.append(row)
             continue
         values, said = [], []
-        for v in str(row["value"]).split(sep):
+        for v in str(auto).split(sep):
             m = rx.fullmatch(v)
             target = lookup(m.group("name")) if m else None
             if m:
@@ -107,8 +119,11 @@ def resolve_rows(
                 said.append(
                     f"derived: {v} is report {target.report_id} ({target.model}), whose cell says {target.value}{where}{quote}"
                 )
-        if said:
+        if said and row["origin"] == "auto":
             notes = "; ".join([*([row["notes"]] if row.get("notes") else []), *said])
-            row = {**row, "value": sep.join(values), "notes": notes}
+            row = {**row, "value": sep.join(values), "auto_value": sep.join(values), "notes": notes}
+        elif said:  # curated: the value stands; the automatic reading is compared as resolved
+            cur = [v for v in str(row.get("value") or "").split(sep) if v]
+            row = {**row, "auto_value": sep.join(values), "disagree": _norm(cur) != _norm([method_of(v) for v in values])}
         out.append(row)
     return out, tuple(dict.fromkeys(names))
