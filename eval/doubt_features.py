@@ -23,6 +23,11 @@ Candidates (per cell, from its document's annotation):
 * `doc_defaults`: the document's cells inferred by default (nothing supported them);
 * `level_index`: a level cell's place on its scale (0 none … 1 the top), 0 for other kinds;
 * `value_not_disclosed`: the cell says "not disclosed".
+
+Last, a second opinion: eval/role_compare.py's learned used-or-mentioned model beside the rules. For the
+algorithm and mentioned cells, the methods of the document on which the two disagree (log) and the
+learned model's closest call (|p - 0.5|, least over the document's methods). Clean leave-one-out: for
+each held-out document the role models behind every document's feature are fitted without it too.
 """
 
 from __future__ import annotations
@@ -37,9 +42,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "eval"))
 
-from annotate_eval import annotate_all, gold_examples, load_docs, splits_of  # noqa: E402
+from annotate_eval import annotate_all, compare, gold_examples, load_docs, splits_of  # noqa: E402
 from cell_figures import doubt, format_doubt  # noqa: E402
 from confidence_loo import Example  # noqa: E402
+from role_compare import Candidate, candidates  # noqa: E402
 
 from bench.results_log import recorded  # noqa: E402
 from ingest.analysis.confidence import KINDS  # noqa: E402
@@ -111,6 +117,49 @@ def design(
     return rows
 
 
+def second_opinion(cands: list[Candidate], docs: list[str], held: str) -> dict[str, tuple[float, float]]:
+    """Per document: (methods where the learned role model and the rules disagree, the model's closest
+    call), the model fitted on the other documents but `held` (whose labels it must not see)."""
+    from sklearn.linear_model import LogisticRegression
+
+    out = {}
+    for doc in docs:
+        train = [c for c in cands if c.doc not in (doc, held)]
+        test = [c for c in cands if c.doc == doc]
+        if not test:
+            out[doc] = (0.0, 0.5)
+            continue
+        clf = LogisticRegression(C=C, max_iter=2000).fit([c.x for c in train], [int(c.gold_used) for c in train])
+        p = clf.predict_proba([c.x for c in test])[:, 1]
+        dis = sum(bool(q >= 0.5) != c.rules_used for c, q in zip(test, p, strict=True))
+        out[doc] = (math.log1p(dis), float(min(abs(q - 0.5) for q in p)))
+    return out
+
+
+def second_opinion_scores(examples: list[Example], docs: list, res: dict[str, Annotation], lens: Lens) -> list[float]:
+    """Leave-one-document-out scores with the second-opinion features on algorithm and mentioned cells."""
+    from sklearn.linear_model import LogisticRegression
+
+    per, _, _ = compare(docs, res, lens)
+    cands = candidates(docs, res, lens, {doc: set(row["alg"][0]) for doc, row in per.items()})
+    kind = {d.id: d.kind for d in lens.dimensions}
+    ids = sorted({e.doc for e in examples})
+    y = [int(e.correct) for e in examples]
+    out = [0.0] * len(examples)
+    for held in ids:
+        feats = second_opinion(cands, ids, held)
+        rows = [
+            [*vector(e.features), *(v if kind[e.dim] == k else 0.0 for k in ("algorithm", "mentioned") for v in feats[e.doc])]
+            for e in examples
+        ]
+        train = [i for i, e in enumerate(examples) if e.doc != held]
+        clf = LogisticRegression(C=C, max_iter=3000).fit([rows[i] for i in train], [y[i] for i in train])
+        test = [i for i, e in enumerate(examples) if e.doc == held]
+        for i, p in zip(test, clf.predict_proba([rows[i] for i in test])[:, 1], strict=True):
+            out[i] = round(float(p), 3)
+    return out
+
+
 def main() -> int:
     lens = load_lens(DEFAULT_LENS)
     docs = load_docs()
@@ -122,8 +171,11 @@ def main() -> int:
     variants: list[tuple[str, list[str], bool]] = [("committed features", [], False)]
     variants += [(f"+ {n}{' per kind' if pk else ''}", [n], pk) for n in CANDIDATES for pk in (False, True)]
     variants += [("+ all candidates", list(CANDIDATES), False), ("+ all candidates per kind", list(CANDIDATES), True)]
-    for title, names, per_kind in variants:
-        scores = loo_scores(examples, design(examples, res, lens, names, per_kind))
+    runs = [(title, lambda n=names, k=per_kind: loo_scores(examples, design(examples, res, lens, n, k)))
+            for title, names, per_kind in variants]  # fmt: skip
+    runs.append(("+ second opinion (learned role model vs rules)", lambda: second_opinion_scores(examples, docs, res, lens)))
+    for title, scores_of in runs:
+        scores = scores_of()
         print(f"-- {title}")
         for split in ("all", "older", "newest"):
             scored = [(p, e.correct) for e, p in zip(examples, scores, strict=True) if e.doc in splits[split]]
