@@ -141,6 +141,7 @@ def grid_from_table(t: Table, kinds: RowKinds | None = None) -> Grid | None:
     label_headers = [" ".join(" ".join(parts).split()) for parts in tree.corner]
     key_cols = [k for k in range(n_lab) if label_headers[k] and kinds.is_key_column(label_headers[k])]
     body = [(r, _labels(cells, r, n_lab), [_text(cells, r, k) for k in range(n_lab, t.n_cols)]) for r in range(head, t.n_rows)]
+    _join_comma_columns(body, n_lab)
     main = _main_column(body, n_lab, key_cols)
     _ruled_names(body, main, {c.row: c.block for c in t.cells})
     _fill_centred(body, main)
@@ -363,6 +364,22 @@ def _main_column(body: list[tuple[int, list[str], list[str]]], n_lab: int, key_c
     lists = Counter(k for _r, labels, values in body if any(values) for k in tied if _list(labels[k]))
     named = [k for k in tied if 2 * lists[k] <= counts[k]]  # a column of lists ("P1, P2, P3") describes
     return max(named or tied)
+
+
+def _join_comma_columns(body: list[tuple[int, list[str], list[str]]], n_lab: int) -> None:
+    """A label column whose cells mostly end with a comma ("P1," "P4,") is a list set with gaps as
+    wide as a column's: it goes on in the column right of it, so each row's two cells join into
+    the left one (again while the joined cells end with a comma), the right one left empty."""
+    k, nxt = 0, 1
+    while nxt < n_lab:
+        filled = [labels[k] for _r, labels, values in body if any(values) and labels[k]]
+        commas = sum(x.endswith(",") for x in filled)
+        if commas >= 2 and 2 * commas >= len(filled):
+            for _r, labels, _values in body:
+                labels[k], labels[nxt] = f"{labels[k]} {labels[nxt]}".strip(), ""
+        else:
+            k = nxt
+        nxt += 1
 
 
 def _list(text: str) -> bool:
