@@ -127,6 +127,10 @@ def grid_from_table(t: Table, kinds: RowKinds | None = None) -> Grid | None:
     if not value_cols or value_cols[0] == 0:
         return None
     n_lab = value_cols[0]
+    notes = []  # columns of notes on the label left of them: label columns, joined to it below
+    while n_lab < t.n_cols - 1 and _label_note_column(t, n_lab):
+        notes.append(n_lab)
+        n_lab += 1
     head = body_start(t, cells, n_lab, kinds.is_attribute_row)
     tree = header_tree(t, cells, n_lab, head)
     keys = 0  # leading value columns headed by a key ("Model size", "Sample budget"): label columns
@@ -141,6 +145,9 @@ def grid_from_table(t: Table, kinds: RowKinds | None = None) -> Grid | None:
     label_headers = [" ".join(" ".join(parts).split()) for parts in tree.corner]
     key_cols = [k for k in range(n_lab) if label_headers[k] and kinds.is_key_column(label_headers[k])]
     body = [(r, _labels(cells, r, n_lab), [_text(cells, r, k) for k in range(n_lab, t.n_cols)]) for r in range(head, t.n_rows)]
+    for k in notes:
+        for _r, labels, _values in body:
+            labels[k - 1], labels[k] = f"{labels[k - 1]} {labels[k]}".strip(), ""
     _join_comma_columns(body, n_lab)
     main = _main_column(body, n_lab, key_cols)
     _ruled_names(body, main, {c.row: c.block for c in t.cells})
@@ -364,6 +371,17 @@ def _main_column(body: list[tuple[int, list[str], list[str]]], n_lab: int, key_c
     lists = Counter(k for _r, labels, values in body if any(values) for k in tied if _list(labels[k]))
     named = [k for k in tied if 2 * lists[k] <= counts[k]]  # a column of lists ("P1, P2, P3") describes
     return max(named or tied)
+
+
+def _label_note_column(t: Table, k: int) -> bool:
+    """Column `k` holds no header cell and its values are all in parentheses ("(1M)" set a word
+    space after one row's label): a note on its row's label, not a column of scores; it joins the
+    label."""
+    mine = [c for c in t.cells if c.col == k]
+    if any(c.row < t.header_rows for c in mine):
+        return False
+    vals = [c.text.strip() for c in mine if _value(c.text)]
+    return bool(vals) and all(v.startswith("(") and v.endswith(")") for v in vals)
 
 
 def _join_comma_columns(body: list[tuple[int, list[str], list[str]]], n_lab: int) -> None:
