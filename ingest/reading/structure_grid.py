@@ -150,6 +150,11 @@ def grid_from_table(t: Table, kinds: RowKinds | None = None) -> Grid | None:
             labels[k - 1], labels[k] = f"{labels[k - 1]} {labels[k]}".strip(), ""
     _join_comma_columns(body, n_lab)
     main = _main_column(body, n_lab, key_cols)
+    for k in range(main):  # a column of running text beside the table is none of it
+        if _prose_column(body, k):
+            for _r, labels, _values in body:
+                labels[k] = ""
+            label_headers[k] = ""
     _ruled_names(body, main, {c.row: c.block for c in t.cells})
     _fill_centred(body, main)
     _centred_names(body, main)
@@ -382,6 +387,18 @@ def _label_note_column(t: Table, k: int) -> bool:
         return False
     vals = [c.text.strip() for c in mine if _value(c.text)]
     return bool(vals) and all(v.startswith("(") and v.endswith(")") for v in vals)
+
+
+def _prose_column(body: list[tuple[int, list[str], list[str]]], k: int) -> bool:
+    """Label column `k` holds lines of running text (two or more cells, each of four or more words,
+    most of them lower case): a text column the table stands beside, not labels of its rows."""
+    filled = [labels[k] for _r, labels, _values in body if labels[k]]
+
+    def prose(text: str) -> bool:
+        words = text.split()
+        return len(words) >= 4 and 2 * sum(w[0].islower() for w in words) > len(words)
+
+    return len(filled) >= 2 and all(prose(x) for x in filled)
 
 
 def _join_comma_columns(body: list[tuple[int, list[str], list[str]]], n_lab: int) -> None:
