@@ -255,6 +255,7 @@ def _spread_parents(levels: list[list[HeaderCell]]) -> list[list[HeaderCell]]:
     take is left to neither."""
     out = [list(level) for level in levels]
     for i in range(len(out) - 1):
+        out[i] = _repeat_parents(out[i], out[i + 1])
         below = {k for c in out[i + 1] for k in range(c.first, c.last + 1)}
         # columns with a header on this level or above: a line of another header stands over them
         own = {k for level in out[: i + 1] for c in level for k in range(c.first, c.last + 1)}
@@ -270,6 +271,31 @@ def _spread_parents(levels: list[list[HeaderCell]]) -> list[list[HeaderCell]]:
                 hi += 1
             reach[j] = [lo, hi]
         out[i] = _settle(out[i], reach)
+    return out
+
+
+def _repeat_parents(level: list[HeaderCell], below: list[HeaderCell]) -> list[HeaderCell]:
+    """Sub-headers repeating one run of labels ("func param p_v" three times) under as many
+    parents, one over each run: each parent covers its run, wherever over it it is printed."""
+    subs = sorted(below, key=lambda c: c.first)
+    if not subs or any(c.span != 1 for c in subs) or subs[-1].first - subs[0].first != len(subs) - 1:
+        return level
+    seq, lo = [c.text for c in subs], subs[0].first
+    period = next(
+        (p for p in range(2, len(seq) // 2 + 1) if len(seq) % p == 0 and all(seq[j] == seq[j % p] for j in range(len(seq)))),
+        0,
+    )
+    if not period:
+        return level
+    inside = [(j, c) for j, c in enumerate(level) if lo <= c.first and c.last < lo + len(seq)]
+    over = {j: (c.first - lo) // period for j, c in inside if (c.first - lo) // period == (c.last - lo) // period}
+    if len(over) != len(inside):
+        return level
+    if sorted(over.values()) != list(range(len(seq) // period)):
+        return level
+    out = list(level)
+    for j, m in over.items():
+        out[j] = HeaderCell(level[j].text, lo + m * period, lo + m * period + period - 1)
     return out
 
 
