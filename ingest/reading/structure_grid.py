@@ -202,15 +202,16 @@ def body_start(t: Table, cells: dict[tuple[int, int], Cell], n_lab: int, is_attr
     or a label naming a model attribute (an architecture or parameter row under the model names).
     A header line of numbers ("0513" under "GPT-4o") has no label: it stays in the header. An
     attribute row comes under a header line over the value columns (the corner cell of the first
-    header line, "Type", is no attribute row). A first such row of sizes only ("4K 8K 16K", context
-    lengths or model sizes) over a row of plain numbers names the columns: it is a header line."""
+    header line, "Type", is no attribute row). A row whose numbers are all sizes ("4K 8K 16K",
+    context lengths or model sizes) over a row of plain numbers names the columns: a header line
+    (unless its label names an attribute)."""
     headed = False  # a row above holds cells over the value columns
     for r in range(t.n_rows):
         labels = [cells[(r, k)].text for k in range(n_lab) if (r, k) in cells]
         rest = [cells[(r, k)].text for k in range(n_lab, t.n_cols) if (r, k) in cells]
         attribute = headed and any(is_attribute_row(x) for x in labels)
         if labels and rest and (2 * sum(_number(x) for x in rest) >= len(rest) or attribute):
-            if not headed and not attribute and _sizes_over_scores(rest, cells, r, n_lab, t.n_cols):
+            if not attribute and _sizes_over_scores(rest, cells, r, n_lab, t.n_cols):
                 headed = True
                 continue
             return r
@@ -484,9 +485,10 @@ def _variant(name: str) -> bool:
 
 
 def _sizes_over_scores(rest: list[str], cells: dict[tuple[int, int], Cell], r: int, n_lab: int, n_cols: int) -> bool:
-    """`rest` (a row's cells over the value columns) is two or more sizes only, and the next row
-    over those columns holds numbers, none a size."""
-    if len(rest) < 2 or not all(SIZE.match(x.strip()) for x in rest):
+    """The numbers of `rest` (a row's cells over the value columns) are two or more sizes, all
+    ("7B 13B 145B (Half)"), and the next row over those columns holds numbers, none a size."""
+    numbers = [x.strip() for x in rest if _number(x)]
+    if len(numbers) < 2 or not all(SIZE.match(x) for x in numbers):
         return False
     below = [cells[(r + 1, k)].text.strip() for k in range(n_lab, n_cols) if (r + 1, k) in cells]
     return any(_number(x) for x in below) and not any(SIZE.match(x) for x in below)
