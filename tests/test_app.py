@@ -204,9 +204,6 @@ def test_compare_search_matches_wording_and_quotes(store_env: Path) -> None:
 
 def test_compare_exports_are_offered(store_env: Path) -> None:
     at = run_app()
-    assert not at.get("download_button")  # drawn only while their popover is open
-    at.session_state["cmp_export"] = True  # the reader opens it (a rerun)
-    at.run()
     labels = [b.proto.label for b in at.get("download_button")]
     assert labels == ["Summary (Markdown)", "Summary with quotes (Markdown)", "Statistics (Markdown)", "Tiers (Markdown)",
                       "Comparison (CSV)"]  # fmt: skip

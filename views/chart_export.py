@@ -117,23 +117,12 @@ def _lazy(key: str, make: Callable[[], ChartSpec | None], fmt: str) -> Callable[
     return lambda: figure_bytes(make() or HeatSpec(key, "Nothing to draw for this selection", (), ()), fmt)
 
 
-def _safe(key: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_-]+", "_", key)
-
-
 def controls(charts: Sequence[Exportable], label: str = "Export as a figure") -> None:
     """One popover with, per chart, an SVG, a PNG and an HTML download button (HTML only, with the
-    reason, where this machine cannot draw static figures).
-
-    The buttons are drawn only while the popover is open (opening it reruns the page): a closed
-    popover's content is still sent and built by the browser, and these buttons cost a first
-    render of Keywords about a tenth (bench/ab_first_render.py). Its state is `figs_<first key>`."""
+    reason, where this machine cannot draw static figures)."""
     if not charts:
         return
-    pop = st.popover(label, key=f"figs_{_safe(charts[0][0])}", on_change="rerun")
-    with pop:
-        if not pop.open:
-            return
+    with st.popover(label):
         problem = static_problem()
         formats = {f: m for f, m in FORMATS.items() if f == "html" or not problem}
         st.caption("SVG and PNG for a paper; HTML is an interactive page that opens offline.")
@@ -144,6 +133,6 @@ def controls(charts: Sequence[Exportable], label: str = "Export as a figure") ->
                 st.text(name)
             cols = st.columns(len(formats))
             for col, (fmt, mime) in zip(cols, formats.items(), strict=True):
-                safe = _safe(key)
+                safe = re.sub(r"[^A-Za-z0-9_-]+", "_", key)
                 col.download_button(fmt.upper(), _lazy(key, make, fmt), file_name=f"{safe}.{fmt}", mime=mime,
                                     key=f"dl_fig_{safe}_{fmt}", on_click="ignore", help=name)  # fmt: skip

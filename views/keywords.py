@@ -247,51 +247,33 @@ def _bars_and_scatter(key: data.Stamp, group, terms: tuple[str, ...], c: _Choice
     return term
 
 
-def _measured_vs_reported(key: data.Stamp, gid: str, terms: tuple[str, ...]) -> bool:
-    """Whole-document figures a report both measured and reported, differences first; whether there are any."""
+def _measured_vs_reported(key: data.Stamp, gid: str, terms: tuple[str, ...]) -> None:
+    """Whole-document figures a report both measured and reported, differences first, with a CSV."""
     st.subheader("Measured vs study-reported (whole document)")
     sbs = _side_by_side(key, gid, terms)
     if sbs.empty:
         st.caption("No report has both measured and reported figures for this group.")
-        return False
+        return
     n = int(sbs["differs"].sum())
     shown = sbs.sort_values("differs", ascending=False, kind="stable").head(SIDE_BY_SIDE_ROWS)
-    more = (
-        f" The {len(shown)} shown put differences first; all {len(sbs)} are in the CSV under “{EXPORT_TABLES}”."
-        if len(sbs) > len(shown)
-        else ""
-    )
+    more = f" The {len(shown)} shown put differences first; all {len(sbs)} are in the CSV below." if len(sbs) > len(shown) else ""
     st.caption(f"{n} of {len(sbs)} figures differ (marked ⚠). The study's figures are never overwritten.{more}")
     st.html(htmltable.table(shown.assign(differs=shown["differs"].map({True: "⚠", False: ""})), wide=()))
-    return True
+    st.download_button("Measured vs reported (CSV)", lambda: export.to_csv(sbs), file_name="measured-vs-reported.csv",
+                       mime="text/csv", key="dl_sbs_csv", on_click="ignore")  # fmt: skip
 
 
-#: The popover of the page's table downloads.
-EXPORT_TABLES = "Export tables"
-
-
-def _downloads(key: data.Stamp, gid: str, terms: tuple[str, ...] | None, tbl, prefer: str) -> None:  # type: ignore[no-untyped-def]
-    """Measured vs reported (CSV; not when `terms` is None: there are none), the statistics table
-    (Markdown) and the counts (CSV) of every report: drawn only while their popover is open (as the
-    figure exports, `chart_export.controls`), so a first render builds no download button."""
-    pop = st.popover(EXPORT_TABLES, key="kw_tables", on_change="rerun")
-    with pop:
-        if not pop.open:
-            return
-        if terms is not None:
-            sbs_terms = terms
-            st.download_button("Measured vs reported (CSV)", lambda: export.to_csv(_side_by_side(key, gid, sbs_terms)),
-                               file_name="measured-vs-reported.csv", mime="text/csv", key="dl_sbs_csv",
-                               on_click="ignore")  # fmt: skip
-        st.download_button(
-            "Statistics table (Markdown)",
-            lambda: export.to_markdown(
-                stats.stats_frame(tbl["reports"], tbl["reported"], tbl["counts"], source=prefer, figures=True)
-            ),
-            file_name="stats.md", mime="text/markdown", key="dl_kw_stats", on_click="ignore",
-        )  # fmt: skip
-        st.download_button("Counts (CSV)", lambda: export.to_csv(tbl["counts"]), file_name="counts.csv",
-                           mime="text/csv", key="dl_counts_csv", on_click="ignore")  # fmt: skip
+def _downloads(tbl, prefer: str) -> None:  # type: ignore[no-untyped-def]
+    """The statistics table (Markdown) and the counts (CSV) of every report."""
+    st.download_button(
+        "Statistics table (Markdown)",
+        lambda: export.to_markdown(
+            stats.stats_frame(tbl["reports"], tbl["reported"], tbl["counts"], source=prefer, figures=True)
+        ),
+        file_name="stats.md", mime="text/markdown", key="dl_kw_stats", on_click="ignore",
+    )  # fmt: skip
+    st.download_button("Counts (CSV)", lambda: export.to_csv(tbl["counts"]), file_name="counts.csv",
+                       mime="text/csv", key="dl_counts_csv", on_click="ignore")  # fmt: skip
 
 
 def render() -> None:
@@ -309,8 +291,8 @@ def render() -> None:
     term = _bars_and_scatter(key, group, terms, choices)
     if drawn:
         _export(key, choices.gid, terms, (choices.scope, choices.prefer, choices.metric), choices.rq, term)
-    both = _measured_vs_reported(key, choices.gid, terms)
-    _downloads(key, choices.gid, terms if both else None, tbl, choices.prefer)
+    _measured_vs_reported(key, choices.gid, terms)
+    _downloads(tbl, choices.prefer)
 
 
 if __name__ == "__main__":
