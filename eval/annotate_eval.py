@@ -101,16 +101,22 @@ def annotate_all(docs: list[Doc], lens: Lens, ranking: str = "cues") -> tuple[di
     of the labelled documents (the eval's store; ingest/analysis/references.py)."""
     t = time.process_time()
     res = {d.id: annotate(d.sents, lens, ranking=ranking) for d in docs}  # type: ignore[arg-type]
-    titles = {d.id: str(d.gold.get("title") or "") for d in docs}
     for d in docs:
-
-        def lookup(name: str, me: str = d.id) -> str | None:
-            rid = match_report(name, {k: v for k, v in titles.items() if k != me})
-            main = res[rid].cells["rl_algorithm"].value[0] if rid else None
-            return main if main not in (None, NOT_DISCLOSED, lens.no_stage_value) else None
-
-        res[d.id] = resolve_references(res[d.id], lens, lookup)
+        res[d.id] = resolved(d, res[d.id], docs, res, lens)
     return res, time.process_time() - t
+
+
+def resolved(d: Doc, ann: Annotation, docs: list[Doc], res: dict[str, Annotation], lens: Lens) -> Annotation:
+    """`ann` (document `d`'s annotation) with each method named by reference to another labelled document
+    replaced by that document's main method in `res` (the eval's store)."""
+    titles = {x.id: str(x.gold.get("title") or "") for x in docs if x.id != d.id}
+
+    def lookup(name: str) -> str | None:
+        rid = match_report(name, titles)
+        main = res[rid].cells["rl_algorithm"].value[0] if rid else None
+        return main if main not in (None, NOT_DISCLOSED, lens.no_stage_value) else None
+
+    return resolve_references(ann, lens, lookup)
 
 
 def map_names(
@@ -508,7 +514,10 @@ def _confidence(docs: list[Doc], res: dict[str, Annotation], lens: Lens) -> list
 def _cues(lens: Lens, docs: list[Doc], res: dict[str, Annotation]) -> int:
     """`--cues`: the cue report over the labelled documents and the rest of the corpus."""
     extra = corpus_sentences(SHARED / "corpus", {d.gold["file"] for d in docs})
-    rows = cue_report(lens, docs, res, extra, lambda r: score(docs, r, lens)[0]["all"])
+    rows = cue_report(
+        lens, docs, res, extra, lambda r: score(docs, r, lens)[0]["all"],
+        lambda d, ablated: resolved(d, annotate(d.sents, ablated), docs, res, ablated),
+    )  # fmt: skip
     print("\n".join(format_rows(lens, rows, len(docs), len(docs) + len(extra))))
     return 0
 

@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ingest.analysis.annotate import annotate
 from ingest.analysis.evidence import Sentence, sentences
@@ -62,6 +63,8 @@ WINDOW_KEYS = {"used_before": "left", "contrast_before": "left", "mention_before
 #: Dev figures the ablation watches (keys of annotate_eval.score's metrics).
 FIGURES = ("alg_exact", "rs_f1", "gran_acc", "disclosure_exact", "rl_disclosure_exact")
 NEVER = "(?!)"  # a regular expression that matches nothing
+#: The pattern text of an amount-of-text indicator's rule ("at least N sentences on the topic").
+AMOUNT = "sentences on the topic >= "
 
 
 @dataclass(frozen=True)
@@ -131,7 +134,10 @@ def _walk(node: dict, path: tuple[str | int, ...], label: str) -> Iterator[Cue]:
             yield from _walk(sub, (*path, key, ci), f"{label}/{sub['name']}")
     for gi, group in enumerate(node.get("all_of") or ()):
         for j, p in enumerate(group):
-            yield Cue((*path, "all_of", gi, j), p)
+            if p != NEVER:  # the placeholder of an indicator decided by another rule is no cue
+                yield Cue((*path, "all_of", gi, j), p)
+    if node.get("amount"):  # an amount-of-text indicator: a rule, counted where the indicator fires
+        yield Cue((*path, "amount"), f"{AMOUNT}{node['amount']}")
     rule = node.get("under_heading")
     if isinstance(rule, dict):  # an indicator's heading rule: its heading patterns and cue groups
         for j, p in enumerate(rule.get("heading") or ()):
@@ -163,6 +169,9 @@ def without(lens: Lens, cue: Cue) -> Lens:
     for p in cue.path[:-1]:
         node = node[p]  # type: ignore[index]
     named = "introduces" in cue.path or "references" in cue.path
+    if cue.path[-1] == "amount":  # an amount no document reaches
+        node["amount"] = 10**9  # type: ignore[index]
+        return Lens.model_validate(data)
     node[cue.path[-1]] = "(?P<name>(?!))" if named else NEVER  # type: ignore[index]
     return Lens.model_validate(data)
 
@@ -233,21 +242,38 @@ Scorer = Callable[[dict[str, Annotation]], dict[str, float]]
 
 
 def cue_report(
-    lens: Lens, docs: list, res: dict[str, Annotation], extra: dict[str, list[Sentence]], scorer: Scorer
+    lens: Lens,
+    docs: list,
+    res: dict[str, Annotation],
+    extra: dict[str, list[Sentence]],
+    scorer: Scorer,
+    annotate_doc: Callable[[Any, Lens], Annotation] | None = None,
 ) -> list[CueRow]:
-    """One row per cue: labelled / corpus documents it fires on and the ablation deltas."""
+    """One row per cue: labelled / corpus documents it fires on and the ablation deltas. `annotate_doc`
+    re-annotates one document with the ablated lens as `res` was made (the eval resolves methods named by
+    reference against the other documents; re-annotating without that would charge every cue firing in
+    such a document with the lost resolution)."""
+    redo = annotate_doc or (lambda d, lx: annotate(d.sents, lx))
     base = scorer(res)
     rows = []
+    extra_ann: dict[str, Annotation] = {}
     for cue in lens_cues(lens):
         where = reads(cue)
-        hit_docs = [d for d in docs if fires(cue.pattern, d.sents, where, lens)]
-        n_extra = sum(fires(cue.pattern, s, where, lens) for s in extra.values())
+        if cue.path[-1] == "amount":  # fires where the indicator fires (annotated once per corpus document)
+            if not extra_ann:
+                extra_ann.update({k: annotate(v, lens) for k, v in extra.items()})
+            dim, ind = lens.dimensions[cue.path[1]].id, lens.dimensions[cue.path[1]].indicators[cue.path[3]].name  # type: ignore[index]
+            hit_docs = [d for d in docs if ind in (res[d.id].cells[dim].indicators or ())]
+            n_extra = sum(ind in (a.cells[dim].indicators or ()) for a in extra_ann.values())
+        else:
+            hit_docs = [d for d in docs if fires(cue.pattern, d.sents, where, lens)]
+            n_extra = sum(fires(cue.pattern, s, where, lens) for s in extra.values())
         delta = dict.fromkeys(FIGURES, 0.0)
         if hit_docs:
             ablated = without(lens, cue)
             changed = dict(res)
             for d in hit_docs:
-                changed[d.id] = annotate(d.sents, ablated)
+                changed[d.id] = redo(d, ablated)
             now = scorer(changed)
             delta = {k: now[k] - base[k] for k in FIGURES}
         rows.append(CueRow(cue, len(hit_docs), len(hit_docs) + n_extra, delta))

@@ -45,9 +45,9 @@ import pdfplumber  # noqa: E402
 import pypdfium2 as pdfium  # noqa: E402
 
 from bench.results_log import recorded  # noqa: E402
+from ingest.reading.pdf_words import page_words  # noqa: E402
 from ingest.reading.structure import Table  # noqa: E402
 from ingest.reading.structure_regions import read_pdf_tables, table_in_box  # noqa: E402
-from ingest.reading.tables_pdf import page_words  # noqa: E402
 
 DATA = REPO.parent / "shared" / "external" / "icdar2013"
 

@@ -305,8 +305,15 @@ def test_chinese_report_is_read_like_its_english_twin(lens) -> None:
     )
     assert cells["reward_source"].value == ("rule-based/verifiable",)
     assert cells["reward_source"].quote.startswith("第二阶段")
-    assert cells["disclosure"].value == ("low",)
     assert "agentic_rl_stage" in cells["disclosure"].indicators
+    # the level follows the lens's fitted cut points: the twins' levels agree, whatever those are
+    en = run(
+        lens,
+        "The second stage focuses on large-scale reinforcement learning, using rule-based rewards to strengthen exploration. "
+        "Finally, we applied reinforcement learning to more than 20 tasks, including instruction following and Agent skills.",
+    )
+    for dim in ("disclosure", "rl_disclosure"):
+        assert cells[dim].value == en[dim].value, dim
     assert cells["rl_disclosure"].value != ("none",)
 
 
@@ -358,14 +365,14 @@ def test_level_cut_points_fit_by_exact_agreement_then_prior() -> None:
 FLOORS = {
     # measured on the 54 gold documents by eval/annotate_eval.py ("== all 54", in-sample), less about
     # one document's worth (0.02) so that a new labelled document does not fail main by itself
-    "alg_exact": 0.68, "alg_f1": 0.86, "rs_f1": 0.83, "gran_acc": 0.91,
-    "disclosure_exact": 0.79, "disclosure_w1": 0.94, "rl_disclosure_exact": 0.67, "rl_disclosure_w1": 0.98,
+    "alg_exact": 0.81, "alg_f1": 0.92, "rs_f1": 0.83, "gran_acc": 0.96,
+    "disclosure_exact": 0.81, "disclosure_w1": 0.98, "rl_disclosure_exact": 0.74, "rl_disclosure_w1": 0.98,
 }  # fmt: skip
 #: Leave-one-out on the newest label block alone (eval/annotate_eval.py's "cells vs the trivial answer"
 #: table, column "tool LOO", rows "newest 26"), less about one document's worth (0.02 .. 0.04).
 NEWEST_LOO_FLOORS = {
-    ("main algorithm", "accuracy"): 0.84, ("algorithm used", "micro-F1"): 0.79, ("reward source", "micro-F1"): 0.77,
-    ("granularity", "accuracy"): 0.88, ("agentic disclosure", "exact"): 0.77, ("RL disclosure", "exact"): 0.58,
+    ("main algorithm", "accuracy"): 0.96, ("algorithm used", "micro-F1"): 0.88, ("reward source", "micro-F1"): 0.78,
+    ("granularity", "accuracy"): 0.96, ("agentic disclosure", "exact"): 0.84, ("RL disclosure", "exact"): 0.69,
 }  # fmt: skip
 
 
@@ -398,9 +405,9 @@ def test_gold_corpus_scores_stay_above_their_floors(lens) -> None:
     # leave-one-document-out with a neutral tie-break (the level cut points are fitted on labels)
     loo: dict = {}
     ev.loo_levels(docs, res, lens, loo)
-    n = len(docs)  # measured: disclosure exact 42/54, within one 52/54; rl_disclosure 33/54 and 54/54
-    assert loo["disclosure"][0] / n >= 0.76 and loo["disclosure"][1] / n >= 0.94, loo
-    assert loo["rl_disclosure"][0] / n >= 0.59 and loo["rl_disclosure"][1] / n >= 0.98, loo
+    n = len(docs)  # measured: disclosure exact 44/54, within one 54/54; rl_disclosure 40/54 and 54/54
+    assert loo["disclosure"][0] / n >= 0.79 and loo["disclosure"][1] / n >= 0.98, loo
+    assert loo["rl_disclosure"][0] / n >= 0.72 and loo["rl_disclosure"][1] / n >= 0.98, loo
     # beside the trivial answer, leave-one-out, on the newest block alone (issue 33)
     figs = {(f.dim, f.metric, f.split): f for f in ev.figures(ev.cell_values(docs, res, lens), ev.CELL_METRICS,
                                                                ev.splits_of(docs))}  # fmt: skip
@@ -409,6 +416,8 @@ def test_gold_corpus_scores_stay_above_their_floors(lens) -> None:
     assert not low_new, low_new
     for dim in ("main algorithm", "granularity"):  # measured well above the majority answer, all and newest
         assert all(figs[(dim, "accuracy", sp)].beats for sp in ("all", "newest")), dim
+    for dim in ("agentic disclosure", "RL disclosure"):  # measured above it leave-one-out (newest: 88% vs 81%, 73% vs 19%)
+        assert all(figs[(dim, "exact", sp)].beats for sp in ("all", "newest")), dim
     # reports without RL show the lens's "no RL stage" (measured: 6/6, none with RL)
     said = ev.no_stage_line(docs, res, lens)
     assert f"showing '{lens.no_stage.value}': 6/6; reports with RL showing it: 0" in said, said
@@ -420,11 +429,11 @@ def test_gold_corpus_scores_stay_above_their_floors(lens) -> None:
     from confidence_loo import nested_loo
 
     nested = nested_loo(gold_examples(docs, res, lens))
-    # doubt ranking (measured: AUC 0.74, the least-sure 35% hold 59% of the wrong cells)
+    # doubt ranking (measured: AUC 0.79, the least-sure 35% hold 64/88 = 73% of the wrong cells)
     from cell_figures import doubt
 
     d = doubt([(p, e.correct) for e, p, _ in nested])
-    assert d.auc >= 0.72 and d.share >= 0.56, d
+    assert d.auc >= 0.77 and d.share >= 0.68, d
     # Its probabilities order the cells (Review shows the least sure first): the cells a held-out
     # model gives at least an even chance are right more often than the others. annotate_eval.py
     # prints both shares (the 0.50 trade-off line, and "predicted 0.0-0.5 ... right"); the floor on

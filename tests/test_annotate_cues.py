@@ -50,8 +50,8 @@ def test_name_based_rl_training_is_a_use(lens) -> None:
 
 
 def test_run_in_label_titles_the_authors_own_use(lens) -> None:
-    cells = run(lens, "• Clip-Higher: in the policy loss of our actor, we decouple the two clip bounds of the ratio.")
-    assert cells["rl_algorithm"].value == ("DAPO",)
+    cells = run(lens, "• GSPO: in the policy loss of our actor, we replace the token ratio by a sequence ratio.")
+    assert cells["rl_algorithm"].value == ("GSPO",)
     # a name opening a sentence without a label's colon or capital stays a plain mention
     cells = run(lens, "GRPO is popular in the community and appears in many reports this year.")
     assert "GRPO" not in cells["rl_algorithm"].value

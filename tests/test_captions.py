@@ -65,3 +65,30 @@ def test_markdown_puts_the_papers_label_and_caption_over_each_table(tmp_path: Pa
     md = render(tables, "md").splitlines()
     assert md[0] == "## Table 7 (page 1)" and md[2] == "Table 7: Scores of the methods." and md[4].startswith("| Method")
     assert render(tables, "csv").splitlines()[1].startswith("Table 7,1,")
+
+
+def test_both_readers_join_a_caption_the_same_way_past_a_decimal_and_a_cut_hyphen(tmp_path: Path) -> None:
+    """One caption joiner (`captions.caption_text`) for both table readers: the first sentence goes
+    on past a decimal point on the first line ("Alpha-1.5") to the next lines, and a line cut after
+    a hyphen goes on without a space."""
+    from ingest.analysis.results import read_results
+    from ingest.reading.extract import extract_file
+
+    from .test_results import CAT, row, table_pdf
+
+    xs = [250, 330]
+    items = [
+        (72, 80, "Table 1: Comparison of Alpha-1.5 and Beta-2.0 on the held-out"),
+        (72, 91, "benchmarks with long-"),
+        (72, 102, "context inputs. Higher is better."),
+        (72, 122, "Model"), (250, 122, "^Zorblax"), (330, 122, "^Quuxbench"),
+        *row(136, "Alpha-1.5", ["61.2", "70.0"], xs),
+        *row(148, "Beta-2.0", ["50.0", "60.0"], xs),
+        *row(160, "Gamma-7B", ["40.0", "30.0"], xs),
+        *row(172, "Delta-3B", ["20.5", "10.5"], xs),
+    ]  # fmt: skip
+    path = table_pdf(tmp_path / "t.pdf", [items])
+    want = "Table 1: Comparison of Alpha-1.5 and Beta-2.0 on the held-out benchmarks with long-context inputs."
+    for reader in ("grid", "structure"):
+        res = read_results(extract_file(path), path, CAT, reader=reader)
+        assert [t.caption for t in res.tables] == [want], reader

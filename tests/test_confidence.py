@@ -10,8 +10,10 @@ import pytest
 
 from ingest.analysis.annotate import annotate
 from ingest.analysis.confidence import (
+    BASE_FEATURES,
     FEATURES,
     MODEL_PATH,
+    PER_KIND,
     DocContext,
     Model,
     Support,
@@ -41,7 +43,7 @@ def _s(i: int, heading: str, section: str = "body") -> Sentence:
 def test_features_count_independent_sentences_and_where_they_stand() -> None:
     sents = (_s(0, "Abstract"), _s(1, "3 RL Training"), _s(1, "3 RL Training"), _s(2, "A Details", "appendix"))
     f = features(Support("algorithm", default=False, sentences=sents, definition=True), DocContext(frozenset({0}), 100))
-    assert set(f) == set(FEATURES)
+    assert set(f) == own_features("algorithm") and own_features("algorithm") <= set(FEATURES)
     assert f["n_support"] == round(math.log1p(3), 4)  # the repeated sentence counts once
     assert f["n_method"] == round(math.log1p(1), 4)  # not the abstract, not the appendix
     assert f["n_background"] == round(math.log1p(1), 4)  # the abstract
@@ -71,11 +73,16 @@ def test_unreadable_model_file_falls_back(tmp_path) -> None:
     assert load_model(p).coef == load_model(tmp_path / "missing.json").coef
 
 
+def own_features(kind: str) -> set[str]:
+    """A cell stores the shared features and its own kind's copies (the other kinds' are 0, not stored)."""
+    return set(BASE_FEATURES) | {f"{kind}:{f}" for f in PER_KIND}
+
+
 def test_every_automatic_cell_gets_a_probability_and_its_features(lens) -> None:
     segs = [Segment("body", 1, "1", "3 RL Training\nWe adopt GRPO as our RL algorithm with a rule-based reward.")]
     cells = annotate(sentences(segs), lens).cells
     for dim, cell in cells.items():
-        assert cell.features is not None and set(cell.features) == set(FEATURES), dim
+        assert cell.features is not None and set(cell.features) == own_features(lens.dimension(dim).kind), dim
         assert cell.confidence is not None and 0 < cell.confidence < 1, dim
 
 

@@ -13,7 +13,7 @@ import pytest
 from ingest.common.gcpace import rare_collections
 from ingest.reading import structure
 from ingest.reading.structure import _Piece, column_bands, table_from_words
-from ingest.reading.tables_pdf import Line, Seg, Word
+from ingest.reading.table_text import Line, Seg, Word
 
 
 def _overlap(a0: float, a1: float, b0: float, b1: float) -> float:

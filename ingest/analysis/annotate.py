@@ -121,24 +121,30 @@ __all__ = [
 ]
 
 #: Bump when evidence or annotation rules change in code, so stored annotations are recomputed.
-ANNOTATE_VERSION = 9
+ANNOTATE_VERSION = 11
 Ranking = Literal["tfidf", "cues"]
 
 
 def _supporters(sents: list[Sentence], dim: Dimension, comp: _Compiled, low: Folded | None = None) -> dict[str, list[Hit]]:
     out: dict[str, list[Hit]] = {c.name: [] for c in dim.categories}
     low = Folded() if low is None else low
-    seen: dict[tuple[str, str], list[tuple[str, list[str]]]] = {}  # a repeated sentence is read once
-    for s in sents:
-        t, key = s.text, (s.text, s.heading or "")
+    seen: dict[tuple[str, str, str], list[tuple[str, list[str]]]] = {}  # a repeated sentence is read once
+    for i, s in enumerate(sents):
+        # the paragraph's topic may be set by the sentence before or after it under the same heading ("The RL
+        # stage uses two rewards. For math, we employ an LLM judge …")
+        near = " ".join(
+            n.text for n in (sents[i - 1] if i else None, sents[i + 1] if i + 1 < len(sents) else None)
+            if n is not None and n.heading == s.heading and abs(n.index - s.index) == 1
+        )  # fmt: skip
+        t, key = s.text, (s.text, s.heading or "", near)
         if key not in seen:
-            seen[key] = _category_cues(t, low[t], comp, key[1])
+            seen[key] = _category_cues(t, low[t], comp, key[1], near)
         for name, found in seen[key]:
             out[name].append(Hit(s, found))
     return out
 
 
-def _category_cues(t: str, low: str, comp: _Compiled, heading: str = "") -> list[tuple[str, list[str]]]:
+def _category_cues(t: str, low: str, comp: _Compiled, heading: str = "", before: str = "") -> list[tuple[str, list[str]]]:
     """(category, cues matched) for one sentence's text `t` (`low` = `fold(t)`) under `heading`.
 
     A sentence supports a category when one of its cues matches, the context matches the sentence
@@ -147,7 +153,14 @@ def _category_cues(t: str, low: str, comp: _Compiled, heading: str = "") -> list
     whose plain strings the sentence contains; the patterns only for a sentence a cue matched.
     """
     head = fold(heading) if heading else ""
-    if comp.context is not None and not (comp.context.may(low) or (head and comp.context.may(head))):
+    prior = fold(before) if before else ""
+
+    def about(text: str, folded: str) -> bool:
+        return bool(folded) and comp.context.search(text, folded)  # type: ignore[union-attr]
+
+    if comp.context is not None and not (
+        comp.context.may(low) or (head and comp.context.may(head)) or (prior and comp.context.may(prior))
+    ):
         return []
     found: dict[str, set[str]] = {}
     rxs, cat_of = comp.cats.rxs, comp.cat_of
@@ -157,7 +170,7 @@ def _category_cues(t: str, low: str, comp: _Compiled, heading: str = "") -> list
             found.setdefault(cat_of[i], set()).add(m.group(0).lower())
     if not found:
         return []
-    if comp.context is not None and not (comp.context.search(t, low) or (head and comp.context.search(heading, head))):
+    if comp.context is not None and not (about(t, low) or about(heading, head) or about(before, prior)):
         return []
     if cues_match(comp.negation, t, low):
         return []

@@ -239,7 +239,10 @@ def _algorithm(
     used, mentioned = decide_algorithms(roles)
     # codebook "the main one is listed first": RL algorithms before auxiliary methods (rejection sampling,
     # search), named before unnamed; `decide_algorithms` ordered by uses, then by first use in the text
-    used = sorted(used, key=lambda n: (n in comp.auxiliary, n in comp.generic))  # the cell quotes the first
+    # a method the summary sections (abstract, introduction, conclusion) say the authors use is their core
+    # method; one used only in a method section may be a side stage (a distillation, a variant)
+    core = {n for n in used if any(h.role == "use" and h.sentence.index in bg for h in roles[n])}
+    used = sorted(used, key=lambda n: (n in comp.auxiliary, n in comp.generic, n not in core))  # the cell quotes the first
     ranked = {}
     for name, hits in roles.items():
         if hits:

@@ -125,7 +125,12 @@ def _fired_indicators(
     # translation may split one sentence in two: "The key challenge of Agent RL … . We run 20,000 environments")
     wide = [(i, s) for i, s in enumerate(sents) if s.index not in ctx.summary and not scope.out_of_scope(s.text)]
     fired: dict[str, list[Hit]] = {}
+    amounts = {i.name: i.amount for i in dim.indicators if i.amount}
     for name, groups, ex, window in rx.indicators:
+        if name in amounts:  # the amount of text on the topic: every sentence of the pool supports it
+            if len(pool) >= amounts[name]:
+                fired[name] = [Hit(s, [], "indicator", 1.0) for _, s in pool]
+            continue
         hits = []
         tested: dict[str, bool] = {}
         for i, s in wide if window > 1 else pool:

@@ -13,7 +13,9 @@ plain facts about the evidence, so the model stays explainable:
 * competition (other categories supported, contrasts of the chosen method) and the evidence on the
   topic that is not behind the value (`n_other`: other categories' sentences; for a level, sentences
   on the topic that fire no indicator, so "none" for a report that says much on agents is less sure);
-* where the supporters stand also counts against: `n_background` (summary sections).
+* where the supporters stand also counts against: `n_background` (summary sections);
+* each of these also per kind of dimension (`PER_KIND`: "multi:n_values" …), so that a fact may weigh
+  differently in a reward-source cell and in a level (measured leave-one-document-out, issue 33).
 
 The model is a logistic regression (log-loss fit: its output is a calibrated probability on the
 data it was fit on) trained by `eval/train_confidence.py` on the labelled documents and on every
@@ -37,7 +39,7 @@ from ingest.analysis.evidence import Sentence
 
 MODEL_PATH = Path(__file__).resolve().parents[2] / "data" / "confidence.json"
 KINDS = ("multi", "single", "algorithm", "mentioned", "level")
-FEATURES: tuple[str, ...] = (
+BASE_FEATURES: tuple[str, ...] = (
     *(f"kind_{k}" for k in KINDS),
     "default",
     "n_support",
@@ -52,6 +54,11 @@ FEATURES: tuple[str, ...] = (
     "margin",
     "doc_size",
 )
+#: The evidence features read per kind of dimension: the same fact weighs differently in a reward-source
+#: cell (several values, each needing support) and in a level (a count of indicators); each cell carries
+#: a copy of them named "<kind>:<feature>" for its own kind, 0 for the others.
+PER_KIND: tuple[str, ...] = tuple(f for f in BASE_FEATURES if not f.startswith("kind_"))
+FEATURES = (*BASE_FEATURES, *(f"{k}:{f}" for k in KINDS for f in PER_KIND))
 #: A cell is "confident" at or above this probability (declared, not fitted: see docs/comparison.md).
 DEFAULT_THRESHOLD = 0.9
 #: The threshold of a model that labels nothing confident: no cut was right >= 95% of the time held out
@@ -91,7 +98,7 @@ def features(sup: Support, ctx: DocContext) -> dict[str, float]:
     sents = {s.index: s for s in sup.sentences}.values()  # independent = distinct sentences
     n = len(sents)
     method = [s for s in sents if s.index not in background and s.section != "appendix"]
-    out = dict.fromkeys(FEATURES, 0.0)
+    out = dict.fromkeys(BASE_FEATURES, 0.0)  # the other kinds' copies are 0 and not stored
     out[f"kind_{sup.kind}"] = 1.0
     out.update(
         default=float(sup.default),
@@ -107,6 +114,7 @@ def features(sup: Support, ctx: DocContext) -> dict[str, float]:
         margin=float(min(sup.margin, 3)),
         doc_size=math.log10(1 + ctx.sentences),
     )
+    out.update({f"{sup.kind}:{f}": out[f] for f in PER_KIND})
     return {k: round(v, 4) for k, v in out.items()}
 
 

@@ -153,6 +153,12 @@ class Indicator(_Strict):
     under_heading: HeadingRule | None = Field(
         None, description="also fires on a sentence under a matching heading that matches these groups"
     )
+    amount: int | None = Field(
+        None,
+        ge=1,
+        description="codebook 'amount of dedicated text': fires when at least this many sentences outside summary "
+        "sections are on the dimension's topic (its `require`, not `exclude`); `all_of` is then ['(?!)']",
+    )
 
     @field_validator("all_of")
     @classmethod

@@ -22,8 +22,7 @@ from functools import lru_cache
 from ingest.analysis.benchmarks import Catalogue
 from ingest.analysis.benchmarks import norm_name as norm
 from ingest.common.records import ResultCell as Cell  # the stored record is the reading's cell too
-from ingest.reading.table_text import DELTA
-from ingest.reading.tables_pdf import DASH, MARKS, Grid, GridRow, is_value
+from ingest.reading.table_text import DASH, DELTA, MARKS, Grid, GridRow, is_value
 
 _MARK_RX = re.compile(rf"(?<=\S)[{re.escape(MARKS)}\u00b9\u00b2\u00b3]+$|^[{re.escape(MARKS)}]+(?=\S)")
 _MID_MARK = re.compile(r"(?<=\w)[\u2020\u2021\u2217\u22c6*]+(?=\s)|\s[\u2020\u2021\u2217\u22c6]+(?=\s|$)")
@@ -497,8 +496,11 @@ def is_own(model: str, spec_model: str, aliases: list[str]) -> bool:
     return any(own_match(model, n) for n in [spec_model, *aliases] if n)
 
 
-def benchmarks_named(text: str, cat: Catalogue) -> list[tuple[str, str]]:
-    """(id, name as printed) of catalogue benchmarks named in free text, longest names first."""
+def benchmarks_named(text: str, cat: Catalogue, first: bool = False) -> list[tuple[str, str]]:
+    """(id, name as printed) of catalogue benchmarks named in free text, longest names first.
+
+    `first`: stop at the first one found (whether the text names any: no name is taken before the
+    first is found, so the answer is the same)."""
     words = [w.strip(".,;:()[]\"'") for w in (text or "").split()]
     taken = [False] * len(words)
     found: list[tuple[str, str]] = []
@@ -514,6 +516,8 @@ def benchmarks_named(text: str, cat: Catalogue) -> list[tuple[str, str]]:
                 taken[i : i + n] = [True] * n
                 if b.id not in [x[0] for x in found]:
                     found.append((b.id, cand))
+                if first:
+                    return found
     return found
 
 
@@ -564,4 +568,5 @@ def cell_flag(cell_value: str, metric: str, bench_id: str, cat: Catalogue, bench
 
 
 def names_benchmark(text: str, cat: Catalogue) -> bool:
-    return bool(benchmarks_named(text, cat))
+    """Whether free text names a catalogue benchmark."""
+    return bool(benchmarks_named(text, cat, first=True))

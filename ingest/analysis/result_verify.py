@@ -2,7 +2,7 @@
 
 A cell read from a PDF table is *verified* only when all of these hold:
 
-1. **two readings agree**: the caption-anchored grid (`ingest.reading.tables_pdf`) and the
+1. **two readings agree**: the caption-anchored grid (`ingest.reading.table_grid`) and the
    structure stage (`ingest.reading.structure_regions.page_tables`: its own regions, rows, columns
    and spans, found without captions or catalogue) both give a cell with the same model, benchmark,
    metric, setting and value. The second reading is interpreted by the same meaning rules, so the
@@ -262,5 +262,5 @@ def verify(first: list[ResultCell], second: StructTable | None, caption: str = "
             why = ODD_FORMAT
         else:
             why = ""
-        out.append(replace(c, review=why))
+        out.append(c if c.review == why else replace(c, review=why))
     return out

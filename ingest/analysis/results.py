@@ -1,6 +1,6 @@
 """Stage 7b — results: benchmark-result tables of a report, one record per result cell, with page.
 
-Sources: PDF tables are read from the text layer with word boxes (`ingest.reading.tables_pdf`), only on
+Sources: PDF tables are read from the text layer with word boxes (`ingest.reading.table_grid`), only on
 pages whose cached text has a "Table N" caption and many numbers, so the stage stays cheap; the PDF
 is re-opened with pdfium for those pages only. Markdown pipe tables and HTML `<table>`s are read
 from the post's source file. Tables that are images are never guessed: a page (or post section)
@@ -8,7 +8,7 @@ with a table/figure caption naming a catalogue benchmark but no numbers in its t
 "scores shown only as images".
 
 Reading a table into cells and checking them is `ingest.analysis.result_meaning`; the PDF layout is
-`ingest.reading.tables_pdf`; the benchmark catalogue is `ingest.analysis.benchmarks` (`data/benchmarks.yaml`). A
+`ingest.reading.table_grid`; the benchmark catalogue is `ingest.analysis.benchmarks` (`data/benchmarks.yaml`). A
 table that cannot be read is skipped with a note; a report never fails because of its tables.
 """
 
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
@@ -36,16 +35,19 @@ from ingest.analysis.result_meaning import (
     score_of,
     validate,
 )
+from ingest.analysis.result_structure import SecondReading, running_key, running_lines, structure_table, without_running_row
 from ingest.analysis.result_verify import verify
 from ingest.analysis.results_web import html_tables, markdown_tables
 from ingest.common.document import Document
 from ingest.common.records import ResultCell as Cell
 from ingest.common.records import Results, ResultTable
+from ingest.reading.captions import label_tables
 from ingest.reading.extract import KeptPages
-from ingest.reading.structure import Table as StructTable
-from ingest.reading.structure_regions import page_tables
-from ingest.reading.table_regions import panels
-from ingest.reading.tables_pdf import CAPTION, FIGURE_CAPTION, build_grid, find_regions, page_rules, page_words
+from ingest.reading.pdf_words import page_lines, page_rules, page_words
+from ingest.reading.structure_regions import fix_sizes, page_tables
+from ingest.reading.table_grid import build_grid
+from ingest.reading.table_regions import find_regions, panels
+from ingest.reading.table_text import CAPTION, FIGURE_CAPTION
 
 __all__ = [
     "RESULTS_VERSION",
@@ -148,17 +150,32 @@ def may_hold_table(text: str) -> bool:
     return ("able" in text or "ABLE" in text) and any(CAPTION.match(line) for line in text.splitlines())
 
 
-def pdf_tables(path: Path, doc: Document, cat: Catalogue, kept: KeptPages | None = None) -> tuple[list[Table], list[str]]:
+#: The readers of PDF result tables: "grid" (caption-anchored regions and grid, checked by the
+#: structure stage's second reading: what ingest runs) and "structure" (the structure stage alone:
+#: its regions with their captions, read into cells through `structure_grid`; the would-be one
+#: reader, measured by `eval/results_eval.py`).
+READERS = ("grid", "structure")
+
+
+def pdf_tables(
+    path: Path,
+    doc: Document,
+    cat: Catalogue,
+    kept: KeptPages | None = None,
+    pages: list[int] | None = None,
+    reader: str = "grid",
+) -> tuple[list[Table], list[str]]:
     """Result tables of the candidate pages of a PDF; never raises for one bad table.
 
-    `kept`: pages the extraction kept open (used instead of loading them again)."""
+    `kept`: pages the extraction kept open (used instead of loading them again); `pages`:
+    `candidate_pages(doc)` when the caller has them; `reader`: one of `READERS`."""
     tables: list[Table] = []
     notes: list[str] = []
-    pages = candidate_pages(doc, cat=cat)
+    pages = candidate_pages(doc, cat=cat) if pages is None else pages
     if not pages:
         return tables, notes
     pdf = None
-    running = _running_lines(doc)
+    running = running_lines(doc)
     try:
         for num in pages:
             try:
@@ -173,13 +190,31 @@ def pdf_tables(path: Path, doc: Document, cat: Catalogue, kept: KeptPages | None
                     words = page_words(page)
                 rules = page_rules(page)
                 size = (page.get_width(), page.get_height())
-                regions = _without(find_regions(words, size[0], rules, size[1]), running)
+                prepared = page_lines(words, size[1])  # the lines both readings start from, grouped once
+                if reader == "structure":
+                    found = label_tables(fix_sizes(words), page_tables(words, rules, size[0], num, size[1]))
+                    regions = []
+                else:
+                    regions = _without(find_regions(words, size[0], rules, size[1], prepared), running)
                 if have is None:
                     page.close()
             except Exception as exc:
                 notes.append(f"page {num}: tables not read ({type(exc).__name__}: {exc})")
                 continue
-            second = _SecondReading(words, rules, size, num)
+            if reader == "structure":
+                for st in found:
+                    if not st.label:
+                        continue
+                    try:
+                        t, why = structure_table(without_running_row(st, running), cat)
+                    except Exception as exc:
+                        t, why = None, f"skipped ({type(exc).__name__}: {exc})"
+                    if t is not None:
+                        tables.append(t)
+                    else:
+                        notes.append(f"{st.label} on page {num} not read: {why} (caption: {_short(st.caption)})")
+                continue
+            second = SecondReading(words, rules, size, num, prepared)
             for reg in regions:
                 try:
                     t, why = _region_table(reg, rules, num, cat, second)
@@ -195,61 +230,19 @@ def pdf_tables(path: Path, doc: Document, cat: Catalogue, kept: KeptPages | None
     return tables, notes
 
 
-def _running_lines(doc: Document) -> frozenset[str]:
-    """The running page headers and footers of a document: a first or last line of text (digits
-    aside) that three or more pages print. They are never part of a table."""
-    seen: Counter[str] = Counter()
-    for p in doc.pages:
-        lines = [ln for ln in p.text.splitlines() if ln.strip()]
-        for ln in {*lines[:2], *lines[-2:]}:
-            key = _running_key(ln)
-            if key:
-                seen[key] += 1
-    return frozenset(k for k, n in seen.items() if n >= 3)
-
-
-def _running_key(text: str) -> str:
-    return " ".join("".join(ch for ch in text if not ch.isdigit()).split()).casefold()
-
-
 def _without(regions: list, running: frozenset[str]) -> list:  # type: ignore[type-arg]
     """Regions without the running header or footer lines they reached."""
     if not running:
         return regions
     out = []
     for reg in regions:
-        lines = [ln for ln in reg.lines if _running_key(ln.text) not in running]
+        lines = [ln for ln in reg.lines if running_key(ln.text) not in running]
         if lines:
             out.append(replace(reg, lines=lines) if len(lines) < len(reg.lines) else reg)
     return out
 
 
-class _SecondReading:
-    """The structure stage's reading of one page (its own regions, rows and columns), made once and
-    only when a region of the page is read as a result table."""
-
-    def __init__(self, words: list, rules: list, size: tuple[float, float], page: int) -> None:  # type: ignore[type-arg]
-        self._args = (words, rules, size, page)
-        self._tables: list[StructTable] | None = None
-
-    def table_over(self, box: tuple[float, ...] | None) -> StructTable | None:
-        """The structure-stage table covering most of `box` (at least half of it); None when none does."""
-        if box is None:
-            return None
-        if self._tables is None:
-            words, rules, (width, height), page = self._args
-            self._tables = page_tables(words, rules, width, page, height)
-        area = max((box[2] - box[0]) * (box[3] - box[1]), 1e-6)
-        best, share = None, 0.5
-        for t in self._tables:
-            w = min(box[2], t.bbox[2]) - max(box[0], t.bbox[0])
-            h = min(box[3], t.bbox[3]) - max(box[1], t.bbox[1])
-            if w > 0 and h > 0 and w * h / area >= share:
-                best, share = t, w * h / area
-        return best
-
-
-def _region_table(reg, rules, num: int, cat: Catalogue, second: _SecondReading | None = None) -> tuple[Table | None, str]:  # type: ignore[no-untyped-def]
+def _region_table(reg, rules, num: int, cat: Catalogue, second: SecondReading | None = None) -> tuple[Table | None, str]:  # type: ignore[no-untyped-def]
     """A region read as a result table, or None and why not (every region gets one or the other).
 
     A captioned table is refused only when its caption says it describes models, data or settings
@@ -273,7 +266,7 @@ def _region_table(reg, rules, num: int, cat: Catalogue, second: _SecondReading |
     return t, ""
 
 
-def _panel_table(reg, rules, num: int, cat: Catalogue, second: _SecondReading | None) -> Table | None:  # type: ignore[no-untyped-def]
+def _panel_table(reg, rules, num: int, cat: Catalogue, second: SecondReading | None) -> Table | None:  # type: ignore[no-untyped-def]
     """One panel of a region (the whole region when it has one) read and checked; None when it holds
     no result cell."""
     grid = build_grid(reg, rules, cat.is_key_column, cat.is_attribute_row, cat.is_label_word)
@@ -325,12 +318,17 @@ def unread_caption_pages(
 
 
 def read_results(
-    doc: Document, source: str | Path | None, catalogue: Catalogue | None = None, kept: KeptPages | None = None
+    doc: Document,
+    source: str | Path | None,
+    catalogue: Catalogue | None = None,
+    kept: KeptPages | None = None,
+    reader: str = "grid",
 ) -> Results:
     """The results part of a report's bundle: the tables read, notes, and the stage's seconds.
 
     Never raises: a source that cannot be re-read gives a note instead of tables. `kept`: PDF
-    pages the extraction kept open (see `extract.KeptPages`).
+    pages the extraction kept open (see `extract.KeptPages`); `reader`: which PDF table reader
+    (`READERS`; ingest runs "grid").
     """
     t0 = time.perf_counter()
     cat = catalogue or load_catalogue()
@@ -339,10 +337,11 @@ def read_results(
     try:
         p = Path(source) if source else None
         if doc.kind == "pdf" and p is not None:
-            tables, notes = pdf_tables(p, doc, cat, kept)
+            candidates = candidate_pages(doc)
+            tables, notes = pdf_tables(p, doc, cat, kept, candidates, reader)
             notes += image_only_pages(doc, cat, {t.page for t in tables})
             noted = {int(m.group(1)) for n in notes for m in [_PAGE_OF_NOTE.search(n)] if m}
-            notes += unread_caption_pages(doc, {t.page for t in tables}, noted, set(candidate_pages(doc)))
+            notes += unread_caption_pages(doc, {t.page for t in tables}, noted, set(candidates))
         elif doc.kind in ("markdown", "html") and p is not None:
             raw = p.read_bytes()[: 20 * 1024 * 1024].decode("utf-8", errors="replace")
             if doc.kind == "markdown" or "<table" not in raw.lower():

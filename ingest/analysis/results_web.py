@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 from ingest.analysis.benchmarks import Catalogue
 from ingest.analysis.result_meaning import Table, clean, interpret, names_benchmark, validate
 from ingest.common.records import ResultCell as Cell
-from ingest.reading.tables_pdf import CAPTION, Grid, GridRow
+from ingest.reading.table_text import CAPTION, Grid, GridRow
 
 __all__ = ["html_tables", "markdown_tables"]
 

@@ -204,6 +204,19 @@ def page_cell_gap(lines: list[Line]) -> float:
     return max(CELL_GAP_EM, 1.35 * statistics.median(gaps))
 
 
+def page_lines(words: list[Word], page_height: float = 0.0) -> tuple[list[Line], float]:
+    """A page's lines with their segments set, and the page's cell gap: the one line grouping both
+    table readers start from. `page_height`: when given, words in the outer 5% of the page
+    (running headers and footers) are left out."""
+    if page_height > 0:
+        words = [w for w in words if 0.05 * page_height < (w.top + w.bottom) / 2 < 0.95 * page_height]
+    lines = group_lines(words)
+    gap_em = page_cell_gap(lines)
+    for ln in lines:
+        ln.segs = split_segments(ln.words, gap_em)
+    return lines, gap_em
+
+
 #: Signs that tie the numbers on both sides into one printed value ("95.0 / 89.5", "32 × 16 × 400").
 _TIES = ("/", "\u00d7")
 

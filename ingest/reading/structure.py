@@ -22,9 +22,9 @@ import itertools
 import math
 import statistics
 from dataclasses import dataclass, field
-from functools import cached_property
 
-from ingest.reading.tables_pdf import DASH, Line, Seg, Word, group_lines, is_value, split_segments
+from ingest.reading.pdf_words import group_lines, split_segments
+from ingest.reading.table_text import DASH, Line, Seg, Word, is_value, once
 
 Box = tuple[float, float, float, float]  # x0, top, x1, bottom in PDF points, origin top-left
 
@@ -73,7 +73,7 @@ class Table:
         return out
 
 
-#: Cell gap in font sizes used when the caller gives none (see tables_pdf.CELL_GAP_EM).
+#: Cell gap in font sizes used when the caller gives none (see pdf_words.CELL_GAP_EM).
 GAP_EM = 0.42
 
 
@@ -86,7 +86,7 @@ class _Piece:
     c0: int = 0
     c1: int = 0  # inclusive
 
-    @cached_property
+    @once
     def numeric(self) -> bool:  # asked for every line the piece's row meets
         return is_value(self.seg.text) or bool(DASH.match(self.seg.text))
 
@@ -123,18 +123,22 @@ def table_from_lines(lines: list[Line], page: int) -> Table | None:
     pieces = _split_close_headers(pieces, cols, head_end)
     rows = _row_groups(lines, pieces, head_end)
     cells = _cells(pieces, rows)
-    x0 = min(ln.x0 for ln in lines)
-    x1 = max(ln.x1 for ln in lines)
     n_rows = len(rows)
     first_value = next((r for r, grp in enumerate(rows) if any(p.numeric for p in pieces if p.line in grp)), 0)
     return Table(
         page,
-        (x0, lines[0].top, x1, lines[-1].bottom),
+        lines_box(lines),
         cells,
         n_rows,
         len(cols),
         first_value,
     )
+
+
+def lines_box(lines: list[Line]) -> Box:
+    """The box of a region's lines (those with words): its table's `bbox`."""
+    lines = [ln for ln in lines if ln.words]
+    return (min(ln.x0 for ln in lines), lines[0].top, max(ln.x1 for ln in lines), lines[-1].bottom)
 
 
 def _split_close_headers(pieces: list[_Piece], cols: list[tuple[float, float]], head_end: int) -> list[_Piece]:
@@ -325,6 +329,10 @@ def _glue(seg: Seg) -> float:
     return (3.0 if w.spaced else 1.0) * w.size
 
 
+#: Up to this many candidate columns, `_Columns.span` scans them instead of walking its tree (same answer).
+_SCAN_COLUMNS = 24
+
+
 class _Columns:
     """The columns of a table, indexed once, so placing each of n segments costs O(log c), not O(c).
 
@@ -369,9 +377,15 @@ class _Columns:
         x0, x1 = seg.x0, seg.x1
         if x1 - x0 > 0.5:  # overlap > 0.5: column left edge < x1 - 0.5, right edge > x0 + 0.5, both wide
             end = bisect.bisect_left(self.x0, x1 - 0.5)
-            first = self._edge(1, 0, self.n, end, x0 + 0.5, last=False)
-            if first >= 0:
-                return first, self._edge(1, 0, self.n, end, x0 + 0.5, last=True)
+            if end <= _SCAN_COLUMNS:  # few columns to look at: a scan of the leaves costs less than the tree walk
+                leaves, t = self.tree[self.n : self.n + end], x0 + 0.5
+                hits = [k for k, b in enumerate(leaves) if b > t]
+                if hits:
+                    return hits[0], hits[-1]
+            else:
+                first = self._edge(1, 0, self.n, end, x0 + 0.5, last=False)
+                if first >= 0:
+                    return first, self._edge(1, 0, self.n, end, x0 + 0.5, last=True)
         k = max(bisect.bisect_left(self.x0, x1) - 1, 0)  # before it, no column's right neighbour starts at or after x1
         while k < len(self.cols) - 1 and self.x0[k] <= x0:
             if self.cols[k][1] <= x0 and x1 <= self.x0[k + 1]:  # set over the gap: a header spanning both

@@ -25,20 +25,9 @@ import pypdfium2 as pdfium
 
 from ingest.common.document import DEFAULT_LIMITS
 from ingest.reading.captions import label_tables
-from ingest.reading.structure import Box, Table, table_from_lines, table_from_words
-from ingest.reading.tables_pdf import (
-    CAPTION,
-    FIGURE_CAPTION,
-    Line,
-    Seg,
-    Word,
-    group_lines,
-    is_value,
-    page_cell_gap,
-    page_rules,
-    page_words,
-    split_segments,
-)
+from ingest.reading.pdf_words import group_lines, page_cell_gap, page_lines, page_rules, page_words
+from ingest.reading.structure import Box, Table, lines_box, table_from_lines, table_from_words
+from ingest.reading.table_text import CAPTION, FIGURE_CAPTION, Line, Seg, Word, is_value
 
 #: The most pages the `tables` command reads (the pipeline's own page limit).
 MAX_PAGES = 3000
@@ -68,22 +57,42 @@ def page_tables(
     page_width: float,
     page: int,
     page_height: float = 0.0,
-    _depth: int = 0,
 ) -> list[Table]:
-    """Every table found among one page's words (top to bottom).
+    """Every table found among one page's words (top to bottom): the tables of `page_runs`."""
+    return [t for run in page_runs(words, rules, page_width, page_height) if (t := run_table(run, page)) is not None]
+
+
+def run_table(run: list[Line], page: int) -> Table | None:
+    """The table of one run of `page_runs`; None when its lines hold no two rows of two cells."""
+    table = table_from_lines(run, page)
+    return table if table is not None and _is_table(table) else None
+
+
+def page_runs(
+    words: list[Word],
+    rules: list[tuple[float, float, float]],
+    page_width: float,
+    page_height: float = 0.0,
+    prepared: tuple[list[Line], float] | None = None,
+    _depth: int = 0,
+) -> list[list[Line]]:
+    """The runs of table lines of one page, in the order of their tables (top to bottom); each run's
+    box (`structure.lines_box`) is its table's, so a caller wanting the table over one place reads
+    only the runs there (`run_table`).
 
     `page_height`: when given, lines in the outer 5% of the page (running headers and footers) are
     left out. A band where a table stands beside a column of prose (`_side_columns`) is read as
-    two columns, so the prose does not become the table's first column."""
+    two columns, so the prose does not become the table's first column. `prepared`:
+    `pdf_words.page_lines(words, page_height)` when the caller has it (used when no word's size
+    needs fixing, so it is the same grouping)."""
     if page_height > 0:
         words = [w for w in words if 0.05 * page_height < (w.top + w.bottom) / 2 < 0.95 * page_height]
-    words = fix_sizes(words)
-    lines = group_lines(words)
+    fixed = fix_sizes(words)
+    same = prepared is not None and all(a is b for a, b in zip(fixed, words, strict=True))
+    lines = prepared[0] if prepared is not None and same else page_lines(fixed)[0]
+    words = fixed
     if not lines:
         return []
-    gap_em = page_cell_gap(lines)
-    for ln in lines:
-        ln.segs = split_segments(ln.words, gap_em)
     side = _side_columns(lines) if _depth < 2 else None
     if side is not None:  # the table column and the rest of the page apart; the prose column is no table
         g, top, bottom, prose_side = side
@@ -95,17 +104,12 @@ def page_tables(
             part(lambda _x, y: y < top), part(lambda x, y: top <= y <= bottom and (x - g) * prose_side < 0),
             part(lambda _x, y: y > bottom),
         ]  # fmt: skip
-        found = [t for ws in parts if ws for t in page_tables(ws, rules, page_width, page, 0.0, _depth + 1)]
-        return sorted(found, key=lambda t: (t.bbox[1], t.bbox[0]))
+        found = [r for ws in parts if ws for r in page_runs(ws, rules, page_width, 0.0, None, _depth + 1)]
+        return sorted(found, key=lambda r: (lines_box(r)[1], lines_box(r)[0]))
     left = min(ln.x0 for ln in lines)
     width = max(max(ln.x1 for ln in lines) - left, 1.0)
     kinds = _aligned_text(lines, [_kind(ln, width) for ln in lines], left)
-    out: list[Table] = []
-    for run in _runs(lines, kinds, rules):
-        table = table_from_lines(run, page)
-        if table is not None and _is_table(table):
-            out.append(table)
-    return out
+    return _runs(lines, kinds, rules)
 
 
 def _blocks(ln: Line) -> list[list[Seg]]:

@@ -1,7 +1,26 @@
-"""A table region's grid: value columns, header, label columns and rows (steps 3-4 of
-`ingest.reading.tables_pdf`'s docstring).
+"""The caption-anchored grid reader of result tables on a PDF page, from word boxes and drawn
+horizontal rules (what ingest runs; the structure stage reads each page a second time).
 
-`build_grid` runs the steps in order; each step is a function of the previous steps' results.
+Off-the-shelf table finders fail on report PDFs, whose tables have no vertical rules. This reader
+reads a table the way a reader does:
+
+1. words with boxes and baselines (pdfium text page), grouped into lines by baseline
+   (`ingest.reading.pdf_words`);
+2. a table is the run of "tabular" lines next to a caption line "Table N" (above or below it,
+   whichever side holds numeric rows; a run claimed by one caption is not given to another). A
+   caption set beside a text column restricts the table to its own column
+   (`ingest.reading.table_regions`);
+3. columns are the x-bands of numeric cells in the data rows; text left of the first band is the
+   label zone (its columns are found by left alignment, `ingest.reading.table_labels`); header
+   lines above the first data row are assigned to bands by overlap, and a header segment that
+   covers several bands spans them;
+4. a row label printed once for several rows (a row-spanning model name, model size, or category)
+   is given to the rows nearest to it in y that lack their own label, never across a drawn rule that
+   crosses its column; a label line that no row takes is a group heading for the rows below it.
+
+This module is steps 3-4: the region's grid (value columns, header, label columns and rows), a
+`Grid` interpreted into result cells by `ingest.analysis.result_meaning`. `build_grid` runs the
+steps in order; each step is a function of the previous steps' results.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The label zone's columns of a table region (step 4 of `ingest.reading.tables_pdf`'s
+"""The label zone's columns of a table region (step 3 of `ingest.reading.table_grid`'s
 docstring): where each label column starts (or, for centred names, the interval it covers), and
 which one holds the rows' main labels."""
 

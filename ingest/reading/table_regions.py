@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from ingest.reading.pdf_words import CELL_GAP_EM, group_lines, page_cell_gap, split_segments
+from ingest.reading.captions import caption_text
+from ingest.reading.pdf_words import CELL_GAP_EM, page_lines, split_segments
 from ingest.reading.table_text import CAPTION, DASH, FIGURE_CAPTION, HEADING, Line, Word, is_value
 
 
@@ -35,31 +36,18 @@ def _is_prose(line: Line, width: float) -> bool:
     return len(segs) <= max(1, len(words) // 4) or lower >= 0.5
 
 
-def _caption_text(lines: list[Line], i: int) -> str:
-    """The caption's first sentence (it may wrap onto the next lines)."""
-    text = lines[i].text
-    j = i + 1
-    while j < len(lines) and j < i + 4 and lines[j].top - lines[j - 1].bottom < 0.8 * lines[j].size and "." not in text[8:]:
-        if len(lines[j].segs) > 1:
-            break
-        text += " " + lines[j].text
-        j += 1
-    text = re.sub(r"\s+", " ", text).strip()
-    m = re.match(r"^(.*?\.)(\s|$)", text[8:])
-    return text[: 8 + m.end(1)] if m else text
-
-
 def find_regions(
-    words: list[Word], page_width: float, rules: list[tuple[float, float, float]] | None = None, page_height: float = 0.0
+    words: list[Word],
+    page_width: float,
+    rules: list[tuple[float, float, float]] | None = None,
+    page_height: float = 0.0,
+    prepared: tuple[list[Line], float] | None = None,
 ) -> list[Region]:
     """Table regions next to "Table N" captions (see the module docstring). `page_height`: when
-    given, lines in the outer 5% of the page (running headers and footers) are no part of a table."""
-    if page_height > 0:
-        words = [w for w in words if 0.05 * page_height < (w.top + w.bottom) / 2 < 0.95 * page_height]
-    lines = group_lines(words)
-    gap_em = page_cell_gap(lines)
+    given, lines in the outer 5% of the page (running headers and footers) are no part of a table.
+    `prepared`: `page_lines(words, page_height)` when the caller has it already (made once a page)."""
+    lines, gap_em = prepared if prepared is not None else page_lines(words, page_height)
     for k, ln in enumerate(lines):
-        ln.segs = split_segments(ln.words, gap_em)
         ln.index = k
     if not lines:
         return []
@@ -107,7 +95,7 @@ def find_regions(
     for ci, body in sorted(chosen.items()):
         m = CAPTION.match(lines[ci].text)
         label = f"Table {m.group(2)}" if m else lines[ci].text[:10]
-        out.append(Region(label, _caption_text(lines, ci), sorted(body, key=lambda ln: ln.base), lines[ci], gap_em))
+        out.append(Region(label, caption_text(lines, ci)[0], sorted(body, key=lambda ln: ln.base), lines[ci], gap_em))
     return out
 
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import re
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import lru_cache
+from typing import Any, Generic, TypeVar, overload
 
 #: Caption lines: "Table 3: …", "Table 3 | …", "Table 3. …", "Table 3 Evaluation …" (not "Table 3 shows").
 CAPTION = re.compile(r"^\s*(Table|Tab\.|TABLE)\s*(\d+|[IVX]+)\s*(?=[:|.\u2013\u2014-]|\s+[A-Z(]|\s*$)")
@@ -30,6 +32,33 @@ SIZE = re.compile(r"^\d+(\.\d+)?\s*[KMBT]$|^\d+\s*[x\u00d7]\s*\d+(\.\d+)?[KMBT]$
 DASH = re.compile(r"^[-\u2013\u2014\u2212/]+$|^(n/?a|N/?A|—|–)$")
 
 
+_T = TypeVar("_T")
+
+
+class once(Generic[_T]):
+    """A property computed on first read and kept in the instance (`functools.cached_property`
+    without the lock Python 3.11 takes on each first read: pages make tens of thousands of lines
+    and segments, each read a few times)."""
+
+    def __init__(self, fn: Callable[[Any], _T]) -> None:
+        self.fn = fn
+        self.name = fn.__name__
+        self.__doc__ = fn.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> once[_T]: ...
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> _T: ...
+    def __get__(self, obj: object, owner: type | None = None) -> _T | once[_T]:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.fn(obj)
+        return value
+
+
 @dataclass
 class Word:
     text: str
@@ -48,7 +77,7 @@ class Seg:
 
     words: list[Word]
 
-    @cached_property
+    @once
     def text(self) -> str:  # read only once the segment is complete
         return " ".join(w.text for w in self.words)
 
@@ -70,23 +99,23 @@ class Line:
     segs: list[Seg] = field(default_factory=list)
     index: int = -1  # position among the page's lines
 
-    @cached_property
+    @once
     def top(self) -> float:
         return min(w.top for w in self.words)
 
-    @cached_property
+    @once
     def bottom(self) -> float:
         return max(w.bottom for w in self.words)
 
-    @cached_property
+    @once
     def base(self) -> float:
         return statistics.median(w.base for w in self.words)
 
-    @cached_property
+    @once
     def size(self) -> float:
         return max(statistics.median(w.size for w in self.words), 1.0)
 
-    @cached_property
+    @once
     def text(self) -> str:  # read only once `segs` is set
         return " ".join(s.text for s in self.segs)
 

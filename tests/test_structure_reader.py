@@ -1,0 +1,256 @@
+"""The structure stage reading result tables alone (`read_results(reader="structure")`, the would-be
+one reader of issue 32): the header tree of `ingest.reading.structure_grid` on generated PDFs with
+exactly known text, each test failing without its rule (docs/table-shapes.md), and the shape tests
+of `tests/test_result_shapes.py` and `tests/test_results.py` that this reader already passes."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from ingest.analysis.results import read_results
+from ingest.reading.extract import extract_file
+
+from . import test_result_shapes, test_results
+from .test_results import CAT, row, table_pdf, triples
+
+
+def structure_cells(path) -> list[dict]:  # type: ignore[no-untyped-def]
+    res = read_results(extract_file(path), path, CAT, reader="structure")
+    return [c.to_json() | {"table": t.label, "page": t.page} for t in res.tables for c in t.cells]
+
+
+def test_header_lines_join_per_column_and_attribute_rows_are_no_header(tmp_path):
+    """Model names on two lines over the same columns are one name per column: a line cut after a
+    hyphen joins without a space ("Claude-3.5-" "Sonnet-1022"), a line of digits ("0513") stays in
+    the header; an "Architecture" row under the names is a row of the table, not a header line."""
+    xs = [250, 330, 400]
+    items = [
+        (72, 80, "Table 1: Comparison of the models."),
+        (250, 100, "^Claude-3.5-"), (330, 100, "^GPT-4o"), (400, 100, "^Zeta"),
+        (72, 111, "Benchmark"), (250, 111, "^Sonnet-1022"), (330, 111, "^0513"), (400, 111, "^R1"),
+        *row(126, "Architecture", ["-", "-", "MoE"], xs),
+        *row(140, "Zorblax", ["88.3", "87.2", "90.8"], xs),
+        *row(152, "Quuxbench", ["70.1", "65.0", "72.2"], xs),
+    ]  # fmt: skip
+    got = triples(structure_cells(table_pdf(tmp_path / "t.pdf", [items])), "model", "benchmark", "value")
+    assert got == {
+        ("Claude-3.5-Sonnet-1022", "Zorblax", "88.3"), ("GPT-4o 0513", "Zorblax", "87.2"), ("Zeta R1", "Zorblax", "90.8"),
+        ("Claude-3.5-Sonnet-1022", "Quuxbench", "70.1"), ("GPT-4o 0513", "Quuxbench", "65.0"), ("Zeta R1", "Quuxbench", "72.2"),
+    }  # fmt: skip
+
+
+def test_a_spanning_header_covers_every_sub_header_under_it(tmp_path):
+    """ "Fnordset" printed over the middle one of its three sub-headers (narrower than they are)
+    names all three columns; "Zorblax" and "Quux" without sub-headers stay single columns."""
+    xs = [200, 270, 320, 370, 440]
+    items = [
+        (72, 80, "Table 1: Results of the models."),
+        (72, 100, "Model"), (200, 100, "^Zorblax"), (320, 100, "^Fnordset"), (440, 100, "^Quux"),
+        (270, 112, "^Easy"), (320, 112, "^Hard"), (370, 112, "^All"),
+        *row(128, "Alpha-8B", ["61.2", "50.1", "40.2", "45.0", "70.0"], xs),
+        *row(140, "Beta-9B", ["60.2", "49.1", "39.2", "44.0", "69.0"], xs),
+    ]  # fmt: skip
+    got = triples(structure_cells(table_pdf(tmp_path / "t.pdf", [items])), "model", "benchmark", "value")
+    assert {
+        ("Alpha-8B", "Zorblax", "61.2"), ("Alpha-8B", "Fnordset Easy", "50.1"), ("Alpha-8B", "Fnordset Hard", "40.2"),
+        ("Alpha-8B", "Fnordset All", "45.0"), ("Alpha-8B", "Quux", "70.0"),
+    } <= got  # fmt: skip
+
+
+def test_a_label_line_under_the_header_is_the_group_of_the_first_rows(tmp_path):
+    """A line of one label between the column headers and the first row of values ("Closed
+    models") is the group heading of the rows under it, not part of the corner or a name."""
+    xs = [250, 330]
+    items = [
+        (72, 80, "Table 1: Results of the models."),
+        (72, 100, "Model"), (250, 100, "^Zorblax"), (330, 100, "^Quuxbench"),
+        (72, 114, "Closed models"),
+        *row(128, "Alpha-8B", ["61.2", "70.0"], xs),
+        *row(140, "Beta-9B", ["50.0", "60.0"], xs),
+        (72, 154, "Open models"),
+        *row(168, "Gamma-7B", ["40.0", "30.0"], xs),
+    ]  # fmt: skip
+    cells = structure_cells(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "group", "value")
+    assert {("Alpha-8B", "Zorblax", "Closed models", "61.2"), ("Gamma-7B", "Quuxbench", "Open models", "30.0")} <= got
+    assert len(cells) == 6
+
+
+def test_the_main_label_column_is_the_one_every_row_names_and_a_key_column_is_a_setting(tmp_path):
+    """Label columns "Benchmark" | "# Shots" beside the model columns: the benchmark column names the
+    rows (not the last label column) and the shots column is a setting."""
+    xs = [300, 370]
+    items = [
+        (72, 80, "Table 1: Results of the base models."),
+        (72, 100, "Benchmark"), (200, 100, "# Shots"), (300, 100, "^Alpha-8B"), (370, 100, "^Beta-9B"),
+        (72, 116, "Zorblax"), *row(116, "3-shot", ["61.2", "70.0"], xs, 200),
+        (72, 128, "Quuxbench"), *row(128, "5-shot", ["50.0", "60.0"], xs, 200),
+        (72, 140, "Fnordset"), *row(140, "0-shot", ["40.0", "30.0"], xs, 200),
+    ]  # fmt: skip
+    cells = structure_cells(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "value")
+    assert {("Alpha-8B", "Zorblax", "61.2"), ("Beta-9B", "Quuxbench", "60.0"), ("Beta-9B", "Fnordset", "30.0")} <= got
+    assert len(cells) == 6
+    assert ("Zorblax", "# Shots 3-shot") in triples(cells, "benchmark", "setting")
+
+
+def test_one_cell_centred_over_the_value_columns_is_a_group_heading(tmp_path):
+    """A row of one cell set over the value columns ("Open models", centred as a title) between rows
+    of values is the group heading of the rows under it, not a row of its own."""
+    xs = [250, 330, 410]
+    items = [
+        (72, 80, "Table 1: Results of the models."),
+        (72, 100, "Model"), (250, 100, "^Zorblax"), (330, 100, "^Quuxbench"), (410, 100, "^Fnordset"),
+        *row(114, "Alpha-8B", ["61.2", "70.0", "33.0"], xs),
+        *row(126, "Beta-9B", ["50.0", "60.0", "35.5"], xs),
+        (330, 140, "^Open models"),
+        *row(154, "Gamma-7B", ["40.0", "30.0", "20.0"], xs),
+        *row(166, "Delta-3B", ["41.0", "31.0", "21.0"], xs),
+    ]  # fmt: skip
+    cells = structure_cells(table_pdf(tmp_path / "t.pdf", [items]))
+    assert ("Gamma-7B", "Quuxbench", "Open models", "30.0") in triples(cells, "model", "benchmark", "group", "value")
+    assert len(cells) == 12
+
+
+def test_a_column_two_parents_reach_goes_to_the_one_centred_over_it(tmp_path):
+    """ "Fnordset" centred over five sub-headers and "Quux" over the one after them: the two columns
+    right of "Fnordset" are reached by both parents, and belong to "Fnordset", centred over them."""
+    xs = [180, 230, 280, 330, 380, 440]
+    items = [
+        (72, 80, "Table 1: Results of the models."),
+        (72, 100, "Model"), (280, 100, "^Fnordset"), (440, 100, "^Quux"),
+        (180, 112, "^Ab"), (230, 112, "^Cd"), (280, 112, "^Ef"), (330, 112, "^Gh"), (380, 112, "^Ij"), (440, 112, "^Kl"),
+        *row(128, "Alpha-8B", ["61.2", "50.1", "40.2", "45.0", "70.0", "33.3"], xs),
+        *row(140, "Beta-9B", ["60.2", "49.1", "39.2", "44.0", "69.0", "32.3"], xs),
+    ]  # fmt: skip
+    got = triples(structure_cells(table_pdf(tmp_path / "t.pdf", [items])), "model", "benchmark", "value")
+    assert {
+        ("Alpha-8B", "Fnordset Ab", "61.2"), ("Alpha-8B", "Fnordset Gh", "45.0"), ("Alpha-8B", "Fnordset Ij", "70.0"),
+        ("Alpha-8B", "Quux Kl", "33.3"),
+    } <= got  # fmt: skip
+
+
+def test_a_benchmark_printed_in_the_middle_of_its_split_rows_names_them_all(tmp_path):
+    """Label columns "Benchmark" | "Split", each benchmark printed on the middle one of its three
+    split rows: every split row takes the benchmark nearest to it, not the one above it."""
+    xs = [300, 370]
+    items = [
+        (72, 80, "Table 1: Results by split."),
+        (72, 100, "Benchmark"), (170, 100, "Split"), (300, 100, "^Alpha-8B"), (370, 100, "^Beta-9B"),
+        *row(114, "Easy", ["61.2", "63.5"], xs, 170),
+        (72, 126, "Zorbqa"), *row(126, "Hard", ["40.1", "42.0"], xs, 170),
+        *row(138, "All", ["50.6", "52.7"], xs, 170),
+        *row(150, "Easy", ["71.0", "72.3"], xs, 170),
+        (72, 162, "Quuxqa"), *row(162, "Hard", ["30.1", "32.0"], xs, 170),
+        *row(174, "All", ["50.5", "52.5"], xs, 170),
+    ]  # fmt: skip
+    got = triples(structure_cells(table_pdf(tmp_path / "t.pdf", [items])), "model", "benchmark", "value")
+    assert {
+        ("Alpha-8B", "Zorbqa Easy", "61.2"), ("Alpha-8B", "Zorbqa All", "50.6"), ("Alpha-8B", "Quuxqa Easy", "71.0"),
+        ("Beta-9B", "Quuxqa All", "52.5"),
+    } <= got  # fmt: skip
+
+
+def test_value_columns_headed_by_a_key_are_label_columns(tmp_path):
+    """ "Model size" and "Sample budget" columns hold numbers but describe the row (the catalogue's
+    key columns): their values are the cell's setting, never scores; the first row, whose model
+    name is printed on the row below, is still a row of the body."""
+    xs = [200, 270, 350]
+    items = [
+        (72, 80, "Table 1: Results of the provers."),
+        (72, 100, "Method"), (200, 100, "^Model size"), (270, 100, "^Sample budget"), (350, 100, "^Zorbf2f-test"),
+        *row(114, "Alpha-Prover", ["7B", "32", "50.0%"], xs),
+        *row(126, "Beta-Prover", ["8B", "128", "55.5%"], xs),
+        *row(138, "Gamma-Prover", ["70B", "3200", "61.5%"], xs),
+    ]  # fmt: skip
+    cells = structure_cells(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "value")
+    want = {("Alpha-Prover", "50.0%"), ("Beta-Prover", "55.5%"), ("Gamma-Prover", "61.5%")}
+    assert got == {(m, "Zorbf2f-test", v) for m, v in want}
+    assert ("Alpha-Prover", "Model size 7B; Sample budget 32") in triples(cells, "model", "setting")
+
+
+def test_a_row_label_in_parentheses_under_a_label_line_is_its_second_line(tmp_path):
+    """ "Zorbench" alone on a line, "(24/8-25/5)" starting the row of values under it: one name
+    "Zorbench (24/8-25/5)" (the result meaning takes the parenthesis as its metric), not a group
+    "Zorbench" over a benchmark "(24/8-25/5)"."""
+    xs = [250, 330]
+    items = [
+        (72, 80, "Table 1: Results of the models."),
+        (72, 100, "Benchmark"), (250, 100, "^Alpha-8B"), (330, 100, "^Beta-9B"),
+        *row(114, "Quuxbench", ["61.2", "70.0"], xs),
+        (72, 126, "Zorbench"),
+        *row(138, "(24/8-25/5)", ["50.0", "60.0"], xs),
+        *row(150, "Fnordset", ["40.0", "30.0"], xs),
+    ]  # fmt: skip
+    cells = structure_cells(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "group", "value")
+    assert {("Alpha-8B", "Zorbench", "", "50.0"), ("Beta-9B", "Fnordset", "", "30.0")} <= got
+
+
+#: Shape tests written for the grid reader that the structure reader passes too (issue 32: one reader).
+PASSING = [
+    "test_result_shapes.test_a_captioned_table_of_names_no_catalogue_knows_is_read",
+    "test_result_shapes.test_a_printed_change_after_a_score_is_a_note",
+    "test_result_shapes.test_a_split_column_beside_a_benchmark_column_joins_its_name",
+    "test_result_shapes.test_names_set_close_together_over_their_columns_stay_with_them",
+    "test_result_shapes.test_a_category_column_and_citations_are_not_part_of_the_model_name",
+    "test_result_shapes.test_spanning_headers_of_one_level_are_all_categories_when_one_stands_over_benchmarks",
+    "test_result_shapes.test_a_second_header_line_of_sizes_and_notes_joins_the_model_names",
+    "test_result_shapes.test_a_second_header_line_of_whole_numbers_joins_the_model_names",
+    "test_result_shapes.test_a_section_heading_right_under_a_table_is_not_part_of_it",
+    "test_result_shapes.test_a_row_of_printed_changes_is_no_results",
+    "test_result_shapes.test_a_header_row_after_rows_of_values_starts_a_new_panel",
+    "test_result_shapes.test_a_running_page_header_and_a_packed_budget_are_no_header_and_one_cell",
+    "test_result_shapes.test_a_centred_split_column_is_one_label_column",
+    "test_result_shapes.test_an_indented_variant_row_joins_the_row_it_hangs_under",
+    "test_result_shapes.test_a_benchmark_the_caption_names_and_prints_as_a_header_names_only_its_columns",
+    "test_result_shapes.test_a_raised_letter_after_a_name_is_part_of_its_row",
+    "test_result_shapes.test_math_italic_subscripts_stay_in_the_name",
+    "test_result_shapes.test_the_short_last_line_of_a_paragraph_above_a_table_is_not_its_header",
+    "test_results.test_multi_level_header_metric_sub_columns_and_caption_below",
+    "test_results.test_model_group_headers_do_not_glue_and_attribute_rows_are_not_results",
+]
+
+
+@pytest.mark.parametrize("name", PASSING)
+def test_the_structure_reader_passes_the_grid_readers_shape_test(name, tmp_path, monkeypatch):
+    module, func = name.split(".")
+    monkeypatch.setattr(test_results, "read_results", functools.partial(read_results, reader="structure"))
+    getattr({"test_result_shapes": test_result_shapes, "test_results": test_results}[module], func)(tmp_path)
+
+
+def test_a_header_on_two_lines_beside_a_one_line_parent_owns_its_column(tmp_path):
+    """ "GPQA" over "Diamond" (two lines, set above and below the line of the one-line headers
+    beside it) names its own column: its lower line is no parent spreading over the columns of
+    "Zorblax" and "Quux" under the same sub-header line."""
+    xs = [200, 250, 320, 390]
+    items = [
+        (72, 80, "Table 1: Results of the models."),
+        (320, 96, "^GPQA"),
+        (225, 102, "^Zorblax"), (390, 102, "^Quux"),
+        (320, 108, "^Diamond"),
+        (72, 120, "Model"), (200, 120, "^pass@1"), (250, 120, "^cons@64"), (320, 120, "^pass@1"), (390, 120, "^rating"),
+        *row(134, "Alpha-8B", ["61.2", "70.1", "40.2", "1820"], xs),
+        *row(146, "Beta-9B", ["60.2", "69.1", "39.2", "1843"], xs),
+    ]  # fmt: skip
+    got = triples(structure_cells(table_pdf(tmp_path / "t.pdf", [items])), "model", "benchmark", "value")
+    assert {("Alpha-8B", "GPQA Diamond", "40.2"), ("Alpha-8B", "Zorblax", "61.2"), ("Beta-9B", "Zorblax", "69.1")} <= got
+
+
+def test_structure_reader_floor_on_the_shared_gold(corpus):
+    """Floor of the progress figure toward one reader: the structure stage alone on the 25 labelled
+    PDFs (eval/results_eval.py, "reader structure"), rounded down with room for one more document."""
+    import importlib.util
+
+    from .conftest import REPO, SHARED
+
+    if not (SHARED / "labels" / "benchmarks.yaml").exists():
+        pytest.skip("gold labels ../shared/labels/benchmarks.yaml not found")
+    spec = importlib.util.spec_from_file_location("results_eval", REPO / "eval" / "results_eval.py")
+    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    t = mod.evaluate(reader="structure")["total"]
+    assert mod.prf(t["tp"], t["pred"], t["gold"])[2] >= 0.93  # measured 0.950
