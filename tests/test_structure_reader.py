@@ -190,6 +190,23 @@ def test_a_row_label_in_parentheses_under_a_label_line_is_its_second_line(tmp_pa
     assert {("Alpha-8B", "Zorbench", "", "50.0"), ("Beta-9B", "Fnordset", "", "30.0")} <= got
 
 
+def test_a_name_printed_in_the_middle_of_its_rows_names_the_rows_around_it(tmp_path):
+    """Each prover's name and size printed once, on a line of their own between its two
+    sample-budget rows: every row takes the nearest name, not none and not the one above."""
+    items = [
+        (72, 80, "Table 1: Results of the provers."),
+        (72, 100, "Method"), (200, 100, "^Model size"), (270, 100, "^Sample budget"), (350, 100, "^Zorbf2f-test"),
+        (270, 114, "^32"), (350, 114, "^50.0%"),
+        (72, 123, "Alpha-Prover"), (200, 123, "^7B"),
+        (270, 132, "^128"), (350, 132, "^52.5%"),
+        (270, 148, "^512"), (350, 148, "^55.0%"),
+        (72, 157, "Beta-Prover"), (200, 157, "^8B"),
+        (270, 166, "^3200"), (350, 166, "^60.5%"),
+    ]  # fmt: skip
+    got = triples(structure_cells(table_pdf(tmp_path / "t.pdf", [items])), "model", "value")
+    assert got == {("Alpha-Prover", "50.0%"), ("Alpha-Prover", "52.5%"), ("Beta-Prover", "55.0%"), ("Beta-Prover", "60.5%")}
+
+
 #: Shape tests written for the grid reader that the structure reader passes too (issue 32: one reader).
 PASSING = [
     "test_result_shapes.test_a_captioned_table_of_names_no_catalogue_knows_is_read",
@@ -253,4 +270,4 @@ def test_structure_reader_floor_on_the_shared_gold(corpus):
     mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     spec.loader.exec_module(mod)  # type: ignore[union-attr]
     t = mod.evaluate(reader="structure")["total"]
-    assert mod.prf(t["tp"], t["pred"], t["gold"])[2] >= 0.93  # measured 0.950
+    assert mod.prf(t["tp"], t["pred"], t["gold"])[2] >= 0.93  # measured 0.952

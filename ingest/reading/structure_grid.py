@@ -23,7 +23,8 @@ the catalogue knows comes in as predicates (`RowKinds`), as `table_grid.build_gr
   known to the catalogue) are label columns too; the main one is the label column most body rows
   print a label in (key columns such as "# Shots" aside); columns left of it hold groups. A label printed once for several rows
   is carried down, or, when the first row of values has none, given to the nearest rows (a label
-  printed in the middle of its rows); a row label of two or more words opening with a lower-case word ("w/ TIR")
+  printed in the middle of its rows; the main column's names, with a line of labels alone, too);
+  a row label of two or more words opening with a lower-case word ("w/ TIR")
   names a variant of the row above it, whose name it takes first; a row label in parentheses right
   under a label line is that name's second line ("LiveCodeBench" over "(24/8-25/5)");
 - a body row with a label and no value, or of one cell with no number (a title centred over the
@@ -141,6 +142,7 @@ def grid_from_table(t: Table, kinds: RowKinds | None = None) -> Grid | None:
     body = [(r, _labels(cells, r, n_lab), [_text(cells, r, k) for k in range(n_lab, t.n_cols)]) for r in range(head, t.n_rows)]
     main = _main_column(body, n_lab, key_cols)
     _fill_centred(body, main)
+    _centred_names(body, main)
     rows: list[GridRow] = []
     group = tree.group
     carried = [""] * (main + 1)
@@ -295,12 +297,39 @@ def _fill_centred(body: list[tuple[int, list[str], list[str]]], main: int) -> No
                 labels[k] = valued[near][k]
 
 
+def _centred_names(body: list[tuple[int, list[str], list[str]]], main: int) -> None:
+    """Names printed in the middle of their rows: when the first row of values has no name, each row
+    of values without one takes the labels of the nearest named row (the one above on a tie), a
+    line of labels alone beside such rows counting as a named row ("Goedel-Prover-SFT | 7B" on the
+    middle one of its three sample budgets). In place; such a line is then emptied (no heading)."""
+    rows = [(labels, any(_number(v) for v in values)) for _r, labels, values in body]
+    valued = [i for i, (_labels, numbered) in enumerate(rows) if numbered]
+    if not valued or rows[valued[0]][0][main]:
+        return
+
+    def bare(i: int) -> bool:
+        return 0 <= i < len(rows) and rows[i][1] and not rows[i][0][main]
+
+    sources = [i for i, (labels, numbered) in enumerate(rows) if labels[main] and (numbered or bare(i - 1) or bare(i + 1))]
+    if not sources:
+        return
+    names = {i: list(rows[i][0]) for i in sources}
+    for i in valued:
+        labels = rows[i][0]
+        if not labels[main]:
+            src = names[min(sources, key=lambda j: (abs(j - i), j))]
+            labels[:] = [x or y for x, y in zip(labels, src, strict=True)]
+    for i in sources:
+        if not rows[i][1]:
+            rows[i][0][:] = [""] * len(rows[i][0])
+
+
 def _main_column(body: list[tuple[int, list[str], list[str]]], n_lab: int, key_cols: list[int]) -> int:
     """The label column most rows of values print a label in (the rightmost of equals), key columns
     aside; columns left of it hold groups, those right of it more of the name or notes."""
     counts = Counter(k for _r, labels, values in body if any(values) for k in range(n_lab) if labels[k] and k not in key_cols)
-    if not counts:
-        return max(n_lab - 1, 0)
+    if not counts:  # no row of values prints a name of its own: the last label column not a key
+        return next((k for k in reversed(range(n_lab)) if k not in key_cols), max(n_lab - 1, 0))
     best = max(counts.values())
     return max(k for k, n in counts.items() if n == best)
 
