@@ -365,13 +365,13 @@ def test_level_cut_points_fit_by_exact_agreement_then_prior() -> None:
 FLOORS = {
     # measured on the 54 gold documents by eval/annotate_eval.py ("== all 54", in-sample), less about
     # one document's worth (0.02) so that a new labelled document does not fail main by itself
-    "alg_exact": 0.81, "alg_f1": 0.92, "rs_f1": 0.83, "gran_acc": 0.96,
+    "alg_exact": 0.81, "alg_f1": 0.92, "rs_f1": 0.85, "gran_acc": 0.96,
     "disclosure_exact": 0.81, "disclosure_w1": 0.98, "rl_disclosure_exact": 0.74, "rl_disclosure_w1": 0.98,
 }  # fmt: skip
 #: Leave-one-out on the newest label block alone (eval/annotate_eval.py's "cells vs the trivial answer"
 #: table, column "tool LOO", rows "newest 26"), less about one document's worth (0.02 .. 0.04).
 NEWEST_LOO_FLOORS = {
-    ("main algorithm", "accuracy"): 0.96, ("algorithm used", "micro-F1"): 0.88, ("reward source", "micro-F1"): 0.78,
+    ("main algorithm", "accuracy"): 0.96, ("algorithm used", "micro-F1"): 0.88, ("reward source", "micro-F1"): 0.83,
     ("granularity", "accuracy"): 0.96, ("agentic disclosure", "exact"): 0.84, ("RL disclosure", "exact"): 0.69,
 }  # fmt: skip
 
@@ -429,11 +429,11 @@ def test_gold_corpus_scores_stay_above_their_floors(lens) -> None:
     from confidence_loo import nested_loo
 
     nested = nested_loo(gold_examples(docs, res, lens))
-    # doubt ranking (measured: AUC 0.79, the least-sure 35% hold 64/88 = 73% of the wrong cells)
+    # doubt ranking (measured: AUC 0.76, the least-sure 35% hold 56/83 = 67% of the wrong cells)
     from cell_figures import doubt
 
     d = doubt([(p, e.correct) for e, p, _ in nested])
-    assert d.auc >= 0.77 and d.share >= 0.68, d
+    assert d.auc >= 0.74 and d.share >= 0.62, d
     # Its probabilities order the cells (Review shows the least sure first): the cells a held-out
     # model gives at least an even chance are right more often than the others. annotate_eval.py
     # prints both shares (the 0.50 trade-off line, and "predicted 0.0-0.5 ... right"); the floor on

@@ -221,3 +221,26 @@ def test_a_format_term_of_the_reward_is_a_format_penalty(lens) -> None:
     """Codebook length/format penalty: explicit format terms of the reward."""
     cells = run(lens, "The reward has three additive parts: tool-call correctness, output format validity and task success.")
     assert "length/format penalty" in cells["reward_source"].value
+
+
+def test_a_binary_correctness_signal_is_rule_based_but_a_correct_proof_is_the_verifiers(lens) -> None:
+    """Codebook: answer matching is rule-based/verifiable; a proof checker deciding the reward is the
+    formal verifier, so "1 for a correct proof" is not a rule-based reward."""
+    cells = run(lens, "In RL we add a binary signal indicating whether the model answered correctly.")
+    assert "rule-based/verifiable" in cells["reward_source"].value
+    cells = run(lens, "In RL a binary reward is assigned: 1 for a completely correct proof and 0 otherwise.")
+    assert "rule-based/verifiable" not in cells["reward_source"].value
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("name", ["qwen3-blog", "qwen3-coder-blog"])
+def test_every_shipped_chinese_twin_gives_the_values_of_its_english_original(lens, corpus, name: str) -> None:
+    """Issue 33 item 7: a translation reads as its original (same value in every column)."""
+    from ingest.reading.extract import extract_file
+    from ingest.reading.sections import split_sections
+
+    def values(file: str) -> dict[str, tuple[str, ...]]:
+        ann = annotate(sentences(split_sections(extract_file(corpus / "blog" / file))), lens)
+        return {k: c.value for k, c in ann.cells.items()}
+
+    assert values(f"{name}.zh.md") == values(f"{name}.md")
