@@ -11,6 +11,8 @@ import pytest
 
 from ingest.analysis.results import read_results
 from ingest.reading.extract import extract_file
+from ingest.reading.structure import _head_end, _Piece
+from ingest.reading.table_text import Line, Seg, Word
 
 from . import test_result_shapes, test_results
 from .test_results import CAT, row, table_pdf, triples
@@ -259,7 +261,7 @@ def test_a_header_on_two_lines_beside_a_one_line_parent_owns_its_column(tmp_path
 
 def test_structure_reader_floor_on_the_shared_gold(corpus):
     """Floor of the progress figure toward one reader: the structure stage alone on the 25 labelled
-    PDFs (eval/results_eval.py, "reader structure"), rounded down with room for one more document."""
+    PDFs (eval/results_eval.py, "reader structure"), rounded down to the switch bar (F1 0.98)."""
     import importlib.util
 
     from .conftest import REPO, SHARED
@@ -269,5 +271,187 @@ def test_structure_reader_floor_on_the_shared_gold(corpus):
     spec = importlib.util.spec_from_file_location("results_eval", REPO / "eval" / "results_eval.py")
     mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     spec.loader.exec_module(mod)  # type: ignore[union-attr]
-    t = mod.evaluate(reader="structure")["total"]
-    assert mod.prf(t["tp"], t["pred"], t["gold"])[2] >= 0.93  # measured 0.952
+    res = mod.evaluate(reader="structure")
+    t = res["total"]
+    assert mod.prf(t["tp"], t["pred"], t["gold"])[2] >= 0.98  # measured 0.993
+    low = sum(mod.prf(c["tp"], c["pred"], c["gold"])[2] < 0.85 for c in res["per_doc"].values())
+    assert low <= 1  # measured none below 0.85 (lowest deepseek-prover-v2 0.859)
+
+
+def sized_pdf(path, items: list[tuple[float, float, str, float]]):  # type: ignore[no-untyped-def]
+    """A one-page PDF of (x, y top-down, text, font size) items; x is the centre when text starts with "^"."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from reportlab.pdfgen import canvas
+
+    from .conftest import _font
+
+    font = _font()
+    c = canvas.Canvas(str(path), pagesize=A4)
+    _w, h = A4
+    for x, y, text, size in items:
+        if text.startswith("^"):
+            text = text[1:]
+            x -= stringWidth(text, font, size) / 2
+        c.setFont(font, size)
+        c.drawString(x, h - y, text)
+    c.showPage()
+    c.save()
+    return path
+
+
+def test_headers_set_with_word_spaces_over_narrow_value_columns_are_one_per_column(tmp_path):
+    """A header line set with word spaces ("# Params Zorblax Quuxbench Fnordset"), each header
+    wider than the values under it ("7B", "61.2") so its words' centres fall outside the value
+    columns: each run cut at the word gap inside a gap between columns heads its own column."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from .conftest import _font
+
+    font, size = _font(), 8.0
+    head = ["#", "Params", "Zorblax", "Quuxbench", "Fnordset"]
+    x, lefts = 200.0, []
+    for w in head:
+        lefts.append(x)
+        x += stringWidth(w + " ", font, size)
+    ends = [a + stringWidth(w, font, size) for a, w in zip(lefts, head, strict=True)]
+    runs = [(lefts[0], ends[1]), *zip(lefts[2:], ends[2:], strict=True)]
+    xs = [(a + b) / 2 for a, b in runs]
+    items = [
+        (72, 80, "Table 1: Results of the models.", size), (72, 100, "Model", size), (200, 100, " ".join(head), size),
+        *[(a, y, t, size) for a, y, t in row(114, "Alpha-8B", ["7B", "61.2", "70.0", "33.0"], xs)],
+        *[(a, y, t, size) for a, y, t in row(126, "Beta-9B", ["9B", "50.0", "60.0", "35.5"], xs)],
+    ]  # fmt: skip
+    got = triples(structure_cells(sized_pdf(tmp_path / "t.pdf", items)), "model", "benchmark", "value")
+    assert {("Alpha-8B", "Zorblax", "61.2"), ("Beta-9B", "Quuxbench", "60.0"), ("Beta-9B", "Fnordset", "35.5")} <= got
+
+
+def test_a_caption_wrapped_onto_the_table_region_is_no_row_of_the_table(tmp_path):
+    """A caption set larger than its table whose last line ends in a raised mark ("... marked with
+    †.", the mark and stop set apart like cells) is read as the caption's, not as the table's first
+    rows: the header under it names the columns."""
+    xs = [250, 330, 410]
+    items = [
+        (72, 80, "Table 1: Results of the models on three benchmarks. Models trained", 10.0),
+        (72, 92, "with external data are marked with", 10.0), (247, 89, "†", 6.0), (256, 92, ".", 10.0),
+        (72, 104, "Model", 8.0), (250, 104, "^Zorblax", 8.0), (330, 104, "^Quuxbench", 8.0), (410, 104, "^Fnordset", 8.0),
+        *[(a, y, t, 8.0) for a, y, t in row(116, "Alpha-8B", ["61.2", "70.0", "33.0"], xs)],
+        *[(a, y, t, 8.0) for a, y, t in row(127, "Beta-9B", ["50.0", "60.0", "35.5"], xs)],
+        *[(a, y, t, 8.0) for a, y, t in row(138, "Gamma-7B", ["40.0", "30.0", "20.0"], xs)],
+    ]  # fmt: skip
+    cells = structure_cells(sized_pdf(tmp_path / "t.pdf", items))
+    got = triples(cells, "model", "benchmark", "value")
+    assert {("Alpha-8B", "Zorblax", "61.2"), ("Beta-9B", "Quuxbench", "60.0"), ("Gamma-7B", "Fnordset", "20.0")} <= got
+    assert len(cells) == 9
+
+
+def test_a_heading_centred_between_rows_makes_no_column_of_its_own(tmp_path):
+    """A group heading centred over the value columns between rows ("General Coding Tasks"),
+    touching the wide model names over the columns beside the middle one, does not bridge those
+    columns into one: each model keeps its own column of values."""
+    xs = [250, 310, 370]
+    items = [
+        (72, 80, "Table 1: Results of the models."),
+        (72, 100, "Benchmark"), (250, 100, "^Alpha-Longer"), (310, 100, "^Bee"), (370, 100, "^Gamma-Longer"),
+        *row(114, "Zorblax", ["61.2", "70.0", "33.0"], xs),
+        *row(126, "Quuxbench", ["50.0", "60.0", "35.5"], xs),
+        (310, 140, "^General Coding Tasks"),
+        *row(154, "Fnordset", ["40.0", "30.0", "20.0"], xs),
+        *row(166, "Blorpeval", ["41.0", "31.0", "21.0"], xs),
+    ]  # fmt: skip
+    cells = structure_cells(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "value")
+    assert {("Alpha-Longer", "Zorblax", "61.2"), ("Bee", "Fnordset", "30.0"), ("Gamma-Longer", "Blorpeval", "21.0")} <= got
+    assert len(cells) == 12
+
+
+def test_a_two_line_label_set_around_its_line_of_values_is_one_row(tmp_path):
+    """A row label of two lines centred on its one line of values ("Quuxbench Extended Suite" above
+    the values, reaching over the next label column, "Verified" below, both closer than a line of
+    type) labels that row, whole."""
+    xs = [250, 330]
+    items = [
+        (72, 80, "Table 1: Results of the models."),
+        (72, 100, "Benchmark"), (250, 100, "^Alpha-8B"), (330, 100, "^Beta-9B"),
+        (72, 116, "Zorblax"), *row(116, "3-shot", ["61.2", "70.0"], xs, 170),
+        (72, 129, "Quuxbench Extended Suite"), *row(134, "", ["50.0", "60.0"], xs)[1:], (72, 139, "Verified"),
+        (72, 154, "Fnordset"), *row(154, "5-shot", ["40.0", "30.0"], xs, 170),
+    ]  # fmt: skip
+    cells = structure_cells(table_pdf(tmp_path / "t.pdf", [items]))
+    got = triples(cells, "model", "benchmark", "value")
+    assert {
+        ("Alpha-8B", "Quuxbench Extended Suite Verified", "50.0"),
+        ("Beta-9B", "Quuxbench Extended Suite Verified", "60.0"),
+    } <= got
+    assert len(cells) == 6
+
+
+def test_the_first_body_line_is_the_first_with_a_label_left_of_the_values() -> None:
+    """Row labels set centred in their column start at different x; the first line of a label and
+    values is the first body line even when it does not start at the region's left edge (a longer
+    label further down does)."""
+
+    def piece(li: int, x0: float, x1: float, text: str) -> _Piece:
+        return _Piece(li, Seg([Word(text, x0, x1, li * 12.0, li * 12.0 + 8, li * 12.0 + 7, 8.0)]))
+
+    rows = [("Model", 90, False), ("AIME 2024", 86, True), ("MATH-500", 88, True), ("SWE-bench Verified", 72, True)]
+    pieces: list[_Piece] = []
+    lines: list[Line] = []
+    for li, (label, x0, valued) in enumerate(rows):
+        mine = [piece(li, x0, x0 + 5 * len(label), label)]
+        mine += [piece(li, x, x + 16, "61.2" if valued else "Alpha") for x in (250, 300)]
+        pieces += mine
+        lines.append(Line([w for p in mine for w in p.seg.words]))
+    assert _head_end(pieces, lines) == 1
+
+
+def test_a_column_of_lists_set_with_wide_spaces_is_one_column_and_names_no_row(tmp_path):
+    """A "Problems" column of lists ("P1 , P2 , P3 , P4" with spaces wider than a cell gap round
+    the commas) beside the benchmark column: each list is one cell (not a column per item), and a
+    column of lists describes its rows, so the benchmark column names them."""
+
+    def listed(y: float, x: float, names: list[str]) -> list[tuple[float, float, str]]:
+        out = []
+        for k, name in enumerate(names):
+            out.append((x, y, name))
+            x += 6 * len(name) + 3
+            if k < len(names) - 1:
+                out.append((x, y, ","))
+                x += 9
+        return out
+
+    items = [
+        (72, 80, "Table 1: Results of our model on three contests."),
+        (72, 100, "Contest"), (170, 100, "Problems"), (330, 100, "Points"),
+        (72, 116, "AIME 2025"), *listed(116, 170, ["P1", "P2", "P3", "P4"]), (330, 116, "83.3%"),
+        (72, 130, "AIME 2024"), *listed(130, 170, ["P1", "P3", "P5", "P6"]), (330, 130, "73.8%"),
+        (72, 144, "HMMT 2025"), *listed(144, 170, ["A1", "B4", "B6"]), (330, 144, "98.3%"),
+    ]  # fmt: skip
+    cells = structure_cells(table_pdf(tmp_path / "t.pdf", [items]))
+    assert triples(cells, "benchmark", "value") == {("AIME 2025", "83.3%"), ("AIME 2024", "73.8%"), ("HMMT 2025", "98.3%")}
+
+
+def test_a_name_printed_once_in_a_ruled_row_group_names_every_row_of_the_group(tmp_path):
+    """Rules drawn across the table set row groups apart; a name printed once in a group (on the
+    middle one of its sample-budget rows, or alone on one row) names every row of values in it,
+    not the rows of the group above."""
+    xs = [250, 330]
+    items = [
+        (72, 80, "Table 1: Results by sample budget."),
+        (72, 100, "Method"), (250, 100, "^Sample budget"), (330, 100, "^Zorblax"),
+        *row(116, "Alpha-Prover", ["128", "61.1%"], xs),
+        *row(132, "", ["1", "42.6%"], xs)[1:],
+        *row(144, "Beta-Prover", ["32", "56.2%"], xs),
+        *row(156, "", ["1024", "61.9%"], xs)[1:],
+        *row(172, "", ["1", "52.9%"], xs)[1:],
+        *row(184, "", ["8", "65.2%"], xs)[1:],
+        *row(196, "Gamma-Prover", ["32", "68.9%"], xs),
+        *row(208, "", ["1024", "77.9%"], xs)[1:],
+        *row(220, "", ["8192", "80.7%"], xs)[1:],
+    ]  # fmt: skip
+    rules = [[(92, 70, 360), (104, 70, 360), (122, 70, 360), (162, 70, 360), (226, 70, 360)]]
+    cells = structure_cells(table_pdf(tmp_path / "t.pdf", [items], rules))
+    got = triples(cells, "model", "value")
+    assert {("Alpha-Prover", "61.1%"), ("Beta-Prover", "42.6%"), ("Beta-Prover", "61.9%")} <= got
+    assert {("Gamma-Prover", "52.9%"), ("Gamma-Prover", "65.2%"), ("Gamma-Prover", "80.7%")} <= got
+    assert len(cells) == 9

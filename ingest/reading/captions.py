@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, replace
 
 from ingest.reading.pdf_words import group_lines, page_cell_gap, split_segments
-from ingest.reading.structure import Table
+from ingest.reading.structure import Table, table_from_words
 from ingest.reading.table_text import CAPTION, Line, Word
 
 #: How far (in the caption's font sizes) a caption may stand from its table.
@@ -116,4 +116,41 @@ def label_tables(words: list[Word], tables: list[Table]) -> list[Table]:
     for ln in lines:
         ln.segs = split_segments(ln.words, gap)
     named = {id(t): c for c, t in attach(tables, captions(lines))}
-    return [replace(t, label=named[id(t)].label, caption=named[id(t)].text) if id(t) in named else t for t in tables]
+    out = []
+    for t in tables:
+        c = named.get(id(t))
+        if c is None:
+            out.append(t)
+            continue
+        t = _without_caption_lines(t, c, lines, gap) or t
+        out.append(replace(t, label=c.label, caption=c.text))
+    return out
+
+
+def _without_caption_lines(t: Table, cap: Caption, lines: list[Line], gap: float) -> Table | None:
+    """The table read again below the caption's continuation, when its region begins with lines set
+    in the caption's font size, tight under the caption (with smaller glyphs, a superscript mark,
+    among them), over a table set smaller than the caption; None when it does not. A caption's
+    last wrapped line ("... marked with †.") is not the table's first row."""
+    x0, top, x1, bottom = t.bbox
+    if cap.bottom > top + 1:
+        return None  # the caption is under the table
+    below = [
+        ln for ln in lines if cap.top - 0.5 <= ln.top and (ln.top + ln.bottom) / 2 <= bottom + 1 and ln.x1 > x0 and ln.x0 < x1
+    ]
+    inside = [ln for ln in below if (ln.top + ln.bottom) / 2 >= top - 1]
+    tight = 0.8 * cap.size
+    last = cap.top
+    cut = None
+    for ln in below:  # from the caption's first line down
+        if abs(ln.size - cap.size) <= 0.3 and ln.top - last < tight:
+            cut = last = max(last, ln.bottom)
+        elif not (ln.top < last + tight / 2 and ln.bottom <= last + tight):
+            break
+    if cut is None or cut < top:
+        return None
+    rest = [ln for ln in inside if ln.top > cut]
+    if not rest or not any(ln.size < cap.size - 0.5 for ln in rest):
+        return None
+    words = [w for ln in rest for w in ln.words if x0 - 1 <= (w.x0 + w.x1) / 2 <= x1 + 1]
+    return table_from_words(words, t.page, gap)

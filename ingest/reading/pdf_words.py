@@ -219,6 +219,8 @@ def page_lines(words: list[Word], page_height: float = 0.0) -> tuple[list[Line],
 
 #: Signs that tie the numbers on both sides into one printed value ("95.0 / 89.5", "32 × 16 × 400").
 _TIES = ("/", "\u00d7")
+#: A comma or range sign printed as a word of its own ("P1 , P2", "A1 ∼ B4") ties the items beside it.
+_SEPARATORS = (",", "\u223c")
 
 
 def split_segments(words: list[Word], gap_em: float = CELL_GAP_EM) -> list[Seg]:
@@ -233,7 +235,10 @@ def split_segments(words: list[Word], gap_em: float = CELL_GAP_EM) -> list[Seg]:
             size = max(w.size, 1)
             # a slash between numbers ties them: "95.02 / 89.57 / 84.89" is one packed cell
             packed = (last[-1].text.endswith(_TIES) or w.text.startswith(_TIES)) and gap < 2.0 * size
-            if gap < gap_em * size or (w.spaced and gap < 0.75 * size) or packed:
+            # a list or range of items set apart by a comma or range sign standing alone ("P1 , P2 , P3",
+            # "A1 ∼ B4") is one cell; prose sets its commas against the word before
+            listed = (last[-1].text in _SEPARATORS or w.text in _SEPARATORS) and gap < size
+            if gap < gap_em * size or (w.spaced and gap < 0.75 * size) or packed or listed:
                 last.append(w)
                 continue
         last = [w]

@@ -21,7 +21,7 @@ import bisect
 import itertools
 import math
 import statistics
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ingest.reading.pdf_words import group_lines, split_segments
 from ingest.reading.table_text import DASH, Line, Seg, Word, is_value, once
@@ -38,6 +38,7 @@ class Cell:
     text: str
     row_span: int = 1
     col_span: int = 1
+    block: int = 0  # rules drawn across the table above the cell's row (row groups a rule sets apart)
 
 
 @dataclass
@@ -52,6 +53,17 @@ class Table:
     header_rows: int = 0  # rows above the first row holding a value
     label: str = ""  # the paper's own label ("Table 3") when a caption names the table
     caption: str = ""  # the caption's first sentence
+    row_tops: list[float] = field(default_factory=list)  # top of each row's first line (points)
+
+    def with_rules(self, rules: list[tuple[float, float, float]]) -> Table:
+        """The table with each cell's `block`: how many of the drawn rules (y, x0, x1) that cross
+        most of the table's width lie between its top and the cell's row."""
+        x0, top, x1, bottom = self.bbox
+        ys = sorted(y for y, a, b in rules if top < y < bottom and min(b, x1) - max(a, x0) >= 0.8 * (x1 - x0))
+        if not ys or len(self.row_tops) != self.n_rows:
+            return self
+        cells = [replace(c, block=bisect.bisect_right(ys, self.row_tops[c.row])) for c in self.cells]
+        return replace(self, cells=cells)
 
     def as_dict(self) -> dict[str, object]:
         """The JSON shape of the `tables` command."""
@@ -132,6 +144,7 @@ def table_from_lines(lines: list[Line], page: int) -> Table | None:
         n_rows,
         len(cols),
         first_value,
+        row_tops=[min(lines[i].top for i in grp) for grp in rows],
     )
 
 
@@ -151,7 +164,7 @@ def _split_close_headers(pieces: list[_Piece], cols: list[tuple[float, float]], 
     lefts = [a for a, _ in cols]
     out: list[_Piece] = []
     for p in pieces:
-        parts = _column_runs(p, cols, lefts) if p.line < head_end and p.c1 - p.c0 >= 2 else None
+        parts = (_column_runs(p, cols, lefts) or _gap_runs(p, cols)) if p.line < head_end and p.c1 - p.c0 >= 2 else None
         if parts is None:
             out.append(p)
             continue
@@ -186,13 +199,49 @@ def _column_runs(p: _Piece, cols: list[tuple[float, float]], lefts: list[float])
     return groups
 
 
+def _gap_runs(p: _Piece, cols: list[tuple[float, float]]) -> list[tuple[int, list[Word]]] | None:
+    """The piece's words cut at the one word gap inside each gap between the columns it covers,
+    when every run is centred on its column (within a third of the column's width, as a value is):
+    headers wider than their narrow value columns ("# Params" over "1.3B") set with word spaces
+    ("# Params POPE MME-P MMB" over five columns), whose word centres lie outside the value bands.
+    Most runs must be one word: a spanning phrase cut at the column gaps gives runs of several."""
+    ws = p.seg.words
+    groups: list[tuple[int, list[Word]]] = []
+    start = 0
+    for k in range(p.c0, p.c1):
+        lo, hi = cols[k][1], cols[k + 1][0]
+        cuts = [i for i in range(start + 1, len(ws)) if lo <= (ws[i - 1].x1 + ws[i].x0) / 2 <= hi]
+        if len(cuts) != 1:
+            return None
+        groups.append((k, ws[start : cuts[0]]))
+        start = cuts[0]
+    groups.append((p.c1, ws[start:]))
+    if len(groups) < 3 or 2 * sum(len(run) > 1 for _k, run in groups) > len(groups):
+        return None  # mostly runs of several words: a phrase spanning the columns, cut by chance
+    for k, run in groups:
+        a, b = cols[k]
+        if abs((run[0].x0 + run[-1].x1) / 2 - (a + b) / 2) > max((b - a) / 3, 2.0):
+            return None
+    return groups
+
+
 def _head_end(pieces: list[_Piece], lines: list[Line]) -> int:
-    """The first body line: the first holding a value and starting at the table's left edge (a
-    row label), or else the first holding a value; 0 when none does."""
+    """The first body line: the first holding a value and starting at the table's left edge or with
+    a label ending left of every value (a row label, set centred or indented in its column), or
+    else the first holding a value; 0 when none does."""
     left = min(ln.x0 for ln in lines)
     valued = sorted({p.line for p in pieces if p.numeric})
-    labelled = [i for i in valued if lines[i].x0 <= left + lines[i].size]
-    return (labelled or valued or [0])[0]
+    if not valued:
+        return 0
+    first: dict[int, _Piece] = {}
+    for p in pieces:
+        if p.line not in first or p.seg.x0 < first[p.line].seg.x0:
+            first[p.line] = p
+    values_x0 = min(p.seg.x0 for p in pieces if p.numeric)
+    labelled = [
+        i for i in valued if lines[i].x0 <= left + lines[i].size or (not first[i].numeric and first[i].seg.x1 < values_x0)
+    ]
+    return (labelled or valued)[0]
 
 
 def _split_numeric_runs(segs: list[Seg]) -> list[Seg]:
@@ -218,18 +267,62 @@ def column_bands(pieces: list[_Piece], head_end: int = 0) -> list[tuple[float, f
     if len(pieces) == len(lines):  # no line of two or more segments
         return []
     spanning = _spanning(pieces, head_end)
-    keep = [(p.seg.x0, p.seg.x1, p.line) for p, spans in zip(pieces, spanning, strict=True) if not spans]
-    bands: list[list[float]] = []  # x0, x1, last body line (-1: header only)
-    for a, b, li in sorted(keep):
+    headings = _headings(pieces)
+    kept = [not spans and not heading for spans, heading in zip(spanning, headings, strict=True)]
+    bands = _clusters([p for p, k in zip(pieces, kept, strict=True) if k], head_end)
+    if any(headings):  # a heading over one column only is that column's header: it takes part
+        starts = [band[0] for band in bands]
+        for n, p in enumerate(pieces):
+            if headings[n] and not spanning[n] and _bands_met(bands, starts, p.seg.x0, p.seg.x1) <= 1:
+                kept[n] = True
+        bands = _clusters([p for p, k in zip(pieces, kept, strict=True) if k], head_end)
+    inner = [k for k, band in enumerate(bands) if band[2] >= 0]
+    out = [band for k, band in enumerate(bands) if band[2] >= 0 or not inner or k < inner[0] or k > inner[-1]]
+    return [(a, b) for a, b, _ in out]
+
+
+def _clusters(pieces: list[_Piece], head_end: int) -> list[list[float]]:
+    """Clusters of overlapping pieces: x0, x1 and the last body line met (-1: header lines only)."""
+    bands: list[list[float]] = []
+    for a, b, li in sorted((p.seg.x0, p.seg.x1, p.line) for p in pieces):
         body = li if li >= head_end else -1
         if bands and a < bands[-1][1] - 0.5:
             bands[-1][1] = max(bands[-1][1], b)
             bands[-1][2] = max(bands[-1][2], body)
         else:
             bands.append([a, b, body])
-    inner = [k for k, band in enumerate(bands) if band[2] >= 0]
-    out = [band for k, band in enumerate(bands) if band[2] >= 0 or not inner or k < inner[0] or k > inner[-1]]
-    return [(a, b) for a, b, _ in out]
+    return bands
+
+
+def _bands_met(bands: list[list[float]], starts: list[float], a: float, b: float) -> int:
+    """How many of the (sorted, disjoint) bands the extent [a, b] overlaps by more than 0.5."""
+    k = max(bisect.bisect_right(starts, a) - 1, 0)
+    n = 0
+    while k < len(bands) and bands[k][0] < b - 0.5:
+        n += min(b, bands[k][1]) - max(a, bands[k][0]) > 0.5
+        k += 1
+    return n
+
+
+def _headings(pieces: list[_Piece]) -> list[bool]:
+    """For each piece, whether it may be a heading set over the value columns: the one piece of its
+    line, not a value, starting right of every row label (the first piece of a line of a label and
+    values). Such a line ("Mathematics" centred over the columns between rows) bridges the
+    columns it overlaps; it names the rows under it (or the columns, in a header) and makes no
+    column of its own. `column_bands` lets one back in that meets one column only (a header of one
+    column set on lines of its own)."""
+    per_line: dict[int, list[_Piece]] = {}
+    for p in pieces:
+        per_line.setdefault(p.line, []).append(p)
+    label_ends = [
+        min(ps, key=lambda q: q.seg.x0).seg.x1
+        for ps in per_line.values()
+        if len(ps) > 1 and not min(ps, key=lambda q: q.seg.x0).numeric and any(q.numeric for q in ps)
+    ]
+    if not label_ends:
+        return [False] * len(pieces)
+    right = max(label_ends)
+    return [len(per_line[p.line]) == 1 and not p.numeric and p.seg.x0 > right for p in pieces]
 
 
 def _spanning(pieces: list[_Piece], head_end: int) -> list[bool]:
@@ -450,7 +543,49 @@ def _row_groups(lines: list[Line], pieces: list[_Piece], head_end: int = 0) -> l
             rows[-1].add(i, mine)
         else:
             rows.append(_Row([]).add(i, mine))
-    return [r.lines for r in rows]
+    return _wrapped_around(lines, per_line, [r.lines for r in rows])
+
+
+def _wrapped_around(lines: list[Line], per_line: dict[int, list[_Piece]], rows: list[list[int]]) -> list[list[int]]:
+    """Rows with a two-line label set around its one line of values joined: a line of values only,
+    its baseline closer than a line of type to a label line above and one below (the label's two
+    lines centred on the row, "LiveCodeBench" / values / "(24/8-25/5)"), is one row with them. Not
+    when a line of values is as close beyond either label line: then the label is centred on
+    several rows of values (a name printed once beside them), each a row of its own."""
+
+    def close(a: int, b: int) -> bool:
+        return (
+            0 <= a < len(lines)
+            and 0 <= b < len(lines)
+            and lines[b].base - lines[a].base < 0.9 * min(lines[a].size, lines[b].size)
+        )
+
+    def label_only(i: int) -> bool:
+        ps = per_line.get(i, [])
+        return bool(ps) and min(p.c0 for p in ps) == 0 and not any(p.numeric for p in ps)
+
+    def values_only(i: int) -> bool:
+        ps = per_line.get(i, [])
+        return len(ps) >= 2 and all(p.numeric and p.c0 > 0 for p in ps)
+
+    out: list[list[int]] = []
+    j = 0
+    while j < len(rows):
+        nxt = rows[j + 1] if j + 1 < len(rows) else []
+        # the line below the values may have joined them already (interleaved), or be a row of its own
+        below = nxt[1:] if len(nxt) == 2 else (rows[j + 2] if len(nxt) == 1 and j + 2 < len(rows) else [])
+        if len(rows[j]) == 1 and nxt and len(below) == 1:
+            a, v, c = rows[j][0], nxt[0], below[0]
+            if (
+                label_only(a) and values_only(v) and label_only(c) and close(a, v) and close(v, c)
+                and not (values_only(a - 1) and close(a - 1, a)) and not (values_only(c + 1) and close(c, c + 1))
+            ):  # fmt: skip
+                out.append([a, v, c])
+                j += 2 if len(nxt) == 2 else 3
+                continue
+        out.append(rows[j])
+        j += 1
+    return out
 
 
 def _continues(

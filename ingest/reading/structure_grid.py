@@ -34,6 +34,7 @@ the catalogue knows comes in as predicates (`RowKinds`), as `table_grid.build_gr
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -141,6 +142,7 @@ def grid_from_table(t: Table, kinds: RowKinds | None = None) -> Grid | None:
     key_cols = [k for k in range(n_lab) if label_headers[k] and kinds.is_key_column(label_headers[k])]
     body = [(r, _labels(cells, r, n_lab), [_text(cells, r, k) for k in range(n_lab, t.n_cols)]) for r in range(head, t.n_rows)]
     main = _main_column(body, n_lab, key_cols)
+    _ruled_names(body, main, {c.row: c.block for c in t.cells})
     _fill_centred(body, main)
     _centred_names(body, main)
     rows: list[GridRow] = []
@@ -279,6 +281,27 @@ def _settle(level: list[HeaderCell], reach: dict[int, list[int]]) -> list[Header
     return out
 
 
+def _ruled_names(body: list[tuple[int, list[str], list[str]]], main: int, block_of: dict[int, int]) -> None:
+    """Rows between two rules drawn across the table are one row group: when exactly one row of
+    values in a group prints a name, the group's other rows of values take its labels, wherever
+    in the group the name is printed (in the middle of its sample budgets, or on the first row).
+    In place; nothing changes in a table without rules between its rows."""
+    groups: dict[int, list[list[str]]] = {}
+    for r, labels, values in body:
+        if any(_number(v) for v in values):
+            groups.setdefault(block_of.get(r, 0), []).append(labels)
+    if len(groups) < 2:
+        return
+    for rows in groups.values():
+        named = [labels for labels in rows if labels[main]]
+        if len(named) != 1 or len(rows) < 2:
+            continue
+        src = list(named[0])
+        for labels in rows:
+            if not labels[main]:
+                labels[:] = [x or y for x, y in zip(labels, src, strict=True)]
+
+
 def _fill_centred(body: list[tuple[int, list[str], list[str]]], main: int) -> None:
     """A label column left of the main one whose first row of values has no label, though later
     rows of values have (and no line of labels alone has one), prints each label in the middle of
@@ -325,13 +348,22 @@ def _centred_names(body: list[tuple[int, list[str], list[str]]], main: int) -> N
 
 
 def _main_column(body: list[tuple[int, list[str], list[str]]], n_lab: int, key_cols: list[int]) -> int:
-    """The label column most rows of values print a label in (the rightmost of equals), key columns
-    aside; columns left of it hold groups, those right of it more of the name or notes."""
+    """The label column most rows of values print a label in (the rightmost of equals that is not a
+    column of lists), key columns aside; columns left of it hold groups, those right of it more of
+    the name or notes."""
     counts = Counter(k for _r, labels, values in body if any(values) for k in range(n_lab) if labels[k] and k not in key_cols)
     if not counts:  # no row of values prints a name of its own: the last label column not a key
         return next((k for k in reversed(range(n_lab)) if k not in key_cols), max(n_lab - 1, 0))
     best = max(counts.values())
-    return max(k for k, n in counts.items() if n == best)
+    tied = [k for k, n in counts.items() if n == best]
+    lists = Counter(k for _r, labels, values in body if any(values) for k in tied if _list(labels[k]))
+    named = [k for k in tied if 2 * lists[k] <= counts[k]]  # a column of lists ("P1, P2, P3") describes
+    return max(named or tied)
+
+
+def _list(text: str) -> bool:
+    """Whether a label is a list of items ("P1 , P2 , P4", "A1 ∼ B4, B6"), not a name."""
+    return len([part for part in re.split(r"\s*,\s*", text) if part.strip()]) >= 3
 
 
 def _labels(cells: dict[tuple[int, int], Cell], r: int, n_lab: int) -> list[str]:

@@ -59,7 +59,8 @@ def page_tables(
     page_height: float = 0.0,
 ) -> list[Table]:
     """Every table found among one page's words (top to bottom): the tables of `page_runs`."""
-    return [t for run in page_runs(words, rules, page_width, page_height) if (t := run_table(run, page)) is not None]
+    runs = page_runs(words, rules, page_width, page_height)
+    return [t.with_rules(rules) for run in runs if (t := run_table(run, page)) is not None]
 
 
 def run_table(run: list[Line], page: int) -> Table | None:
