@@ -84,6 +84,9 @@ WORDS = [
     "a",
     "sandbox",
 ]
+#: One synthetic report in this many names its method by reference to the report before it ("as in
+#: Synthetic-99"), so the table build resolves references across the store (ingest/outputs/tables.py).
+REFER_EVERY = 100
 ORGS = ("Lab A", "Lab B", "Lab C", "Lab D", "Lab E")
 DOC_TYPES = ("arxiv", "github-pdf", "blog", "other")
 
@@ -126,8 +129,11 @@ def synth_bundle(spec: ReportSpec, yaml_path: str, rnd: random.Random, terms: li
                      "left": " ".join(rnd.choices(WORDS, k=8)), "match": term, "right": " ".join(rnd.choices(WORDS, k=8)),
                      "offset": 1000 * k})  # fmt: skip
     cells, evidence = {}, []
+    i = int(spec.id[1:])
     for d in lens.dimensions:
         cat = d.values[rnd.randrange(len(d.values))] if d.values else "not disclosed"
+        if d.kind == "algorithm" and i % REFER_EVERY == 1:  # a method named by reference to report i - 1
+            cat = d.reference_value.format(name=f"Synthetic-{i - 1}")
         quote = f"We use {cat} for training ({' '.join(rnd.choices(WORDS, k=12))})."
         cells[d.id] = {"value": [cat], "confidence": 0.7, "quote": quote, "page": 5, "page_label": "5", "section": "body",
                        "indicators": ["reward source named"], "why": "synthetic"}  # fmt: skip
@@ -174,9 +180,10 @@ def generate(root: Path, reports_dir: Path, n: int, pages: int, lens: Lens) -> R
 
 
 def new_report(reports_dir: Path, tag: str) -> Path:
-    """Write a new Markdown report (40 sections of RL prose) and its YAML file; returns the YAML path."""
+    """Write a new Markdown report (40 sections of RL prose, naming its method by reference to a
+    synthetic report) and its YAML file; returns the YAML path."""
     rid = f"new-{tag}-{int(time.time() * 1000)}"
-    text = "# Training\n\n" + "\n\n".join(
+    text = "# Training\n\nWe train the policy with the same RL algorithm as in Synthetic-17 for all tasks.\n\n" + "\n\n".join(
         f"## Part {k}\n\nWe adopt GRPO with verifiable rewards from unit tests; the agentic policy uses tools. " * 5
         for k in range(40)
     )
@@ -381,6 +388,10 @@ def _add_one_figures(root: Path, reports_dir: Path, profile: bool) -> dict:
     line("  parts rewritten", f"{written}")
     again, again_cpu, _ = add_one(root, reports_dir)  # a long-running process: forkserver already up
     line("  another one, same process (warm forkserver)", timing(again, again_cpu), "≤ 2 s", judged(again, again_cpu, 2))
+    cmp = Store(root).read_table("comparison")
+    alg = cmp[(cmp.dimension == "rl_algorithm") & cmp.report_id.str.startswith("new-inproc")]["value"].tolist()
+    refer = int((cmp[cmp.dimension == "rl_algorithm"]["value"].str.contains(" → ", regex=False)).sum())
+    line("  algorithm cells resolved by reference (store / new reports)", f"{refer:,} / {'; '.join(map(str, alg))}")
     return {"add_one": secs, "add_one_cpu": cpu, "parts_written": written, "add_one_again": again, "add_one_again_cpu": again_cpu}
 
 

@@ -538,3 +538,14 @@ def test_no_stage_value_has_its_own_chip_and_legend_distinct_from_not_disclosed(
     assert cls[ns.value] == "nostage" and cls["not disclosed"] == "none"
     assert ns.value in LENS.allowed_values(dim)  # Review offers it, curation accepts it
     assert ns.value in compare.legend(LENS) and "not the same as" in compare.legend(LENS)
+
+
+def test_a_method_named_by_reference_shows_as_derived_in_its_methods_colour() -> None:
+    """A cell "as in K1.5 → GRPO" (resolved from the store, ingest/outputs/tables.py) keeps its own label, so the
+    reader sees it was derived, and GRPO's colour, so it groups with GRPO."""
+    dim = next(d for d in LENS.dimensions if d.kind == "algorithm")
+    wide = pd.DataFrame({f"_{dim.id}": [["as in K1.5 → GRPO"], ["GRPO"], ["as in K9"]]})
+    (col,) = compare.columns(LENS, [dim.id], wide)
+    chips = {v: (c, label) for v, c, label in col.chips}
+    assert chips["as in K1.5 → GRPO"] == (chips["GRPO"][0], "as in K1.5 → GRPO") and chips["GRPO"][0]
+    assert chips["as in K9"][0] == ""

@@ -238,6 +238,28 @@ def test_method_named_by_reference_is_as_in_name_until_looked_up(lens) -> None:
     assert resolve_references(ann, lens, lambda name: None).cells["rl_algorithm"].value == ("as in K1.5",)
 
 
+def test_table_rows_show_a_reference_derived_and_compare_curated_cells_with_the_method(lens) -> None:
+    """The comparison table's rows (ingest/outputs/tables.py resolves them from the store): an automatic cell
+    reads "as in K1.5 → GRPO" with the referenced report's evidence in its notes; a curated GRPO cell beside
+    that automatic reading does not disagree; accepting it saves GRPO (`method_of`)."""
+    from ingest.analysis.references import Target, method_of, resolve_rows
+
+    base = {"report_id": "r", "dimension": "rl_algorithm", "notes": None, "disagree": False}
+    auto = {**base, "origin": "auto", "value": "as in K1.5; DPO", "auto_value": "as in K1.5; DPO"}
+    cur = {**base, "origin": "curated", "value": "GRPO; DPO", "auto_value": "as in K1.5; DPO", "disagree": True}
+    other = {**base, "dimension": "reward_source", "origin": "auto", "value": "as in K1.5", "auto_value": "as in K1.5"}
+    found = Target("kimi-k1.5", "Kimi k1.5", "GRPO", "We adopt GRPO.", "12")
+    rows, names = resolve_rows([auto, cur, other], lens, lambda n: found if n == "K1.5" else None)
+    assert names == ("K1.5",)
+    assert rows[0]["value"] == rows[0]["auto_value"] == "as in K1.5 → GRPO; DPO"
+    assert "kimi-k1.5" in rows[0]["notes"] and "(p. 12)" in rows[0]["notes"] and "We adopt GRPO." in rows[0]["notes"]
+    assert rows[1]["value"] == "GRPO; DPO" and rows[1]["disagree"] is False
+    assert rows[2] == other  # not an algorithm dimension
+    assert [method_of(v) for v in rows[0]["value"].split("; ")] == ["GRPO", "DPO"]
+    unresolved, names = resolve_rows([auto], lens, lambda n: None)
+    assert unresolved[0]["value"] == "as in K1.5; DPO" and names == ("K1.5",)
+
+
 def test_rejection_sampling_is_never_the_main_method(lens) -> None:
     sents = doc(
         ("3 Data", "We apply rejection sampling fine-tuning: we fine-tune on the verified samples of our model."),

@@ -22,6 +22,7 @@ import streamlit as st
 
 from ingest.analysis.confidence import unsure
 from ingest.analysis.lens import NOT_ASSESSED, NOT_DISCLOSED, Dimension, Lens
+from ingest.analysis.references import DERIVED_ARROW
 from ingest.outputs import export, stats, study_tables
 from views import changes, data, matrix, nav
 
@@ -208,7 +209,7 @@ def columns(lens: Lens, dims: Sequence[str], wide: pd.DataFrame) -> list[matrix.
         values = [*known, *sorted(seen - set(known) - set(last), key=str.casefold), *last]
         out.append(matrix.Column(d, dim.label, tuple(
             (v, "na" if v in last else "none" if v == NOT_DISCLOSED else "nostage" if v == lens.no_stage_value
-             else known.get(v, ("", ""))[0],
+             else known.get(v.rpartition(DERIVED_ARROW)[2], ("", ""))[0],
              NOT_ASSESSED if v == NOT_ASSESSED else known[v][1] if v in known else v)
             for v in values)))  # fmt: skip
     return out

@@ -20,6 +20,7 @@ import streamlit as st
 
 from ingest.analysis import comparison, confidence
 from ingest.analysis.lens import NOT_ASSESSED, Lens
+from ingest.analysis.references import method_of
 from ingest.outputs import curate, review
 from ingest.sources.fetch import FetchSettings
 from ingest.sources.registry import SpecFileError, load_report
@@ -67,8 +68,9 @@ def _rebuild(path: Path) -> str:
 
 
 def decide(lens: Lens, path: Path, row: dict, ev: pd.DataFrame, action: str, picked: list[str], note: str) -> str:
-    """Write one decision (see `ingest.outputs.curate.record_decision`) and rebuild the report's tables."""
-    auto = review.split(row.get("auto_value"))
+    """Write one decision (see `ingest.outputs.curate.record_decision`) and rebuild the report's tables.
+    Accepting a method named by reference ("as in K1.5 → GRPO") saves the method it resolved to."""
+    auto = [method_of(v) for v in review.split(row.get("auto_value"))]
     if action == "accept":
         values = auto
         quote, page = (row.get("quote"), review.page_of(row.get("page"), row.get("page_label")))
@@ -122,7 +124,7 @@ def agreement_view(agree: pd.DataFrame) -> pd.DataFrame:
 def _cell_controls(lens: Lens, path: Path, row: dict, ev: pd.DataFrame) -> None:
     dim = lens.dimension(str(row["dimension"]))
     d = dim.id
-    auto = review.split(row.get("auto_value"))
+    auto = [method_of(v) for v in review.split(row.get("auto_value"))]
     actions = list(ACTIONS) if auto else ["category", "write"]
     action = st.radio("Decision", actions, format_func=ACTIONS.get, key=f"act_{d}", horizontal=True)
     picked: list[str] = []

@@ -36,6 +36,7 @@ from ingest.analysis.results import (
     result_rows,
 )
 from ingest.common.records import Annotation, Bundle, Results
+from ingest.outputs.table_references import StoreReferences
 from ingest.sources.registry import Registry, Roster
 from ingest.sources.schema import ReportSpec
 from ingest.store.frames import frame, rows_to_arrow, string_array
@@ -46,7 +47,7 @@ if TYPE_CHECKING:  # pandas only for the frames readers ask for: a table update 
     import pandas as pd
 
 #: Bump when the rows built from a bundle change, so every report's rows are rebuilt once.
-TABLES_VERSION = 3
+TABLES_VERSION = 4
 #: Rows per row group of a clustered part (see TableDef.cluster_by).
 CLUSTER_ROW_GROUP = 4096
 
@@ -363,8 +364,13 @@ def _start_rebuild(store: Store, roster: Roster, lens: Lens, buckets: int, stamp
     prev_inputs = old.inputs if old else {}
     changed = {rid for rid, k in keys.items() if prev_inputs.get(rid) != k}
     removed = set(prev_inputs) - set(keys)
+    refs = StoreReferences(store, roster, lens, view, last_good, keys)
+    if old is not None and (changed or removed):  # a report referring to one that came, changed or went
+        changed |= refs.stale(old.refs, changed, removed)
     stats.changed, stats.removed = sorted(changed), sorted(removed)
-    return _Rebuild(store, roster, lens, buckets, view, last_good, old, damaged, stats, keys, prev_inputs, changed, removed)
+    rb = _Rebuild(store, roster, lens, buckets, view, last_good, old, damaged, stats, keys, prev_inputs, changed, removed)
+    rb.refs = refs
+    return rb
 
 
 @dataclass
@@ -393,12 +399,14 @@ class _Rebuild:
     bucket_memo: dict[tuple[str, int], int] = field(default_factory=dict)
     #: Rows built ahead, by report (see `rows_ahead`).
     ready: Mapping[str, ReadyRows] = field(default_factory=dict)
+    refs: StoreReferences | None = None
 
     def __post_init__(self) -> None:
         self.order = [rid for rid, _ in self.view]
         self.dirty = self.changed | self.removed
         self.by_id = dict(self.view)
-        self.manifest = Manifest(order=self.order, inputs=self.keys)
+        kept = {rid: d for rid, d in self.old.refs.items() if rid in self.keys} if self.old is not None else {}
+        self.manifest = Manifest(order=self.order, inputs=self.keys, refs=kept)
 
     def where(self, rid: str, nb: int) -> int:
         """A report's bucket, looked up for the reports that matter only (a hash each)."""
@@ -483,6 +491,14 @@ class _Rebuild:
                 got = td.rows(inp)
                 if got:
                     rows[td.name][rid] = got
+        if self.refs is not None:
+            for rid in ids:
+                if rid in rows["comparison"]:
+                    rows["comparison"][rid], deps = self.refs.resolve(rid, rows["comparison"][rid])
+                    if deps is None:
+                        self.manifest.refs.pop(rid, None)
+                    else:
+                        self.manifest.refs[rid] = deps
         return rows
 
     def build_summary_tables(self, summary_rows: dict[str, dict[str, list[dict]]]) -> None:

@@ -59,6 +59,26 @@ class TableEntry:
     cluster: str = ""
 
 
+@dataclass(frozen=True)
+class RefDeps:
+    """What a report's comparison rows read from other reports: the names its cells refer to ("as in
+    NAME") and a hash of what they resolved to (each name's report and that report's input key).
+
+    Why: such a row depends on another report's bundle, so it is rebuilt when the hash changes
+    (the referenced report re-ingested, added or removed), not only when its own inputs change."""
+
+    names: tuple[str, ...]
+    key: str
+    #: Reports whose id, model name or alias holds every word of a name (one: the name's report; several:
+    #: ambiguous): only a change to one of them, or to a report that now holds the words, can change it.
+    near: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, raw: list) -> RefDeps:
+        """From its manifest form [names, key, near]."""
+        return cls(tuple(map(str, raw[0])), str(raw[1]), tuple(map(str, raw[2] if len(raw) > 2 else ())))
+
+
 @dataclass
 class Manifest:
     """One consistent generation of every table."""
@@ -70,6 +90,8 @@ class Manifest:
     #: report id -> hash of the inputs its rows were built from (which reports must be rebuilt).
     inputs: dict[str, str] = field(default_factory=dict)
     tables: dict[str, TableEntry] = field(default_factory=dict)
+    #: report id -> its references to other reports (only reports that have any; see RefDeps).
+    refs: dict[str, RefDeps] = field(default_factory=dict)
     #: Files of the previous generation no longer named here, deleted at the next swap.
     retired: list[str] = field(default_factory=list)
     written_at: str = ""
@@ -92,6 +114,7 @@ class Manifest:
                 "written_at": self.written_at,
                 "inputs": self.inputs,
                 "tables": tables,
+                "refs": {rid: [list(r.names), r.key, list(r.near)] for rid, r in self.refs.items()},
                 "retired": self.retired,
             },
             ensure_ascii=False,
@@ -124,6 +147,7 @@ class Manifest:
             order=list(inputs),
             inputs=inputs,
             tables=tables,
+            refs={str(rid): RefDeps.of(r) for rid, r in (d.get("refs") or {}).items()},
             retired=list(d.get("retired") or []),
             written_at=str(d.get("written_at", "")),
         )
