@@ -256,8 +256,9 @@ def main() -> int:
 
 
 def brief(reader: str, per: dict[str, Counter]) -> list[str]:
-    """The cell F1 of another reader, overall, per label block and its lowest document: for the
-    structure stage alone, the progress figure toward one reader (issue 32)."""
+    """The cell F1 of another reader, overall, per label block and its lowest document, and how
+    often its verified cells are right (for the structure stage: checked on the page's word boxes,
+    `ingest.analysis.word_verify`): the progress figures toward one reader (issue 32)."""
     out = [
         f"== reader {reader} (in brief): the structure stage reading the cells alone"
         if reader == "structure"
@@ -271,7 +272,10 @@ def brief(reader: str, per: dict[str, Counter]) -> list[str]:
         worst = min(f1s, key=f1s.__getitem__)
         out.append(
             f"{reader} {title}: cell P {p:.3f} R {rc:.3f} F1 {f:.3f}; tables found {t['found']}/{t['tables']}; "
-            f"lowest document F1 {f1s[worst]:.3f} ({worst}); below 0.85: {sum(v < 0.85 for v in f1s.values())}/{len(f1s)}"
+            f"lowest document F1 {f1s[worst]:.3f} ({worst}); below 0.85: {sum(v < 0.85 for v in f1s.values())}/{len(f1s)}; "
+            f"verified right {t['verified_right']}/{t['verified']} = {t['verified_right'] / max(t['verified'], 1):.3f} "
+            f"(leave-one-document-out, no threshold fitted); right cells verified "
+            f"{t['verified_right']}/{t['tp']} = {t['verified_right'] / max(t['tp'], 1):.3f}"
         )
     return out
 

@@ -11,8 +11,9 @@ import time
 import pytest
 
 from ingest.common.gcpace import rare_collections
-from ingest.reading import structure
-from ingest.reading.structure import _Piece, column_bands, table_from_words
+from ingest.reading import structure, structure_rows
+from ingest.reading.structure import column_bands, table_from_words
+from ingest.reading.structure_rows import Piece, row_groups
 from ingest.reading.table_text import Line, Seg, Word
 
 
@@ -20,7 +21,7 @@ def _overlap(a0: float, a1: float, b0: float, b1: float) -> float:
     return min(a1, b1) - max(a0, b0)
 
 
-def spanning_by_definition(pieces: list[_Piece], head_end: int) -> list[bool]:
+def spanning_by_definition(pieces: list[Piece], head_end: int) -> list[bool]:
     """The definition, pair by pair: a piece spans when it overlaps (by more than 0.5) two or more
     segments of one other line (for a body piece, of one other body line)."""
     by_line: dict[int, list[Seg]] = {}
@@ -55,7 +56,7 @@ def _word(x0: float, x1: float, line: int, text: str = "1.0") -> Word:
     return Word(text, x0, x1, top, top + 8, top + 7, 8.0)
 
 
-def random_pieces(rng: random.Random, lines: int, per_line: int) -> list[_Piece]:
+def random_pieces(rng: random.Random, lines: int, per_line: int) -> list[Piece]:
     pieces = []
     for li in range(lines):
         x = rng.uniform(0, 20)
@@ -63,7 +64,7 @@ def random_pieces(rng: random.Random, lines: int, per_line: int) -> list[_Piece]
             kind = rng.random()
             width = 0.2 if kind < 0.1 else rng.uniform(80, 300) if kind < 0.25 else rng.uniform(2, 40)  # narrow, spanning, cell
             gap = rng.uniform(-5, 30) if kind > 0.9 else rng.uniform(0.5, 30)  # a few overlap the one before
-            pieces.append(_Piece(li, Seg([_word(x, x + width, li)])))
+            pieces.append(Piece(li, Seg([_word(x, x + width, li)])))
             x += width + gap
     return pieces
 
@@ -94,8 +95,8 @@ def test_segments_are_placed_in_the_columns_the_plain_scan_finds(seed: int) -> N
 
 
 def test_columns_of_a_grid_with_a_spanning_header() -> None:
-    header = [_Piece(0, Seg([_word(100, 300, 0, "Group")]))]
-    body = [_Piece(li, Seg([_word(x, x + 20, li)])) for li in (1, 2, 3) for x in (100, 200, 280)]
+    header = [Piece(0, Seg([_word(100, 300, 0, "Group")]))]
+    body = [Piece(li, Seg([_word(x, x + 20, li)])) for li in (1, 2, 3) for x in (100, 200, 280)]
     assert column_bands(header + body, head_end=1) == [(100, 120), (200, 220), (280, 300)]
 
 
@@ -126,9 +127,9 @@ def test_a_dense_grid_grows_about_linearly_with_its_words() -> None:
     raise AssertionError(f"twice the words took {t_large / t_small:.1f}x the time ({t_small:.3f} s -> {t_large:.3f} s)")
 
 
-def rows_by_definition(lines: list, pieces: list[_Piece], head_end: int) -> list[list[int]]:
+def rows_by_definition(lines: list, pieces: list[Piece], head_end: int) -> list[list[int]]:
     """Row grouping as first written: each line asks the rules of every piece of the row so far."""
-    per_line: dict[int, list[_Piece]] = {}
+    per_line: dict[int, list[Piece]] = {}
     for p in pieces:
         per_line.setdefault(p.line, []).append(p)
     gaps = [lines[i].top - lines[i - 1].bottom for i in range(1, len(lines))]
@@ -153,7 +154,7 @@ def rows_by_definition(lines: list, pieces: list[_Piece], head_end: int) -> list
         filled = {c for p in above for c in range(p.c0, p.c1 + 1)}
         if gap > 0.8 * lines[i].size or not all(p.c0 in filled and p.c1 in filled for p in mine):
             return False
-        lower = all(structure._wrapped(p.seg.words[0].text) for p in mine)
+        lower = all(structure_rows._wrapped(p.seg.words[0].text) for p in mine)
         if any(p.numeric for p in above) and not lower:
             return False
         text_row = body and not any(p.numeric for p in above) and any(p.c0 == 0 for p in above) and all(p.c0 > 0 for p in mine)
@@ -180,7 +181,7 @@ def test_rows_are_what_the_line_by_line_definition_gives(seed: int) -> None:
             c0 = rng.randint(0, 5)
             w = Word(text, 10.0 * c0, 10.0 * c0 + 8, y - 7, y + 1, y, 8.0)
             words.append(w)
-            pieces.append(_Piece(li, Seg([w]), c0, c0 + rng.choice([0, 0, 0, 1, 2])))
+            pieces.append(Piece(li, Seg([w]), c0, c0 + rng.choice([0, 0, 0, 1, 2])))
         lines.append(Line(words or [Word("x", 0, 1, y - 7, y + 1, y, 8.0)]))
     head_end = rng.randint(0, 3)
-    assert structure._row_groups(lines, pieces, head_end) == rows_by_definition(lines, pieces, head_end)
+    assert row_groups(lines, pieces, head_end) == rows_by_definition(lines, pieces, head_end)

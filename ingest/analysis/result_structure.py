@@ -11,12 +11,14 @@ from dataclasses import replace
 from ingest.analysis.benchmarks import Catalogue
 from ingest.analysis.result_meaning import Table, interpret, validate
 from ingest.analysis.result_verify import verify
+from ingest.analysis.word_verify import verify_on_words
 from ingest.common.document import Document
 from ingest.common.records import ResultCell as Cell
 from ingest.reading.structure import Table as StructTable
 from ingest.reading.structure import lines_box
 from ingest.reading.structure_grid import RowKinds, panel_grids
 from ingest.reading.structure_regions import page_runs, run_table
+from ingest.reading.table_text import Word
 
 
 def running_lines(doc: Document) -> frozenset[str]:
@@ -90,9 +92,10 @@ def without_running_row(st: StructTable, running: frozenset[str]) -> StructTable
     return replace(st, cells=cells, n_rows=st.n_rows - 1, header_rows=max(st.header_rows - 1, 0))
 
 
-def structure_table(st: StructTable, cat: Catalogue) -> tuple[Table | None, str]:
+def structure_table(st: StructTable, cat: Catalogue, words: list[Word] | None = None) -> tuple[Table | None, str]:
     """A captioned structure-stage table read into result cells (`structure_grid.panel_grids`,
-    then the result meaning), or None and why not. No second reading checks it: its cells need review."""
+    then the result meaning), or None and why not. `words`: the page's words, which verify its
+    cells (`word_verify.verify_on_words`); without them every cell needs review."""
     if cat.is_non_result_caption(st.caption):
         return None, "the caption describes models, data or settings (architecture, hyperparameters, a data mixture), not results"
     grids = panel_grids(st, RowKinds(cat.is_attribute_row, cat.is_key_column))
@@ -115,4 +118,6 @@ def structure_table(st: StructTable, cat: Catalogue) -> tuple[Table | None, str]
             out.attributes += t.attributes
     if out is None:
         return None, "no numeric cell with a model and a benchmark header"
+    if words is not None:
+        out.cells = verify_on_words(out.cells, words, st.bbox, st.caption, out.attributes)
     return out, ""

@@ -192,7 +192,8 @@ def pdf_tables(
                 size = (page.get_width(), page.get_height())
                 prepared = page_lines(words, size[1])  # the lines both readings start from, grouped once
                 if reader == "structure":
-                    found = label_tables(fix_sizes(words), page_tables(words, rules, size[0], num, size[1]))
+                    fixed = fix_sizes(words)
+                    found = label_tables(fixed, page_tables(words, rules, size[0], num, size[1]))
                     regions = []
                 else:
                     regions = _without(find_regions(words, size[0], rules, size[1], prepared), running)
@@ -206,7 +207,7 @@ def pdf_tables(
                     if not st.label:
                         continue
                     try:
-                        t, why = structure_table(without_running_row(st, running), cat)
+                        t, why = structure_table(without_running_row(st, running), cat, fixed)
                     except Exception as exc:
                         t, why = None, f"skipped ({type(exc).__name__}: {exc})"
                     if t is not None:

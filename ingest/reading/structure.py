@@ -20,11 +20,11 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
-import statistics
 from dataclasses import dataclass, field, replace
 
 from ingest.reading.pdf_words import group_lines, split_segments
-from ingest.reading.table_text import DASH, Line, Seg, Word, is_value, once
+from ingest.reading.structure_rows import Piece, row_groups
+from ingest.reading.table_text import Line, Seg, Word, is_value
 
 Box = tuple[float, float, float, float]  # x0, top, x1, bottom in PDF points, origin top-left
 
@@ -89,20 +89,6 @@ class Table:
 GAP_EM = 0.42
 
 
-@dataclass
-class _Piece:
-    """A segment of one line placed in the column grid."""
-
-    line: int
-    seg: Seg
-    c0: int = 0
-    c1: int = 0  # inclusive
-
-    @once
-    def numeric(self) -> bool:  # asked for every line the piece's row meets
-        return is_value(self.seg.text) or bool(DASH.match(self.seg.text))
-
-
 def table_from_words(words: list[Word], page: int, gap_em: float = GAP_EM) -> Table | None:
     """The table whose words these are (a region's words); None when they hold no two columns."""
     lines = group_lines(words)
@@ -116,7 +102,7 @@ def table_from_lines(lines: list[Line], page: int) -> Table | None:
     lines = [ln for ln in lines if ln.words]
     if not lines:
         return None
-    pieces = [_Piece(i, s) for i, ln in enumerate(lines) for s in _split_numeric_runs(ln.segs)]
+    pieces = [Piece(i, s) for i, ln in enumerate(lines) for s in _split_numeric_runs(ln.segs)]
     head_end = _head_end(pieces, lines)
     cols = column_bands(pieces, head_end)
     if len(cols) < 2:
@@ -133,7 +119,7 @@ def table_from_lines(lines: list[Line], page: int) -> Table | None:
         for p in pieces:
             p.c0, p.c1 = placed.span(p.seg)
     pieces = _split_close_headers(pieces, cols, head_end)
-    rows = _row_groups(lines, pieces, head_end)
+    rows = row_groups(lines, pieces, head_end)
     cells = _cells(pieces, rows)
     n_rows = len(rows)
     first_value = next((r for r, grp in enumerate(rows) if any(p.numeric for p in pieces if p.line in grp)), 0)
@@ -154,7 +140,7 @@ def lines_box(lines: list[Line]) -> Box:
     return (min(ln.x0 for ln in lines), lines[0].top, max(ln.x1 for ln in lines), lines[-1].bottom)
 
 
-def _split_close_headers(pieces: list[_Piece], cols: list[tuple[float, float]], head_end: int) -> list[_Piece]:
+def _split_close_headers(pieces: list[Piece], cols: list[tuple[float, float]], head_end: int) -> list[Piece]:
     """A header piece over three or more columns whose words fall, in order, into those columns,
     each run of words centred on its column ("Knowledge Mathematics Perception" set with word
     spaces over three columns) is one header per column, not one spanning all of them. Linear in
@@ -162,20 +148,20 @@ def _split_close_headers(pieces: list[_Piece], cols: list[tuple[float, float]], 
     if not any(p.line < head_end and p.c1 - p.c0 >= 2 for p in pieces):
         return pieces
     lefts = [a for a, _ in cols]
-    out: list[_Piece] = []
+    out: list[Piece] = []
     for p in pieces:
         parts = (_column_runs(p, cols, lefts) or _gap_runs(p, cols)) if p.line < head_end and p.c1 - p.c0 >= 2 else None
         if parts is None:
             out.append(p)
             continue
         for k, words in parts:
-            q = _Piece(p.line, Seg(words))
+            q = Piece(p.line, Seg(words))
             q.c0 = q.c1 = k
             out.append(q)
     return out
 
 
-def _column_runs(p: _Piece, cols: list[tuple[float, float]], lefts: list[float]) -> list[tuple[int, list[Word]]] | None:
+def _column_runs(p: Piece, cols: list[tuple[float, float]], lefts: list[float]) -> list[tuple[int, list[Word]]] | None:
     """The piece's words grouped by the column whose band holds each word's centre, when there are
     three or more groups, in column order, each centred on its column (within a third of its width)."""
     groups: list[tuple[int, list[Word]]] = []
@@ -199,7 +185,7 @@ def _column_runs(p: _Piece, cols: list[tuple[float, float]], lefts: list[float])
     return groups
 
 
-def _gap_runs(p: _Piece, cols: list[tuple[float, float]]) -> list[tuple[int, list[Word]]] | None:
+def _gap_runs(p: Piece, cols: list[tuple[float, float]]) -> list[tuple[int, list[Word]]] | None:
     """The piece's words cut at the one word gap inside each gap between the columns it covers,
     when every run is centred on its column (within a third of the column's width, as a value is):
     headers wider than their narrow value columns ("# Params" over "1.3B") set with word spaces
@@ -225,7 +211,7 @@ def _gap_runs(p: _Piece, cols: list[tuple[float, float]]) -> list[tuple[int, lis
     return groups
 
 
-def _head_end(pieces: list[_Piece], lines: list[Line]) -> int:
+def _head_end(pieces: list[Piece], lines: list[Line]) -> int:
     """The first body line: the first holding a value and starting at the table's left edge or with
     a label ending left of every value (a row label, set centred or indented in its column), or
     else the first holding a value; 0 when none does."""
@@ -233,7 +219,7 @@ def _head_end(pieces: list[_Piece], lines: list[Line]) -> int:
     valued = sorted({p.line for p in pieces if p.numeric})
     if not valued:
         return 0
-    first: dict[int, _Piece] = {}
+    first: dict[int, Piece] = {}
     for p in pieces:
         if p.line not in first or p.seg.x0 < first[p.line].seg.x0:
             first[p.line] = p
@@ -255,7 +241,7 @@ def _split_numeric_runs(segs: list[Seg]) -> list[Seg]:
     return out
 
 
-def column_bands(pieces: list[_Piece], head_end: int = 0) -> list[tuple[float, float]]:
+def column_bands(pieces: list[Piece], head_end: int = 0) -> list[tuple[float, float]]:
     """Column x-extents: clusters of overlapping segments, leaving out spanning ones.
 
     A segment spans when it overlaps two or more separate segments of one other line; for a
@@ -281,7 +267,7 @@ def column_bands(pieces: list[_Piece], head_end: int = 0) -> list[tuple[float, f
     return [(a, b) for a, b, _ in out]
 
 
-def _clusters(pieces: list[_Piece], head_end: int) -> list[list[float]]:
+def _clusters(pieces: list[Piece], head_end: int) -> list[list[float]]:
     """Clusters of overlapping pieces: x0, x1 and the last body line met (-1: header lines only)."""
     bands: list[list[float]] = []
     for a, b, li in sorted((p.seg.x0, p.seg.x1, p.line) for p in pieces):
@@ -304,14 +290,14 @@ def _bands_met(bands: list[list[float]], starts: list[float], a: float, b: float
     return n
 
 
-def _headings(pieces: list[_Piece]) -> list[bool]:
+def _headings(pieces: list[Piece]) -> list[bool]:
     """For each piece, whether it may be a heading set over the value columns: the one piece of its
     line, not a value, starting right of every row label (the first piece of a line of a label and
     values). Such a line ("Mathematics" centred over the columns between rows) bridges the
     columns it overlaps; it names the rows under it (or the columns, in a header) and makes no
     column of its own. `column_bands` lets one back in that meets one column only (a header of one
     column set on lines of its own)."""
-    per_line: dict[int, list[_Piece]] = {}
+    per_line: dict[int, list[Piece]] = {}
     for p in pieces:
         per_line.setdefault(p.line, []).append(p)
     label_ends = [
@@ -325,7 +311,7 @@ def _headings(pieces: list[_Piece]) -> list[bool]:
     return [len(per_line[p.line]) == 1 and not p.numeric and p.seg.x0 > right for p in pieces]
 
 
-def _spanning(pieces: list[_Piece], head_end: int) -> list[bool]:
+def _spanning(pieces: list[Piece], head_end: int) -> list[bool]:
     """For each piece, whether it overlaps (by more than 0.5 pt) two or more segments of one other line
     (for a body piece: of one other body line), in O(n log n) for n pieces.
 
@@ -387,16 +373,16 @@ class _Corners:
         return (b1 if l1 != line else b2) < b
 
 
-def _join_word_bands(cols: list[tuple[float, float]], pieces: list[_Piece]) -> list[tuple[float, float]]:
+def _join_word_bands(cols: list[tuple[float, float]], pieces: list[Piece]) -> list[tuple[float, float]]:
     """Columns with the column to their left where they are words of one cell split by wide word
     spaces (justified text in a cell): no value in them, and on every line that has a piece there,
     a piece of the left column ends just before it: less than one font size, or three when the
     PDF itself puts a space character there (justified text stretches it)."""
-    at: dict[tuple[int, int], list[_Piece]] = {}
+    at: dict[tuple[int, int], list[Piece]] = {}
     for p in pieces:
         if p.c0 == p.c1:
             at.setdefault((p.line, p.c0), []).append(p)
-    touching: dict[int, list[_Piece]] = {}  # column -> the pieces that start or end in it
+    touching: dict[int, list[Piece]] = {}  # column -> the pieces that start or end in it
     for p in pieces:
         touching.setdefault(p.c0, []).append(p)
         if p.c1 != p.c0:
@@ -504,149 +490,10 @@ class _Columns:
         return min(ks)
 
 
-@dataclass
-class _Row:
-    """A row being built: its lines and what the rules ask of all its pieces, kept as lines join (so a
-    row of many lines costs each line's own pieces, not the whole row's again)."""
-
-    lines: list[int]
-    pieces: bool = False  # some line of the row has a piece
-    numeric: bool = False  # some piece holds a value
-    label: bool = False  # some piece starts in the first column
-    filled: set[int] = field(default_factory=set)  # columns the row's pieces cover
-    valued: set[int] = field(default_factory=set)  # columns where the row holds a value
-
-    def add(self, i: int, mine: list[_Piece]) -> _Row:
-        self.lines.append(i)
-        for p in mine:
-            cols = range(p.c0, p.c1 + 1)
-            self.pieces = True
-            self.filled.update(cols)
-            self.label = self.label or p.c0 == 0
-            if p.numeric:
-                self.numeric = True
-                self.valued.update(cols)
-        return self
-
-
-def _row_groups(lines: list[Line], pieces: list[_Piece], head_end: int = 0) -> list[list[int]]:
-    """Line indices per row: a continuation line joins the row above."""
-    per_line: dict[int, list[_Piece]] = {}
-    for p in pieces:
-        per_line.setdefault(p.line, []).append(p)
-    gaps = [lines[i].top - lines[i - 1].bottom for i in range(1, len(lines))]
-    typical = statistics.median(gaps) if gaps else 0.0
-    rows: list[_Row] = []
-    for i in range(len(lines)):
-        mine = per_line.get(i, [])
-        if rows and _continues(lines, per_line, rows[-1], i, typical, i >= head_end):
-            rows[-1].add(i, mine)
-        else:
-            rows.append(_Row([]).add(i, mine))
-    return _wrapped_around(lines, per_line, [r.lines for r in rows])
-
-
-def _wrapped_around(lines: list[Line], per_line: dict[int, list[_Piece]], rows: list[list[int]]) -> list[list[int]]:
-    """Rows with a two-line label set around its one line of values joined: a line of values only,
-    its baseline closer than a line of type to a label line above and one below (the label's two
-    lines centred on the row, "LiveCodeBench" / values / "(24/8-25/5)"), is one row with them. Not
-    when a line of values is as close beyond either label line: then the label is centred on
-    several rows of values (a name printed once beside them), each a row of its own."""
-
-    def close(a: int, b: int) -> bool:
-        return (
-            0 <= a < len(lines)
-            and 0 <= b < len(lines)
-            and lines[b].base - lines[a].base < 0.9 * min(lines[a].size, lines[b].size)
-        )
-
-    def label_only(i: int) -> bool:
-        ps = per_line.get(i, [])
-        return bool(ps) and min(p.c0 for p in ps) == 0 and not any(p.numeric for p in ps)
-
-    def values_only(i: int) -> bool:
-        ps = per_line.get(i, [])
-        return len(ps) >= 2 and all(p.numeric and p.c0 > 0 for p in ps)
-
-    out: list[list[int]] = []
-    j = 0
-    while j < len(rows):
-        nxt = rows[j + 1] if j + 1 < len(rows) else []
-        # the line below the values may have joined them already (interleaved), or be a row of its own
-        below = nxt[1:] if len(nxt) == 2 else (rows[j + 2] if len(nxt) == 1 and j + 2 < len(rows) else [])
-        if len(rows[j]) == 1 and nxt and len(below) == 1:
-            a, v, c = rows[j][0], nxt[0], below[0]
-            if (
-                label_only(a) and values_only(v) and label_only(c) and close(a, v) and close(v, c)
-                and not (values_only(a - 1) and close(a - 1, a)) and not (values_only(c + 1) and close(c, c + 1))
-            ):  # fmt: skip
-                out.append([a, v, c])
-                j += 2 if len(nxt) == 2 else 3
-                continue
-        out.append(rows[j])
-        j += 1
-    return out
-
-
-def _continues(
-    lines: list[Line], per_line: dict[int, list[_Piece]], row: _Row, i: int, typical: float, body: bool = True
-) -> bool:
-    """Whether line `i` continues the cells of the row above rather than starting a row.
-
-    It does when it holds no value, each of its segments lies under a cell of the row above, and
-    it is set tighter than the table's usual line gap or starts in lower case or with a
-    parenthesis (a wrapped phrase),
-    or, in the body of a table of text (no value in the row either), it leaves the first column
-    to the row's label (a paragraph of a description cell; in a header it is a header row)."""
-    mine = per_line.get(i, [])
-    if mine and _interleaved(lines, per_line, row, i):
-        return True
-    if not mine or not row.pieces or any(p.numeric for p in mine):
-        return False
-    prev = lines[row.lines[-1]]
-    gap = lines[i].top - prev.bottom
-    if gap > 0.8 * lines[i].size:
-        return False
-    if not all(p.c0 in row.filled and p.c1 in row.filled for p in mine):
-        return False
-    lower = all(_wrapped(p.seg.words[0].text) for p in mine)
-    if row.numeric and not lower:
-        return False  # under a row of values only a wrapped phrase continues
-    tight = gap < 0.6 * typical - 0.5
-    text_row = body and not row.numeric and row.label and all(p.c0 > 0 for p in mine)
-    return tight or lower or text_row
-
-
-def _interleaved(lines: list[Line], per_line: dict[int, list[_Piece]], row: _Row, i: int) -> bool:
-    """Whether line `i` is set between the lines of `row` (its last line is the line above).
-
-    Cells of one row with different numbers of lines are centred on the row, so their lines fall
-    on interleaved baselines ("Seed- / Thinking- / v1.5" beside "Gemini 2.5 / Pro"; a two-line
-    label beside one line of values). Two lines closer than one line of type cannot be
-    successive lines of one column: when they share no column and neither spans columns (a group
-    header is a row of its own), they are parts of one row, unless line `i` puts a value in a
-    column where the row has one already (rows of values beside a label of several lines)."""
-    k = row.lines[-1]
-    a, b = lines[k], lines[i]
-    if b.base - a.base >= 0.9 * min(a.size, b.size):
-        return False
-    if any(p.c1 > p.c0 for li in (k, i) for p in per_line.get(li, [])):
-        return False  # a spanning header is a row of its own
-    cols_a = {c for p in per_line.get(k, []) for c in range(p.c0, p.c1 + 1)}
-    cols_b = {c for p in per_line.get(i, []) for c in range(p.c0, p.c1 + 1)}
-    clash = any(p.numeric and p.c0 in row.valued for p in per_line.get(i, []))
-    return bool(cols_a) and not cols_a & cols_b and not clash
-
-
-def _wrapped(word: str) -> bool:
-    """A word that goes on a phrase: lower case, or an opening parenthesis ("(Douwe Egberts)")."""
-    return word[:1].islower() or (word[:1] == "(" and word[1:2].isalpha())
-
-
-def _cells(pieces: list[_Piece], rows: list[list[int]]) -> list[Cell]:
+def _cells(pieces: list[Piece], rows: list[list[int]]) -> list[Cell]:
     """One cell per (row, first column): texts of a row's lines joined by newlines."""
     row_of = {li: r for r, grp in enumerate(rows) for li in grp}
-    slots: dict[tuple[int, int], list[_Piece]] = {}
+    slots: dict[tuple[int, int], list[Piece]] = {}
     for p in pieces:
         slots.setdefault((row_of[p.line], p.c0), []).append(p)
     out: list[Cell] = []

@@ -1,0 +1,273 @@
+"""Which cells of a structure-read table are verified, from the page's words alone (no second grid).
+
+The structure stage reads a table's rows, columns and spans; this checks each of its result cells
+against the raw word boxes of the table's region, with no segmentation of its own beyond lines
+(words on one baseline) and phrases (words closer than half an em). A cell is verified only when:
+
+1. **its value stands on its row label's line**: exactly one phrase of the region prints the value,
+   and the text phrases left of it on its baseline (the row's labels) are all used in the cell's
+   names — nothing from another column or row is printed between them unused;
+2. **its value stands under its column path**: walking up from the value past rows of values, the
+   first block of text lines has, on each line, at most one phrase over the value's x-extent (it
+   is under no other header at that level), and every such header is used in the cell's names;
+3. **the names come from there**: the model is one row label or a run of header lines, the
+   benchmark's words are printed in the row labels or headers over the value, and the metric,
+   setting and group are printed there or in the caption;
+4. **no other cell claims the value**, no two cells share model and header
+   (`result_verify.AMBIGUOUS`), and the value is of its column's one format and scale
+   (`result_verify.ODD_FORMAT`).
+
+Every test is an equality, a containment or a shared format: nothing is fitted from labels.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, replace
+
+from ingest.analysis.benchmarks import norm_name
+from ingest.analysis.result_meaning import REPORT_MODEL
+from ingest.analysis.result_verify import AMBIGUOUS, ODD_FORMAT, _line_key, _odd_formats, _score_key, _tokens
+from ingest.common.records import ResultCell
+from ingest.reading.table_text import DASH, Word, is_value
+
+NOT_ON_PAGE = "the value is not printed once in the table's region; review"
+NOT_IN_PLACE = "the page's words do not put this value under its headers and beside its row label; review"
+
+#: Words further apart than this share of their size are two phrases (a column gap, not a space).
+PHRASE_GAP_EM = 0.5
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """Words of one line closer than `PHRASE_GAP_EM`: one printed cell text, as the page shows it."""
+
+    text: str
+    x0: float
+    x1: float
+    line: int
+    words: tuple[Word, ...] = ()
+    alone: bool = False  # the only phrase of its line
+
+    @property
+    def value(self) -> bool:
+        t = self.text.strip()
+        return is_value(t) or bool(DASH.match(t))
+
+
+def _lines(words: list[Word]) -> list[list[Word]]:
+    """Words grouped by baseline (within a third of their size), top to bottom, left to right."""
+    out: list[list[Word]] = []
+    for w in sorted(words, key=lambda w: (w.base, w.x0)):
+        if out and abs(w.base - out[-1][0].base) <= max(out[-1][0].size, w.size, 1.0) / 3:
+            out[-1].append(w)
+        else:
+            out.append([w])
+    return [sorted(ln, key=lambda w: w.x0) for ln in out]
+
+
+def phrases(words: list[Word]) -> list[list[Phrase]]:
+    """The phrases of each line of `words`, top to bottom."""
+    out: list[list[Phrase]] = []
+    for i, ln in enumerate(_lines(words)):
+        row: list[Phrase] = []
+        cur = [ln[0]]
+        for w in ln[1:]:
+            if w.x0 - cur[-1].x1 > PHRASE_GAP_EM * max(w.size, cur[-1].size, 1.0):
+                row.append(Phrase(" ".join(x.text for x in cur), cur[0].x0, cur[-1].x1, i, tuple(cur)))
+                cur = [w]
+            else:
+                cur.append(w)
+        row.append(Phrase(" ".join(x.text for x in cur), cur[0].x0, cur[-1].x1, i, tuple(cur)))
+        out.append([replace(row[0], alone=True)] if len(row) == 1 else row)
+    return out
+
+
+def _over(p: Phrase, v: Phrase) -> bool:
+    return min(p.x1, v.x1) - max(p.x0, v.x0) > 0
+
+
+def _narrow(p: Phrase, v: Phrase, lines: list[list[Phrase]]) -> Phrase | None:
+    """A header phrase over `v` that also stands over another value of `v`'s line, cut to its
+    words over `v` when each of its words stands over one value of that line: headers of adjacent
+    columns set closer than a word gap, not one header spanning them. None when no word is over `v`."""
+    if len(p.words) < 2:
+        return p
+    values = [q for q in lines[v.line] if q.value]
+    if sum(_over(p, q) for q in values) < 2:
+        return p
+    if any(sum(_over(_word(w, p.line), q) for q in values) != 1 for w in p.words):
+        return p  # a word over a gap or over two values: one header spanning the columns
+    mine = [w for w in p.words if _over(_word(w, p.line), v)]
+    if not mine:
+        return None
+    return Phrase(" ".join(w.text for w in mine), mine[0].x0, mine[-1].x1, p.line, tuple(mine))
+
+
+def _word(w: Word, line: int) -> Phrase:
+    return Phrase(w.text, w.x0, w.x1, line, (w,))
+
+
+def _overs(lines: list[list[Phrase]], v: Phrase) -> list[list[Phrase]]:
+    """For each line above `v`, its phrases over `v` (`_narrow`ed), top to bottom."""
+    return [[q for p in ln if p.x0 < v.x1 and p.x1 > v.x0 and (q := _narrow(p, v, lines)) is not None] for ln in lines[: v.line]]
+
+
+def _headers(overs: list[list[Phrase]]) -> list[Phrase] | None:
+    """The header phrases over a value (`overs`: `_overs`): past the rows of values above it (and
+    the group headings among them: a line of one phrase), the first block of text lines with a
+    phrase over it, top to bottom; None when a line of that block has two phrases over it."""
+    block: list[list[Phrase]] = []
+    for over in reversed(overs):
+        if not over:
+            continue
+        if all(p.value for p in over):
+            if block:
+                break
+            continue
+        if not block and len(over) == 1 and over[0].alone:
+            continue  # a group heading across the rows, not a column's header
+        if len(over) > 1:
+            return None
+        block.append(over)
+    return [p for ln in reversed(block) for p in ln]
+
+
+def _column(overs: list[list[Phrase]]) -> list[Phrase]:
+    """Every phrase over a value above it, top to bottom (lines with two phrases over it left out)."""
+    return [over[0] for over in overs if len(over) == 1]
+
+
+def _runs(parts: list[Phrase]) -> dict[str, tuple[int, int]]:
+    """The normalised text of every run of up to four consecutive phrases, with where it ends (the
+    last run of that text: the one nearest the value)."""
+    n = len(parts)
+    return {norm_name(" ".join(p.text for p in parts[i:j])): (i, j) for i in range(n) for j in range(i + 1, min(n, i + 4) + 1)}
+
+
+@dataclass(frozen=True)
+class Around:
+    """What the page prints around one value phrase, worked out once for every cell that may be it."""
+
+    row: tuple[Phrase, ...]  # text phrases left of it on its line: the row's labels
+    heads: tuple[Phrase, ...] | None  # `_headers`
+    column: tuple[Phrase, ...]  # `_column`
+    row_t: frozenset[str]
+    head_t: frozenset[str]
+    context: frozenset[str]  # the label area's words, the column's, the caption's
+    above: frozenset[str]  # every text word above the value's line
+    runs: dict[str, tuple[int, int]]  # `_runs` of the column
+    row_runs: frozenset[str]  # `_runs` of the row's labels
+    column_t: frozenset[str]  # the words of the column's text phrases
+
+
+def around(v: Phrase, lines: list[list[Phrase]], caption: str, above: frozenset[str]) -> Around:
+    """The `Around` of value phrase `v`; `above`: the text words of the lines above it."""
+    row = tuple(p for p in lines[v.line] if p.x1 <= v.x0 and not p.value)
+    overs = _overs(lines, v)
+    heads = _headers(overs)
+    column = tuple(_column(overs))
+    labels = [p.text for ln in lines for p in ln if p.x1 <= v.x0]
+    return Around(
+        row,
+        tuple(heads) if heads is not None else None,
+        column,
+        frozenset(_tokens(*(p.text for p in row))),
+        frozenset(_tokens(*(p.text for p in heads or ()))),
+        frozenset(_tokens(*labels, *(p.text for p in column), caption)),
+        above,
+        _runs(list(column)),
+        frozenset(_runs(list(row))),
+        frozenset(_tokens(*(p.text for p in column if not p.value))),
+    )
+
+
+def _place_agrees(c: ResultCell, a: Around, described: frozenset[str] = frozenset()) -> bool:
+    """Whether the words around a value (`a`) name it as `c` names it (tests 1 to 3 of the module).
+
+    `described`: the words of the table's attribute cells (parameters, architecture), which may
+    stand under a model's name over its column without being part of it."""
+    if not a.row or not a.heads:
+        return False
+    names = _tokens(c.model, c.benchmark, c.metric, c.setting, c.group, c.note)
+    row_t, head_t = a.row_t, a.head_t
+    if not row_t <= names:
+        return False  # a label of the row left out of its names: a lost label column or a glued one
+    model = norm_name(c.model)
+    runs = a.runs
+    in_row = model in a.row_runs  # a label, or labels side by side ("Llama3-8B" "[20]")
+    if c.model != REPORT_MODEL and not in_row and model not in runs:
+        return False  # a model is the row's labels or the lines of one header
+    if model in runs and not in_row:
+        # over a model's column: a category above its name is no part of it; under it, only the
+        # table's attribute values (size, architecture) may go unused
+        below = list(itertools.takewhile(lambda p: not p.value, a.column[runs[model][1] :]))
+        if not _tokens(*(p.text for p in below)) <= names | described:
+            return False  # a header line under the name, down to the first value, not in its names
+    elif not head_t <= names:
+        return False  # a header over the value left out of its names: a lost parent or sub-header
+    if not _tokens(c.benchmark) <= row_t | head_t | a.column_t:
+        return False  # the benchmark printed neither on the row nor over the value
+    # metric, setting and group: printed on the row, over the value, or in the label area (a corner
+    # header, a group heading, a label printed once for several rows), or the caption
+    if not _tokens(c.metric, c.setting) <= row_t | head_t | a.context:
+        return False
+    # a group may also be a heading or spanning header above the row not over this value's column
+    return _tokens(c.group) <= row_t | head_t | a.context | a.above
+
+
+def verify_on_words(
+    cells: list[ResultCell],
+    words: list[Word],
+    box: tuple[float, ...],
+    caption: str = "",
+    attributes: list[ResultCell] | None = None,
+) -> list[ResultCell]:
+    """The cells of a structure-read table, each with `review` set to why it needs review ("" when
+    the page's words in `box` (x0, top, x1, bottom) confirm it). `attributes`: the table's
+    attribute cells (`result_meaning.Table.attributes`)."""
+    described = frozenset(_tokens(*(a.value for a in attributes or ()), *(a.benchmark for a in attributes or ())))
+    x0, top, x1, bottom = box[:4]
+    inside = [w for w in words if x0 - 2 <= (w.x0 + w.x1) / 2 <= x1 + 2 and top - 2 <= (w.top + w.bottom) / 2 <= bottom + 2]
+    lines = phrases(inside) if inside else []
+    by_value: dict[str, list[Phrase]] = {}
+    for ln in lines:
+        for p in ln:
+            if p.value:
+                by_value.setdefault(_score_key(p.text), []).append(p)
+    above: list[frozenset[str]] = [frozenset()]  # text words of the lines above each line
+    for ln in lines:
+        above.append(above[-1] | _tokens(*(p.text for p in ln if not p.value)))
+    seen: dict[tuple[int, float], Around] = {}
+
+    def at(v: Phrase) -> Around:
+        key = (v.line, v.x0)
+        if key not in seen:
+            seen[key] = around(v, lines, caption, above[v.line])
+        return seen[key]
+
+    found: list[Phrase | None] = []
+    for c in cells:
+        hits = [v for v in by_value.get(_score_key(c.value), ()) if _place_agrees(c, at(v), described)]
+        found.append(hits[0] if len(hits) == 1 else None)
+    claims: dict[tuple[int, float], int] = {}
+    for v in found:
+        if v is not None:
+            claims[(v.line, v.x0)] = claims.get((v.line, v.x0), 0) + 1
+    heads: dict[tuple[str, ...], int] = {}
+    for c in cells:
+        k = (norm_name(c.model), *_line_key(c))
+        heads[k] = heads.get(k, 0) + 1
+    odd = _odd_formats(cells)
+    out = []
+    for i, (c, v) in enumerate(zip(cells, found, strict=True)):
+        if v is None:
+            why = NOT_IN_PLACE if by_value.get(_score_key(c.value)) else NOT_ON_PAGE
+        elif claims[(v.line, v.x0)] > 1 or heads[(norm_name(c.model), *_line_key(c))] > 1:
+            why = AMBIGUOUS
+        elif i in odd:
+            why = ODD_FORMAT
+        else:
+            why = ""
+        out.append(c if c.review == why else replace(c, review=why))
+    return out
