@@ -10,6 +10,7 @@ loaded machine does not make it flaky) and at most 6× the 100 KB case (linear i
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable
 
@@ -27,10 +28,19 @@ FLOOR_S = 0.05  # below this, timer noise dominates the ratio
 
 
 def timed(fn: Callable[[], object]) -> float:
-    """CPU seconds of this process (less sensitive than wall time to other jobs on a shared machine)."""
-    t0 = time.process_time()
-    fn()
-    return time.process_time() - t0
+    """CPU seconds of this process (less sensitive than wall time to other jobs on a shared machine).
+
+    The garbage collector is off while timing: in a test worker that has run many other tests, a
+    collection walks every object those left behind, a cost of the worker's heap, not of the input
+    (a 300 KB case once took twice its time alone, in a clean-clone run of the suite)."""
+    gc.collect()
+    gc.disable()
+    try:
+        t0 = time.process_time()
+        fn()
+        return time.process_time() - t0
+    finally:
+        gc.enable()
 
 
 def assert_linear(fn: Callable[[int], object], tries: int = 3) -> None:
