@@ -143,14 +143,15 @@ def lines_box(lines: list[Line]) -> Box:
 def _split_close_headers(pieces: list[Piece], cols: list[tuple[float, float]], head_end: int) -> list[Piece]:
     """A header piece over three or more columns whose words fall, in order, into those columns,
     each run of words centred on its column ("Knowledge Mathematics Perception" set with word
-    spaces over three columns) is one header per column, not one spanning all of them. Linear in
+    spaces over three columns) is one header per column, not one spanning all of them; one over
+    two columns centred in one of them is that column's alone (`_column_runs`). Linear in
     the pieces' words (each word's column is found by bisection)."""
-    if not any(p.line < head_end and p.c1 - p.c0 >= 2 for p in pieces):
+    if not any(p.line < head_end and p.c1 > p.c0 for p in pieces):
         return pieces
     lefts = [a for a, _ in cols]
     out: list[Piece] = []
     for p in pieces:
-        parts = (_column_runs(p, cols, lefts) or _gap_runs(p, cols)) if p.line < head_end and p.c1 - p.c0 >= 2 else None
+        parts = (_column_runs(p, cols, lefts) or _gap_runs(p, cols)) if p.line < head_end and p.c1 > p.c0 else None
         if parts is None:
             out.append(p)
             continue
@@ -163,7 +164,10 @@ def _split_close_headers(pieces: list[Piece], cols: list[tuple[float, float]], h
 
 def _column_runs(p: Piece, cols: list[tuple[float, float]], lefts: list[float]) -> list[tuple[int, list[Word]]] | None:
     """The piece's words grouped by the column whose band holds each word's centre, when there are
-    three or more groups, in column order, each centred on its column (within a third of its width)."""
+    three or more groups, in column order, each centred on its column (within a third of its width).
+    A piece over two columns whose words all sit, centred, in one of them only grazes the other (a
+    model name over a narrow value column, beside a label column widened by one long label): it is
+    that column's header. Two runs over two columns stay one spanning header, as before."""
     groups: list[tuple[int, list[Word]]] = []
     for w in p.seg.words:
         c = (w.x0 + w.x1) / 2
@@ -176,8 +180,8 @@ def _column_runs(p: Piece, cols: list[tuple[float, float]], lefts: list[float]) 
             return None
         else:
             groups.append((k, [w]))
-    if len(groups) < 3:
-        return None
+    if (len(groups) != 1) if p.c1 - p.c0 == 1 else (len(groups) < 3):
+        return None  # over two columns, only one run grazing its neighbour is cut back
     for k, ws in groups:
         a, b = cols[k]
         if abs((ws[0].x0 + ws[-1].x1) / 2 - (a + b) / 2) > max((b - a) / 3, 2.0):
