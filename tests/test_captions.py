@@ -92,3 +92,25 @@ def test_both_readers_join_a_caption_the_same_way_past_a_decimal_and_a_cut_hyphe
     for reader in ("grid", "structure"):
         res = read_results(extract_file(path), path, CAT, reader=reader)
         assert [t.caption for t in res.tables] == [want], reader
+
+
+def test_a_header_beside_the_end_of_a_caption_is_no_wrapped_line_of_it(tmp_path: Path) -> None:
+    """A short header tight under a caption line but right of where the caption ends ("Probe" over
+    its sub-headers) is the table's first line, not the caption's wrap: the caption stays above the
+    table and names it (the structure reader found no table next to it before)."""
+    from ingest.analysis.results import read_results
+    from ingest.reading.extract import extract_file
+
+    from .test_results import CAT, row, table_pdf
+
+    xs = [220, 260, 300, 340]
+    items = [
+        (72, 90, "Table 4: Results of the models."),
+        (300, 104, "^Probe"),
+        (100, 120, "Models"), (220, 120, "^Zorbqa"), (260, 120, "^Loose"), (300, 120, "^Strict"), (340, 120, "^Overall"),
+        *row(136, "Alpha-8B", ["71.3", "90.5", "87.6", "89.1"], xs, 100),
+        *row(148, "Beta-9B", ["67.3", "89.9", "84.5", "87.2"], xs, 100),
+    ]  # fmt: skip
+    path = table_pdf(tmp_path / "t.pdf", [items])
+    res = read_results(extract_file(path), path, CAT, reader="structure")
+    assert [t.caption for t in res.tables] == ["Table 4: Results of the models."]

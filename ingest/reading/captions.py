@@ -47,15 +47,17 @@ def captions(lines: list[Line]) -> list[Caption]:
 
 def caption_text(lines: list[Line], i: int) -> tuple[str, int]:
     """The caption's first sentence (it may wrap onto the next lines), and the index of its last
-    line: the lines set tight below it without cells of their own, up to three. The one caption
+    line: the lines set tight below it without cells of their own, up to three, each under some of
+    the first line (a wrapped line starts under it; a short header over the columns to its right,
+    "Probe" over three sub-headers, is the table's, not the caption's). The one caption
     joiner of both table readers: the sentence ends at a full stop followed by a space or the end,
     never at a decimal point ("Qwen2.5", "v1.5"); a line cut after a hyphen goes on without a
     space ("base-" "lines" is "base-lines": which hyphens a word keeps takes the whole document)."""
     text = lines[i].text
     j = i + 1
     while j < len(lines) and j < i + 4 and lines[j].top - lines[j - 1].bottom < 0.8 * lines[j].size:
-        if len(lines[j].segs) > 1:
-            break
+        if len(lines[j].segs) > 1 or lines[j].x0 >= lines[i].x1 or lines[j].x1 <= lines[i].x0:
+            break  # cells, or a line beside the caption's first (a header over columns), not its wrap
         # a hyphen at a line end (pdfium may give it as a word of its own) ties the lines
         text = text[:-1].rstrip() + "-" + lines[j].text if text.endswith("-") else text + " " + lines[j].text
         j += 1
