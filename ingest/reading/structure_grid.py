@@ -253,7 +253,7 @@ def _spread_parents(levels: list[list[HeaderCell]]) -> list[list[HeaderCell]]:
     """A parent printed over the middle of its sub-headers spans the run of columns around it that
     hold a sub-header on the next level and no header on its level or above (a header set on two
     lines at other heights, "GPQA" over "Diamond", owns its column); a column two parents could
-    take is left to neither."""
+    take is left to neither. A header ending in a hyphen is a word cut at the line end, no parent."""
     out = [list(level) for level in levels]
     for i in range(len(out) - 1):
         out[i] = _repeat_parents(out[i], out[i + 1])
@@ -262,8 +262,8 @@ def _spread_parents(levels: list[list[HeaderCell]]) -> list[list[HeaderCell]]:
         own = {k for level in out[: i + 1] for c in level for k in range(c.first, c.last + 1)}
         reach: dict[int, list[int]] = {}
         for j, c in enumerate(out[i]):
-            if c.span != 1 or c.first not in below:
-                continue
+            if c.span != 1 or c.first not in below or c.text.endswith("-"):
+                continue  # a word cut at a hyphen ("Qx-" over "Test") goes on in its own column only
             k = c.first
             lo, hi = k, k
             while lo - 1 in below and lo - 1 not in own:
