@@ -61,6 +61,13 @@ def value_format(value: str) -> tuple[int, bool, int] | None:
     return (len(m.group(1) or ""), bool(m.group(2)), len(whole.lstrip("0")) or 1)
 
 
+def shared_heads(cells: list[ResultCell]) -> set[int]:
+    """Indices of cells whose model and header line another cell of the table also has: which value
+    belongs to that name is ambiguous, whichever reading found it."""
+    heads = Counter((norm_name(c.model), *_line_key(c)) for c in cells)
+    return {i for i, c in enumerate(cells) if heads[(norm_name(c.model), *_line_key(c))] > 1}
+
+
 def _odd_formats(cells: list[ResultCell]) -> set[int]:
     """Indices of cells whose value is not of the common format of their benchmark line: decimals and
     percent sign as most of the line prints them, integer part within one digit of the line's
@@ -250,13 +257,13 @@ def verify(first: list[ResultCell], second: StructTable | None, caption: str = "
     if second is None:
         return [replace(c, review=NO_SECOND_READING) for c in first]
     where = places(second)
-    heads = Counter((norm_name(c.model), *_line_key(c)) for c in first)
+    shared = shared_heads(first)
     odd = _odd_formats(first)
     out = []
     for i, c in enumerate(first):
         if not any(_agrees(c, p, caption) for p in where.get(_score_key(c.value), ())):
             why = READINGS_DIFFER
-        elif heads[(norm_name(c.model), *_line_key(c))] > 1:
+        elif i in shared:
             why = AMBIGUOUS
         elif i in odd:
             why = ODD_FORMAT

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -44,10 +46,11 @@ from ingest.common.records import Results, ResultTable
 from ingest.reading.captions import label_tables
 from ingest.reading.extract import KeptPages
 from ingest.reading.pdf_words import page_lines, page_rules, page_words
+from ingest.reading.structure import Table as StructTable
 from ingest.reading.structure_regions import fix_sizes, page_tables
 from ingest.reading.table_grid import build_grid
 from ingest.reading.table_regions import find_regions, panels
-from ingest.reading.table_text import CAPTION, FIGURE_CAPTION
+from ingest.reading.table_text import CAPTION, FIGURE_CAPTION, Word
 
 __all__ = [
     "RESULTS_VERSION",
@@ -204,27 +207,13 @@ def pdf_tables(
                 continue
             if reader == "structure":
                 for st in found:
-                    if not st.label:
-                        continue
-                    try:
-                        t, why = structure_table(without_running_row(st, running), cat, fixed)
-                    except Exception as exc:
-                        t, why = None, f"skipped ({type(exc).__name__}: {exc})"
-                    if t is not None:
-                        tables.append(t)
-                    else:
-                        notes.append(f"{st.label} on page {num} not read: {why} (caption: {_short(st.caption)})")
+                    if st.label:
+                        read = partial(_structure_read, st, running, cat, fixed)
+                        _read_one(read, st.label, st.caption, num, tables, notes)
                 continue
             second = SecondReading(words, rules, size, num, prepared)
             for reg in regions:
-                try:
-                    t, why = _region_table(reg, rules, num, cat, second)
-                except Exception as exc:
-                    t, why = None, f"skipped ({type(exc).__name__}: {exc})"
-                if t is not None:
-                    tables.append(t)
-                else:
-                    notes.append(f"{reg.label} on page {num} not read: {why} (caption: {_short(reg.caption)})")
+                _read_one(partial(_region_table, reg, rules, num, cat, second), reg.label, reg.caption, num, tables, notes)
     finally:
         if pdf is not None:
             pdf.close()
@@ -286,6 +275,24 @@ def _panel_table(reg, rules, num: int, cat: Catalogue, second: SecondReading | N
             t.cells = verify(t.cells, None)
             t.flags.append(f"second reading failed ({type(exc).__name__}); review")
     return t
+
+
+def _structure_read(st: StructTable, running: frozenset[str], cat: Catalogue, fixed: list[Word]) -> tuple[Table | None, str]:
+    return structure_table(without_running_row(st, running), cat, fixed)
+
+
+def _read_one(
+    read: Callable[[], tuple[Table | None, str]], label: str, caption: str, num: int, tables: list[Table], notes: list[str]
+) -> None:
+    """One captioned table, read by either reader: its table, or a note saying why not (never raises)."""
+    try:
+        t, why = read()
+    except Exception as exc:
+        t, why = None, f"skipped ({type(exc).__name__}: {exc})"
+    if t is not None:
+        tables.append(t)
+    else:
+        notes.append(f"{label} on page {num} not read: {why} (caption: {_short(caption)})")
 
 
 def _short(text: str, n: int = 80) -> str:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 
 from ingest.analysis.benchmarks import norm_name
 from ingest.analysis.result_meaning import REPORT_MODEL
-from ingest.analysis.result_verify import AMBIGUOUS, ODD_FORMAT, _line_key, _odd_formats, _score_key, _tokens
+from ingest.analysis.result_verify import AMBIGUOUS, ODD_FORMAT, _odd_formats, _score_key, _tokens, shared_heads
 from ingest.common.records import ResultCell
 from ingest.reading.table_text import DASH, Word, is_value
 
@@ -254,16 +254,13 @@ def verify_on_words(
     for v in found:
         if v is not None:
             claims[(v.line, v.x0)] = claims.get((v.line, v.x0), 0) + 1
-    heads: dict[tuple[str, ...], int] = {}
-    for c in cells:
-        k = (norm_name(c.model), *_line_key(c))
-        heads[k] = heads.get(k, 0) + 1
+    shared = shared_heads(cells)
     odd = _odd_formats(cells)
     out = []
     for i, (c, v) in enumerate(zip(cells, found, strict=True)):
         if v is None:
             why = NOT_IN_PLACE if by_value.get(_score_key(c.value)) else NOT_ON_PAGE
-        elif claims[(v.line, v.x0)] > 1 or heads[(norm_name(c.model), *_line_key(c))] > 1:
+        elif claims[(v.line, v.x0)] > 1 or i in shared:
             why = AMBIGUOUS
         elif i in odd:
             why = ODD_FORMAT
