@@ -54,16 +54,24 @@ class Table:
     label: str = ""  # the paper's own label ("Table 3") when a caption names the table
     caption: str = ""  # the caption's first sentence
     row_tops: list[float] = field(default_factory=list)  # top of each row's first line (points)
+    col_bands: list[tuple[float, float]] = field(default_factory=list)  # x0, x1 of each column (points)
+    #: rules (y, x0, x1) drawn inside the table over part of its width only (a booktabs cmidrule
+    #: under a header spanning some columns)
+    short_rules: list[tuple[float, float, float]] = field(default_factory=list)
 
     def with_rules(self, rules: list[tuple[float, float, float]]) -> Table:
         """The table with each cell's `block`: how many of the drawn rules (y, x0, x1) that cross
-        most of the table's width lie between its top and the cell's row."""
+        most of the table's width lie between its top and the cell's row; the rules inside it
+        that cross less of it are its `short_rules`."""
         x0, top, x1, bottom = self.bbox
-        ys = sorted(y for y, a, b in rules if top < y < bottom and min(b, x1) - max(a, x0) >= 0.8 * (x1 - x0))
-        if not ys or len(self.row_tops) != self.n_rows:
+        inside = [(y, a, b) for y, a, b in rules if top < y < bottom and min(b, x1) > max(a, x0)]
+        across = [r for r in inside if min(r[2], x1) - max(r[1], x0) >= 0.8 * (x1 - x0)]
+        short = [r for r in inside if r not in across]
+        ys = sorted(y for y, _a, _b in across)
+        if len(self.row_tops) != self.n_rows or not (ys or short):
             return self
-        cells = [replace(c, block=bisect.bisect_right(ys, self.row_tops[c.row])) for c in self.cells]
-        return replace(self, cells=cells)
+        cells = [replace(c, block=bisect.bisect_right(ys, self.row_tops[c.row])) for c in self.cells] if ys else self.cells
+        return replace(self, cells=cells, short_rules=short)
 
     def as_dict(self) -> dict[str, object]:
         """The JSON shape of the `tables` command."""
@@ -131,6 +139,7 @@ def table_from_lines(lines: list[Line], page: int) -> Table | None:
         len(cols),
         first_value,
         row_tops=[min(lines[i].top for i in grp) for grp in rows],
+        col_bands=list(cols),
     )
 
 

@@ -114,7 +114,8 @@ def panels(t: Table) -> list[Table]:
     out = []
     for a, b in zip(starts, [*starts[1:], t.n_rows], strict=True):
         cells = [replace(c, row=c.row - a) for c in t.cells if a <= c.row < b]
-        out.append(replace(t, cells=cells, n_rows=b - a, header_rows=t.header_rows if a == 0 else 1))
+        tops = t.row_tops[a:b] if len(t.row_tops) == t.n_rows else []
+        out.append(replace(t, cells=cells, n_rows=b - a, header_rows=t.header_rows if a == 0 else 1, row_tops=tops))
     return out
 
 
@@ -245,8 +246,30 @@ def header_tree(t: Table, cells: dict[tuple[int, int], Cell], n_lab: int, head: 
         ]
         for r in valued
     ]
-    tree.levels = _spread_parents(levels)
+    tree.levels = _spread_parents(_ruled_parents(t, levels, valued, n_lab))
     return tree
+
+
+def _ruled_parents(t: Table, levels: list[list[HeaderCell]], rows: list[int], n_lab: int) -> list[list[HeaderCell]]:
+    """A header with a rule drawn under it over part of the table's width (a booktabs cmidrule,
+    between its line and the next header line) covers the value columns the rule spans: those whose
+    middle lies under the rule. `rows`: the table row of each level."""
+    if not t.short_rules or len(t.col_bands) != t.n_cols or len(t.row_tops) != t.n_rows:
+        return levels
+    mids = [(a + b) / 2 for a, b in t.col_bands[n_lab:]]
+    out = [list(level) for level in levels]
+    for i in range(len(out) - 1):
+        top, next_top = t.row_tops[rows[i]], t.row_tops[rows[i + 1]]
+        for j, c in enumerate(out[i]):
+            a, b = t.col_bands[n_lab + c.first][0], t.col_bands[n_lab + c.last][1]
+            under = [(x0, x1) for y, x0, x1 in t.short_rules if top < y < next_top and min(x1, b) > max(x0, a)]
+            if len(under) != 1:
+                continue
+            x0, x1 = under[0]
+            cover = [k for k, m in enumerate(mids) if x0 <= m <= x1]
+            if cover and cover[0] <= c.first and c.last <= cover[-1]:
+                out[i][j] = HeaderCell(c.text, cover[0], cover[-1])
+    return out
 
 
 def _spread_parents(levels: list[list[HeaderCell]]) -> list[list[HeaderCell]]:
