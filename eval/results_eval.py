@@ -38,7 +38,6 @@ from bench.results_log import recorded  # noqa: E402
 from eval.label_blocks import label_blocks  # noqa: E402
 from ingest.analysis.benchmarks import load_catalogue, norm_name  # noqa: E402
 from ingest.analysis.results import (  # noqa: E402
-    READERS,
     cell_flag,
     clean,
     is_own,
@@ -111,8 +110,8 @@ def prf(tp: int, n_pred: int, n_gold: int) -> tuple[float, float, float]:
     return p, r, f
 
 
-def evaluate(verbose: bool = False, reader: str = "grid") -> dict:
-    """Every labelled PDF read with `reader` (`ingest.analysis.results.READERS`) and scored."""
+def evaluate(verbose: bool = False) -> dict:
+    """Every labelled PDF read by the results stage (what ingest runs) and scored."""
     cat = load_catalogue()
     gold_docs = yaml.safe_load(GOLD.read_text(encoding="utf-8"))
     per_doc = {}
@@ -127,7 +126,7 @@ def evaluate(verbose: bool = False, reader: str = "grid") -> dict:
         path = SHARED / "corpus" / d["file"]
         doc = extract_file(path)
         t0 = time.perf_counter()
-        res = read_results(doc, path, cat, reader=reader)
+        res = read_results(doc, path, cat)
         seconds += time.perf_counter() - t0
         pred_tables = {(t.label, t.page): t for t in res.tables}
         names = report_own_names(spec, res)  # model, aliases and the short names the report defines
@@ -201,7 +200,7 @@ def summary(title: str, per_doc: dict[str, Counter]) -> list[str]:
 
 def _loo_line(per_doc: dict[str, Counter]) -> str:
     """Of verified cells, the share right, leave-one-document-out: each document scored by rules
-    fitted without it. `ingest.analysis.result_verify` fits nothing from labels (every test is an
+    fitted without it. `ingest.analysis.word_verify` fits nothing from labels (every test is an
     equality or a shared format), so each fold's rules are the same and the sum over held-out
     documents is the figure; the loop keeps the eval honest if a fitted threshold is ever added."""
     held = Counter()
@@ -216,18 +215,11 @@ def _loo_line(per_doc: dict[str, Counter]) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("-v", "--verbose", action="store_true", help="print every missed and spurious cell")
-    ap.add_argument(
-        "--reader",
-        choices=READERS,
-        default="grid",
-        help="the PDF table reader scored in full (default: grid, what ingest runs); the other is scored in brief after it",
-    )
     args = ap.parse_args()
     if not GOLD.exists():
         print(f"gold labels not found at {GOLD}; nothing to evaluate")
         return 0
-    r = evaluate(args.verbose, args.reader)
-    print(f"== reader: {args.reader}")
+    r = evaluate(args.verbose)
     print(f"{'document':22} {'tables':>7} {'gold':>5} {'pred':>5} {'right':>5} {'P':>6} {'R':>6} {'F1':>6}")
     for doc, c in r["per_doc"].items():
         p, rc, f = prf(c["tp"], c["pred"], c["gold"])
@@ -250,34 +242,7 @@ def main() -> int:
         f"{t['verified_cells']}/{t['all_cells']} = {t['verified_cells'] / max(t['all_cells'], 1):.3f}"
     )
     print(f"results stage time on the {len(per)} PDFs: {r['seconds']:.2f} s")
-    for other in (x for x in READERS if x != args.reader):
-        print("\n".join(brief(other, evaluate(False, other)["per_doc"])))
     return 0
-
-
-def brief(reader: str, per: dict[str, Counter]) -> list[str]:
-    """The cell F1 of another reader, overall, per label block and its lowest document, and how
-    often its verified cells are right (for the structure stage: checked on the page's word boxes,
-    `ingest.analysis.word_verify`): the progress figures toward one reader (issue 32)."""
-    out = [
-        f"== reader {reader} (in brief): the structure stage reading the cells alone"
-        if reader == "structure"
-        else f"== reader {reader} (in brief)"
-    ]
-    for title, ids in [(f"all {len(per)} labelled PDFs", list(per)), *label_blocks(GOLD).splits()]:
-        part = {i: per[i] for i in ids if i in per}
-        t: Counter = sum(part.values(), Counter())
-        p, rc, f = prf(t["tp"], t["pred"], t["gold"])
-        f1s = {doc: prf(c["tp"], c["pred"], c["gold"])[2] for doc, c in part.items()}
-        worst = min(f1s, key=f1s.__getitem__)
-        out.append(
-            f"{reader} {title}: cell P {p:.3f} R {rc:.3f} F1 {f:.3f}; tables found {t['found']}/{t['tables']}; "
-            f"lowest document F1 {f1s[worst]:.3f} ({worst}); below 0.85: {sum(v < 0.85 for v in f1s.values())}/{len(f1s)}; "
-            f"verified right {t['verified_right']}/{t['verified']} = {t['verified_right'] / max(t['verified'], 1):.3f} "
-            f"(leave-one-document-out, no threshold fitted); right cells verified "
-            f"{t['verified_right']}/{t['tp']} = {t['verified_right'] / max(t['tp'], 1):.3f}"
-        )
-    return out
 
 
 if __name__ == "__main__":

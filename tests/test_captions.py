@@ -67,8 +67,8 @@ def test_markdown_puts_the_papers_label_and_caption_over_each_table(tmp_path: Pa
     assert render(tables, "csv").splitlines()[1].startswith("Table 7,1,")
 
 
-def test_both_readers_join_a_caption_the_same_way_past_a_decimal_and_a_cut_hyphen(tmp_path: Path) -> None:
-    """One caption joiner (`captions.caption_text`) for both table readers: the first sentence goes
+def test_a_caption_joins_past_a_decimal_and_a_cut_hyphen(tmp_path: Path) -> None:
+    """One caption joiner (`captions.caption_text`): the first sentence goes
     on past a decimal point on the first line ("Alpha-1.5") to the next lines, and a line cut after
     a hyphen goes on without a space."""
     from ingest.analysis.results import read_results
@@ -89,9 +89,8 @@ def test_both_readers_join_a_caption_the_same_way_past_a_decimal_and_a_cut_hyphe
     ]  # fmt: skip
     path = table_pdf(tmp_path / "t.pdf", [items])
     want = "Table 1: Comparison of Alpha-1.5 and Beta-2.0 on the held-out benchmarks with long-context inputs."
-    for reader in ("grid", "structure"):
-        res = read_results(extract_file(path), path, CAT, reader=reader)
-        assert [t.caption for t in res.tables] == [want], reader
+    res = read_results(extract_file(path), path, CAT)
+    assert [t.caption for t in res.tables] == [want]
 
 
 def test_a_header_beside_the_end_of_a_caption_is_no_wrapped_line_of_it(tmp_path: Path) -> None:
@@ -112,5 +111,5 @@ def test_a_header_beside_the_end_of_a_caption_is_no_wrapped_line_of_it(tmp_path:
         *row(148, "Beta-9B", ["67.3", "89.9", "84.5", "87.2"], xs, 100),
     ]  # fmt: skip
     path = table_pdf(tmp_path / "t.pdf", [items])
-    res = read_results(extract_file(path), path, CAT, reader="structure")
+    res = read_results(extract_file(path), path, CAT)
     assert [t.caption for t in res.tables] == ["Table 4: Results of the models."]

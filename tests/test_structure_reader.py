@@ -1,13 +1,8 @@
-"""The structure stage reading result tables alone (`read_results(reader="structure")`, the would-be
-one reader of issue 32): the header tree of `ingest.reading.structure_grid` on generated PDFs with
-exactly known text, each test failing without its rule (docs/table-shapes.md), and the shape tests
-of `tests/test_result_shapes.py` and `tests/test_results.py` that this reader already passes."""
+"""The header tree of `ingest.reading.structure_grid` (the results stage's one table reader) on
+generated PDFs with exactly known text, each test failing without its rule (docs/table-shapes.md);
+more shapes in `tests/test_result_shapes.py` and `tests/test_results.py`."""
 
 from __future__ import annotations
-
-import functools
-
-import pytest
 
 from ingest.analysis.results import read_results
 from ingest.reading.extract import extract_file
@@ -15,12 +10,11 @@ from ingest.reading.structure import _head_end
 from ingest.reading.structure_rows import Piece
 from ingest.reading.table_text import Line, Seg, Word
 
-from . import test_result_shapes, test_results
 from .test_results import CAT, row, table_pdf, triples
 
 
 def structure_cells(path) -> list[dict]:  # type: ignore[no-untyped-def]
-    res = read_results(extract_file(path), path, CAT, reader="structure")
+    res = read_results(extract_file(path), path, CAT)
     return [c.to_json() | {"table": t.label, "page": t.page} for t in res.tables for c in t.cells]
 
 
@@ -210,49 +204,6 @@ def test_a_name_printed_in_the_middle_of_its_rows_names_the_rows_around_it(tmp_p
     assert got == {("Alpha-Prover", "50.0%"), ("Alpha-Prover", "52.5%"), ("Beta-Prover", "55.0%"), ("Beta-Prover", "60.5%")}
 
 
-#: Shape tests written for the grid reader that the structure reader passes too (issue 32: one reader).
-PASSING = [
-    "test_result_shapes.test_a_captioned_table_of_names_no_catalogue_knows_is_read",
-    "test_result_shapes.test_a_printed_change_after_a_score_is_a_note",
-    "test_result_shapes.test_a_split_column_beside_a_benchmark_column_joins_its_name",
-    "test_result_shapes.test_names_set_close_together_over_their_columns_stay_with_them",
-    "test_result_shapes.test_a_category_column_and_citations_are_not_part_of_the_model_name",
-    "test_result_shapes.test_spanning_headers_of_one_level_are_all_categories_when_one_stands_over_benchmarks",
-    "test_result_shapes.test_a_second_header_line_of_sizes_and_notes_joins_the_model_names",
-    "test_result_shapes.test_a_second_header_line_of_whole_numbers_joins_the_model_names",
-    "test_result_shapes.test_a_section_heading_right_under_a_table_is_not_part_of_it",
-    "test_result_shapes.test_a_row_of_printed_changes_is_no_results",
-    "test_result_shapes.test_a_header_row_after_rows_of_values_starts_a_new_panel",
-    "test_result_shapes.test_a_running_page_header_and_a_packed_budget_are_no_header_and_one_cell",
-    "test_result_shapes.test_a_centred_split_column_is_one_label_column",
-    "test_result_shapes.test_an_indented_variant_row_joins_the_row_it_hangs_under",
-    "test_result_shapes.test_a_benchmark_the_caption_names_and_prints_as_a_header_names_only_its_columns",
-    "test_result_shapes.test_a_raised_letter_after_a_name_is_part_of_its_row",
-    "test_result_shapes.test_math_italic_subscripts_stay_in_the_name",
-    "test_result_shapes.test_the_short_last_line_of_a_paragraph_above_a_table_is_not_its_header",
-    "test_results.test_multi_level_header_metric_sub_columns_and_caption_below",
-    "test_results.test_model_group_headers_do_not_glue_and_attribute_rows_are_not_results",
-    "test_results.test_benchmark_named_only_in_caption_columns_are_settings",
-    "test_results.test_table_with_a_text_column_and_no_model_named_is_the_reports_own",
-    "test_results.test_first_group_title_above_the_data_and_a_number_after_a_row_label",
-    "test_results.test_table_beside_a_text_column_with_benchmark_in_the_corner_cell",
-    "test_result_shapes.test_repeated_sub_headers_under_spanning_model_names_are_their_metrics",
-    "test_result_shapes.test_a_header_over_a_column_with_more_room_stays_over_it",
-    "test_result_shapes.test_a_wide_centred_label_alone_at_its_start_is_in_the_centred_column",
-    "test_result_shapes.test_hyphen_cut_headers_a_task_corner_and_a_centred_group_title",
-    "test_result_shapes.test_a_rule_under_a_header_gives_the_columns_it_spans",
-    "test_results.test_key_columns_row_spanning_labels_rules_and_two_numbers_in_one_cell",
-    "test_results.test_unread_numbers_in_a_table_are_flagged_for_review",
-]
-
-
-@pytest.mark.parametrize("name", PASSING)
-def test_the_structure_reader_passes_the_grid_readers_shape_test(name, tmp_path, monkeypatch):
-    module, func = name.split(".")
-    monkeypatch.setattr(test_results, "read_results", functools.partial(read_results, reader="structure"))
-    getattr({"test_result_shapes": test_result_shapes, "test_results": test_results}[module], func)(tmp_path)
-
-
 def test_a_header_on_two_lines_beside_a_one_line_parent_owns_its_column(tmp_path):
     """ "GPQA" over "Diamond" (two lines, set above and below the line of the one-line headers
     beside it) names its own column: its lower line is no parent spreading over the columns of
@@ -269,28 +220,6 @@ def test_a_header_on_two_lines_beside_a_one_line_parent_owns_its_column(tmp_path
     ]  # fmt: skip
     got = triples(structure_cells(table_pdf(tmp_path / "t.pdf", [items])), "model", "benchmark", "value")
     assert {("Alpha-8B", "GPQA Diamond", "40.2"), ("Alpha-8B", "Zorblax", "61.2"), ("Beta-9B", "Zorblax", "69.1")} <= got
-
-
-def test_structure_reader_floor_on_the_shared_gold(corpus):
-    """Floor of the progress figure toward one reader: the structure stage alone on the 25 labelled
-    PDFs (eval/results_eval.py, "reader structure"), rounded down to the switch bar (F1 0.98)."""
-    import importlib.util
-
-    from .conftest import REPO, SHARED
-
-    if not (SHARED / "labels" / "benchmarks.yaml").exists():
-        pytest.skip("gold labels ../shared/labels/benchmarks.yaml not found")
-    spec = importlib.util.spec_from_file_location("results_eval", REPO / "eval" / "results_eval.py")
-    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(mod)  # type: ignore[union-attr]
-    res = mod.evaluate(reader="structure")
-    t = res["total"]
-    assert mod.prf(t["tp"], t["pred"], t["gold"])[2] >= 0.98  # measured 0.993
-    low = sum(mod.prf(c["tp"], c["pred"], c["gold"])[2] < 0.85 for c in res["per_doc"].values())
-    assert low <= 1  # measured none below 0.85 (lowest deepseek-prover-v2 0.859)
-    # "verified" checked on the page's word boxes (ingest.analysis.word_verify), no second grid
-    assert t["verified_right"] >= 0.99 * t["verified"]  # measured 3074/3076 = 0.999
-    assert t["verified_right"] >= 0.65 * t["tp"]  # measured right cells verified 3074/4333 = 0.709
 
 
 def sized_pdf(path, items: list[tuple[float, float, str, float]]):  # type: ignore[no-untyped-def]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ingest.analysis.word_verify import NOT_IN_PLACE, NOT_ON_PAGE, verify_on_words
+from ingest.analysis.word_verify import AMBIGUOUS, NOT_IN_PLACE, NOT_ON_PAGE, ODD_FORMAT, verify_on_words
 from ingest.common.records import ResultCell
 from ingest.reading.table_text import Word
 
@@ -95,3 +95,32 @@ def test_a_group_heading_of_two_phrases_between_rows_leaves_the_benchmark_to_the
     ]
     cells = [ResultCell("Beta", "Zorb-Bench", "65.0", group="Open-Weights Auto Models")]
     assert verify_on_words(cells, words, BOX)[0].review == ""
+
+
+def _rows(header: list[tuple[float, str]], rows: list[list[tuple[float, str]]]) -> list[Word]:
+    """A header line and rows of values, 15 pt apart."""
+    return [*_line(20, *header), *(w for i, r in enumerate(rows) for w in _line(35 + 15 * i, *r))]
+
+
+def test_two_cells_with_one_model_and_header_need_review() -> None:
+    """Two columns headed "MMLU": which of the row's values is the model's MMLU score is ambiguous."""
+    words = _rows([(10, "Model"), (100, "MMLU"), (150, "MMLU")], [[(10, "Alpha"), (100, "61.2"), (150, "40.1")]])
+    cells = [ResultCell("Alpha", "MMLU", "61.2"), ResultCell("Alpha", "MMLU", "40.1")]
+    assert {c.review for c in verify_on_words(cells, words, BOX)} == {AMBIGUOUS}
+
+
+def test_a_value_printed_unlike_its_column_needs_review() -> None:
+    """A whole number among scores with one decimal (a rank, a count) is left for review."""
+    vals = [("Alpha", "61.2"), ("Beta", "63.5"), ("Gamma", "65.0"), ("Delta", "91")]
+    words = _rows([(10, "Model"), (100, "MMLU")], [[(10, m), (100, v)] for m, v in vals])
+    cells = [ResultCell(m, "MMLU", v) for m, v in vals]
+    assert [c.review for c in verify_on_words(cells, words, (0.0, 0.0, 200.0, 100.0))] == ["", "", "", ODD_FORMAT]
+
+
+def test_corner_text_in_a_benchmark_name_needs_review() -> None:
+    """The corner cell names the label column; glued into a benchmark's name it is a misreading."""
+    words = _rows([(10, "Proving"), (100, "MMLU")], [[(10, "Alpha"), (100, "61.2")], [(10, "Beta"), (100, "63.5")]])
+    glued = [ResultCell("Alpha", "Proving MMLU", "61.2"), ResultCell("Beta", "Proving MMLU", "63.5")]
+    assert {c.review for c in verify_on_words(glued, words, BOX)} == {NOT_IN_PLACE}
+    right = [ResultCell("Alpha", "MMLU", "61.2"), ResultCell("Beta", "MMLU", "63.5")]
+    assert {c.review for c in verify_on_words(right, words, BOX)} == {""}

@@ -1,7 +1,6 @@
-"""The structure stage's readings of a result-table page, for the results stage: the second,
-independent reading that decides "verified" (`SecondReading`), and the structure stage reading a
-captioned table into cells alone (`structure_table`, the would-be one reader of issue 32). Also
-the running page headers of a document, which neither reading takes as part of a table."""
+"""The structure stage's tables read as result tables, for the results stage: a captioned table
+into result cells through its header tree (`structure_table`), each cell verified on the page's
+words or left for review; and the running page headers of a document, never part of a table."""
 
 from __future__ import annotations
 
@@ -10,14 +9,11 @@ from dataclasses import replace
 
 from ingest.analysis.benchmarks import Catalogue
 from ingest.analysis.result_meaning import Table, interpret, validate
-from ingest.analysis.result_verify import verify
-from ingest.analysis.word_verify import verify_on_words
+from ingest.analysis.word_verify import NOT_CHECKED, verify_on_words
 from ingest.common.document import Document
 from ingest.common.records import ResultCell as Cell
 from ingest.reading.structure import Table as StructTable
-from ingest.reading.structure import lines_box
 from ingest.reading.structure_grid import RowKinds, panel_grids
-from ingest.reading.structure_regions import page_runs, run_table
 from ingest.reading.table_text import Word
 
 
@@ -41,45 +37,6 @@ def running_key(text: str) -> str:
     """A line's text without digits (page numbers), spaces collapsed, case folded."""
     bare = text.translate(_ASCII_DIGITS) if text.isascii() else "".join(ch for ch in text if not ch.isdigit())
     return " ".join(bare.split()).casefold()
-
-
-class SecondReading:
-    """The structure stage's reading of one page (its own regions, rows and columns), made only where
-    a region of the page is read as a result table: the page's runs of table lines are found once,
-    and a run's table is built only when the run lies over a region asked about (a run's box is its
-    table's, so the others cannot be the answer)."""
-
-    def __init__(
-        self,
-        words: list,
-        rules: list,
-        size: tuple[float, float],
-        page: int,
-        prepared: tuple[list, float] | None = None,  # type: ignore[type-arg]
-    ) -> None:
-        self._args = (words, rules, size, prepared)
-        self._page = page
-        self._runs: list[tuple[tuple[float, ...], list]] | None = None  # type: ignore[type-arg]
-        self._built: dict[int, StructTable | None] = {}
-
-    def table_over(self, box: tuple[float, ...] | None) -> StructTable | None:
-        """The structure-stage table covering most of `box` (at least half of it); None when none does."""
-        if box is None:
-            return None
-        if self._runs is None:
-            words, rules, (width, height), prepared = self._args
-            self._runs = [(lines_box(r), r) for r in page_runs(words, rules, width, height, prepared)]
-        area = max((box[2] - box[0]) * (box[3] - box[1]), 1e-6)
-        best, share = None, 0.5
-        for k, (bbox, run) in enumerate(self._runs):
-            w = min(box[2], bbox[2]) - max(box[0], bbox[0])
-            h = min(box[3], bbox[3]) - max(box[1], bbox[1])
-            if w > 0 and h > 0 and w * h / area >= share:
-                if k not in self._built:
-                    self._built[k] = run_table(run, self._page)
-                if self._built[k] is not None:
-                    best, share = self._built[k], w * h / area
-        return best
 
 
 def without_running_row(st: StructTable, running: frozenset[str]) -> StructTable:
@@ -109,7 +66,7 @@ def structure_table(st: StructTable, cat: Catalogue, words: list[Word] | None = 
             continue
         t = Table(st.page, str(st.page), st.label, st.caption, orientation, cells, region=list(st.bbox), attributes=attributes)
         validate(t, grid, cat)
-        t.cells = verify(t.cells, None)
+        t.cells = [replace(c, review=NOT_CHECKED) for c in t.cells]
         if out is None:
             out = t
         else:

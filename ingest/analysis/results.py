@@ -1,15 +1,17 @@
 """Stage 7b — results: benchmark-result tables of a report, one record per result cell, with page.
 
-Sources: PDF tables are read from the text layer with word boxes (`ingest.reading.table_grid`), only on
+Sources: PDF tables are read by the structure stage from the text layer with word boxes and drawn
+rules (`ingest.reading.structure_regions`, header tree `ingest.reading.structure_grid`), only on
 pages whose cached text has a "Table N" caption and many numbers, so the stage stays cheap; the PDF
 is re-opened with pdfium for those pages only. Markdown pipe tables and HTML `<table>`s are read
 from the post's source file. Tables that are images are never guessed: a page (or post section)
 with a table/figure caption naming a catalogue benchmark but no numbers in its text is noted as
 "scores shown only as images".
 
-Reading a table into cells and checking them is `ingest.analysis.result_meaning`; the PDF layout is
-`ingest.reading.table_grid`; the benchmark catalogue is `ingest.analysis.benchmarks` (`data/benchmarks.yaml`). A
-table that cannot be read is skipped with a note; a report never fails because of its tables.
+Reading a table into cells is `ingest.analysis.result_structure` and `ingest.analysis.result_meaning`;
+which cells are verified is `ingest.analysis.word_verify`; the benchmark catalogue is
+`ingest.analysis.benchmarks` (`data/benchmarks.yaml`). A table that cannot be read is skipped with a
+note; a report never fails because of its tables.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
@@ -29,27 +30,21 @@ from ingest.analysis.result_meaning import (
     cell_flag,
     clean,
     defined_names,
-    interpret,
     is_own,
     names_benchmark,
     own_model_name,
     own_names,
     score_of,
-    validate,
 )
-from ingest.analysis.result_structure import SecondReading, running_key, running_lines, structure_table, without_running_row
-from ingest.analysis.result_verify import verify
+from ingest.analysis.result_structure import running_lines, structure_table, without_running_row
 from ingest.analysis.results_web import html_tables, markdown_tables
 from ingest.common.document import Document
-from ingest.common.records import ResultCell as Cell
 from ingest.common.records import Results, ResultTable
 from ingest.reading.captions import label_tables
 from ingest.reading.extract import KeptPages
-from ingest.reading.pdf_words import page_lines, page_rules, page_words
+from ingest.reading.pdf_words import page_rules, page_words
 from ingest.reading.structure import Table as StructTable
 from ingest.reading.structure_regions import fix_sizes, page_tables
-from ingest.reading.table_grid import build_grid
-from ingest.reading.table_regions import find_regions, panels
 from ingest.reading.table_text import CAPTION, FIGURE_CAPTION, Word
 
 __all__ = [
@@ -73,7 +68,7 @@ __all__ = [
 ]
 
 #: Bump when the reading of tables changes, so stored bundles are recomputed.
-RESULTS_VERSION = 5
+RESULTS_VERSION = 6
 
 RESULT_COLUMNS = [
     "report_id",
@@ -153,25 +148,19 @@ def may_hold_table(text: str) -> bool:
     return ("able" in text or "ABLE" in text) and any(CAPTION.match(line) for line in text.splitlines())
 
 
-#: The readers of PDF result tables: "grid" (caption-anchored regions and grid, checked by the
-#: structure stage's second reading: what ingest runs) and "structure" (the structure stage alone:
-#: its regions with their captions, read into cells through `structure_grid`; the would-be one
-#: reader, measured by `eval/results_eval.py`).
-READERS = ("grid", "structure")
-
-
 def pdf_tables(
     path: Path,
     doc: Document,
     cat: Catalogue,
     kept: KeptPages | None = None,
     pages: list[int] | None = None,
-    reader: str = "grid",
 ) -> tuple[list[Table], list[str]]:
     """Result tables of the candidate pages of a PDF; never raises for one bad table.
 
-    `kept`: pages the extraction kept open (used instead of loading them again); `pages`:
-    `candidate_pages(doc)` when the caller has them; `reader`: one of `READERS`."""
+    Each page is read by the structure stage (words and rules -> regions with their caption ->
+    a typed table with spans); every captioned table is read into result cells through its header
+    tree (`result_structure.structure_table`). `kept`: pages the extraction kept open (used instead
+    of loading them again); `pages`: `candidate_pages(doc)` when the caller has them."""
     tables: list[Table] = []
     notes: list[str] = []
     pages = candidate_pages(doc, cat=cat) if pages is None else pages
@@ -192,89 +181,22 @@ def pdf_tables(
                     page, tp = pdf[num - 1], None
                     words = page_words(page)
                 rules = page_rules(page)
-                size = (page.get_width(), page.get_height())
-                prepared = page_lines(words, size[1])  # the lines both readings start from, grouped once
-                if reader == "structure":
-                    fixed = fix_sizes(words)
-                    found = label_tables(fixed, page_tables(words, rules, size[0], num, size[1]))
-                    regions = []
-                else:
-                    regions = _without(find_regions(words, size[0], rules, size[1], prepared), running)
+                width, height = page.get_width(), page.get_height()
+                fixed = fix_sizes(words)
+                found = label_tables(fixed, page_tables(words, rules, width, num, height))
                 if have is None:
                     page.close()
             except Exception as exc:
                 notes.append(f"page {num}: tables not read ({type(exc).__name__}: {exc})")
                 continue
-            if reader == "structure":
-                for st in found:
-                    if st.label:
-                        read = partial(_structure_read, st, running, cat, fixed)
-                        _read_one(read, st.label, st.caption, num, tables, notes)
-                continue
-            second = SecondReading(words, rules, size, num, prepared)
-            for reg in regions:
-                _read_one(partial(_region_table, reg, rules, num, cat, second), reg.label, reg.caption, num, tables, notes)
+            for st in found:
+                if st.label:
+                    read = partial(_structure_read, st, running, cat, fixed)
+                    _read_one(read, st.label, st.caption, num, tables, notes)
     finally:
         if pdf is not None:
             pdf.close()
     return tables, notes
-
-
-def _without(regions: list, running: frozenset[str]) -> list:  # type: ignore[type-arg]
-    """Regions without the running header or footer lines they reached."""
-    if not running:
-        return regions
-    out = []
-    for reg in regions:
-        lines = [ln for ln in reg.lines if running_key(ln.text) not in running]
-        if lines:
-            out.append(replace(reg, lines=lines) if len(lines) < len(reg.lines) else reg)
-    return out
-
-
-def _region_table(reg, rules, num: int, cat: Catalogue, second: SecondReading | None = None) -> tuple[Table | None, str]:  # type: ignore[no-untyped-def]
-    """A region read as a result table, or None and why not (every region gets one or the other).
-
-    A captioned table is refused only when its caption says it describes models, data or settings
-    (`Catalogue.is_non_result_caption`), never for names the catalogue lacks: unknown benchmarks
-    keep an empty catalogue id and are listed for the catalogue's growth."""
-    if cat.is_non_result_caption(reg.caption):
-        return None, "the caption describes models, data or settings (architecture, hyperparameters, a data mixture), not results"
-    parts = [p for part in panels(reg) if (p := _panel_table(part, rules, num, cat, second)) is not None]
-    if not parts:
-        grid = build_grid(reg, rules, cat.is_key_column, cat.is_attribute_row, cat.is_label_word)
-        if grid is None:
-            return None, "no header row and value rows found below or above the caption"
-        return None, "no numeric cell with a model and a benchmark header"
-    t = parts[0]
-    for p in parts[1:]:  # stacked panels: one table, each panel read under its own headers
-        t.cells += p.cells
-        t.flags += p.flags
-        t.attributes += p.attributes
-        if t.region and p.region:
-            t.region = [min(t.region[0], p.region[0]), t.region[1], max(t.region[2], p.region[2]), p.region[3]]
-    return t, ""
-
-
-def _panel_table(reg, rules, num: int, cat: Catalogue, second: SecondReading | None) -> Table | None:  # type: ignore[no-untyped-def]
-    """One panel of a region (the whole region when it has one) read and checked; None when it holds
-    no result cell."""
-    grid = build_grid(reg, rules, cat.is_key_column, cat.is_attribute_row, cat.is_label_word)
-    if grid is None:
-        return None
-    attributes: list[Cell] = []
-    orientation, cells = interpret(grid, reg.caption, cat, attributes=attributes)
-    if not cells:
-        return None
-    t = Table(num, str(num), reg.label, reg.caption, orientation, cells, region=list(grid.region or ()), attributes=attributes)
-    validate(t, grid, cat)
-    if second is not None:
-        try:
-            t.cells = verify(t.cells, second.table_over(grid.region), reg.caption)
-        except Exception as exc:  # a check that fails leaves the cells for review, never loses the table
-            t.cells = verify(t.cells, None)
-            t.flags.append(f"second reading failed ({type(exc).__name__}); review")
-    return t
 
 
 def _structure_read(st: StructTable, running: frozenset[str], cat: Catalogue, fixed: list[Word]) -> tuple[Table | None, str]:
@@ -284,7 +206,7 @@ def _structure_read(st: StructTable, running: frozenset[str], cat: Catalogue, fi
 def _read_one(
     read: Callable[[], tuple[Table | None, str]], label: str, caption: str, num: int, tables: list[Table], notes: list[str]
 ) -> None:
-    """One captioned table, read by either reader: its table, or a note saying why not (never raises)."""
+    """One captioned table: its table, or a note saying why not (never raises)."""
     try:
         t, why = read()
     except Exception as exc:
@@ -330,13 +252,11 @@ def read_results(
     source: str | Path | None,
     catalogue: Catalogue | None = None,
     kept: KeptPages | None = None,
-    reader: str = "grid",
 ) -> Results:
     """The results part of a report's bundle: the tables read, notes, and the stage's seconds.
 
     Never raises: a source that cannot be re-read gives a note instead of tables. `kept`: PDF
-    pages the extraction kept open (see `extract.KeptPages`); `reader`: which PDF table reader
-    (`READERS`; ingest runs "grid").
+    pages the extraction kept open (see `extract.KeptPages`).
     """
     t0 = time.perf_counter()
     cat = catalogue or load_catalogue()
@@ -346,7 +266,7 @@ def read_results(
         p = Path(source) if source else None
         if doc.kind == "pdf" and p is not None:
             candidates = candidate_pages(doc)
-            tables, notes = pdf_tables(p, doc, cat, kept, candidates, reader)
+            tables, notes = pdf_tables(p, doc, cat, kept, candidates)
             notes += image_only_pages(doc, cat, {t.page for t in tables})
             noted = {int(m.group(1)) for n in notes for m in [_PAGE_OF_NOTE.search(n)] if m}
             notes += unread_caption_pages(doc, {t.page for t in tables}, noted, set(candidates))

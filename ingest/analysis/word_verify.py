@@ -13,29 +13,106 @@ against the raw word boxes of the table's region, with no segmentation of its ow
 3. **the names come from there**: the model is one row label or a run of header lines, the
    benchmark's words are printed in the row labels or headers over the value, and the metric,
    setting and group are printed there or in the caption;
-4. **no other cell claims the value**, no two cells share model and header
-   (`result_verify.AMBIGUOUS`), and the value is of its column's one format and scale
-   (`result_verify.ODD_FORMAT`).
+4. **no other cell claims the value**, no two cells share model and header (`AMBIGUOUS`: which
+   value belongs to that name is ambiguous), and the value is of its column's one format and scale
+   (`ODD_FORMAT`: a packed "a / b", a glued "+3.3", a rank among scores is left for review).
 
-Every test is an equality, a containment or a shared format: nothing is fitted from labels.
+Every test is an equality, a containment or a shared format: nothing is fitted from labels, so the
+leave-one-document-out figure `eval/results_eval.py` prints is the pooled one. Cells of Markdown
+and HTML tables are read from explicit structure (pipes, tags) and are not checked here.
 """
 
 from __future__ import annotations
 
 import itertools
+import re
+from collections import Counter
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from ingest.analysis.benchmarks import norm_name
-from ingest.analysis.result_meaning import REPORT_MODEL
-from ingest.analysis.result_verify import AMBIGUOUS, ODD_FORMAT, _odd_formats, _score_key, _tokens, shared_heads
+from ingest.analysis.result_meaning import GLUED_DELTA, REPORT_MODEL, clean
 from ingest.common.records import ResultCell
 from ingest.reading.table_text import DASH, Word, is_value
 
+#: The review reasons, short and few, so a table's list of reasons stays readable.
+NOT_CHECKED = "not checked on the page's words; review"
+AMBIGUOUS = "two cells of the table share this model and header; review"
+ODD_FORMAT = "value printed unlike the rest of its benchmark's values; review"
 NOT_ON_PAGE = "the value is not printed once in the table's region; review"
 NOT_IN_PLACE = "the page's words do not put this value under its headers and beside its row label; review"
 
 #: Words further apart than this share of their size are two phrases (a column gap, not a space).
 PHRASE_GAP_EM = 0.5
+
+
+_WORD = re.compile(r"[^\W_]+")
+_FORMAT = re.compile(r"^[-+\u2212]?\d+(?:,\d{3})*(?:\.(\d+))?(%?)$")
+
+
+def _line_key(c: ResultCell) -> tuple[str, str, str]:
+    return (norm_name(c.benchmark), norm_name(c.metric), norm_name(c.setting))
+
+
+def value_format(value: str) -> tuple[int, bool, int] | None:
+    """(decimals, percent, integer digits) of a plain number; None for anything else ("a / b",
+    "91.8+3.3", "70.8 ± 0.9"), which is never of a column's common format."""
+    v = "".join(value.split())
+    m = _FORMAT.match(v)
+    if not m:
+        return None
+    whole = v.lstrip("+-\u2212").split(".")[0].replace(",", "").rstrip("%")
+    return (len(m.group(1) or ""), bool(m.group(2)), len(whole.lstrip("0")) or 1)
+
+
+def shared_heads(cells: list[ResultCell]) -> set[int]:
+    """Indices of cells whose model and header line another cell of the table also has: which value
+    belongs to that name is ambiguous, whichever reading found it."""
+    heads = Counter((norm_name(c.model), *_line_key(c)) for c in cells)
+    return {i for i, c in enumerate(cells) if heads[(norm_name(c.model), *_line_key(c))] > 1}
+
+
+def _odd_formats(cells: list[ResultCell]) -> set[int]:
+    """Indices of cells whose value is not of the common format of their benchmark line: decimals and
+    percent sign as most of the line prints them, integer part within one digit of the line's
+    (one scale). A line of fewer than three values has no common format to test against."""
+    by_line: dict[tuple[str, str, str], list[int]] = {}
+    for i, c in enumerate(cells):
+        by_line.setdefault(_line_key(c), []).append(i)
+    odd: set[int] = set()
+    for idx in by_line.values():
+        fmts = {i: value_format(cells[i].value) for i in idx}
+        if len(idx) < 3:
+            odd |= {i for i, f in fmts.items() if f is None}
+            continue
+        common = Counter((f[0], f[1]) for f in fmts.values() if f is not None).most_common(1)
+        digits = sorted(f[2] for f in fmts.values() if f is not None)
+        mid = digits[len(digits) // 2] if digits else 0
+        for i, f in fmts.items():
+            if f is None or not common or (f[0], f[1]) != common[0][0] or abs(f[2] - mid) > 1:
+                odd.add(i)
+    return odd
+
+
+def _score_key(value: str) -> str:
+    """A printed value without spaces and without a printed change after it ("91.8+3.3" -> "91.8"):
+    the first reading keeps the change as a note."""
+    v = clean(value)
+    m = GLUED_DELTA.match(v) if len(v) <= 80 else None
+    return "".join((m.group("v") if m else v).split())
+
+
+def _tokens(*texts: str) -> set[str]:
+    out: set[str] = set()
+    for t in texts:
+        out |= _words(t)
+    return out
+
+
+@lru_cache(maxsize=65536)
+def _words(text: str) -> frozenset[str]:
+    """The words of a name, cached: a table's labels and headers are asked about for every cell."""
+    return frozenset(_WORD.findall(clean(text).casefold()))
 
 
 @dataclass(frozen=True)

@@ -146,7 +146,7 @@ class ResultCell(Record):
     group: str = jfield("", null_as="")
     setting: str = jfield("", null_as="")
     note: str = jfield("", null_as="")  # what was taken off the printed value: a citation, a footnote marker
-    #: Why the cell needs review ("" when independent evidence agrees on it: `ingest.analysis.result_verify`).
+    #: Why the cell needs review ("" when independent evidence agrees on it: `ingest.analysis.word_verify`).
     review: str = jfield("", null_as="", absent="not checked by a second reading; review")
 
 

@@ -1,8 +1,8 @@
 """A structure-stage `Table` as the results stage's `Grid`, through a typed header tree.
 
-The bridge between the two stages: `ingest.analysis.results` interprets Grids; this turns any
-table the structure stage finds (with or without a caption) into one. It knows no benchmark; what
-the catalogue knows comes in as predicates (`RowKinds`), as `table_grid.build_grid` takes them.
+The bridge between the two stages: `ingest.analysis.result_meaning` interprets Grids; this turns
+any table the structure stage finds (with or without a caption) into one. It knows no benchmark;
+what the catalogue knows comes in as predicates (`RowKinds`).
 
 - body: the rows from the first row of results (a label beside it and at least half of its other
   cells numbers, or a label naming a model attribute); rows above it are headers, however many
@@ -12,6 +12,8 @@ the catalogue knows comes in as predicates (`RowKinds`), as `table_grid.build_gr
   * a header's lines join as one name, a line cut after a hyphen without a space ("Claude-3.5-"
     over "Sonnet-1022"); header lines over the same columns are levels of the column's path, which
     the result meaning joins into the name ("GPT-4o" over "0513");
+  * a header with a rule drawn under it over part of the table (a booktabs cmidrule) covers the
+    columns under the rule;
   * a spanning header covers every column under it: a parent printed over the middle of its
     sub-headers spans the run of sub-headered columns around it that no other header stands over
     (a column two parents reach goes to the one centred over it);

@@ -1,7 +1,7 @@
 """The records of a table read from a page (words, segments, lines, grid) and the patterns of its cells.
 
-Shared by the PDF reader (`ingest.reading.pdf_words`, `table_regions`, `table_grid`) and the
-Markdown/HTML readers, which build the same `Grid`.
+Shared by the PDF reader (`ingest.reading.pdf_words`, the structure stage and its header tree
+`structure_grid`) and the Markdown/HTML readers, which build the same `Grid`.
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ VALUE = re.compile(
     rf"^[({{\[]?{_NUM}[KMBkmb]?[)}}\]]?(\s*(\u00b1|\+/-|/|\u00d7|x)\s*{_NUM}[KMBkmb]?)*\s*%?{DELTA}?[{re.escape(MARKS)}\u00b9\u00b2\u00b3a-c]?$"
 )
 CITATION_MARK = re.compile(r"^\[\d+(?:\s*[,\u2013-]\s*\d+)*\]$")
-HEADING = re.compile(r"^\d{1,2}(\.\d{1,2})*\.?\s+[A-Z][a-z][\w-]*( [\w-]+){0,8}$")
 SIZE = re.compile(r"^\d+(\.\d+)?\s*[KMBT]$|^\d+\s*[x\u00d7]\s*\d+(\.\d+)?[KMBT]$")
 DASH = re.compile(r"^[-\u2013\u2014\u2212/]+$|^(n/?a|N/?A|—|–)$")
 
