@@ -325,6 +325,24 @@ def test_a_table_beside_a_column_of_prose_leaves_the_prose_out(tmp_path):
     assert t.bbox[0] > 290 and (t.n_rows, t.n_cols) == (4, 3)
 
 
+def test_a_table_beside_a_justified_column_at_its_own_line_pitch_leaves_the_prose_out(tmp_path):
+    """A paragraph set justified in a narrow left column at the table's own line pitch shares a
+    baseline with nearly every table row; its lines, shared or not, all end at the column's right
+    edge (a table's text column is ragged), so it is prose beside the table, not the table's first
+    column. A full-width line above, whose word spaces fall on the gutter, is no part of the band."""
+    words = ["the", "search", "keeps", "a", "pool", "of", "candidate", "proofs", "and", "refines", "each", "of"]
+    left = [" ".join(words[k % 5 : k % 5 + 5]) for k in range(10)]
+    items = [(72, 70, PROSE[0]), (72, 82, PROSE[1])]
+    items += [(250, 100 + 12 * k, ">" + t) for k, t in enumerate(left)]  # a justified column: one right edge
+    rows = [["Contest", "Problems", "Points"], ["Alpha 2024", "P1, P2, P3", "83.3"], ["Beta 2024", "P1, P4", "73.8"],
+            ["Gamma 2024", "A1, B4, B6", "98.3"], ["Delta 2024", "B1, B2", "64.0"]]  # fmt: skip
+    items += grid(124, rows, [300, 390, 480], step=12)  # rows on the prose's baselines 124 ... 172
+    items += [(72, 232, PROSE[0]), (72, 244, PROSE[1])]
+    t = only_table(make_pdf(tmp_path / "t.pdf", [items]))
+    assert {c.text for c in t.cells} == {text for row in rows for text in row}
+    assert t.bbox[0] > 290 and (t.n_rows, t.n_cols) == (5, 3)
+
+
 def test_header_cells_of_different_line_counts_centred_on_one_row_are_one_header_row(tmp_path):
     """A header cell of three lines beside cells of two lines, each centred on the header row,
     puts its lines on baselines between theirs (closer than a line of type): one header row, each

@@ -147,7 +147,7 @@ class ResultCell(Record):
     setting: str = jfield("", null_as="")
     note: str = jfield("", null_as="")  # what was taken off the printed value: a citation, a footnote marker
     #: Why the cell needs review ("" when independent evidence agrees on it: `ingest.analysis.word_verify`).
-    review: str = jfield("", null_as="", absent="not checked by a second reading; review")
+    review: str = jfield("", null_as="", absent="not checked on the page's words; review")
 
 
 @dataclass(frozen=True, slots=True)

@@ -168,11 +168,29 @@ def _side_columns(lines: list[Line]) -> tuple[float, float, float, int] | None:
         tried.setdefault((lo, hi, side), set()).update(band)
         one_sided = [i for i in band if prose[i] and (lines[i].x1 < g if side < 0 else lines[i].x0 > g)]
         filled = [i for i in one_sided if _filled(lines[i], side, lo, hi)]
-        shared = sum(1 for i in band if lines[i].x0 < g < lines[i].x1)
+        shared = [i for i in band if lines[i].x0 < g < lines[i].x1]
         tabular = sum(1 for i in band if sum(1 for s in lines[i].segs if (s.x0 - g) * side < 0) >= 2)
-        if len(filled) >= 3 and len(one_sided) >= 2 * shared and tabular >= 2:
+        if len(filled) < 3 or tabular < 2:
+            continue
+        if len(one_sided) >= 2 * len(shared) or _justified(lines, one_sided, filled, shared, g, side, lo, hi):
             return g, min(lines[i].top for i in band), max(lines[i].bottom for i in band), side
     return None
+
+
+def _justified(
+    lines: list[Line], one_sided: list[int], filled: list[int], shared: list[int], g: float, side: int, lo: float, hi: float
+) -> bool:
+    """Whether the prose beside the gutter is a justified column even where it shares most baselines
+    with the table (a paragraph set at the table's own line pitch): nearly every line's prose part,
+    one-sided or shared, is prose and reaches the gutter. A table whose first column holds sentences
+    is set ragged: its cells end where their words end."""
+    reach = len(filled)
+    for i in shared:
+        part = [s for s in lines[i].segs if (s.x1 < g if side < 0 else s.x0 > g)]
+        if sum(len(s.text.split()) for s in part) >= 2:
+            edge = part[-1].x1 if side < 0 else part[0].x0
+            reach += edge > lo - 1.5 * lines[i].size if side < 0 else edge < hi + 1.5 * lines[i].size
+    return len(shared) >= 2 and reach >= 6 and reach >= 0.8 * (len(one_sided) + len(shared))
 
 
 def _filled(ln: Line, side: int, lo: float, hi: float) -> bool:
@@ -181,11 +199,15 @@ def _filled(ln: Line, side: int, lo: float, hi: float) -> bool:
 
 
 def _band(lines: list[Line], k: int, g: float) -> tuple[int, int, int]:
-    """The first and last index of the run of lines around line k that no word crosses x = g, and the
-    number of lines looked at (a line that crosses ends the run)."""
+    """The first and last index of the run of lines around line k in which x = g is a gap (no word
+    over it, no word space across it), and the number of lines looked at (a line that crosses ends
+    the run)."""
 
-    def crosses(ln: Line) -> bool:
-        return any(w.x0 < g < w.x1 for w in ln.words)
+    def crosses(ln: Line) -> bool:  # a word over x = g, or words set across it a word space apart
+        before = [w.x1 for w in ln.words if w.x1 <= g]
+        after = [w.x0 for w in ln.words if w.x0 >= g]
+        gap = min(after) - max(before) if before and after else float("inf")
+        return any(w.x0 < g < w.x1 for w in ln.words) or gap < 1.2 * ln.size
 
     lo = k
     while lo > 0 and not crosses(lines[lo - 1]):
