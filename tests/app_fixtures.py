@@ -4,7 +4,8 @@
 (`ingest.pipeline.run`) into a data folder, so the tables the app reads are exactly what the
 pipeline makes today, under the lens given (drift between pipeline and dashboard fails a test).
 `scale_store` (for bench/app_speed.py) clones the ingested bundles under new ids and rebuilds the
-tables with the real table builders, instead of parsing hundreds of PDFs.
+tables with the real table builders, instead of parsing hundreds of PDFs; its posts print result
+tables, so the Benchmarks page has a leaderboard and claims to act on.
 
 Every report of the corpus:
 * report `r00` (PDF) has a curated `rl_algorithm` cell ("PPO") that the automatic reading (GRPO)
@@ -53,8 +54,18 @@ def body_lines(i: int) -> list[str]:
 REFS = ["References", "Doe. Credit assignment for agents. 2025.", "Roe. A survey of tool use. 2024."]
 
 
-def write_corpus(reports_dir: Path, n: int = 6) -> list[str]:
-    """n report YAMLs with their source files (PDF for even i, Markdown for odd i; the last has none)."""
+def results_table(i: int) -> str:
+    """A Markdown result table of post i: its own model and two baselines on three benchmarks; the
+    baselines' scores differ from post to post, so claims across reports disagree."""
+    rows = [(f"Model {i:02d}", 60 + i), ("Baseline-7B", 40 + i % 3), ("Baseline-70B", 55 + i % 2)]
+    lines = ["Table 1: Results on reasoning benchmarks.", "", "| Model | AIME 2024 | GPQA Diamond | MMLU |", "|---|---|---|---|"]
+    lines += [f"| {m} | {v:.1f} | {v - 10:.1f} | {v + 15:.1f} |" for m, v in rows]
+    return "\n".join(lines)
+
+
+def write_corpus(reports_dir: Path, n: int = 6, results: bool = False) -> list[str]:
+    """n report YAMLs with their source files (PDF for even i, Markdown for odd i; the last has none).
+    `results`: the Markdown posts print a result table (`results_table`)."""
     reports_dir.mkdir(parents=True, exist_ok=True)
     (reports_dir / "files").mkdir(exist_ok=True)
     ids = []
@@ -77,6 +88,8 @@ def write_corpus(reports_dir: Path, n: int = 6) -> list[str]:
         else:
             md = reports_dir / "files" / f"{rid}.md"
             text = "# Training\n\n" + " ".join(body_lines(i)) + "\n\n" + "Filler words about training. " * 30
+            if results:
+                text += "\n\n# Evaluation\n\n" + results_table(i)
             md.write_text(text + "\n\n## References\n\n" + "\n\n".join(REFS[1:]) + "\n", encoding="utf-8")
             spec["source"] = {"path": f"files/{rid}.md"}
         if i == 0:
@@ -87,18 +100,19 @@ def write_corpus(reports_dir: Path, n: int = 6) -> list[str]:
     return ids
 
 
-def build_store(root: Path, n: int = 6, lens: Path = DEFAULT_LENS) -> tuple[Path, Path]:
+def build_store(root: Path, n: int = 6, lens: Path = DEFAULT_LENS, results: bool = False) -> tuple[Path, Path]:
     """Corpus in root/reports, ingested by the real pipeline into root/data; returns (data, reports)."""
     reports = root / "reports"
-    write_corpus(reports, n)
+    write_corpus(reports, n, results)
     data = root / "data"
     run(reports_dir=reports, settings=Settings(data_dir=data, lens_path=lens, offline=True))
     return data, reports
 
 
 def scale_store(root: Path, n: int, lens: Path = DEFAULT_LENS) -> tuple[Path, Path]:
-    """A store of n reports: 6 ingested for real, then cloned (YAML + bundle) and the tables rebuilt."""
-    data, reports = build_store(root, 6, lens)
+    """A store of n reports: 6 ingested for real (the posts with a result table each), then cloned
+    (YAML + bundle) and the tables rebuilt."""
+    data, reports = build_store(root, 6, lens, results=True)
     store = Store(data)
     seeds = [p for p in sorted(reports.glob("r*.yaml"))]
     for k in range(6, n):
