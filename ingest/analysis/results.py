@@ -42,7 +42,7 @@ from ingest.common.document import Document
 from ingest.common.records import Results, ResultTable
 from ingest.reading.captions import label_tables
 from ingest.reading.extract import KeptPages
-from ingest.reading.pdf_words import page_rules, page_words
+from ingest.reading.pdf_words import page_lines, page_rules, page_words
 from ingest.reading.structure import Table as StructTable
 from ingest.reading.structure_regions import fix_sizes, page_tables
 from ingest.reading.table_text import CAPTION, FIGURE_CAPTION, Word
@@ -183,7 +183,8 @@ def pdf_tables(
                 rules = page_rules(page)
                 width, height = page.get_width(), page.get_height()
                 fixed = fix_sizes(words)
-                found = label_tables(fixed, page_tables(words, rules, width, num, height))
+                prepared = page_lines(fixed, height)  # the body's lines, grouped once for the page's runs
+                found = label_tables(fixed, page_tables(fixed, rules, width, num, height, prepared))
                 if have is None:
                     page.close()
             except Exception as exc:

@@ -24,11 +24,12 @@ and HTML tables are read from explicit structure (pipes, tags) and are not check
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from collections import Counter
-from dataclasses import dataclass, replace
-from functools import lru_cache
+from dataclasses import dataclass, field, replace
+from functools import cached_property, lru_cache
 
 from ingest.analysis.benchmarks import norm_name
 from ingest.analysis.result_meaning import GLUED_DELTA, REPORT_MODEL, clean
@@ -125,11 +126,11 @@ class Phrase:
     line: int
     words: tuple[Word, ...] = ()
     alone: bool = False  # the only phrase of its line
+    value: bool = field(init=False)  # a printed value or a dash (asked of every phrase many times)
 
-    @property
-    def value(self) -> bool:
+    def __post_init__(self) -> None:
         t = self.text.strip()
-        return is_value(t) or bool(DASH.match(t))
+        object.__setattr__(self, "value", is_value(t) or bool(DASH.match(t)))
 
 
 def _lines(words: list[Word]) -> list[list[Word]]:
@@ -215,48 +216,78 @@ def _column(overs: list[list[Phrase]]) -> list[Phrase]:
     return [over[0] for over in overs if len(over) == 1]
 
 
-def _runs(parts: list[Phrase]) -> dict[str, tuple[int, int]]:
-    """The normalised text of every run of up to four consecutive phrases, with where it ends (the
-    last run of that text: the one nearest the value)."""
-    n = len(parts)
-    return {norm_name(" ".join(p.text for p in parts[i:j])): (i, j) for i in range(n) for j in range(i + 1, min(n, i + 4) + 1)}
+@lru_cache(maxsize=65536)
+def _norm(text: str) -> str:
+    return norm_name(text)
 
 
-@dataclass(frozen=True)
+def _run_of(parts: tuple[Phrase, ...], name: str) -> tuple[int, int] | None:
+    """Where a run of up to four consecutive phrases reads `name` (normalised): (first, end), the
+    last such run (the one nearest the value); None when none does. A run's normalised text is its
+    phrases' normalised texts joined (`norm_name` keeps no space), so no run is built to compare."""
+    if not name:
+        return None
+    norms = [_norm(p.text) for p in parts]
+    for i in range(len(norms) - 1, -1, -1):
+        if not name.startswith(norms[i]):
+            continue
+        for j in range(min(len(norms), i + 4), i, -1):
+            if "".join(norms[i:j]) == name:
+                return i, j
+    return None
+
+
+class LeftWords:
+    """The words of every phrase of a region that ends left of a given x (the label area of a value),
+    worked out once per distinct set of such phrases: values of one column ask the same."""
+
+    def __init__(self, lines: list[list[Phrase]]) -> None:
+        ends = sorted((p.x1, p.text) for ln in lines for p in ln)
+        self._x1 = [x for x, _t in ends]
+        self._texts = [t for _x, t in ends]
+        self._done: dict[int, frozenset[str]] = {}
+
+    def of(self, x: float) -> frozenset[str]:
+        k = bisect.bisect_right(self._x1, x)
+        if k not in self._done:
+            self._done[k] = frozenset(_tokens(*self._texts[:k]))
+        return self._done[k]
+
+
 class Around:
-    """What the page prints around one value phrase, worked out once for every cell that may be it."""
+    """What the page prints around one value phrase, worked out once for every cell that may be it;
+    the parts only some cells ask about (a model read from the column's lines, the label area's
+    words) are worked out when first asked."""
 
-    row: tuple[Phrase, ...]  # text phrases left of it on its line: the row's labels
-    heads: tuple[Phrase, ...] | None  # `_headers`
-    column: tuple[Phrase, ...]  # `_column`
-    row_t: frozenset[str]
-    head_t: frozenset[str]
-    context: frozenset[str]  # the label area's words, the column's, the caption's
-    above: frozenset[str]  # every text word above the value's line
-    runs: dict[str, tuple[int, int]]  # `_runs` of the column
-    row_runs: frozenset[str]  # `_runs` of the row's labels
-    column_t: frozenset[str]  # the words of the column's text phrases
+    def __init__(
+        self, v: Phrase, lines: list[list[Phrase]], caption: str, above: frozenset[str], left: LeftWords | None = None
+    ) -> None:
+        self._v, self._caption = v, caption
+        self._left = left or LeftWords(lines)
+        self.row = tuple(p for p in lines[v.line] if p.x1 <= v.x0 and not p.value)  # the row's labels
+        overs = _overs(lines, v)
+        heads = _headers(overs)
+        self.heads = tuple(heads) if heads is not None else None  # `_headers`
+        self.column = tuple(_column(overs))  # `_column`
+        self.row_t = frozenset(_tokens(*(p.text for p in self.row)))
+        self.head_t = frozenset(_tokens(*(p.text for p in heads or ())))
+        self.above = above  # every text word above the value's line
+
+    @cached_property
+    def context(self) -> frozenset[str]:
+        """The label area's words, the column's, the caption's."""
+        return self._left.of(self._v.x0) | _tokens(*(p.text for p in self.column), self._caption)
+
+    @cached_property
+    def column_t(self) -> frozenset[str]:
+        """The words of the column's text phrases."""
+        return frozenset(_tokens(*(p.text for p in self.column if not p.value)))
 
 
-def around(v: Phrase, lines: list[list[Phrase]], caption: str, above: frozenset[str]) -> Around:
-    """The `Around` of value phrase `v`; `above`: the text words of the lines above it."""
-    row = tuple(p for p in lines[v.line] if p.x1 <= v.x0 and not p.value)
-    overs = _overs(lines, v)
-    heads = _headers(overs)
-    column = tuple(_column(overs))
-    labels = [p.text for ln in lines for p in ln if p.x1 <= v.x0]
-    return Around(
-        row,
-        tuple(heads) if heads is not None else None,
-        column,
-        frozenset(_tokens(*(p.text for p in row))),
-        frozenset(_tokens(*(p.text for p in heads or ()))),
-        frozenset(_tokens(*labels, *(p.text for p in column), caption)),
-        above,
-        _runs(list(column)),
-        frozenset(_runs(list(row))),
-        frozenset(_tokens(*(p.text for p in column if not p.value))),
-    )
+def around(v: Phrase, lines: list[list[Phrase]], caption: str, above: frozenset[str], left: LeftWords | None = None) -> Around:
+    """The `Around` of value phrase `v`; `above`: the text words of the lines above it; `left`: the
+    region's `LeftWords`, when the caller keeps one for all its values."""
+    return Around(v, lines, caption, above, left)
 
 
 def _place_agrees(c: ResultCell, a: Around, described: frozenset[str] = frozenset()) -> bool:
@@ -271,14 +302,14 @@ def _place_agrees(c: ResultCell, a: Around, described: frozenset[str] = frozense
     if not row_t <= names:
         return False  # a label of the row left out of its names: a lost label column or a glued one
     model = norm_name(c.model)
-    runs = a.runs
-    in_row = model in a.row_runs  # a label, or labels side by side ("Llama3-8B" "[20]")
-    if c.model != REPORT_MODEL and not in_row and model not in runs:
+    in_row = _run_of(a.row, model) is not None  # a label, or labels side by side ("Llama3-8B" "[20]")
+    run = None if in_row else _run_of(a.column, model)  # the lines of one header over the value
+    if c.model != REPORT_MODEL and not in_row and run is None:
         return False  # a model is the row's labels or the lines of one header
-    if model in runs and not in_row:
+    if run is not None:
         # over a model's column: a category above its name is no part of it; under it, only the
         # table's attribute values (size, architecture) may go unused
-        below = list(itertools.takewhile(lambda p: not p.value, a.column[runs[model][1] :]))
+        below = list(itertools.takewhile(lambda p: not p.value, a.column[run[1] :]))
         if not _tokens(*(p.text for p in below)) <= names | described:
             return False  # a header line under the name, down to the first value, not in its names
     elif not head_t <= names:
@@ -316,11 +347,12 @@ def verify_on_words(
     for ln in lines:
         above.append(above[-1] | _tokens(*(p.text for p in ln if not p.value)))
     seen: dict[tuple[int, float], Around] = {}
+    left = LeftWords(lines)
 
     def at(v: Phrase) -> Around:
         key = (v.line, v.x0)
         if key not in seen:
-            seen[key] = around(v, lines, caption, above[v.line])
+            seen[key] = around(v, lines, caption, above[v.line], left)
         return seen[key]
 
     found: list[Phrase | None] = []

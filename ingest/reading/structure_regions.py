@@ -57,9 +57,11 @@ def page_tables(
     page_width: float,
     page: int,
     page_height: float = 0.0,
+    prepared: tuple[list[Line], float] | None = None,
 ) -> list[Table]:
-    """Every table found among one page's words (top to bottom): the tables of `page_runs`."""
-    runs = page_runs(words, rules, page_width, page_height)
+    """Every table found among one page's words (top to bottom): the tables of `page_runs`
+    (`prepared`: as `page_runs` takes it)."""
+    runs = page_runs(words, rules, page_width, page_height, prepared)
     return [t.with_rules(rules) for run in runs if (t := run_table(run, page)) is not None]
 
 
