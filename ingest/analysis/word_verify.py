@@ -186,9 +186,31 @@ def _word(w: Word, line: int) -> Phrase:
     return Phrase(w.text, w.x0, w.x1, line, (w,))
 
 
-def _overs(lines: list[list[Phrase]], v: Phrase) -> list[list[Phrase]]:
+class Columns:
+    """The phrases of each line of a region indexed by x, so the phrases over a value are found by
+    bisection on each line above it, not by a scan of the whole line (a line's phrases are set
+    left to right without overlapping; a line where they overlap is scanned)."""
+
+    def __init__(self, lines: list[list[Phrase]]) -> None:
+        self.lines = lines
+        self._x0 = [[p.x0 for p in ln] for ln in lines]
+        self._x1 = [[p.x1 for p in ln] for ln in lines]
+        self._sorted = [all(a <= b for a, b in itertools.pairwise(x1)) for x1 in self._x1]
+
+    def over(self, k: int, v: Phrase) -> list[Phrase]:
+        """The phrases of line k that overlap `v` horizontally, left to right."""
+        ln = self.lines[k]
+        if not self._sorted[k]:
+            return [p for p in ln if p.x0 < v.x1 and p.x1 > v.x0]
+        return ln[bisect.bisect_right(self._x1[k], v.x0) : bisect.bisect_left(self._x0[k], v.x1)]
+
+
+def _overs(cols: Columns, v: Phrase) -> list[list[Phrase]]:
     """For each line above `v`, its phrases over `v` (`_narrow`ed), top to bottom."""
-    return [[q for p in ln if p.x0 < v.x1 and p.x1 > v.x0 and (q := _narrow(p, v, lines)) is not None] for ln in lines[: v.line]]
+    lines = cols.lines
+    return [
+        [q for p in cols.over(k, v) if (q := p if len(p.words) < 2 else _narrow(p, v, lines)) is not None] for k in range(v.line)
+    ]
 
 
 def _headers(overs: list[list[Phrase]]) -> list[Phrase] | None:
@@ -260,12 +282,18 @@ class Around:
     words) are worked out when first asked."""
 
     def __init__(
-        self, v: Phrase, lines: list[list[Phrase]], caption: str, above: frozenset[str], left: LeftWords | None = None
+        self,
+        v: Phrase,
+        lines: list[list[Phrase]],
+        caption: str,
+        above: frozenset[str],
+        left: LeftWords | None = None,
+        cols: Columns | None = None,
     ) -> None:
         self._v, self._caption = v, caption
         self._left = left or LeftWords(lines)
         self.row = tuple(p for p in lines[v.line] if p.x1 <= v.x0 and not p.value)  # the row's labels
-        overs = _overs(lines, v)
+        overs = _overs(cols or Columns(lines), v)
         heads = _headers(overs)
         self.heads = tuple(heads) if heads is not None else None  # `_headers`
         self.column = tuple(_column(overs))  # `_column`
@@ -284,10 +312,17 @@ class Around:
         return frozenset(_tokens(*(p.text for p in self.column if not p.value)))
 
 
-def around(v: Phrase, lines: list[list[Phrase]], caption: str, above: frozenset[str], left: LeftWords | None = None) -> Around:
-    """The `Around` of value phrase `v`; `above`: the text words of the lines above it; `left`: the
-    region's `LeftWords`, when the caller keeps one for all its values."""
-    return Around(v, lines, caption, above, left)
+def around(
+    v: Phrase,
+    lines: list[list[Phrase]],
+    caption: str,
+    above: frozenset[str],
+    left: LeftWords | None = None,
+    cols: Columns | None = None,
+) -> Around:
+    """The `Around` of value phrase `v`; `above`: the text words of the lines above it; `left` and
+    `cols`: the region's `LeftWords` and `Columns`, when the caller keeps them for all its values."""
+    return Around(v, lines, caption, above, left, cols)
 
 
 def _place_agrees(c: ResultCell, a: Around, described: frozenset[str] = frozenset()) -> bool:
@@ -314,14 +349,17 @@ def _place_agrees(c: ResultCell, a: Around, described: frozenset[str] = frozense
             return False  # a header line under the name, down to the first value, not in its names
     elif not head_t <= names:
         return False  # a header over the value left out of its names: a lost parent or sub-header
-    if not _tokens(c.benchmark) <= row_t | head_t | a.column_t:
+    bench = _tokens(c.benchmark) - row_t - head_t
+    if bench and not bench <= a.column_t:
         return False  # the benchmark printed neither on the row nor over the value
     # metric, setting and group: printed on the row, over the value, or in the label area (a corner
     # header, a group heading, a label printed once for several rows), or the caption
-    if not _tokens(c.metric, c.setting) <= row_t | head_t | a.context:
+    rest = _tokens(c.metric, c.setting) - row_t - head_t
+    if rest and not rest <= a.context:
         return False
     # a group may also be a heading or spanning header above the row not over this value's column
-    return _tokens(c.group) <= row_t | head_t | a.context | a.above
+    group = _tokens(c.group) - row_t - head_t
+    return not group or group <= a.context | a.above
 
 
 def verify_on_words(
@@ -347,12 +385,12 @@ def verify_on_words(
     for ln in lines:
         above.append(above[-1] | _tokens(*(p.text for p in ln if not p.value)))
     seen: dict[tuple[int, float], Around] = {}
-    left = LeftWords(lines)
+    left, cols = LeftWords(lines), Columns(lines)
 
     def at(v: Phrase) -> Around:
         key = (v.line, v.x0)
         if key not in seen:
-            seen[key] = around(v, lines, caption, above[v.line], left)
+            seen[key] = around(v, lines, caption, above[v.line], left, cols)
         return seen[key]
 
     found: list[Phrase | None] = []
