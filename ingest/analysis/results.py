@@ -183,8 +183,9 @@ def pdf_tables(
                 rules = page_rules(page)
                 width, height = page.get_width(), page.get_height()
                 fixed = fix_sizes(words)
-                prepared = page_lines(fixed, height)  # the body's lines, grouped once for the page's runs
-                found = label_tables(fixed, page_tables(fixed, rules, width, num, height, prepared))
+                every = page_lines(fixed)  # the page's lines, grouped once: captions may sit in the margins
+                body = [ln for ln in every[0] if 0.05 * height < (ln.top + ln.bottom) / 2 < 0.95 * height]
+                found = label_tables(fixed, page_tables(fixed, rules, width, num, height, (body, every[1])), every)
                 if have is None:
                     page.close()
             except Exception as exc:

@@ -107,16 +107,19 @@ def attach(tables: list[Table], caps: list[Caption]) -> list[tuple[Caption, Tabl
     return sorted(((caps[ci], tables[ti]) for _g, ci, ti in best), key=lambda p: p[1].bbox[1])
 
 
-def label_tables(words: list[Word], tables: list[Table]) -> list[Table]:
+def label_tables(words: list[Word], tables: list[Table], prepared: tuple[list[Line], float] | None = None) -> list[Table]:
     """The tables of one page, each a caption names given its label and caption text (the others
     unchanged). `words`: all the page's words (a caption may sit in the margin bands the structure
-    stage leaves out)."""
+    stage leaves out); `prepared`: `pdf_words.page_lines(words)` when the caller has it."""
     if not tables or not any("able" in w.text or "ABLE" in w.text or w.text.startswith("Tab") for w in words):
         return tables
-    lines = group_lines(words)
-    gap = page_cell_gap(lines)
-    for ln in lines:
-        ln.segs = split_segments(ln.words, gap)
+    if prepared is not None:
+        lines, gap = prepared
+    else:
+        lines = group_lines(words)
+        gap = page_cell_gap(lines)
+        for ln in lines:
+            ln.segs = split_segments(ln.words, gap)
     named = {id(t): c for c, t in attach(tables, captions(lines))}
     out = []
     for t in tables:
