@@ -196,6 +196,11 @@ class Columns:
         self._x0 = [[p.x0 for p in ln] for ln in lines]
         self._x1 = [[p.x1 for p in ln] for ln in lines]
         self._sorted = [all(a <= b for a, b in itertools.pairwise(x1)) for x1 in self._x1]
+        self._text = [[(p.x0, p.x1) for p in ln if not p.value] for ln in lines]
+
+    def text_over(self, k: int, v: Phrase) -> bool:
+        """Whether a text phrase (not a value) of line k overlaps `v` horizontally."""
+        return any(a < v.x1 and b > v.x0 for a, b in self._text[k])
 
     def over(self, k: int, v: Phrase) -> list[Phrase]:
         """The phrases of line k that overlap `v` horizontally, left to right."""
@@ -205,20 +210,27 @@ class Columns:
         return ln[bisect.bisect_right(self._x1[k], v.x0) : bisect.bisect_left(self._x0[k], v.x1)]
 
 
+def _line_over(cols: Columns, k: int, v: Phrase) -> list[Phrase]:
+    """The phrases of line k over `v` (`_narrow`ed)."""
+    return [q for p in cols.over(k, v) if (q := p if len(p.words) < 2 else _narrow(p, v, cols.lines)) is not None]
+
+
 def _overs(cols: Columns, v: Phrase) -> list[list[Phrase]]:
     """For each line above `v`, its phrases over `v` (`_narrow`ed), top to bottom."""
-    lines = cols.lines
-    return [
-        [q for p in cols.over(k, v) if (q := p if len(p.words) < 2 else _narrow(p, v, lines)) is not None] for k in range(v.line)
-    ]
+    return [_line_over(cols, k, v) for k in range(v.line)]
 
 
-def _headers(overs: list[list[Phrase]]) -> list[Phrase] | None:
-    """The header phrases over a value (`overs`: `_overs`): past the rows of values above it (and
+def _headers_of(cols: Columns, v: Phrase) -> list[Phrase] | None:
+    """The header phrases over a value: walking up from it past the rows of values above it (and
     the group headings among them: a line of one phrase), the first block of text lines with a
-    phrase over it, top to bottom; None when a line of that block has two phrases over it."""
+    phrase over it, top to bottom; None when a line of that block has two phrases over it. A line
+    with no text phrase over the value, met before the block, holds values or nothing there: it is
+    passed without narrowing its phrases."""
     block: list[list[Phrase]] = []
-    for over in reversed(overs):
+    for k in range(v.line - 1, -1, -1):
+        if not block and not cols.text_over(k, v):
+            continue
+        over = _line_over(cols, k, v)
         if not over:
             continue
         if all(p.value for p in over):
@@ -226,7 +238,7 @@ def _headers(overs: list[list[Phrase]]) -> list[Phrase] | None:
                 break
             continue
         if not block and len(over) == 1 and over[0].alone:
-            continue  # a group heading across the rows, not a column's header
+            continue
         if len(over) > 1:
             return None
         block.append(over)
@@ -292,14 +304,25 @@ class Around:
     ) -> None:
         self._v, self._caption = v, caption
         self._left = left or LeftWords(lines)
+        self._cols = cols or Columns(lines)
         self.row = tuple(p for p in lines[v.line] if p.x1 <= v.x0 and not p.value)  # the row's labels
-        overs = _overs(cols or Columns(lines), v)
-        heads = _headers(overs)
-        self.heads = tuple(heads) if heads is not None else None  # `_headers`
-        self.column = tuple(_column(overs))  # `_column`
         self.row_t = frozenset(_tokens(*(p.text for p in self.row)))
-        self.head_t = frozenset(_tokens(*(p.text for p in heads or ())))
         self.above = above  # every text word above the value's line
+
+    @cached_property
+    def heads(self) -> tuple[Phrase, ...] | None:
+        """`_headers_of` the value: the header phrases over it, top to bottom; None when ambiguous."""
+        heads = _headers_of(self._cols, self._v)
+        return tuple(heads) if heads is not None else None
+
+    @cached_property
+    def head_t(self) -> frozenset[str]:
+        return frozenset(_tokens(*(p.text for p in self.heads or ())))
+
+    @cached_property
+    def column(self) -> tuple[Phrase, ...]:
+        """`_column`: every phrase over the value above it, top to bottom."""
+        return tuple(_column(_overs(self._cols, self._v)))
 
     @cached_property
     def context(self) -> frozenset[str]:
