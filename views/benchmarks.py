@@ -16,6 +16,7 @@ from ingest.analysis.lens import NOT_ASSESSED
 from ingest.outputs import mdtable, results_wide, scores
 from ingest.outputs.leaderboard import benchmarks_by_reach, disagreements, leaderboard
 from ingest.outputs.neutral import to_csv
+from ingest.outputs.report_card import VERIFIED_MEANS
 from ingest.outputs.stats import STATS_GROUP
 from views import benchmark_charts as bc
 from views import chart_data as cd
@@ -276,10 +277,7 @@ def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str,
     if facts["flags"]:
         message("warning", f"Needs review (not every number verified): {facts['flags']}")
     elif facts["origin"] == "auto":
-        st.caption(
-            "Verified: two independent readings of the page agree on every cell's row, column and value, "
-            "each name is read once and each benchmark's values share one format."
-        )
+        st.caption(VERIFIED_MEANS)
     mine = notes[notes["report_id"] == rid]["note"].tolist() if len(notes) else []
     if mine:
         with st.expander(f"Notes on this report's result tables ({len(mine)})"):

@@ -15,6 +15,12 @@ META: tuple[tuple[str, str], ...] = (
     ("arXiv", "arxiv_id"), ("parameters", "params"), ("source", "source_url"), ("notes", "notes"),
 )  # fmt: skip
 
+#: What "verified" says about a report's result tables, on the Benchmarks page and in the report card.
+VERIFIED_MEANS = (
+    "Verified: the page's own words put every value beside its row label and under its column headers, "
+    "each name is read once and each benchmark's values share one format."
+)
+
 
 def report_card(store: Store, report_id: str, lens: Lens | None = None) -> str:
     """The card of one report (KeyError for an unknown id); dimension labels come from the lens."""
@@ -106,7 +112,7 @@ def card_section(results, notes, report_id: str) -> list[str]:  # type: ignore[n
             if flags:
                 lines += ["Needs review (not every number verified): " + "; ".join(md_text(f) for f in flags), ""]
             else:
-                lines += ["Verified: two independent readings of the page agree on every cell's row, column and value.", ""]
+                lines += [VERIFIED_MEANS, ""]
         cur = df[df["origin"] == "curated"]
         if len(cur):
             lines += [
