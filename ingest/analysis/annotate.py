@@ -307,10 +307,10 @@ def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues", model
     ctx = DocContext(background(sents, is_summary), len(sents), summary(sents, is_summary))
     model = model or load_model()
     kept = [s for s in sents if s.index not in skip]
-    # codebook: only sentences on the authors' own training are evidence of use (sentence roles)
-    other = set(roles(sents, lens))
-    own = [s for s in kept if s.index not in other]
     low = Folded()  # each sentence folded once for all dimensions
+    # codebook: only sentences on the authors' own training are evidence of use (sentence roles)
+    other = set(roles(sents, lens, low))
+    own = [s for s in kept if s.index not in other]
     cells: dict[str, Cell] = {}
     evidence: list[EvidenceRow] = []
     derived = [d for d in lens.dimensions if d.kind == "single" and d.derive is not None]
