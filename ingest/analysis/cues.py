@@ -47,7 +47,7 @@ class CueSet:
 
     def __init__(self, patterns: list[str]) -> None:
         self.patterns = list(patterns)
-        self.rxs = compile_cues(self.patterns)
+        self.rxs = [re.compile(lookahead_last(p), FLAGS) for p in self.patterns]
         self.free: tuple[int, ...] = ()  # patterns without a required string: always searched
         by_lit: dict[str, list[int]] = {}
         free = []
@@ -129,6 +129,87 @@ class _AnyOf:
 
     def search(self, text: str) -> re.Match[str] | None:
         return next((m for r in self.rxs if (m := r.search(text))), None)
+
+
+def lookahead_last(pattern: str) -> str:
+    """`pattern` rewritten to match the same text at the same places, faster when it opens with a lookahead.
+
+    Why: the regex engine tries `(?=A)B` at every character, and a lookahead that reads ahead over
+    a long span (`(?=[^.;]{0,200}\\bRL\\b)`) makes each try cost the span, where `B` alone fails at its
+    first word almost everywhere. `(?=(?:B))(?=A)B` tests `B` first at each place; where `B` does not
+    match there, neither did the pattern, and where it does, the pattern goes on as before (a lookahead
+    consumes nothing, so the match and its span are unchanged; with `B` = `B1|B2`, the added test is
+    met wherever `B1` matches). The copy of `B` captures nothing, so group numbers stay. A pattern with
+    a backreference, a named group, a conditional or verbose mode is left as it is, as is every other.
+    """
+    if not pattern.startswith("(?=") or re.search(r"\\[1-9]|\(\?P|\(\?\(|\(\?[aiLmsu-]*x", pattern):
+        return pattern
+    end = _group_end(pattern)
+    if end is None or end + 1 >= len(pattern):
+        return pattern
+    rest = _non_capturing(pattern[end + 1 :])
+    if rest is None:
+        return pattern
+    out = f"(?=(?:{rest})){pattern}"
+    try:
+        re.compile(out, FLAGS)
+    except re.error:
+        return pattern
+    return out
+
+
+def _scan(pattern: str):  # type: ignore[no-untyped-def]
+    """(index, char, outside a character class and not escaped) for each character of `pattern`."""
+    i, in_class = 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            yield i, pattern[i : i + 2], False
+            i += 2
+            continue
+        if in_class:
+            yield i, c, False
+            in_class = c != "]"
+        elif c == "[":
+            yield i, c, False
+            in_class, i = True, i + 1
+            if pattern[i : i + 1] == "^":
+                i += 1
+            if pattern[i : i + 1] == "]":  # a leading "]" is a literal of the class
+                i += 1
+            continue
+        else:
+            yield i, c, True
+        i += 1
+
+
+def _group_end(pattern: str) -> int | None:
+    """Index of the parenthesis that closes the group opening `pattern`, or None."""
+    depth = 0
+    for i, c, plain in _scan(pattern):
+        if plain and c == "(":
+            depth += 1
+        elif plain and c == ")":
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
+
+
+def _non_capturing(pattern: str) -> str | None:
+    """`pattern` with each capturing group made non-capturing (None when its parentheses do not balance)."""
+    out, last, depth = [], 0, 0
+    for i, c, plain in _scan(pattern):
+        if plain and c == "(":
+            depth += 1
+            if not pattern.startswith("?", i + 1):
+                out.append(pattern[last : i + 1] + "?:")
+                last = i + 1
+        elif plain and c == ")":
+            depth -= 1
+            if depth < 0:
+                return None
+    return "".join(out) + pattern[last:] if depth == 0 else None
 
 
 def rx_hit(rx: re.Pattern[str] | None, text: str) -> bool:
