@@ -9,6 +9,7 @@ drop a sentence a cue matches); the annotation rules in annotate.py only use the
 from __future__ import annotations
 
 import re
+from itertools import compress
 from re import _constants as sre_constants  # type: ignore[attr-defined]
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 
@@ -24,7 +25,9 @@ def fold(text: str) -> str:
     """`text` case-folded the way `re.IGNORECASE` compares letters: a plain string that every match
     of a pattern contains (`literal_gate`, folded alike) is in `fold(text)` whenever the pattern
     matches `text`."""
-    return text.casefold() if text.isascii() else text.translate(_RE_FOLD).casefold()
+    if text.isascii() or ("\u0130" not in text and "\u0131" not in text):
+        return text.casefold()
+    return text.translate(_RE_FOLD).casefold()
 
 
 class Folded(dict):
@@ -60,17 +63,20 @@ class CueSet:
                     by_lit.setdefault(lit, []).append(i)
         self.free = tuple(free)
         self.lits: tuple[tuple[str, tuple[int, ...]], ...] = tuple((k, tuple(v)) for k, v in by_lit.items())
+        # the strings and their patterns apart: `map(folded.__contains__, ...)` tests every string in C
+        self._strs = tuple(k for k, _ in self.lits)
+        self._ids = tuple(v for _, v in self.lits)
 
     def __bool__(self) -> bool:
         return bool(self.patterns)
 
     def may(self, folded: str) -> bool:
         """Whether some pattern may match the text whose `fold` is `folded` (never False when one does)."""
-        return bool(self.free) or any(lit in folded for lit, _ in self.lits)
+        return bool(self.free) or any(map(folded.__contains__, self._strs))
 
     def candidates(self, folded: str) -> list[int]:
         """Indices, in order, of the patterns that may match (a superset of those that do)."""
-        present = [ii for lit, ii in self.lits if lit in folded]
+        present = list(compress(self._ids, map(folded.__contains__, self._strs)))
         if not self.free:
             if not present:
                 return []
@@ -84,13 +90,12 @@ class CueSet:
         for i in self.free:
             if self.rxs[i].search(text):
                 return True
-        for lit, ii in self.lits:
-            if lit in folded:
-                for i in ii:
-                    if i not in tried:
-                        if self.rxs[i].search(text):
-                            return True
-                        tried.add(i)
+        for ii in compress(self._ids, map(folded.__contains__, self._strs)):
+            for i in ii:
+                if i not in tried:
+                    if self.rxs[i].search(text):
+                        return True
+                    tried.add(i)
         return False
 
 
@@ -266,4 +271,4 @@ def literal_gate(patterns: list[str]) -> frozenset[str] | None:
 
 
 def gate_may(gate: frozenset[str] | None, folded: str) -> bool:
-    return gate is None or any(x in folded for x in gate)
+    return gate is None or any(map(folded.__contains__, gate))
