@@ -94,10 +94,12 @@ def test_cueset_answers_as_searching_every_pattern(lens) -> None:
         lists = [c.cues for c in dim.categories] + [g for i in dim.indicators for g in i.all_of]
         lists += [x for x in (dim.context, dim.negation, dim.require, dim.exclude) if x]
         for cues in lists:
-            cs = CueSet(cues)
+            cs, parts = CueSet(cues), CueSet(cues, split=True)  # split: each top-level alternative apart
             for t in texts:
                 hits = [i for i, q in enumerate(cues) if re.search(q, t, re.I)]
                 assert cs.search(t, fold(t)) == bool(hits), (cues, t)
+                assert parts.search(t, fold(t)) == bool(hits), (cues, t)
+                assert parts.may(fold(t)) or not hits, (cues, t)
                 assert set(hits) <= set(cs.candidates(fold(t))), (cues, t)
 
 
@@ -124,3 +126,11 @@ def test_a_leading_lookahead_is_tested_after_the_rest_with_the_same_matches(lens
         for t in texts:
             got, want = fast.finditer(t), slow.finditer(t)
             assert [(m.span(), m.groups()) for m in got] == [(m.span(), m.groups()) for m in want], (p, t)
+
+
+def test_alternatives_split_only_at_the_top_level() -> None:
+    from ingest.analysis.cues import alternatives
+
+    assert alternatives(r"\bagents?\b|tool[- ](use|call)|[|(]x|\|y") == [r"\bagents?\b", "tool[- ](use|call)", "[|(]x", r"\|y"]
+    for whole in [r"(?i)a|b", r"(a)|\1", "abc", r"(?x) a | b", "(a|b"]:
+        assert alternatives(whole) == [whole]

@@ -46,15 +46,21 @@ class CueSet:
     text contains one of the plain strings every match of it contains (`_required`; a pattern with
     none is always searched), so a sentence costs a few substring tests plus the searches of the
     few cues that can match. The answer is the same as searching every pattern.
+
+    `split`: the set is only asked whether some pattern matches (`may`, `search`), never which or
+    where; then each top-level alternative of a pattern is a pattern of its own (`alternatives`), with
+    its own required strings, so a sentence is searched only for the alternatives it can match (one
+    cue list is often a single long alternation). `rxs` and `candidates` then index those alternatives.
     """
 
-    def __init__(self, patterns: list[str]) -> None:
+    def __init__(self, patterns: list[str], split: bool = False) -> None:
         self.patterns = list(patterns)
-        self.rxs = [re.compile(lookahead_last(p), FLAGS) for p in self.patterns]
+        pieces = [q for p in self.patterns for q in (alternatives(p) if split else [p])]
+        self.rxs = [re.compile(lookahead_last(p), FLAGS) for p in pieces]
         self.free: tuple[int, ...] = ()  # patterns without a required string: always searched
         by_lit: dict[str, list[int]] = {}
         free = []
-        for i, p in enumerate(self.patterns):
+        for i, p in enumerate(pieces):
             req = _literals(p)
             if req is None:
                 free.append(i)
@@ -100,7 +106,8 @@ class CueSet:
 
 
 def cue_set(patterns: list[str]) -> CueSet | None:
-    return CueSet(patterns) if patterns else None
+    """The patterns as a `CueSet` asked only whether one matches (`split`), or None for no patterns."""
+    return CueSet(patterns, split=True) if patterns else None
 
 
 def cues_match(cs: CueSet | None, text: str, folded: str) -> bool:
@@ -161,6 +168,31 @@ def lookahead_last(pattern: str) -> str:
     except re.error:
         return pattern
     return out
+
+
+def alternatives(pattern: str) -> list[str]:
+    """The top-level alternatives of `pattern` ("a|b(c|d)" -> ["a", "b(c|d)"]): `pattern` matches
+    somewhere in a text exactly when one of them does. A pattern whose parts cannot stand alone
+    (global inline flags, a backreference or a conditional, verbose mode) is its own single part."""
+    if re.match(r"\(\?[aiLmsux]+\)", pattern) or re.search(r"\\[1-9]|\(\?P=|\(\?\(|\(\?[aiLmsu-]*x", pattern):
+        return [pattern]
+    cuts, depth = [], 0
+    for i, c, plain in _scan(pattern):
+        if plain and c == "(":
+            depth += 1
+        elif plain and c == ")":
+            depth -= 1
+        elif plain and c == "|" and depth == 0:
+            cuts.append(i)
+    if not cuts or depth != 0:
+        return [pattern]
+    parts = [pattern[a + 1 : b] for a, b in zip([-1, *cuts], [*cuts, len(pattern)], strict=True)]
+    try:
+        for p in parts:
+            re.compile(p, FLAGS)
+    except re.error:
+        return [pattern]
+    return parts
 
 
 def _scan(pattern: str):  # type: ignore[no-untyped-def]
