@@ -79,6 +79,7 @@ from ingest.analysis.cues import (
     FLAGS,
     CueSet,
     Folded,
+    Hits,
     alternation,
     compile_cues,
     cue_set,
@@ -286,8 +287,8 @@ def _no_stage(cells: dict[str, Cell], own: list[Sentence], lens: Lens, ctx: DocC
 
 def _skipped(sents: list[Sentence], lens: Lens) -> set[int]:
     """Indices of sentences under headings the lens skips (related work, limitations, failed attempts)."""
-    rx = alternation(lens.skip_headings)
-    return {s.index for s in sents if s.heading and rx_hit(rx, s.heading)}
+    skipped = Hits(alternation(lens.skip_headings))
+    return {s.index for s in sents if s.heading and skipped[s.heading]}
 
 
 def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues", model: Model | None = None) -> Annotation:

@@ -253,6 +253,19 @@ def rx_hit(rx: re.Pattern[str] | None, text: str) -> bool:
     return bool(rx is not None and rx.search(text))
 
 
+class Hits(dict):
+    """`rx_hit(rx, text)` of each distinct text, searched once: a document's sentences share a few
+    hundred headings, and heading tests run per sentence."""
+
+    def __init__(self, rx: re.Pattern[str] | None) -> None:
+        super().__init__()
+        self.rx = rx
+
+    def __missing__(self, text: str) -> bool:
+        hit = self[text] = rx_hit(self.rx, text)
+        return hit
+
+
 def _required(seq: object) -> frozenset[str] | None:
     """Strings of which every match of the parsed regex `seq` contains one (folded), or None."""
 
