@@ -46,3 +46,22 @@ def _alive(pid: int) -> bool:
     # A zombie has ended (it only waits to be reaped by its parent).
     stat = Path(f"/proc/{pid}/stat")
     return not (stat.exists() and stat.read_text().split(") ", 1)[1].startswith("Z"))
+
+
+def _fail_on_load() -> None:
+    raise ValueError("cannot be read back")
+
+
+class _Unreadable:
+    """Pickles fine in the worker, fails to unpickle in the driver."""
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (_fail_on_load, ())
+
+
+def _unreadable(_: object, progress) -> _Unreadable:
+    return _Unreadable()
+
+
+def _big(n: int, progress) -> bytes:
+    return b"x" * n

@@ -94,8 +94,43 @@ def test_cueset_answers_as_searching_every_pattern(lens) -> None:
         lists = [c.cues for c in dim.categories] + [g for i in dim.indicators for g in i.all_of]
         lists += [x for x in (dim.context, dim.negation, dim.require, dim.exclude) if x]
         for cues in lists:
-            cs = CueSet(cues)
+            cs, parts = CueSet(cues), CueSet(cues, split=True)  # split: each top-level alternative apart
             for t in texts:
                 hits = [i for i, q in enumerate(cues) if re.search(q, t, re.I)]
                 assert cs.search(t, fold(t)) == bool(hits), (cues, t)
+                assert parts.search(t, fold(t)) == bool(hits), (cues, t)
+                assert parts.may(fold(t)) or not hits, (cues, t)
                 assert set(hits) <= set(cs.candidates(fold(t))), (cues, t)
+
+
+def test_a_leading_lookahead_is_tested_after_the_rest_with_the_same_matches(lens) -> None:
+    """`lookahead_last` (a speed-up of cues opening with a long lookahead) finds the same matches at
+    the same places and keeps group numbers; patterns it cannot rewrite safely stay as they are."""
+    import re
+
+    from ingest.analysis.cues import FLAGS, lookahead_last
+
+    assert lookahead_last(r"(?=[^.]{0,50}\bRL\b)\b(we|our)\b (use|adopt)") == (
+        r"(?=(?:\b(?:we|our)\b (?:use|adopt)))(?=[^.]{0,50}\bRL\b)\b(we|our)\b (use|adopt)"
+    )
+    for same in [r"\bGRPO\b", r"(?=a)(b)\1", r"(?=a)(?P<n>b)", r"(?=a)", r"(?x)(?=a) b", r"(?=a(b)"]:
+        assert lookahead_last(same) == same
+    assert lookahead_last(r"(?=[)(\]])(x)|y") == r"(?=(?:(?:x)|y))(?=[)(\]])(x)|y"
+    patterns = [q for d in lens.dimensions for c in d.categories for q in c.cues]
+    patterns += [r"(?=[^.;]{0,80}\breward)(we|our) (\w+ ){0,3}(use|train)\w*|(?=\w)RL (stage|phase)"]
+    texts = [*_sample_texts(), "Our team uses RL. We train a reward model. RL stage, then the RL phase with reward."]
+    for p in patterns:
+        fast, slow = re.compile(lookahead_last(p), FLAGS), re.compile(p, FLAGS)
+        if fast.pattern == p:
+            continue
+        for t in texts:
+            got, want = fast.finditer(t), slow.finditer(t)
+            assert [(m.span(), m.groups()) for m in got] == [(m.span(), m.groups()) for m in want], (p, t)
+
+
+def test_alternatives_split_only_at_the_top_level() -> None:
+    from ingest.analysis.cues import alternatives
+
+    assert alternatives(r"\bagents?\b|tool[- ](use|call)|[|(]x|\|y") == [r"\bagents?\b", "tool[- ](use|call)", "[|(]x", r"\|y"]
+    for whole in [r"(?i)a|b", r"(a)|\1", "abc", r"(?x) a | b", "(a|b"]:
+        assert alternatives(whole) == [whole]

@@ -23,7 +23,7 @@ from ingest.store.manifest import TABLES
 from ingest.store.store import Store
 
 from .conftest import REPO, write_pdf, write_report
-from .executor_jobs import _alive, _allocate, _pages, _raise, _segfault, _sleep, _sleep_with_grandchild
+from .executor_jobs import _alive, _allocate, _big, _pages, _raise, _segfault, _sleep, _sleep_with_grandchild, _unreadable
 from .pathological import deflate_bomb
 
 #: Columns that hold times or durations, which differ between any two runs.
@@ -68,6 +68,16 @@ def test_crash_and_exception_in_a_job_become_failures():
     assert isinstance(crash, Failure) and crash.kind == "crash" and "SIGSEGV" in crash.message
     bug = run_isolated(_raise, None, Limits())
     assert isinstance(bug, Failure) and bug.kind == "error" and "ValueError: a bug" in bug.message
+
+
+def test_a_value_is_handed_out_as_returned_and_an_unreadable_one_is_a_failure():
+    """The worker's value travels pickled and is unpickled when handed out (after the next job started)."""
+    got = dict(run_jobs([Job("big", _big, 3 << 20), Job("bad", _unreadable, None), Job("int", _sleep, 0)], Limits(), workers=1))
+    assert isinstance(got["big"], Done) and got["big"].value == b"x" * (3 << 20)
+    assert isinstance(got["int"], Done) and got["int"].value == 0
+    bad = got["bad"]
+    assert isinstance(bad, Failure) and bad.kind == "error"
+    assert "unreadable reply (ValueError: cannot be read back)" in bad.message
 
 
 def test_jobs_run_in_parallel_and_a_slow_one_does_not_hold_up_the_others():

@@ -79,6 +79,7 @@ from ingest.analysis.cues import (
     FLAGS,
     CueSet,
     Folded,
+    Hits,
     alternation,
     compile_cues,
     cue_set,
@@ -286,8 +287,8 @@ def _no_stage(cells: dict[str, Cell], own: list[Sentence], lens: Lens, ctx: DocC
 
 def _skipped(sents: list[Sentence], lens: Lens) -> set[int]:
     """Indices of sentences under headings the lens skips (related work, limitations, failed attempts)."""
-    rx = alternation(lens.skip_headings)
-    return {s.index for s in sents if s.heading and rx_hit(rx, s.heading)}
+    skipped = Hits(alternation(lens.skip_headings))
+    return {s.index for s in sents if s.heading and skipped[s.heading]}
 
 
 def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues", model: Model | None = None) -> Annotation:
@@ -307,10 +308,10 @@ def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues", model
     ctx = DocContext(background(sents, is_summary), len(sents), summary(sents, is_summary))
     model = model or load_model()
     kept = [s for s in sents if s.index not in skip]
-    # codebook: only sentences on the authors' own training are evidence of use (sentence roles)
-    other = set(roles(sents, lens))
-    own = [s for s in kept if s.index not in other]
     low = Folded()  # each sentence folded once for all dimensions
+    # codebook: only sentences on the authors' own training are evidence of use (sentence roles)
+    other = set(roles(sents, lens, low))
+    own = [s for s in kept if s.index not in other]
     cells: dict[str, Cell] = {}
     evidence: list[EvidenceRow] = []
     derived = [d for d in lens.dimensions if d.kind == "single" and d.derive is not None]

@@ -33,9 +33,9 @@ def _level_rx(lens: Lens, dim: Dimension) -> _LevelRx:
         _LEVEL_CACHE[key] = _LevelRx(
             cue_set(dim.require),
             cue_set(dim.exclude),
-            [(i.name, [CueSet(g) for g in i.all_of], cue_set(i.exclude), i.window) for i in dim.indicators],
+            [(i.name, [CueSet(g, split=True) for g in i.all_of], cue_set(i.exclude), i.window) for i in dim.indicators],
             {
-                i.name: (alternation(i.under_heading.heading), [CueSet(g) for g in i.under_heading.all_of])
+                i.name: (alternation(i.under_heading.heading), [CueSet(g, split=True) for g in i.under_heading.all_of])
                 if i.under_heading
                 else None
                 for i in dim.indicators

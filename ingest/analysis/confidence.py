@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from ingest.analysis.cues import Hits
 from ingest.analysis.evidence import Sentence
 
 MODEL_PATH = Path(__file__).resolve().parents[2] / "data" / "confidence.json"
@@ -201,12 +202,14 @@ def load_model(path: Path = MODEL_PATH) -> Model:
 
 def background(sents: Iterable[Sentence], is_summary: re.Pattern[str] | None) -> frozenset[int]:
     """Indices of sentences in summary sections (abstract, introduction, conclusion) or before the first heading."""
-    return frozenset(s.index for s in sents if not s.heading or (is_summary is not None and is_summary.search(s.heading)))
+    on = Hits(is_summary)  # each heading tested once
+    return frozenset(s.index for s in sents if not s.heading or on[s.heading])
 
 
 def summary(sents: Iterable[Sentence], is_summary: re.Pattern[str] | None) -> frozenset[int]:
     """Indices of sentences under a heading of a summary section (abstract, introduction, conclusion)."""
-    return frozenset(s.index for s in sents if s.heading and is_summary is not None and is_summary.search(s.heading))
+    on = Hits(is_summary)
+    return frozenset(s.index for s in sents if s.heading and on[s.heading])
 
 
 def unsure(origin: object, confidence: object, model: Model | None = None) -> bool:

@@ -22,15 +22,16 @@ from contextlib import suppress
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Protocol
-
-from threadpoolctl import ThreadpoolController
+from typing import TYPE_CHECKING, Protocol
 
 from ingest.analysis.confidence import DEFAULT_THRESHOLD, FEATURES, Model, load_model, parse_model
 from ingest.analysis.lens import Lens
 from ingest.common.atomic import atomic_write_bytes, dumps
 from ingest.common.records import Bundle
 from ingest.sources.schema import ReportSpec
+
+if TYPE_CHECKING:  # imported by the fit only: every run imports this module, few refit
+    from threadpoolctl import ThreadpoolController
 
 EXAMPLES_PATH = Path(__file__).resolve().parents[2] / "data" / "confidence_examples.json"
 #: A kept refit is a few hundred bytes; anything far larger is not one.
@@ -143,6 +144,7 @@ def _blas_threads() -> ThreadpoolController:
     """The loaded BLAS/OpenMP libraries, found once: `threadpool_limits` searches them on every call,
     a share of every fit in the evals' leave-one-out loops (hundreds of fits)."""
     from sklearn.linear_model import LogisticRegression  # noqa: F401  (loads the libraries to control)
+    from threadpoolctl import ThreadpoolController
 
     return ThreadpoolController()
 

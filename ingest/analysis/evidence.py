@@ -86,7 +86,7 @@ def _is_prose(line: str) -> bool:
     # A table-of-contents line ("5.3 Reward Model . . . . 29"); a leader has at least four dots.
     if not s or (s.count(".") >= 4 and _LEADER.search(s)):
         return False
-    words = len(_WORD.findall(s))
+    words = _words(s, 4)
     if not words:
         return False
     ascii_ = s.isascii()
@@ -94,6 +94,16 @@ def _is_prose(line: str) -> bool:
     if letters / max(1, len(s) - s.count(" ")) < 0.55:
         return False
     return words >= 4 or (words >= 2 and s[-1] in ".!?:;,") or (not ascii_ and len(_CJK.findall(s)) >= 6)
+
+
+def _words(text: str, cap: int) -> int:
+    """`len(_WORD.findall(text))`, counted no further than `cap` (the rules only ask "at least N")."""
+    n = 0
+    for _ in _WORD.finditer(text):
+        n += 1
+        if n >= cap:
+            break
+    return n
 
 
 def heading_of(line: str) -> str | None:
@@ -224,6 +234,6 @@ def sentences(segments: Iterable[Segment]) -> list[Sentence]:
         for heading, chapter, block in chaptered_blocks(seg.text, heading, chapter):  # noqa: B020 - they carry on
             for s in split_sentences(block):
                 text = fold(s)
-                if len(_WORD.findall(text)) >= MIN_SENTENCE_WORDS:
+                if _words(text, MIN_SENTENCE_WORDS) >= MIN_SENTENCE_WORDS:
                     out.append(Sentence(text, seg.page, label, seg.section, len(out), heading, chapter))
     return out

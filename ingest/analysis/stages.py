@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ingest.analysis.cues import alternation, rx_hit
+from ingest.analysis.cues import Hits, alternation, rx_hit
 from ingest.analysis.evidence import Sentence
 from ingest.analysis.lens import NOT_DISCLOSED, Lens
 
@@ -35,8 +35,8 @@ def no_stage(own: list[Sentence], lens: Lens, used: tuple[str, ...]) -> NoStage 
         return None
     stage, negated, evidence = alternation(ns.stage), alternation(ns.negated), alternation(ns.evidence)
     said = next((s for s in own if rx_hit(negated, s.text)), None)
-    heads = alternation(ns.stage_headings)
-    if any((rx_hit(stage, s.text) or rx_hit(heads, s.heading)) and not rx_hit(negated, s.text) for s in own):
+    heads = Hits(alternation(ns.stage_headings))  # each heading tested once
+    if any((rx_hit(stage, s.text) or heads[s.heading]) and not rx_hit(negated, s.text) for s in own):
         return None
     if said is not None:
         return NoStage(ns.value, said, True)

@@ -3,6 +3,7 @@ which runs one job under the limits and sends what happened back on the pipe."""
 
 from __future__ import annotations
 
+import io
 import math
 import os
 import pickle
@@ -17,6 +18,10 @@ try:
     import resource
 except ImportError:  # not POSIX: only the wall-clock limit applies
     resource = None  # type: ignore[assignment]
+
+
+#: Opens a message that is a job's pickled value (a pickle of protocol 2 or more opens with 0x80).
+RAW_VALUE = b"FRL-VALUE\x00"
 
 
 def _apply_limits(limits: Limits) -> None:
@@ -49,7 +54,12 @@ def _worker(conn: Connection, fn: JobFn, arg: Any, limits: Limits) -> None:
         _apply_limits(limits)
         conn.send(("started",))
         value = fn(arg, lambda done, total: conn.send(("page", done, total)))
-        conn.send(("ok", value))
+        # Sent as its pickle after a mark, unpickled by the driver once it has started the next job
+        # (see `ingest.run.executor.run_jobs`); one buffer, as `conn.send` would make.
+        buf = io.BytesIO()
+        buf.write(RAW_VALUE)
+        pickle.dump(value, buf, protocol=pickle.HIGHEST_PROTOCOL)
+        conn.send_bytes(buf.getbuffer())
     except MemoryError:
         _send(conn, ("memory",))
     except BaseException as exc:  # the driver turns this into a failed report, never a crash

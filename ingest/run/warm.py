@@ -29,6 +29,8 @@ from ingest.analysis.roles import role_of
 
 #: The lexicons compiled in this process, by fingerprint (see `warm_lexicon`).
 _LEXICONS: dict[str, Lexicon] = {}
+#: The lenses whose cues this process compiled, by fingerprint (see `warm_lens`).
+_LENSES: dict[str, Lens] = {}
 
 
 def warm_lexicon(lexicon: Lexicon) -> Lexicon:
@@ -37,6 +39,16 @@ def warm_lexicon(lexicon: Lexicon) -> Lexicon:
     A job receives its lexicon pickled: a new object, whose compiled patterns (a cached property)
     would be compiled again in every job, and `re`'s cache no longer holds them."""
     return _LEXICONS.get(lexicon.fingerprint, lexicon)
+
+
+def warm_lens(fingerprint: str) -> Lens | None:
+    """The lens of that content `warm_caches` loaded in this process, if any (see `pipeline_steps.Task`)."""
+    return _LENSES.get(fingerprint)
+
+
+def warm_lexicon_of(fingerprint: str) -> Lexicon | None:
+    """The lexicon of that content `warm_caches` compiled in this process, if any."""
+    return _LEXICONS.get(fingerprint)
 
 
 def warm_caches(lexicon: Lexicon | None = None, lens: Lens | None = None) -> None:
@@ -50,6 +62,7 @@ def warm_caches(lexicon: Lexicon | None = None, lens: Lens | None = None) -> Non
         lens = lens or load_lens(DEFAULT_LENS)
         annotate([], lens)  # compiles every dimension's cues, gates and level indicators
         role_of(Sentence("", 0, "", "", 0), lens)  # compiles the sentence-role rules
+        _LENSES[lens.fingerprint] = lens
     with contextlib.suppress(Exception):
         cat = load_catalogue()
         _ = cat._names, cat._patterns, cat.name_keys, cat.by_id, cat.fingerprint
