@@ -64,6 +64,7 @@ DEFERRED: list[tuple[str, str, str]] = [
     ("ingest.outputs.pageimage", "PIL.ImageDraw", "dashboard pages that draw no page image"),
     ("ingest.analysis.annotate_common", "sklearn.feature_extraction.text", "annotation without the TF-IDF similarity"),
     ("ingest.analysis.confidence_fit", "sklearn.linear_model", "applying a fitted model (only fitting needs it)"),
+    ("ingest.analysis.confidence_fit", "threadpoolctl", "every run that does not refit the confidence model"),
     ("ingest.run.executor", "distributed", "every executor but the optional dask one"),
     ("ingest.sources.hosts", "httpx", "offline runs (no fetch)"),
     ("ingest.sources.hosts", "httpcore", "offline runs (no fetch)"),

@@ -25,6 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.results_log import recorded  # noqa: E402
+
 #: Run in each checkout (cwd): the CPU seconds of each stage over every document, best of `repeat`.
 _TIMER = r"""
 import json, pickle, sys, time
@@ -104,4 +106,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with recorded(__file__):
+        raise SystemExit(main())
