@@ -42,7 +42,7 @@ from ingest.common.document import Document
 from ingest.common.records import Results, ResultTable
 from ingest.reading.captions import label_tables
 from ingest.reading.extract import KeptPages
-from ingest.reading.pdf_words import page_lines, page_rules, page_words
+from ingest.reading.pdf_words import in_body, page_lines, page_rules, page_words
 from ingest.reading.structure import Table as StructTable
 from ingest.reading.structure_regions import fix_sizes, page_tables
 from ingest.reading.table_text import CAPTION, FIGURE_CAPTION, Word
@@ -184,7 +184,7 @@ def pdf_tables(
                 width, height = page.get_width(), page.get_height()
                 fixed = fix_sizes(words)
                 every = page_lines(fixed)  # the page's lines, grouped once: captions may sit in the margins
-                body = [ln for ln in every[0] if 0.05 * height < (ln.top + ln.bottom) / 2 < 0.95 * height]
+                body = [ln for ln in every[0] if in_body(ln.top, ln.bottom, height)]
                 found = label_tables(fixed, page_tables(fixed, rules, width, num, height, (body, every[1])), every)
                 if have is None:
                     page.close()

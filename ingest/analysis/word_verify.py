@@ -293,19 +293,11 @@ class Around:
     the parts only some cells ask about (a model read from the column's lines, the label area's
     words) are worked out when first asked."""
 
-    def __init__(
-        self,
-        v: Phrase,
-        lines: list[list[Phrase]],
-        caption: str,
-        above: frozenset[str],
-        left: LeftWords | None = None,
-        cols: Columns | None = None,
-    ) -> None:
-        self._v, self._caption = v, caption
-        self._left = left or LeftWords(lines)
-        self._cols = cols or Columns(lines)
-        self.row = tuple(p for p in lines[v.line] if p.x1 <= v.x0 and not p.value)  # the row's labels
+    def __init__(self, v: Phrase, cols: Columns, left: LeftWords, caption: str, above: frozenset[str]) -> None:
+        """`cols` and `left`: the region's `Columns` and `LeftWords`, kept for all its values;
+        `above`: the text words of the lines above the value."""
+        self._v, self._cols, self._left, self._caption = v, cols, left, caption
+        self.row = tuple(p for p in cols.lines[v.line] if p.x1 <= v.x0 and not p.value)  # the row's labels
         self.row_t = frozenset(_tokens(*(p.text for p in self.row)))
         self.above = above  # every text word above the value's line
 
@@ -333,19 +325,6 @@ class Around:
     def column_t(self) -> frozenset[str]:
         """The words of the column's text phrases."""
         return frozenset(_tokens(*(p.text for p in self.column if not p.value)))
-
-
-def around(
-    v: Phrase,
-    lines: list[list[Phrase]],
-    caption: str,
-    above: frozenset[str],
-    left: LeftWords | None = None,
-    cols: Columns | None = None,
-) -> Around:
-    """The `Around` of value phrase `v`; `above`: the text words of the lines above it; `left` and
-    `cols`: the region's `LeftWords` and `Columns`, when the caller keeps them for all its values."""
-    return Around(v, lines, caption, above, left, cols)
 
 
 def _place_agrees(c: ResultCell, a: Around, described: frozenset[str] = frozenset()) -> bool:
@@ -413,7 +392,7 @@ def verify_on_words(
     def at(v: Phrase) -> Around:
         key = (v.line, v.x0)
         if key not in seen:
-            seen[key] = around(v, lines, caption, above[v.line], left, cols)
+            seen[key] = Around(v, cols, left, caption, above[v.line])
         return seen[key]
 
     found: list[Phrase | None] = []

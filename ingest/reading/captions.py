@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from ingest.reading.pdf_words import group_lines, page_cell_gap, split_segments
+from ingest.reading.pdf_words import page_lines
 from ingest.reading.structure import Table, table_from_words
 from ingest.reading.table_text import CAPTION, Line, Word
 
@@ -113,13 +113,7 @@ def label_tables(words: list[Word], tables: list[Table], prepared: tuple[list[Li
     stage leaves out); `prepared`: `pdf_words.page_lines(words)` when the caller has it."""
     if not tables or not any("able" in w.text or "ABLE" in w.text or w.text.startswith("Tab") for w in words):
         return tables
-    if prepared is not None:
-        lines, gap = prepared
-    else:
-        lines = group_lines(words)
-        gap = page_cell_gap(lines)
-        for ln in lines:
-            ln.segs = split_segments(ln.words, gap)
+    lines, gap = prepared if prepared is not None else page_lines(words)
     named = {id(t): c for c, t in attach(tables, captions(lines))}
     out = []
     for t in tables:

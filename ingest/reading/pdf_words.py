@@ -204,12 +204,18 @@ def page_cell_gap(lines: list[Line]) -> float:
     return max(CELL_GAP_EM, 1.35 * statistics.median(gaps))
 
 
+def in_body(top: float, bottom: float, page_height: float) -> bool:
+    """Whether something set from `top` to `bottom` lies in a page's body: its middle outside the
+    outer 5% of the page, where running headers and footers stand."""
+    return 0.05 * page_height < (top + bottom) / 2 < 0.95 * page_height
+
+
 def page_lines(words: list[Word], page_height: float = 0.0) -> tuple[list[Line], float]:
     """A page's lines with their segments set, and the page's cell gap: the one line grouping both
     table readers start from. `page_height`: when given, words in the outer 5% of the page
     (running headers and footers) are left out."""
     if page_height > 0:
-        words = [w for w in words if 0.05 * page_height < (w.top + w.bottom) / 2 < 0.95 * page_height]
+        words = [w for w in words if in_body(w.top, w.bottom, page_height)]
     lines = group_lines(words)
     gap_em = page_cell_gap(lines)
     for ln in lines:
