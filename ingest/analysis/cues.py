@@ -56,7 +56,7 @@ class CueSet:
     def __init__(self, patterns: list[str], split: bool = False) -> None:
         self.patterns = list(patterns)
         pieces = [q for p in self.patterns for q in (alternatives(p) if split else [p])]
-        self.rxs = [re.compile(lookahead_last(p), FLAGS) for p in pieces]
+        self.rxs = compile_cues(pieces)
         self.free: tuple[int, ...] = ()  # patterns without a required string: always searched
         by_lit: dict[str, list[int]] = {}
         free = []
@@ -115,7 +115,8 @@ def cues_match(cs: CueSet | None, text: str, folded: str) -> bool:
 
 
 def compile_cues(patterns: list[str]) -> list[re.Pattern[str]]:
-    return [re.compile(p, FLAGS) for p in patterns]
+    """The patterns compiled, each as `lookahead_last` rewrites it (same matches, same spans)."""
+    return [re.compile(lookahead_last(p), FLAGS) for p in patterns]
 
 
 def alternation(patterns: list[str]) -> re.Pattern[str] | None:
