@@ -114,3 +114,30 @@ def test_browser_coverage_chart_downloads_as_svg_and_offline_html(server: str, t
         assert "Benchmarks per category" in texts
     name, page_html = got["html"]
     assert name == "bench_coverage.html" and b"Plotly.newPlot" in page_html and b"<script src=" not in page_html
+
+
+def test_claims_point_click_in_its_fragment_still_opens_the_table(server: str) -> None:
+    """The claims section is a fragment (a pick there redraws it alone); a click on one of its plotly
+    points must still rerun the whole page, so the table section below shows the clicked report."""
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as pw:
+        browser = launch(pw)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1200})
+            watch(page)
+            page.goto(f"{server}/benchmarks?interactive=true")
+            settle(page)
+            expect(page.get_by_text("Post-9B — Table in 'Results'", exact=False)).to_have_count(0)
+            points = page.locator(".st-key-bench_claims .js-plotly-plot .scatterlayer .point")
+            points.first.wait_for(state="attached", timeout=30_000)
+            for i in range(points.count()):  # the point of Post-9B (its report holds the only such table)
+                points.nth(i).scroll_into_view_if_needed()
+                points.nth(i).click(force=True)
+                settle(page)
+                if "report=post-9b" in page.url:
+                    break
+            assert "report=post-9b" in page.url
+            expect(page.get_by_text("Post-9B — Table in 'Results'", exact=False).first).to_be_attached()
+        finally:
+            browser.close()

@@ -25,6 +25,9 @@ from views import htmlchart as hc
 from views.plain import escape_md, message, redact
 
 BARS_KEY = "bench_bars"
+#: Set when a click on a chart picked a table: the chart's fragment then reruns the whole page, whose
+#: table section is outside the fragments.
+_OPENED = "bench_chart_opened"
 CLAIMS_KEY = "bench_claims"
 #: Rows drawn by the plain (HTML) coverage table and score bars; the CSV downloads have them all.
 COVERAGE_ROWS = 40
@@ -166,6 +169,13 @@ def _on_click(chart_key: str) -> None:
     params = target[1] if target else {}
     if params.get("report") and params.get("table"):
         st.session_state["report"], st.session_state["table"] = params["report"], params["table"]
+        st.session_state[_OPENED] = True
+
+
+def _rerun_if_opened() -> None:
+    """End a fragment's run with a run of the whole page when one of its charts picked a table."""
+    if st.session_state.pop(_OPENED, False):
+        st.rerun(scope="app")
 
 
 def render() -> None:
@@ -205,7 +215,10 @@ def render() -> None:
     _claims_section(key, tbl, cat, interactive, (rq, limit, has_box))
 
 
+@st.fragment
 def _scores_section(key: data.Stamp, cat: Catalogue, interactive: bool) -> None:
+    """One benchmark's own-model scores. A fragment: picking another benchmark redraws this section
+    only; a click that opens a table below reruns the page (the table section is outside it)."""
     st.subheader("Scores on one benchmark")
     choices = _choices(key)
     if choices.empty:
@@ -240,6 +253,7 @@ def _scores_section(key: data.Stamp, cat: Catalogue, interactive: bool) -> None:
         st.html(htmltable.table(shown.head(BAR_ROWS), wide=("caption",)))
         st.download_button("Shown scores (CSV)", lambda: to_csv(shown), file_name=f"{bench}-scores.csv",
                            mime="text/csv", key="dl_bench_scores", on_click="ignore")  # fmt: skip
+    _rerun_if_opened()
 
 
 def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str, str]) -> None:
@@ -327,9 +341,11 @@ def _board(key: data.Stamp) -> pd.DataFrame:
     return leaderboard(data.tables()[0]["results"], catalogue())
 
 
+@st.fragment
 def _leaderboard_section(key: data.Stamp) -> None:
     """Every report's claims on one benchmark, ranked, with the values two reports print differently
-    for one model, metric and setting flagged (ingest/outputs/leaderboard.py)."""
+    for one model, metric and setting flagged (ingest/outputs/leaderboard.py). A fragment: picking
+    another benchmark redraws this section only."""
     st.subheader("Claims across reports")
     board = _board(key)
     if board.empty:
@@ -348,11 +364,13 @@ def _leaderboard_section(key: data.Stamp) -> None:
                        mime="text/csv", key="dl_leaderboard", on_click="ignore")  # fmt: skip
 
 
+@st.fragment
 def _claims_section(
     key: data.Stamp, tbl: dict[str, pd.DataFrame], cat: Catalogue, interactive: bool, narrow: tuple[str, int, bool]
 ) -> None:
     """Claims vs disclosure and coverage vs density: each scatter draws at most `limit` points (the
-    first by report name among those whose name contains `rq`) and says how many in a sentence."""
+    first by report name among those whose name contains `rq`) and says how many in a sentence. A
+    fragment, as the scores section is."""
     rq, limit, has_box = narrow
     st.subheader("Claims vs disclosure")
     level_dims = [d for d in data.dimensions() if d.kind == "level"]
@@ -406,6 +424,7 @@ def _claims_section(
     chart_export.controls([("bench_density", "Coverage vs density", lambda: bc.density_scatter(shown, term, note))])
     if len(dens) and not dens["has_results"].any():
         st.caption("No report here has benchmark results yet: every point sits at zero coverage.")
+    _rerun_if_opened()
 
 
 if __name__ == "__main__":
