@@ -202,13 +202,13 @@ class Columns:
 
     def __init__(self, lines: list[list[Phrase]]) -> None:
         self.lines = lines
-        self._x0 = [[p.x0 for p in ln] for ln in lines]
-        self._x1 = [[p.x1 for p in ln] for ln in lines]
-        self._sorted = [all(a <= b for a, b in itertools.pairwise(x1)) for x1 in self._x1]
+        self.x0s = [[p.x0 for p in ln] for ln in lines]
+        self.x1s = [[p.x1 for p in ln] for ln in lines]
+        self.sorted = [all(a <= b for a, b in itertools.pairwise(x1)) for x1 in self.x1s]
         self._text = [[(p.x0, p.x1) for p in ln if not p.value] for ln in lines]
         self._values: dict[int, list[Phrase]] = {}  # line -> its value phrases, when first asked
         self._split: dict[tuple[int, int], bool] = {}  # (id of a header phrase, value line) -> `_splits`
-        self.plain: dict[tuple[int, float, float], list[Phrase]] = {}  # see `_line_over`
+        self.plain: dict[tuple[int, int, int], list[Phrase]] = {}  # see `_line_over`
 
     def text_over(self, k: int, v: Phrase) -> bool:
         """Whether a text phrase (not a value) of line k overlaps `v` horizontally."""
@@ -217,9 +217,9 @@ class Columns:
     def over(self, k: int, v: Phrase) -> list[Phrase]:
         """The phrases of line k that overlap `v` horizontally, left to right."""
         ln = self.lines[k]
-        if not self._sorted[k]:
+        if not self.sorted[k]:
             return [p for p in ln if p.x0 < v.x1 and p.x1 > v.x0]
-        return ln[bisect.bisect_right(self._x1[k], v.x0) : bisect.bisect_left(self._x0[k], v.x1)]
+        return ln[bisect.bisect_right(self.x1s[k], v.x0) : bisect.bisect_left(self.x0s[k], v.x1)]
 
     def narrow(self, p: Phrase, v: Phrase) -> Phrase | None:
         """`_narrow(p, v, self.lines)`, with whether `p` splits over `v`'s line found once per line
@@ -237,14 +237,17 @@ class Columns:
 
 
 def _line_over(cols: Columns, k: int, v: Phrase) -> list[Phrase]:
-    """The phrases of line k over `v` (`_narrow`ed). The caller does not change the list: when no
-    phrase over `v` has two words (nothing to narrow) it is shared by every value with `v`'s x0 and
-    x1 (the values of one column, set with figures of one width, ask the same)."""
-    key = (k, v.x0, v.x1)
+    """The phrases of line k over `v` (`_narrow`ed). The caller does not change the list: on a line
+    set left to right, when no phrase over `v` has two words (nothing to narrow), it is shared by
+    every value over the same phrases of line k (the values of one column)."""
+    if not cols.sorted[k]:
+        return [q for p in cols.over(k, v) if (q := cols.narrow(p, v)) is not None]
+    i, j = bisect.bisect_right(cols.x1s[k], v.x0), bisect.bisect_left(cols.x0s[k], v.x1)
+    key = (k, i, j)
     plain = cols.plain.get(key)
     if plain is not None:
         return plain
-    over = cols.over(k, v)
+    over = cols.lines[k][i:j]
     if all(len(p.words) < 2 for p in over):
         cols.plain[key] = over
         return over
