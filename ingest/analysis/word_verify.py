@@ -205,14 +205,14 @@ class Columns:
         self.x0s = [[p.x0 for p in ln] for ln in lines]
         self.x1s = [[p.x1 for p in ln] for ln in lines]
         self.sorted = [all(a <= b for a, b in itertools.pairwise(x1)) for x1 in self.x1s]
-        self._text = [[(p.x0, p.x1) for p in ln if not p.value] for ln in lines]
+        self.texts = [[(p.x0, p.x1) for p in ln if not p.value] for ln in lines]  # per line, its text phrases' x0, x1
         self._values: dict[int, list[Phrase]] = {}  # line -> its value phrases, when first asked
         self._split: dict[tuple[int, int], bool] = {}  # (id of a header phrase, value line) -> `_splits`
         self.plain: dict[tuple[int, int, int], list[Phrase]] = {}  # see `_line_over`
 
     def text_over(self, k: int, v: Phrase) -> bool:
         """Whether a text phrase (not a value) of line k overlaps `v` horizontally."""
-        return any(a < v.x1 and b > v.x0 for a, b in self._text[k])
+        return any(a < v.x1 and b > v.x0 for a, b in self.texts[k])
 
     def over(self, k: int, v: Phrase) -> list[Phrase]:
         """The phrases of line k that overlap `v` horizontally, left to right."""
@@ -268,9 +268,10 @@ def _headers_of(cols: Columns, v: Phrase, line_over: Callable[[int], list[Phrase
     with no text phrase over the value, met before the block, holds values or nothing there: it is
     passed without narrowing its phrases."""
     line = line_over or partial(_line_over, cols, v=v)
+    texts, x0, x1 = cols.texts, v.x0, v.x1
     block: list[list[Phrase]] = []
     for k in range(v.line - 1, -1, -1):
-        if not block and not cols.text_over(k, v):
+        if not block and not any(a < x1 and b > x0 for a, b in texts[k]):  # `cols.text_over(k, v)`, inline
             continue
         over = line(k)
         if not over:
