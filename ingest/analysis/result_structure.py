@@ -66,7 +66,6 @@ def structure_table(st: StructTable, cat: Catalogue, words: list[Word] | None = 
             continue
         t = Table(st.page, str(st.page), st.label, st.caption, orientation, cells, region=list(st.bbox), attributes=attributes)
         validate(t, grid, cat)
-        t.cells = [replace(c, review=NOT_CHECKED) for c in t.cells]
         if out is None:
             out = t
         else:
@@ -75,6 +74,9 @@ def structure_table(st: StructTable, cat: Catalogue, words: list[Word] | None = 
             out.attributes += t.attributes
     if out is None:
         return None, "no numeric cell with a model and a benchmark header"
+    # every cell's review: why the page's words do not confirm it ("" when they do), or unchecked
     if words is not None:
         out.cells = verify_on_words(out.cells, words, st.bbox, st.caption, out.attributes)
+    else:
+        out.cells = [replace(c, review=NOT_CHECKED) for c in out.cells]
     return out, ""

@@ -28,8 +28,9 @@ import bisect
 import itertools
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, partial
 
 from ingest.analysis.benchmarks import norm_name
 from ingest.analysis.result_meaning import GLUED_DELTA, REPORT_MODEL, clean
@@ -169,14 +170,22 @@ def _narrow(p: Phrase, v: Phrase, lines: list[list[Phrase]]) -> Phrase | None:
     """A header phrase over `v` that also stands over another value of `v`'s line, cut to its
     words over `v` when each of its words stands over one value of that line: headers of adjacent
     columns set closer than a word gap, not one header spanning them. None when no word is over `v`."""
-    if len(p.words) < 2:
+    if len(p.words) < 2 or not _splits(p, [q for q in lines[v.line] if q.value]):
         return p
-    values = [q for q in lines[v.line] if q.value]
+    return _cut(p, v)
+
+
+def _splits(p: Phrase, values: list[Phrase]) -> bool:
+    """Whether `_narrow` cuts header phrase `p` over the `values` of a line: it stands over two or
+    more of them and each of its words over exactly one (the same for every value of that line)."""
     if sum(_over(p, q) for q in values) < 2:
-        return p
-    if any(sum(_over(_word(w, p.line), q) for q in values) != 1 for w in p.words):
-        return p  # a word over a gap or over two values: one header spanning the columns
-    mine = [w for w in p.words if _over(_word(w, p.line), v)]
+        return False
+    return not any(sum(_over(_word(w, p.line), q) for q in values) != 1 for w in p.words)
+
+
+def _cut(p: Phrase, v: Phrase) -> Phrase | None:
+    """`p` cut to its words over `v`; None when none is."""
+    mine = [w for w in p.words if min(w.x1, v.x1) - max(w.x0, v.x0) > 0]  # `_over(_word(w, p.line), v)`
     if not mine:
         return None
     return Phrase(" ".join(w.text for w in mine), mine[0].x0, mine[-1].x1, p.line, tuple(mine))
@@ -193,44 +202,78 @@ class Columns:
 
     def __init__(self, lines: list[list[Phrase]]) -> None:
         self.lines = lines
-        self._x0 = [[p.x0 for p in ln] for ln in lines]
-        self._x1 = [[p.x1 for p in ln] for ln in lines]
-        self._sorted = [all(a <= b for a, b in itertools.pairwise(x1)) for x1 in self._x1]
-        self._text = [[(p.x0, p.x1) for p in ln if not p.value] for ln in lines]
+        self.x0s = [[p.x0 for p in ln] for ln in lines]
+        self.x1s = [[p.x1 for p in ln] for ln in lines]
+        self.sorted = [all(a <= b for a, b in itertools.pairwise(x1)) for x1 in self.x1s]
+        self.texts = [[(p.x0, p.x1) for p in ln if not p.value] for ln in lines]  # per line, its text phrases' x0, x1
+        self._values: dict[int, list[Phrase]] = {}  # line -> its value phrases, when first asked
+        self._split: dict[tuple[int, int], bool] = {}  # (id of a header phrase, value line) -> `_splits`
+        self.plain: dict[tuple[int, int, int], list[Phrase]] = {}  # see `_line_over`
 
     def text_over(self, k: int, v: Phrase) -> bool:
         """Whether a text phrase (not a value) of line k overlaps `v` horizontally."""
-        return any(a < v.x1 and b > v.x0 for a, b in self._text[k])
+        return any(a < v.x1 and b > v.x0 for a, b in self.texts[k])
 
     def over(self, k: int, v: Phrase) -> list[Phrase]:
         """The phrases of line k that overlap `v` horizontally, left to right."""
         ln = self.lines[k]
-        if not self._sorted[k]:
+        if not self.sorted[k]:
             return [p for p in ln if p.x0 < v.x1 and p.x1 > v.x0]
-        return ln[bisect.bisect_right(self._x1[k], v.x0) : bisect.bisect_left(self._x0[k], v.x1)]
+        return ln[bisect.bisect_right(self.x1s[k], v.x0) : bisect.bisect_left(self.x0s[k], v.x1)]
+
+    def narrow(self, p: Phrase, v: Phrase) -> Phrase | None:
+        """`_narrow(p, v, self.lines)`, with whether `p` splits over `v`'s line found once per line
+        (every value of a line asks it of the same header phrases)."""
+        if len(p.words) < 2:
+            return p
+        key = (id(p), v.line)  # `p` is one of `self.lines`' phrases, alive as long as `self`
+        split = self._split.get(key)
+        if split is None:
+            values = self._values.get(v.line)
+            if values is None:
+                values = self._values[v.line] = [q for q in self.lines[v.line] if q.value]
+            split = self._split[key] = _splits(p, values)
+        return _cut(p, v) if split else p
 
 
 def _line_over(cols: Columns, k: int, v: Phrase) -> list[Phrase]:
-    """The phrases of line k over `v` (`_narrow`ed)."""
-    return [q for p in cols.over(k, v) if (q := p if len(p.words) < 2 else _narrow(p, v, cols.lines)) is not None]
+    """The phrases of line k over `v` (`_narrow`ed). The caller does not change the list: on a line
+    set left to right, when no phrase over `v` has two words (nothing to narrow), it is shared by
+    every value over the same phrases of line k (the values of one column)."""
+    if not cols.sorted[k]:
+        return [q for p in cols.over(k, v) if (q := cols.narrow(p, v)) is not None]
+    i, j = bisect.bisect_right(cols.x1s[k], v.x0), bisect.bisect_left(cols.x0s[k], v.x1)
+    key = (k, i, j)
+    plain = cols.plain.get(key)
+    if plain is not None:
+        return plain
+    over = cols.lines[k][i:j]
+    if all(len(p.words) < 2 for p in over):
+        cols.plain[key] = over
+        return over
+    return [q for p in over if (q := cols.narrow(p, v)) is not None]
 
 
-def _overs(cols: Columns, v: Phrase) -> list[list[Phrase]]:
-    """For each line above `v`, its phrases over `v` (`_narrow`ed), top to bottom."""
-    return [_line_over(cols, k, v) for k in range(v.line)]
+def _overs(cols: Columns, v: Phrase, line_over: Callable[[int], list[Phrase]] | None = None) -> list[list[Phrase]]:
+    """For each line above `v`, its phrases over `v` (`_narrow`ed), top to bottom. `line_over`:
+    `_line_over(cols, k, v)` for line k, when the caller keeps what it found."""
+    over = line_over or partial(_line_over, cols, v=v)
+    return [over(k) for k in range(v.line)]
 
 
-def _headers_of(cols: Columns, v: Phrase) -> list[Phrase] | None:
+def _headers_of(cols: Columns, v: Phrase, line_over: Callable[[int], list[Phrase]] | None = None) -> list[Phrase] | None:
     """The header phrases over a value: walking up from it past the rows of values above it (and
     the group headings among them: a line of one phrase), the first block of text lines with a
     phrase over it, top to bottom; None when a line of that block has two phrases over it. A line
     with no text phrase over the value, met before the block, holds values or nothing there: it is
     passed without narrowing its phrases."""
+    line = line_over or partial(_line_over, cols, v=v)
+    texts, x0, x1 = cols.texts, v.x0, v.x1
     block: list[list[Phrase]] = []
     for k in range(v.line - 1, -1, -1):
-        if not block and not cols.text_over(k, v):
+        if not block and not any(a < x1 and b > x0 for a, b in texts[k]):  # `cols.text_over(k, v)`, inline
             continue
-        over = _line_over(cols, k, v)
+        over = line(k)
         if not over:
             continue
         if all(p.value for p in over):
@@ -300,11 +343,18 @@ class Around:
         self.row = tuple(p for p in cols.lines[v.line] if p.x1 <= v.x0 and not p.value)  # the row's labels
         self.row_t = frozenset(_tokens(*(p.text for p in self.row)))
         self.above = above  # every text word above the value's line
+        self._over: dict[int, list[Phrase]] = {}  # line -> `_line_over` the value: `heads` and `column` walk the same lines
+
+    def _line(self, k: int) -> list[Phrase]:
+        over = self._over.get(k)
+        if over is None:
+            over = self._over[k] = _line_over(self._cols, k, self._v)
+        return over
 
     @cached_property
     def heads(self) -> tuple[Phrase, ...] | None:
         """`_headers_of` the value: the header phrases over it, top to bottom; None when ambiguous."""
-        heads = _headers_of(self._cols, self._v)
+        heads = _headers_of(self._cols, self._v, self._line)
         return tuple(heads) if heads is not None else None
 
     @cached_property
@@ -314,7 +364,7 @@ class Around:
     @cached_property
     def column(self) -> tuple[Phrase, ...]:
         """`_column`: every phrase over the value above it, top to bottom."""
-        return tuple(_column(_overs(self._cols, self._v)))
+        return tuple(_column(_overs(self._cols, self._v, self._line)))
 
     @cached_property
     def context(self) -> frozenset[str]:

@@ -1,0 +1,71 @@
+"""CPU seconds of the results stage alone (`read_results`) over the corpus PDFs, and a full dump of
+what it reads, so a change meant to make the stage cheaper can show it changed no output.
+
+Usage:  python bench/results_stage_cpu.py [--corpus ../shared/corpus] [--first 23] [--repeat 3] [--dump FILE]
+
+Each PDF is extracted once (not timed); then `read_results` runs over all of them `--repeat` times
+(after one warm-up pass) and the best pass's process CPU time is printed. The stage re-opens each
+PDF for its table pages here (the pipeline hands it the pages extraction kept open), so the figure
+is a little above the stage's share in `bench/ingest_speed.py`, which stays the official one.
+`--dump FILE`: every table record (cells, attributes, flags, verified verdicts), note and defined
+name of every PDF in the corpus (all of them, not `--first`), one per line, for a `diff`.
+Nothing is appended to bench/RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.ingest_speed import first_listed  # noqa: E402
+from ingest.analysis.benchmarks import load_catalogue  # noqa: E402
+from ingest.analysis.results import read_results  # noqa: E402
+from ingest.reading.extract import extract_file  # noqa: E402
+
+
+def _dump(out: Path, pdfs: list[Path]) -> None:
+    cat = load_catalogue()
+    with out.open("w", encoding="utf-8") as f:
+        for p in pdfs:
+            r = read_results(extract_file(p, engine="pdfium"), p, cat)
+            f.write(f"== {p.name}\ndefined={r.defined_names!r}\n")
+            f.writelines(f"note {n!r}\n" for n in r.notes)
+            for t in r.tables:
+                f.write(f"table {t.page} {t.page_label!r} {t.label!r} {t.caption!r} {t.orientation!r} {t.flags!r} {t.region!r}\n")
+                f.writelines(f"  cell {c!r}\n" for c in t.cells)
+                f.writelines(f"  attr {a!r}\n" for a in t.attributes)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
+    ap.add_argument("--first", type=int, default=23, help="the first N PDFs of SOURCES.tsv (23: the set of earlier figures)")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--dump", type=Path, help="write every PDF's results to this file instead of timing")
+    args = ap.parse_args()
+    if args.dump:
+        _dump(args.dump, sorted((args.corpus / "pdf").glob("*.pdf")))
+        print(f"results of every corpus PDF written to {args.dump}")
+        return 0
+    pdfs = first_listed(args.corpus, args.first)
+    docs = [extract_file(p, engine="pdfium") for p in pdfs]
+    cat = load_catalogue()
+    for p, d in zip(pdfs, docs, strict=True):  # warm-up: imports, caches of the catalogue
+        read_results(d, p, cat)
+    best = float("inf")
+    for _ in range(max(args.repeat, 1)):
+        t0 = time.process_time()
+        for p, d in zip(pdfs, docs, strict=True):
+            read_results(d, p, cat)
+        best = min(best, time.process_time() - t0)
+    print(f"results stage CPU over {len(pdfs)} PDFs: best of {args.repeat} = {best:.3f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
