@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.ingest_speed import first_listed  # noqa: E402
+from bench.results_log import recorded  # noqa: E402
 from ingest.analysis.benchmarks import load_catalogue  # noqa: E402
 from ingest.analysis.results import read_results  # noqa: E402
 from ingest.reading.extract import extract_file  # noqa: E402
@@ -68,4 +69,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with recorded(__file__):
+        raise SystemExit(main())
