@@ -1,6 +1,6 @@
 """Candidate features for the doubt ranking (issue 33, item 6), measured leave-one-document-out.
 
-    .venv/bin/python eval/doubt_features.py
+    .venv/bin/python eval/doubt_features.py [--regularisation]
 
 Why: the Review queue orders cells by the confidence model's score; issue 33 asks for an AUC of at
 least 0.80 for "the cell is right" and the least-sure 35 % of cells holding at least 70 % of the wrong
@@ -44,6 +44,9 @@ Second session (the lines after the candidates):
   chance the whole set agrees is the product over categories);
 * one separate logistic regression per dimension (each with its own base rate), and gradient-boosted
   trees over the flat features (interactions of kind and evidence), in place of the committed fit.
+
+`--regularisation`: only the committed features under other L2 strengths (C), raw and standardised,
+and the base features alone (no per-kind copies): whether the fit, not the features, limits the ranking.
 """
 
 from __future__ import annotations
@@ -106,15 +109,19 @@ CANDIDATES: dict[str, Feature] = {
 }
 
 
-def loo_scores(examples: list[Example], rows: list[list[float]]) -> list[float]:
-    """Each document's cells scored by a logistic regression fitted on the other documents' cells."""
+def loo_scores(examples: list[Example], rows: list[list[float]], c: float = C, standardise: bool = False) -> list[float]:
+    """Each document's cells scored by a logistic regression fitted on the other documents' cells
+    (`c`: its inverse L2 strength; `standardise`: features scaled on the training documents first)."""
     from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
 
     y = [int(e.correct) for e in examples]
     out = [0.0] * len(examples)
     for doc in sorted({e.doc for e in examples}):
         train = [i for i, e in enumerate(examples) if e.doc != doc]
-        clf = LogisticRegression(C=C, max_iter=3000).fit([rows[i] for i in train], [y[i] for i in train])
+        fit = LogisticRegression(C=c, max_iter=3000)
+        clf = (make_pipeline(StandardScaler(), fit) if standardise else fit).fit([rows[i] for i in train], [y[i] for i in train])
         held = [i for i, e in enumerate(examples) if e.doc == doc]
         for i, p in zip(held, clf.predict_proba([rows[i] for i in held])[:, 1], strict=True):
             out[i] = round(float(p), 3)
@@ -370,6 +377,24 @@ def gold_set(d, lens: Lens) -> set[str] | None:
     return {str(x) for x in items} - {NOT_DISCLOSED}
 
 
+#: The L2 strengths of `--regularisation` (the committed C among them).
+C_GRID = (0.02, 0.1, 0.5, 2.0)
+
+
+def regularisation(examples: list[Example], res: dict[str, Annotation], lens: Lens, splits: dict[str, set[str]]) -> None:
+    """The committed features under other fits: C, standardised or not, base features only."""
+    rows = design(examples, res, lens, [], False)
+    base = [r[: len(BASE_FEATURES)] for r in rows]
+    fits = (("raw", rows, False), ("standardised", rows, True), ("base features only, standardised", base, True))
+    for c in C_GRID:
+        for title, x, std in fits:
+            scores = loo_scores(examples, x, c, std)
+            print(f"-- C = {c}, {title}{' (committed)' if c == C and not std and x is rows else ''}")
+            for split in ("all", "newest"):
+                scored = [(p, e.correct) for e, p in zip(examples, scores, strict=True) if e.doc in splits[split]]
+                print("   " + format_doubt(split, doubt(scored)))
+
+
 def main() -> int:
     lens = load_lens(DEFAULT_LENS)
     docs = load_docs()
@@ -378,6 +403,9 @@ def main() -> int:
     splits = splits_of(docs)
     print(f"doubt ranking, leave-one-document-out, {len(examples)} cells of {len(docs)} documents "
           "(target: AUC >= 0.80; the least-sure 35% hold >= 70% of the wrong cells)")  # fmt: skip
+    if "--regularisation" in sys.argv[1:]:
+        regularisation(examples, res, lens, splits)
+        return 0
     variants: list[tuple[str, list[str], bool]] = [("committed features", [], False)]
     variants += [(f"+ {n}{' per kind' if pk else ''}", [n], pk) for n in CANDIDATES for pk in (False, True)]
     variants += [("+ all candidates", list(CANDIDATES), False), ("+ all candidates per kind", list(CANDIDATES), True)]
