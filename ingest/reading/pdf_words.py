@@ -16,8 +16,27 @@ from ingest.reading.textnorm import normalize
 _NONSPACE = re.compile(r"\S+")
 
 
+def _untyped(fn, restype):  # type: ignore[no-untyped-def]
+    """pypdfium2's raw function `fn` called without its argument types. Converting each argument
+    through `argtypes` (a `byref` to POINTER(c_double) above all) cost two thirds of a call, and
+    `page_words` makes four or five calls per word. Only the calls below use it, each with the
+    arguments it was typed for: the text page's own pointer, Python ints (C ints) and `byref`s
+    to `c_double`s."""
+    call = ctypes.CFUNCTYPE(restype)(ctypes.cast(fn, ctypes.c_void_p).value)
+    call.argtypes = None
+    return call
+
+
+_COUNT_RECTS = _untyped(pdfium_c.FPDFText_CountRects, ctypes.c_int)
+_GET_RECT = _untyped(pdfium_c.FPDFText_GetRect, ctypes.c_int)
+_GET_ORIGIN = _untyped(pdfium_c.FPDFText_GetCharOrigin, ctypes.c_int)
+_GET_BOX = _untyped(pdfium_c.FPDFText_GetCharBox, ctypes.c_int)
+_GET_SIZE = _untyped(pdfium_c.FPDFText_GetFontSize, ctypes.c_double)
+_GENERATED = _untyped(pdfium_c.FPDFText_IsGenerated, ctypes.c_int)
+
+
 def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-def]
-    """Words with boxes (top-down coordinates) from pdfium's text page; one pdfium call per word.
+    """Words with boxes (top-down coordinates) from pdfium's text page; a few pdfium calls per word.
 
     `textpage`: the page's text page when the caller has it open already (it stays open)."""
     height = page.get_height()
@@ -32,10 +51,7 @@ def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-de
         ro, rox = ctypes.byref(oy), ctypes.byref(ox)
         cl, ct, cr, cb = (ctypes.c_double() for _ in range(4))
         rl, rt, rr, rb = (ctypes.byref(x) for x in (cl, ct, cr, cb))
-        # pypdfium2's typed raw calls: a wrong argument raises a ctypes error instead of reaching pdfium
-        count_rects, get_rect = pdfium_c.FPDFText_CountRects, pdfium_c.FPDFText_GetRect
-        get_origin, generated = pdfium_c.FPDFText_GetCharOrigin, pdfium_c.FPDFText_IsGenerated
-        get_size = pdfium_c.FPDFText_GetFontSize
+        count_rects, get_rect, get_origin, generated, get_size = _COUNT_RECTS, _GET_RECT, _GET_ORIGIN, _GENERATED, _GET_SIZE
         out: list[Word] = []
         prev_end = -1
         last = (None, 0.0, 0.0)  # (baseline, box height, font size): the font size is asked once per run
@@ -105,10 +121,11 @@ def _split_by_chars(raw, start: int, text: str, height: float) -> list[tuple[str
     """Split a token pdfium reports as one word where its characters change line or leave a gap."""
     lft, r, b, t = (ctypes.c_double() for _ in range(4))
     ox, oy = ctypes.c_double(), ctypes.c_double()
+    box, origin = tuple(ctypes.byref(x) for x in (lft, r, b, t)), (ctypes.byref(ox), ctypes.byref(oy))
     parts: list[list] = []
     for i, ch in enumerate(text):
-        pdfium_c.FPDFText_GetCharBox(raw, start + i, ctypes.byref(lft), ctypes.byref(r), ctypes.byref(b), ctypes.byref(t))
-        pdfium_c.FPDFText_GetCharOrigin(raw, start + i, ctypes.byref(ox), ctypes.byref(oy))
+        _GET_BOX(raw, start + i, *box)
+        _GET_ORIGIN(raw, start + i, *origin)
         size = max(t.value - b.value, 1.0)
         if parts and abs(parts[-1][4] - oy.value) < 0.5 * size and lft.value - parts[-1][2] < 0.8 * size:
             p = parts[-1]
