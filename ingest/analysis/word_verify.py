@@ -263,11 +263,15 @@ class Column:
         x0, x1 = v.x0, v.x1
         # the lines with a text phrase over the column
         self._texts = [k for k, t in enumerate(cols.texts) if any(a < x1 and b > x0 for a, b in t)]
-        self._plain_k = [k for k, over in enumerate(self._raw) if len(over) == 1 and not self._multi[k]]
-        self._plain = [self._raw[k][0] for k in self._plain_k]
-        self._multi_k = [k for k, m in enumerate(self._multi) if m]
+        self._whole_k = [k for k, over in enumerate(self._raw) if len(over) == 1]  # lines of one phrase over it
+        self._whole = [self._raw[k][0] for k in self._whole_k]  # and that phrase, uncut
+        cuttable = [(k, p) for k, over in enumerate(self._raw) for p in over if len(p.words) > 1]
+        self._cuttable_k = [k for k, _p in cuttable]  # the phrases of two or more words over it, by line
+        self._cuttable = [p for _k, p in cuttable]
+        self._uncut: dict[int, bool] = {}  # value line -> `uncut`
         self._cuts: dict[int, Phrase | None] = {}  # id of a phrase -> `_cut` to the column
         self._words: tuple[list[frozenset[str]], list[frozenset[str]]] | None = None  # see `words`
+        self._norms: list[str] | None = None  # see `norms`
 
     def line(self, k: int, at: int) -> list[Phrase]:
         """The phrases of line k over the column as a value on line `at` sees them: a phrase of two
@@ -288,36 +292,46 @@ class Column:
                 out.append(p)
         return out
 
+    def uncut(self, at: int) -> bool:
+        """Whether no phrase over the column above line `at` is cut for a value on that line (the
+        usual case): then every line above it shows that value its phrases as they are, and what
+        the value sees above it is a prefix of the column's own lists."""
+        uncut = self._uncut.get(at)
+        if uncut is None:
+            n = bisect.bisect_left(self._cuttable_k, at)
+            uncut = self._uncut[at] = not any(self._cols.splits(p, at) for p in self._cuttable[:n])
+        return uncut
+
     def above(self, at: int) -> tuple[Phrase, ...]:
         """Every phrase over the column above line `at`, top to bottom (lines with two phrases over
-        it left out). Lines with nothing to cut are shared by every value; the others are asked."""
-        i = bisect.bisect_left(self._plain_k, at)
-        multi = self._multi_k[: bisect.bisect_left(self._multi_k, at)]
-        if not multi:
-            return tuple(self._plain[:i])
-        slots = list(zip(self._plain_k[:i], self._plain, strict=False))
-        for k in multi:
-            over = self.line(k, at)
-            if len(over) == 1:
-                slots.append((k, over[0]))
-        slots.sort(key=lambda s: s[0])
-        return tuple(p for _k, p in slots)
+        it left out)."""
+        if self.uncut(at):
+            return tuple(self._whole[: bisect.bisect_left(self._whole_k, at)])
+        return tuple(over[0] for k in range(at) if len(over := self.line(k, at)) == 1)
 
     def words(self, at: int, above: tuple[Phrase, ...]) -> tuple[frozenset[str], frozenset[str]]:
-        """The words of `above` (`self.above(at)`) and those of its text phrases; where no line
-        above `at` has a phrase to cut, a prefix of the column's running unions."""
-        if self._multi_k and self._multi_k[0] < at:
+        """The words of `above` (`self.above(at)`) and those of its text phrases: when `uncut`,
+        a prefix of the column's running unions."""
+        if not self.uncut(at):
             return frozenset(_tokens(*(p.text for p in above))), frozenset(_tokens(*(p.text for p in above if not p.value)))
         if self._words is None:
             none: frozenset[str] = frozenset()
             every, texts = [none], [none]
-            for p in self._plain:
+            for p in self._whole:
                 w = _words(p.text)
                 every.append(every[-1] | w)
                 texts.append(texts[-1] if p.value else texts[-1] | w)
             self._words = (every, texts)
-        i = bisect.bisect_left(self._plain_k, at)
+        i = bisect.bisect_left(self._whole_k, at)
         return self._words[0][i], self._words[1][i]
+
+    def norms(self, at: int, above: tuple[Phrase, ...]) -> list[str]:
+        """The `_norm`ed texts of `above` (`self.above(at)`): when `uncut`, a slice of the column's."""
+        if not self.uncut(at):
+            return [_norm(p.text) for p in above]
+        if self._norms is None:
+            self._norms = [_norm(p.text) for p in self._whole]
+        return self._norms[: bisect.bisect_left(self._whole_k, at)]
 
     def heads(self, at: int) -> tuple[Phrase, ...] | None:
         """The header phrases over a value on line `at`: walking up from it past the rows of values
@@ -418,7 +432,7 @@ class Around:
     @cached_property
     def column_n(self) -> list[str]:
         """The `_norm`ed texts of `column`."""
-        return [_norm(p.text) for p in self.column]
+        return self._col.norms(self._v.line, self.column)
 
     @cached_property
     def _context(self) -> tuple[frozenset[str], ...]:
