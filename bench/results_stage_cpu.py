@@ -9,7 +9,8 @@ PDF for its table pages here (the pipeline hands it the pages extraction kept op
 is a little above the stage's share in `bench/ingest_speed.py`, which stays the official one.
 `--dump FILE`: every table record (cells, attributes, flags, verified verdicts), note and defined
 name of every PDF in the corpus (all of them, not `--first`), one per line, for a `diff`.
-Nothing is appended to bench/RESULTS.md.
+Each run's output is appended to bench/RESULTS.md like every bench script's (`bench/results_log.py`;
+`FRL_BENCH_RESULTS=off` for a debug run or a dump).
 """
 
 from __future__ import annotations

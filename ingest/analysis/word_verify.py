@@ -29,12 +29,12 @@ import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from functools import cached_property, lru_cache
+from functools import lru_cache
 
 from ingest.analysis.benchmarks import norm_name
 from ingest.analysis.result_meaning import GLUED_DELTA, REPORT_MODEL, clean
 from ingest.common.records import ResultCell
-from ingest.reading.table_text import DASH, Word, is_value
+from ingest.reading.table_text import DASH, Word, is_value, once
 
 #: The review reasons, short and few, so a table's list of reasons stays readable.
 NOT_CHECKED = "not checked on the page's words; review"
@@ -69,8 +69,9 @@ def value_format(value: str) -> tuple[int, bool, int] | None:
 def shared_heads(cells: list[ResultCell]) -> set[int]:
     """Indices of cells whose model and header line another cell of the table also has: which value
     belongs to that name is ambiguous, whichever reading found it."""
-    heads = Counter((norm_name(c.model), *_line_key(c)) for c in cells)
-    return {i for i, c in enumerate(cells) if heads[(norm_name(c.model), *_line_key(c))] > 1}
+    keys = [(norm_name(c.model), *_line_key(c)) for c in cells]
+    heads = Counter(keys)
+    return {i for i, k in enumerate(keys) if heads[k] > 1}
 
 
 def _odd_formats(cells: list[ResultCell]) -> set[int]:
@@ -415,26 +416,26 @@ class Around:
         self.row_n = [_norm(p.text) for p in self.row]
         self.above = above  # every text word above the value's line
 
-    @cached_property
+    @once
     def heads(self) -> tuple[Phrase, ...] | None:
         """`Column.heads` of the value: the header phrases over it, top to bottom; None when ambiguous."""
         return self._col.heads(self._v.line)
 
-    @cached_property
+    @once
     def head_t(self) -> frozenset[str]:
         return frozenset(_tokens(*(p.text for p in self.heads or ())))
 
-    @cached_property
+    @once
     def column(self) -> tuple[Phrase, ...]:
         """`Column.above` the value: every phrase over it above it, top to bottom."""
         return self._col.above(self._v.line)
 
-    @cached_property
+    @once
     def column_n(self) -> list[str]:
         """The `_norm`ed texts of `column`."""
         return self._col.norms(self._v.line, self.column)
 
-    @cached_property
+    @once
     def _context(self) -> tuple[frozenset[str], ...]:
         """The label area's words, the column's, the caption's."""
         return self._left.of(self._v.x0), self._col.words(self._v.line, self.column)[0], _words(self._caption)
@@ -444,7 +445,7 @@ class Around:
         left, column, caption = self._context
         return all(t in left or t in column or t in caption or t in more for t in words)
 
-    @cached_property
+    @once
     def column_t(self) -> frozenset[str]:
         """The words of the column's text phrases."""
         return self._col.words(self._v.line, self.column)[1]

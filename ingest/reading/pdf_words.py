@@ -19,9 +19,9 @@ _NONSPACE = re.compile(r"\S+")
 def _untyped(fn, restype):  # type: ignore[no-untyped-def]
     """pypdfium2's raw function `fn` called without its argument types. Converting each argument
     through `argtypes` (a `byref` to POINTER(c_double) above all) cost two thirds of a call, and
-    `page_words` makes four or five calls per word. Only the calls below use it, each with the
-    arguments it was typed for: the text page's own pointer, Python ints (C ints) and `byref`s
-    to `c_double`s."""
+    `page_words` makes four or five calls per word (`page_rules` two or three per page object).
+    Only the calls below use it, each with the arguments it was typed for: pdfium's own pointers
+    as pypdfium2 returns them, Python ints for C ints, and `byref`s to the numbers it fills."""
     call = ctypes.CFUNCTYPE(restype)(ctypes.cast(fn, ctypes.c_void_p).value)
     call.argtypes = None
     return call
@@ -33,6 +33,9 @@ _GET_ORIGIN = _untyped(pdfium_c.FPDFText_GetCharOrigin, ctypes.c_int)
 _GET_BOX = _untyped(pdfium_c.FPDFText_GetCharBox, ctypes.c_int)
 _GET_SIZE = _untyped(pdfium_c.FPDFText_GetFontSize, ctypes.c_double)
 _GENERATED = _untyped(pdfium_c.FPDFText_IsGenerated, ctypes.c_int)
+_PAGE_OBJECT = _untyped(pdfium_c.FPDFPage_GetObject, pdfium_c.FPDFPage_GetObject.restype)  # (page, int index)
+_OBJECT_TYPE = _untyped(pdfium_c.FPDFPageObj_GetType, ctypes.c_int)  # (page object)
+_OBJECT_BOUNDS = _untyped(pdfium_c.FPDFPageObj_GetBounds, ctypes.c_int)  # (page object, 4 `byref`s to `c_float`s)
 
 
 def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-def]
@@ -144,9 +147,10 @@ def page_rules(page, max_depth: int = 3) -> list[tuple[float, float, float]]:  #
     building a Python object for each of a page's thousands of glyph runs and paths."""
     height = page.get_height()
     out: list[tuple[float, float, float]] = []
-    get_type, get_bounds = pdfium_c.FPDFPageObj_GetType, pdfium_c.FPDFPageObj_GetBounds
+    get_type, get_bounds = _OBJECT_TYPE, _OBJECT_BOUNDS
     path, form, unknown = pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_FORM, pdfium_c.FPDF_PAGEOBJ_UNKNOWN
     fl, fb, fr, ft = (ctypes.c_float() for _ in range(4))
+    bounds = tuple(ctypes.byref(x) for x in (fl, fb, fr, ft))
 
     def walk(parent, count, get, level: int) -> None:  # type: ignore[no-untyped-def]
         n = count(parent)
@@ -159,14 +163,14 @@ def page_rules(page, max_depth: int = 3) -> list[tuple[float, float, float]]:  #
             kind = get_type(obj)
             if kind == unknown:
                 raise PdfiumError("Failed to determine pageobject type, did you pass in a valid FPDF_PAGEOBJECT handle?")
-            if kind == path and get_bounds(obj, fl, fb, fr, ft):  # (bounds not found: not a rule)
+            if kind == path and get_bounds(obj, *bounds):  # (bounds not found: not a rule)
                 x0, b, x1, t = fl.value, fb.value, fr.value, ft.value
                 if t - b <= 2.0 and x1 - x0 >= 15:
                     out.append((height - (t + b) / 2, x0, x1))
             if kind == form and level < max_depth - 1:
                 walk(obj, pdfium_c.FPDFFormObj_CountObjects, pdfium_c.FPDFFormObj_GetObject, level + 1)
 
-    walk(page.raw, pdfium_c.FPDFPage_CountObjects, pdfium_c.FPDFPage_GetObject, 0)
+    walk(page.raw, pdfium_c.FPDFPage_CountObjects, _PAGE_OBJECT, 0)  # (a form's index is an unsigned long: typed)
     return out
 
 

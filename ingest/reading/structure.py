@@ -539,6 +539,6 @@ def _drop_overlaps(cells: list[Cell]) -> list[Cell]:
         row.sort(key=lambda c: c.col)
         for k, c in enumerate(row):
             nxt = row[k + 1].col if k + 1 < len(row) else None
-            span = c.col_span if nxt is None else min(c.col_span, nxt - c.col)
-            out.append(Cell(c.row, c.col, c.text, c.row_span, max(span, 1)))
+            span = max(c.col_span if nxt is None else min(c.col_span, nxt - c.col), 1)
+            out.append(c if span == c.col_span and c.block == 0 else Cell(c.row, c.col, c.text, c.row_span, span))
     return out
