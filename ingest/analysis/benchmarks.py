@@ -148,6 +148,10 @@ class Catalogue(_Strict):
         return {}
 
     @cached_property
+    def _matched(self) -> dict[tuple[str, str], bool]:
+        return {}
+
+    @cached_property
     def name_keys(self) -> frozenset[str]:
         """Normalised names and aliases (for a quick "does this text name a benchmark" scan)."""
         return frozenset(k for k in self._names if len(k) >= 3)
@@ -170,20 +174,29 @@ class Catalogue(_Strict):
             self._vocabs[field] = re.compile("|".join(f"(?:{p})" for p in pats) or r"(?!)", re.I)
         return self._vocabs[field]
 
+    def _is(self, field: str, text: str) -> bool:
+        """Whether `text` (stripped) is a whole match of the `field` word list; cached by text, as
+        `lookup` is: a table's headers and labels are asked about for every row and cell."""
+        key = (field, text)
+        hit = self._matched.get(key)
+        if hit is None:
+            hit = self._matched[key] = bool(text) and bool(self._vocab(field).fullmatch(text.strip()))
+        return hit
+
     def is_metric(self, text: str) -> bool:
-        return bool(text) and bool(self._vocab("metrics").fullmatch(text.strip()))
+        return self._is("metrics", text)
 
     def is_setting(self, text: str) -> bool:
-        return bool(text) and bool(self._vocab("settings").fullmatch(text.strip()))
+        return self._is("settings", text)
 
     def is_key_column(self, text: str) -> bool:
-        return bool(text) and bool(self._vocab("key_columns").fullmatch(text.strip()))
+        return self._is("key_columns", text)
 
     def is_attribute_row(self, text: str) -> bool:
-        return bool(text) and bool(self._vocab("attribute_rows").fullmatch(text.strip()))
+        return self._is("attribute_rows", text)
 
     def is_label_word(self, text: str) -> bool:
-        return bool(text) and bool(self._vocab("label_words").fullmatch(text.strip()))
+        return self._is("label_words", text)
 
     def says_benchmark(self, text: str) -> bool:
         """The text uses a word for benchmark scores (`benchmark_words`: "benchmark", "leaderboard", …)."""

@@ -28,14 +28,13 @@ import bisect
 import itertools
 import re
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from functools import cached_property, lru_cache, partial
+from functools import lru_cache
 
 from ingest.analysis.benchmarks import norm_name
 from ingest.analysis.result_meaning import GLUED_DELTA, REPORT_MODEL, clean
 from ingest.common.records import ResultCell
-from ingest.reading.table_text import DASH, Word, is_value
+from ingest.reading.table_text import DASH, Word, is_value, once
 
 #: The review reasons, short and few, so a table's list of reasons stays readable.
 NOT_CHECKED = "not checked on the page's words; review"
@@ -70,8 +69,9 @@ def value_format(value: str) -> tuple[int, bool, int] | None:
 def shared_heads(cells: list[ResultCell]) -> set[int]:
     """Indices of cells whose model and header line another cell of the table also has: which value
     belongs to that name is ambiguous, whichever reading found it."""
-    heads = Counter((norm_name(c.model), *_line_key(c)) for c in cells)
-    return {i for i, c in enumerate(cells) if heads[(norm_name(c.model), *_line_key(c))] > 1}
+    keys = [(norm_name(c.model), *_line_key(c)) for c in cells]
+    heads = Counter(keys)
+    return {i for i, k in enumerate(keys) if heads[k] > 1}
 
 
 def _odd_formats(cells: list[ResultCell]) -> set[int]:
@@ -96,9 +96,10 @@ def _odd_formats(cells: list[ResultCell]) -> set[int]:
     return odd
 
 
+@lru_cache(maxsize=65536)
 def _score_key(value: str) -> str:
     """A printed value without spaces and without a printed change after it ("91.8+3.3" -> "91.8"):
-    the first reading keeps the change as a note."""
+    the first reading keeps the change as a note. Cached: each phrase and cell asks it."""
     v = clean(value)
     m = GLUED_DELTA.match(v) if len(v) <= 80 else None
     return "".join((m.group("v") if m else v).split())
@@ -130,8 +131,15 @@ class Phrase:
     value: bool = field(init=False)  # a printed value or a dash (asked of every phrase many times)
 
     def __post_init__(self) -> None:
-        t = self.text.strip()
-        object.__setattr__(self, "value", is_value(t) or bool(DASH.match(t)))
+        object.__setattr__(self, "value", _is_value(self.text))
+
+
+@lru_cache(maxsize=65536)
+def _is_value(text: str) -> bool:
+    """Whether a phrase's text is a printed value or a dash (cached: the same texts recur in
+    every table of a page and in the cut headers)."""
+    t = text.strip()
+    return is_value(t) or bool(DASH.match(t))
 
 
 def _lines(words: list[Word]) -> list[list[Word]]:
@@ -149,16 +157,15 @@ def phrases(words: list[Word]) -> list[list[Phrase]]:
     """The phrases of each line of `words`, top to bottom."""
     out: list[list[Phrase]] = []
     for i, ln in enumerate(_lines(words)):
-        row: list[Phrase] = []
-        cur = [ln[0]]
+        groups: list[list[Word]] = [[ln[0]]]
         for w in ln[1:]:
+            cur = groups[-1]
             if w.x0 - cur[-1].x1 > PHRASE_GAP_EM * max(w.size, cur[-1].size, 1.0):
-                row.append(Phrase(" ".join(x.text for x in cur), cur[0].x0, cur[-1].x1, i, tuple(cur)))
-                cur = [w]
+                groups.append([w])
             else:
                 cur.append(w)
-        row.append(Phrase(" ".join(x.text for x in cur), cur[0].x0, cur[-1].x1, i, tuple(cur)))
-        out.append([replace(row[0], alone=True)] if len(row) == 1 else row)
+        alone = len(groups) == 1
+        out.append([Phrase(" ".join(x.text for x in g), g[0].x0, g[-1].x1, i, tuple(g), alone) for g in groups])
     return out
 
 
@@ -166,39 +173,32 @@ def _over(p: Phrase, v: Phrase) -> bool:
     return min(p.x1, v.x1) - max(p.x0, v.x0) > 0
 
 
-def _narrow(p: Phrase, v: Phrase, lines: list[list[Phrase]]) -> Phrase | None:
-    """A header phrase over `v` that also stands over another value of `v`'s line, cut to its
-    words over `v` when each of its words stands over one value of that line: headers of adjacent
-    columns set closer than a word gap, not one header spanning them. None when no word is over `v`."""
-    if len(p.words) < 2 or not _splits(p, [q for q in lines[v.line] if q.value]):
-        return p
-    return _cut(p, v)
-
-
 def _splits(p: Phrase, values: list[Phrase]) -> bool:
-    """Whether `_narrow` cuts header phrase `p` over the `values` of a line: it stands over two or
-    more of them and each of its words over exactly one (the same for every value of that line)."""
+    """Whether header phrase `p` is cut over the `values` of a line (`Column.line`): it stands over
+    two or more of them and each of its words over exactly one — headers of adjacent columns set
+    closer than a word gap, not one header spanning them."""
     if sum(_over(p, q) for q in values) < 2:
         return False
-    return not any(sum(_over(_word(w, p.line), q) for q in values) != 1 for w in p.words)
+    # each word as `_over` would test it as a phrase of its own
+    return not any(sum(min(w.x1, q.x1) - max(w.x0, q.x0) > 0 for q in values) != 1 for w in p.words)
 
 
 def _cut(p: Phrase, v: Phrase) -> Phrase | None:
     """`p` cut to its words over `v`; None when none is."""
-    mine = [w for w in p.words if min(w.x1, v.x1) - max(w.x0, v.x0) > 0]  # `_over(_word(w, p.line), v)`
+    mine = [w for w in p.words if min(w.x1, v.x1) - max(w.x0, v.x0) > 0]  # `_over` of the word alone
     if not mine:
         return None
     return Phrase(" ".join(w.text for w in mine), mine[0].x0, mine[-1].x1, p.line, tuple(mine))
 
 
-def _word(w: Word, line: int) -> Phrase:
-    return Phrase(w.text, w.x0, w.x1, line, (w,))
-
-
 class Columns:
-    """The phrases of each line of a region indexed by x, so the phrases over a value are found by
-    bisection on each line above it, not by a scan of the whole line (a line's phrases are set
-    left to right without overlapping; a line where they overlap is scanned)."""
+    """The phrases of each line of a region indexed by x, and the region's `Column`s.
+
+    Values whose x-extents start and end between the same edges of the region's phrases and words
+    meet the same phrases and words on every line, so they share one `Column`: each line is looked
+    at once per printed column, not once per value under it (which was quadratic in a column's
+    lines). A line's phrases are set left to right without overlapping; a line where they overlap
+    is scanned instead of bisected."""
 
     def __init__(self, lines: list[list[Phrase]]) -> None:
         self.lines = lines
@@ -206,13 +206,14 @@ class Columns:
         self.x1s = [[p.x1 for p in ln] for ln in lines]
         self.sorted = [all(a <= b for a, b in itertools.pairwise(x1)) for x1 in self.x1s]
         self.texts = [[(p.x0, p.x1) for p in ln if not p.value] for ln in lines]  # per line, its text phrases' x0, x1
+        parts = [q for ln in lines for p in ln for q in (p, *p.words)]
+        self._lefts = sorted(q.x0 for q in parts)
+        self._rights = sorted(q.x1 for q in parts)
+        self._columns: dict[tuple[int, int, bool], Column] = {}
+        self._text_x1 = [sorted(b for _a, b in t) for t in self.texts]
+        self._rows: dict[tuple[int, int], tuple[Phrase, ...]] = {}  # see `row`
         self._values: dict[int, list[Phrase]] = {}  # line -> its value phrases, when first asked
         self._split: dict[tuple[int, int], bool] = {}  # (id of a header phrase, value line) -> `_splits`
-        self.plain: dict[tuple[int, int, int], list[Phrase]] = {}  # see `_line_over`
-
-    def text_over(self, k: int, v: Phrase) -> bool:
-        """Whether a text phrase (not a value) of line k overlaps `v` horizontally."""
-        return any(a < v.x1 and b > v.x0 for a, b in self.texts[k])
 
     def over(self, k: int, v: Phrase) -> list[Phrase]:
         """The phrases of line k that overlap `v` horizontally, left to right."""
@@ -221,76 +222,146 @@ class Columns:
             return [p for p in ln if p.x0 < v.x1 and p.x1 > v.x0]
         return ln[bisect.bisect_right(self.x1s[k], v.x0) : bisect.bisect_left(self.x0s[k], v.x1)]
 
-    def narrow(self, p: Phrase, v: Phrase) -> Phrase | None:
-        """`_narrow(p, v, self.lines)`, with whether `p` splits over `v`'s line found once per line
-        (every value of a line asks it of the same header phrases)."""
-        if len(p.words) < 2:
-            return p
-        key = (id(p), v.line)  # `p` is one of `self.lines`' phrases, alive as long as `self`
+    def column(self, v: Phrase) -> Column:
+        """The `Column` of value `v`: shared by every value between the same edges."""
+        key = (bisect.bisect_right(self._rights, v.x0), bisect.bisect_left(self._lefts, v.x1), v.x1 > v.x0)
+        col = self._columns.get(key)
+        if col is None:
+            col = self._columns[key] = Column(self, v)
+        return col
+
+    def row(self, v: Phrase) -> tuple[Phrase, ...]:
+        """The text phrases of `v`'s line that end left of it (its row's labels), left to right;
+        the same tuple for every value after the same labels."""
+        key = (v.line, bisect.bisect_right(self._text_x1[v.line], v.x0))
+        row = self._rows.get(key)
+        if row is None:
+            row = self._rows[key] = tuple(p for p in self.lines[v.line] if p.x1 <= v.x0 and not p.value)
+        return row
+
+    def splits(self, p: Phrase, line: int) -> bool:
+        """`_splits(p, values of line)`, found once per line: every value of a line asks it of the
+        same header phrases (`p` is one of `self.lines`' phrases, alive as long as `self`)."""
+        key = (id(p), line)
         split = self._split.get(key)
         if split is None:
-            values = self._values.get(v.line)
+            values = self._values.get(line)
             if values is None:
-                values = self._values[v.line] = [q for q in self.lines[v.line] if q.value]
+                values = self._values[line] = [q for q in self.lines[line] if q.value]
             split = self._split[key] = _splits(p, values)
-        return _cut(p, v) if split else p
+        return split
 
 
-def _line_over(cols: Columns, k: int, v: Phrase) -> list[Phrase]:
-    """The phrases of line k over `v` (`_narrow`ed). The caller does not change the list: on a line
-    set left to right, when no phrase over `v` has two words (nothing to narrow), it is shared by
-    every value over the same phrases of line k (the values of one column)."""
-    if not cols.sorted[k]:
-        return [q for p in cols.over(k, v) if (q := cols.narrow(p, v)) is not None]
-    i, j = bisect.bisect_right(cols.x1s[k], v.x0), bisect.bisect_left(cols.x0s[k], v.x1)
-    key = (k, i, j)
-    plain = cols.plain.get(key)
-    if plain is not None:
-        return plain
-    over = cols.lines[k][i:j]
-    if all(len(p.words) < 2 for p in over):
-        cols.plain[key] = over
-        return over
-    return [q for p in over if (q := cols.narrow(p, v)) is not None]
+class Column:
+    """What each line of a region prints over the x-extent of one column's values (`Columns.column`),
+    worked out once for them all; each value asks about the lines above its own."""
 
+    def __init__(self, cols: Columns, v: Phrase) -> None:
+        """`v`: one of the column's values; any other gives the same phrases and cuts."""
+        self._cols, self._v = cols, v
+        self._raw = [cols.over(k, v) for k in range(len(cols.lines))]  # each line's phrases over the column
+        self._multi = [any(len(p.words) > 1 for p in over) for over in self._raw]  # a phrase `line` may cut
+        x0, x1 = v.x0, v.x1
+        # the lines with a text phrase over the column
+        self._texts = [k for k, t in enumerate(cols.texts) if any(a < x1 and b > x0 for a, b in t)]
+        self._whole_k = [k for k, over in enumerate(self._raw) if len(over) == 1]  # lines of one phrase over it
+        self._whole = [self._raw[k][0] for k in self._whole_k]  # and that phrase, uncut
+        cuttable = [(k, p) for k, over in enumerate(self._raw) for p in over if len(p.words) > 1]
+        self._cuttable_k = [k for k, _p in cuttable]  # the phrases of two or more words over it, by line
+        self._cuttable = [p for _k, p in cuttable]
+        self._uncut: dict[int, bool] = {}  # value line -> `uncut`
+        self._cuts: dict[int, Phrase | None] = {}  # id of a phrase -> `_cut` to the column
+        self._words: tuple[list[frozenset[str]], list[frozenset[str]]] | None = None  # see `words`
+        self._norms: list[str] | None = None  # see `norms`
 
-def _overs(cols: Columns, v: Phrase, line_over: Callable[[int], list[Phrase]] | None = None) -> list[list[Phrase]]:
-    """For each line above `v`, its phrases over `v` (`_narrow`ed), top to bottom. `line_over`:
-    `_line_over(cols, k, v)` for line k, when the caller keeps what it found."""
-    over = line_over or partial(_line_over, cols, v=v)
-    return [over(k) for k in range(v.line)]
+    def line(self, k: int, at: int) -> list[Phrase]:
+        """The phrases of line k over the column as a value on line `at` sees them: a phrase of two
+        or more words that `Columns.splits` over line `at` is cut to its words over the column (and
+        left out when none is). The caller does not change the list."""
+        over = self._raw[k]
+        if not self._multi[k]:
+            return over
+        out = []
+        for p in over:
+            if len(p.words) > 1 and self._cols.splits(p, at):
+                if id(p) not in self._cuts:
+                    self._cuts[id(p)] = _cut(p, self._v)
+                q = self._cuts[id(p)]
+                if q is not None:
+                    out.append(q)
+            else:
+                out.append(p)
+        return out
 
+    def uncut(self, at: int) -> bool:
+        """Whether no phrase over the column above line `at` is cut for a value on that line (the
+        usual case): then every line above it shows that value its phrases as they are, and what
+        the value sees above it is a prefix of the column's own lists."""
+        uncut = self._uncut.get(at)
+        if uncut is None:
+            n = bisect.bisect_left(self._cuttable_k, at)
+            uncut = self._uncut[at] = not any(self._cols.splits(p, at) for p in self._cuttable[:n])
+        return uncut
 
-def _headers_of(cols: Columns, v: Phrase, line_over: Callable[[int], list[Phrase]] | None = None) -> list[Phrase] | None:
-    """The header phrases over a value: walking up from it past the rows of values above it (and
-    the group headings among them: a line of one phrase), the first block of text lines with a
-    phrase over it, top to bottom; None when a line of that block has two phrases over it. A line
-    with no text phrase over the value, met before the block, holds values or nothing there: it is
-    passed without narrowing its phrases."""
-    line = line_over or partial(_line_over, cols, v=v)
-    texts, x0, x1 = cols.texts, v.x0, v.x1
-    block: list[list[Phrase]] = []
-    for k in range(v.line - 1, -1, -1):
-        if not block and not any(a < x1 and b > x0 for a, b in texts[k]):  # `cols.text_over(k, v)`, inline
-            continue
-        over = line(k)
-        if not over:
-            continue
-        if all(p.value for p in over):
-            if block:
+    def above(self, at: int) -> tuple[Phrase, ...]:
+        """Every phrase over the column above line `at`, top to bottom (lines with two phrases over
+        it left out)."""
+        if self.uncut(at):
+            return tuple(self._whole[: bisect.bisect_left(self._whole_k, at)])
+        return tuple(over[0] for k in range(at) if len(over := self.line(k, at)) == 1)
+
+    def words(self, at: int, above: tuple[Phrase, ...]) -> tuple[frozenset[str], frozenset[str]]:
+        """The words of `above` (`self.above(at)`) and those of its text phrases: when `uncut`,
+        a prefix of the column's running unions."""
+        if not self.uncut(at):
+            return frozenset(_tokens(*(p.text for p in above))), frozenset(_tokens(*(p.text for p in above if not p.value)))
+        if self._words is None:
+            none: frozenset[str] = frozenset()
+            every, texts = [none], [none]
+            for p in self._whole:
+                w = _words(p.text)
+                every.append(every[-1] | w)
+                texts.append(texts[-1] if p.value else texts[-1] | w)
+            self._words = (every, texts)
+        i = bisect.bisect_left(self._whole_k, at)
+        return self._words[0][i], self._words[1][i]
+
+    def norms(self, at: int, above: tuple[Phrase, ...]) -> list[str]:
+        """The `_norm`ed texts of `above` (`self.above(at)`): when `uncut`, a slice of the column's."""
+        if not self.uncut(at):
+            return [_norm(p.text) for p in above]
+        if self._norms is None:
+            self._norms = [_norm(p.text) for p in self._whole]
+        return self._norms[: bisect.bisect_left(self._whole_k, at)]
+
+    def heads(self, at: int) -> tuple[Phrase, ...] | None:
+        """The header phrases over a value on line `at`: walking up from it past the rows of values
+        above it (and the group headings among them: a line of one phrase), the first block of text
+        lines with a phrase over it, top to bottom; None when a line of that block has two phrases
+        over it. Lines with no text phrase over the column, met before the block, hold values or
+        nothing there: they are passed without a look."""
+        texts = self._texts
+        block: list[list[Phrase]] = []
+        start = -1
+        for i in range(bisect.bisect_left(texts, at) - 1, -1, -1):
+            over = self.line(texts[i], at)
+            if not over or all(p.value for p in over) or (len(over) == 1 and over[0].alone):
+                continue
+            if len(over) > 1:
+                return None
+            block.append(over)
+            start = texts[i]
+            break
+        for k in range(start - 1, -1, -1):
+            over = self.line(k, at)
+            if not over:
+                continue
+            if all(p.value for p in over):
                 break
-            continue
-        if not block and len(over) == 1 and over[0].alone:
-            continue
-        if len(over) > 1:
-            return None
-        block.append(over)
-    return [p for ln in reversed(block) for p in ln]
-
-
-def _column(overs: list[list[Phrase]]) -> list[Phrase]:
-    """Every phrase over a value above it, top to bottom (lines with two phrases over it left out)."""
-    return [over[0] for over in overs if len(over) == 1]
+            if len(over) > 1:
+                return None
+            block.append(over)
+        return tuple(p for ln in reversed(block) for p in ln)
 
 
 @lru_cache(maxsize=65536)
@@ -298,13 +369,13 @@ def _norm(text: str) -> str:
     return norm_name(text)
 
 
-def _run_of(parts: tuple[Phrase, ...], name: str) -> tuple[int, int] | None:
-    """Where a run of up to four consecutive phrases reads `name` (normalised): (first, end), the
-    last such run (the one nearest the value); None when none does. A run's normalised text is its
-    phrases' normalised texts joined (`norm_name` keeps no space), so no run is built to compare."""
+def _run_of(norms: list[str], name: str) -> tuple[int, int] | None:
+    """Where a run of up to four consecutive phrases (`norms`: their `_norm`ed texts) reads `name`
+    (normalised): (first, end), the last such run (the one nearest the value); None when none does.
+    A run's normalised text is its phrases' normalised texts joined (`norm_name` keeps no space),
+    so no run is built to compare."""
     if not name:
         return None
-    norms = [_norm(p.text) for p in parts]
     for i in range(len(norms) - 1, -1, -1):
         if not name.startswith(norms[i]):
             continue
@@ -339,42 +410,45 @@ class Around:
     def __init__(self, v: Phrase, cols: Columns, left: LeftWords, caption: str, above: frozenset[str]) -> None:
         """`cols` and `left`: the region's `Columns` and `LeftWords`, kept for all its values;
         `above`: the text words of the lines above the value."""
-        self._v, self._cols, self._left, self._caption = v, cols, left, caption
-        self.row = tuple(p for p in cols.lines[v.line] if p.x1 <= v.x0 and not p.value)  # the row's labels
+        self._v, self._col, self._left, self._caption = v, cols.column(v), left, caption
+        self.row = cols.row(v)  # the row's labels
         self.row_t = frozenset(_tokens(*(p.text for p in self.row)))
+        self.row_n = [_norm(p.text) for p in self.row]
         self.above = above  # every text word above the value's line
-        self._over: dict[int, list[Phrase]] = {}  # line -> `_line_over` the value: `heads` and `column` walk the same lines
 
-    def _line(self, k: int) -> list[Phrase]:
-        over = self._over.get(k)
-        if over is None:
-            over = self._over[k] = _line_over(self._cols, k, self._v)
-        return over
-
-    @cached_property
+    @once
     def heads(self) -> tuple[Phrase, ...] | None:
-        """`_headers_of` the value: the header phrases over it, top to bottom; None when ambiguous."""
-        heads = _headers_of(self._cols, self._v, self._line)
-        return tuple(heads) if heads is not None else None
+        """`Column.heads` of the value: the header phrases over it, top to bottom; None when ambiguous."""
+        return self._col.heads(self._v.line)
 
-    @cached_property
+    @once
     def head_t(self) -> frozenset[str]:
         return frozenset(_tokens(*(p.text for p in self.heads or ())))
 
-    @cached_property
+    @once
     def column(self) -> tuple[Phrase, ...]:
-        """`_column`: every phrase over the value above it, top to bottom."""
-        return tuple(_column(_overs(self._cols, self._v, self._line)))
+        """`Column.above` the value: every phrase over it above it, top to bottom."""
+        return self._col.above(self._v.line)
 
-    @cached_property
-    def context(self) -> frozenset[str]:
+    @once
+    def column_n(self) -> list[str]:
+        """The `_norm`ed texts of `column`."""
+        return self._col.norms(self._v.line, self.column)
+
+    @once
+    def _context(self) -> tuple[frozenset[str], ...]:
         """The label area's words, the column's, the caption's."""
-        return self._left.of(self._v.x0) | _tokens(*(p.text for p in self.column), self._caption)
+        return self._left.of(self._v.x0), self._col.words(self._v.line, self.column)[0], _words(self._caption)
 
-    @cached_property
+    def in_context(self, words: set[str], more: frozenset[str] = frozenset()) -> bool:
+        """Whether every one of `words` is in `_context` or `more` (without building their union)."""
+        left, column, caption = self._context
+        return all(t in left or t in column or t in caption or t in more for t in words)
+
+    @once
     def column_t(self) -> frozenset[str]:
         """The words of the column's text phrases."""
-        return frozenset(_tokens(*(p.text for p in self.column if not p.value)))
+        return self._col.words(self._v.line, self.column)[1]
 
 
 def _place_agrees(c: ResultCell, a: Around, described: frozenset[str] = frozenset()) -> bool:
@@ -389,8 +463,8 @@ def _place_agrees(c: ResultCell, a: Around, described: frozenset[str] = frozense
     if not row_t <= names:
         return False  # a label of the row left out of its names: a lost label column or a glued one
     model = norm_name(c.model)
-    in_row = _run_of(a.row, model) is not None  # a label, or labels side by side ("Llama3-8B" "[20]")
-    run = None if in_row else _run_of(a.column, model)  # the lines of one header over the value
+    in_row = _run_of(a.row_n, model) is not None  # a label, or labels side by side ("Llama3-8B" "[20]")
+    run = None if in_row else _run_of(a.column_n, model)  # the lines of one header over the value
     if c.model != REPORT_MODEL and not in_row and run is None:
         return False  # a model is the row's labels or the lines of one header
     if run is not None:
@@ -407,11 +481,11 @@ def _place_agrees(c: ResultCell, a: Around, described: frozenset[str] = frozense
     # metric, setting and group: printed on the row, over the value, or in the label area (a corner
     # header, a group heading, a label printed once for several rows), or the caption
     rest = _tokens(c.metric, c.setting) - row_t - head_t
-    if rest and not rest <= a.context:
+    if rest and not a.in_context(rest):
         return False
     # a group may also be a heading or spanning header above the row not over this value's column
     group = _tokens(c.group) - row_t - head_t
-    return not group or group <= a.context | a.above
+    return not group or a.in_context(group, a.above)
 
 
 def verify_on_words(

@@ -16,8 +16,31 @@ from ingest.reading.textnorm import normalize
 _NONSPACE = re.compile(r"\S+")
 
 
+def _untyped(fn, restype):  # type: ignore[no-untyped-def]
+    """pypdfium2's raw function `fn` called without its argument types. Converting each argument
+    through `argtypes` (a `byref` to POINTER(c_double) above all) cost two thirds of a call, and
+    `page_words` makes four or five calls per word (`page_rules` two or three per page object).
+    Only the calls below use it, each with the arguments it was typed for: pdfium's own pointers
+    as pypdfium2 returns them, Python ints for C ints, and `byref`s to the numbers it fills."""
+    call = ctypes.CFUNCTYPE(restype)(ctypes.cast(fn, ctypes.c_void_p).value)
+    call.argtypes = None
+    return call
+
+
+_COUNT_RECTS = _untyped(pdfium_c.FPDFText_CountRects, ctypes.c_int)
+_GET_RECT = _untyped(pdfium_c.FPDFText_GetRect, ctypes.c_int)
+_GET_ORIGIN = _untyped(pdfium_c.FPDFText_GetCharOrigin, ctypes.c_int)
+_GET_BOX = _untyped(pdfium_c.FPDFText_GetCharBox, ctypes.c_int)
+_GET_SIZE = _untyped(pdfium_c.FPDFText_GetFontSize, ctypes.c_double)
+_GENERATED = _untyped(pdfium_c.FPDFText_IsGenerated, ctypes.c_int)
+_UNICODE = _untyped(pdfium_c.FPDFText_GetUnicode, ctypes.c_uint)
+_PAGE_OBJECT = _untyped(pdfium_c.FPDFPage_GetObject, pdfium_c.FPDFPage_GetObject.restype)  # (page, int index)
+_OBJECT_TYPE = _untyped(pdfium_c.FPDFPageObj_GetType, ctypes.c_int)  # (page object)
+_OBJECT_BOUNDS = _untyped(pdfium_c.FPDFPageObj_GetBounds, ctypes.c_int)  # (page object, 4 `byref`s to `c_float`s)
+
+
 def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-def]
-    """Words with boxes (top-down coordinates) from pdfium's text page; one pdfium call per word.
+    """Words with boxes (top-down coordinates) from pdfium's text page; a few pdfium calls per word.
 
     `textpage`: the page's text page when the caller has it open already (it stays open)."""
     height = page.get_height()
@@ -27,15 +50,12 @@ def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-de
         text = tp.get_text_range()
         n = pdfium_c.FPDFText_CountChars(raw)
         if len(text) != n:  # index mismatch (rare): fall back to per-character text
-            text = "".join(chr(pdfium_c.FPDFText_GetUnicode(raw, i) or 32) for i in range(n))
+            text = "".join(chr(_UNICODE(raw, i) or 32) for i in range(n))
         ox, oy = ctypes.c_double(), ctypes.c_double()
         ro, rox = ctypes.byref(oy), ctypes.byref(ox)
         cl, ct, cr, cb = (ctypes.c_double() for _ in range(4))
         rl, rt, rr, rb = (ctypes.byref(x) for x in (cl, ct, cr, cb))
-        # pypdfium2's typed raw calls: a wrong argument raises a ctypes error instead of reaching pdfium
-        count_rects, get_rect = pdfium_c.FPDFText_CountRects, pdfium_c.FPDFText_GetRect
-        get_origin, generated = pdfium_c.FPDFText_GetCharOrigin, pdfium_c.FPDFText_IsGenerated
-        get_size = pdfium_c.FPDFText_GetFontSize
+        count_rects, get_rect, get_origin, generated, get_size = _COUNT_RECTS, _GET_RECT, _GET_ORIGIN, _GENERATED, _GET_SIZE
         out: list[Word] = []
         prev_end = -1
         last = (None, 0.0, 0.0)  # (baseline, box height, font size): the font size is asked once per run
@@ -105,10 +125,11 @@ def _split_by_chars(raw, start: int, text: str, height: float) -> list[tuple[str
     """Split a token pdfium reports as one word where its characters change line or leave a gap."""
     lft, r, b, t = (ctypes.c_double() for _ in range(4))
     ox, oy = ctypes.c_double(), ctypes.c_double()
+    box, origin = tuple(ctypes.byref(x) for x in (lft, r, b, t)), (ctypes.byref(ox), ctypes.byref(oy))
     parts: list[list] = []
     for i, ch in enumerate(text):
-        pdfium_c.FPDFText_GetCharBox(raw, start + i, ctypes.byref(lft), ctypes.byref(r), ctypes.byref(b), ctypes.byref(t))
-        pdfium_c.FPDFText_GetCharOrigin(raw, start + i, ctypes.byref(ox), ctypes.byref(oy))
+        _GET_BOX(raw, start + i, *box)
+        _GET_ORIGIN(raw, start + i, *origin)
         size = max(t.value - b.value, 1.0)
         if parts and abs(parts[-1][4] - oy.value) < 0.5 * size and lft.value - parts[-1][2] < 0.8 * size:
             p = parts[-1]
@@ -127,9 +148,10 @@ def page_rules(page, max_depth: int = 3) -> list[tuple[float, float, float]]:  #
     building a Python object for each of a page's thousands of glyph runs and paths."""
     height = page.get_height()
     out: list[tuple[float, float, float]] = []
-    get_type, get_bounds = pdfium_c.FPDFPageObj_GetType, pdfium_c.FPDFPageObj_GetBounds
+    get_type, get_bounds = _OBJECT_TYPE, _OBJECT_BOUNDS
     path, form, unknown = pdfium_c.FPDF_PAGEOBJ_PATH, pdfium_c.FPDF_PAGEOBJ_FORM, pdfium_c.FPDF_PAGEOBJ_UNKNOWN
     fl, fb, fr, ft = (ctypes.c_float() for _ in range(4))
+    bounds = tuple(ctypes.byref(x) for x in (fl, fb, fr, ft))
 
     def walk(parent, count, get, level: int) -> None:  # type: ignore[no-untyped-def]
         n = count(parent)
@@ -142,14 +164,14 @@ def page_rules(page, max_depth: int = 3) -> list[tuple[float, float, float]]:  #
             kind = get_type(obj)
             if kind == unknown:
                 raise PdfiumError("Failed to determine pageobject type, did you pass in a valid FPDF_PAGEOBJECT handle?")
-            if kind == path and get_bounds(obj, fl, fb, fr, ft):  # (bounds not found: not a rule)
+            if kind == path and get_bounds(obj, *bounds):  # (bounds not found: not a rule)
                 x0, b, x1, t = fl.value, fb.value, fr.value, ft.value
                 if t - b <= 2.0 and x1 - x0 >= 15:
                     out.append((height - (t + b) / 2, x0, x1))
             if kind == form and level < max_depth - 1:
                 walk(obj, pdfium_c.FPDFFormObj_CountObjects, pdfium_c.FPDFFormObj_GetObject, level + 1)
 
-    walk(page.raw, pdfium_c.FPDFPage_CountObjects, pdfium_c.FPDFPage_GetObject, 0)
+    walk(page.raw, pdfium_c.FPDFPage_CountObjects, _PAGE_OBJECT, 0)  # (a form's index is an unsigned long: typed)
     return out
 
 

@@ -70,7 +70,10 @@ class Table:
         ys = sorted(y for y, _a, _b in across)
         if len(self.row_tops) != self.n_rows or not (ys or short):
             return self
-        cells = [replace(c, block=bisect.bisect_right(ys, self.row_tops[c.row])) for c in self.cells] if ys else self.cells
+        tops = self.row_tops  # each cell built directly: `replace` inspects the fields for every cell
+        cells = self.cells
+        if ys:
+            cells = [Cell(c.row, c.col, c.text, c.row_span, c.col_span, bisect.bisect_right(ys, tops[c.row])) for c in cells]
         return replace(self, cells=cells, short_rules=short)
 
     def as_dict(self) -> dict[str, object]:
@@ -338,8 +341,9 @@ def _spanning(pieces: list[Piece], head_end: int) -> list[bool]:
     by_line: dict[int, list[Seg]] = {}
     for p in pieces:
         by_line.setdefault(p.line, []).append(p.seg)
-    everywhere = _Corners([(a, bb, li) for li, segs in by_line.items() for a, bb in _pair_corners(segs)])
-    body = _Corners([(a, bb, li) for li, segs in by_line.items() if li >= head_end for a, bb in _pair_corners(segs)])
+    pairs = {li: _pair_corners(segs) for li, segs in by_line.items()}  # each line's, for both sets below
+    everywhere = _Corners([(a, bb, li) for li, cs in pairs.items() for a, bb in cs])
+    body = _Corners([(a, bb, li) for li, cs in pairs.items() if li >= head_end for a, bb in cs])
     out = []
     for p in pieces:
         s = p.seg
@@ -535,6 +539,6 @@ def _drop_overlaps(cells: list[Cell]) -> list[Cell]:
         row.sort(key=lambda c: c.col)
         for k, c in enumerate(row):
             nxt = row[k + 1].col if k + 1 < len(row) else None
-            span = c.col_span if nxt is None else min(c.col_span, nxt - c.col)
-            out.append(Cell(c.row, c.col, c.text, c.row_span, max(span, 1)))
+            span = max(c.col_span if nxt is None else min(c.col_span, nxt - c.col), 1)
+            out.append(c if span == c.col_span and c.block == 0 else Cell(c.row, c.col, c.text, c.row_span, span))
     return out

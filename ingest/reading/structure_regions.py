@@ -19,6 +19,7 @@ import re
 import time
 from collections import Counter
 from dataclasses import replace
+from functools import lru_cache
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -306,7 +307,10 @@ def _labelled_row(segs: list[Seg]) -> bool:
     return 2 <= len(segs) <= 4 and len(segs[0].words) <= 5 and not _prose_seg(segs[0].text)
 
 
+@lru_cache(maxsize=16384)
 def _prose_seg(text: str) -> bool:
+    """Whether a segment's text reads as prose: five or more words, most of them lower-case, at
+    most one a value (cached: a line's text is asked by several of the page's tests)."""
     words = text.split()
     if len(words) < 5:
         return False

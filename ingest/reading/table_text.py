@@ -154,4 +154,4 @@ def is_value(text: str) -> bool:
     """A result value as printed: "88.5", "70.83% ± 0.89%", "6/644", "7B", "19.9*". A whole number
     in square brackets ("[50]") is a citation after a name, not a value."""
     t = text.strip()
-    return any(ch.isdigit() for ch in t) and bool(VALUE.match(t)) and not CITATION_MARK.match(t)
+    return any(map(str.isdigit, t)) and bool(VALUE.match(t)) and not CITATION_MARK.match(t)
