@@ -59,6 +59,13 @@ def grid_spec(g: Indicators, models: dict[str, str], dim_id: str, limit: int = C
 def render() -> None:
     """Draw the page."""
     st.title("Indicators")
+    _body()
+
+
+@st.fragment
+def _body() -> None:
+    """The dimension picker and its grid: a fragment, so a pick redraws this section only, not the
+    app's navigation and title (nor re-runs app.py)."""
     tbl, key = data.tables()
     if data.no_data_notice(tbl):
         return

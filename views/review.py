@@ -356,6 +356,14 @@ def _go_next(comparison_df: pd.DataFrame, ids: list[str]) -> None:
 def render() -> None:
     """Draw the page."""
     st.title("Review")
+    _body()
+
+
+@st.fragment
+def _body() -> None:
+    """The report picker, its cells and the agreement table: a fragment, so "Next least sure" or a
+    pick redraws this section only, not the app's navigation and title (nor re-runs app.py). Saving
+    a decision or a source reruns the whole app (`st.rerun()`: the store changed)."""
     tbl, key = data.tables()
     if data.no_data_notice(tbl):
         return

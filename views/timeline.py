@@ -51,6 +51,13 @@ def chart(df: pd.DataFrame, term: str, level_label: str, levels: list[str]) -> c
 def render() -> None:
     """Draw the page."""
     st.title("Timeline")
+    _body()
+
+
+@st.fragment
+def _body() -> None:
+    """Pickers, chart, table and the undated reports: a fragment, so picking a dimension or a keyword
+    redraws this section only, not the app's navigation and title (nor re-runs app.py)."""
     tbl, key = data.tables()
     if data.no_data_notice(tbl):
         return
