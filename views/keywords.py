@@ -113,10 +113,23 @@ def _scatter(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, pr
     return (None if spec is None else chart_plotly.figure(spec)), note
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+# Shared (st.cache_resource): read-only here, and a hit is not unpickled on every rerun.
+@st.cache_resource(show_spinner=False, max_entries=16)
 def _side_by_side(key: data.Stamp, group: str, terms: tuple[str, ...]) -> pd.DataFrame:
     tbl, _ = data.tables()
     return figures.side_by_side(_matrix(key, group, terms, "all", "measured"), tbl["reported"], list(terms))
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _side_by_side_view(key: data.Stamp, group: str, terms: tuple[str, ...]) -> tuple[str, str]:
+    """The measured-vs-reported caption and its table (the first SIDE_BY_SIDE_ROWS rows, differences
+    first), once per store generation and group: it depends on neither the scope nor the figures."""
+    sbs = _side_by_side(key, group, terms)
+    n = int(sbs["differs"].sum())
+    shown = sbs.sort_values("differs", ascending=False, kind="stable").head(SIDE_BY_SIDE_ROWS)
+    more = f" The {len(shown)} shown put differences first; all {len(sbs)} are in the CSV below." if len(sbs) > len(shown) else ""
+    caption = f"{n} of {len(sbs)} figures differ (marked ⚠). The study's figures are never overwritten.{more}"
+    return caption, htmltable.table(shown.assign(differs=shown["differs"].map({True: "⚠", False: ""})), wide=())
 
 
 def _export(
@@ -266,11 +279,9 @@ def _measured_vs_reported(key: data.Stamp, gid: str, terms: tuple[str, ...]) -> 
     if sbs.empty:
         st.caption("No report has both measured and reported figures for this group.")
         return
-    n = int(sbs["differs"].sum())
-    shown = sbs.sort_values("differs", ascending=False, kind="stable").head(SIDE_BY_SIDE_ROWS)
-    more = f" The {len(shown)} shown put differences first; all {len(sbs)} are in the CSV below." if len(sbs) > len(shown) else ""
-    st.caption(f"{n} of {len(sbs)} figures differ (marked ⚠). The study's figures are never overwritten.{more}")
-    st.html(htmltable.table(shown.assign(differs=shown["differs"].map({True: "⚠", False: ""})), wide=()))
+    caption, table = _side_by_side_view(key, gid, terms)
+    st.caption(caption)
+    st.html(table)
     st.download_button("Measured vs reported (CSV)", lambda: export.to_csv(sbs), file_name="measured-vs-reported.csv",
                        mime="text/csv", key="dl_sbs_csv", on_click="ignore")  # fmt: skip
 
