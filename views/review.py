@@ -90,10 +90,11 @@ def decide(lens: Lens, path: Path, row: dict, ev: pd.DataFrame, action: str, pic
 
 def evidence_view(ev: pd.DataFrame, report_id: str) -> pd.DataFrame:
     """`review.ranked_evidence` rows in readers' words; the cue score only where it varies."""
+    records = ev.to_dict("records")
     out = pd.DataFrame({
         "Category": ev["category"], "Rank": ev["rank"], "Cue score": ev.get("score"), "Quote": ev["quote"],
-        "Page": [htmltable.page_of(e) for e in ev.to_dict("records")], "Section": ev.get("section"),
-        "": [htmltable.see_link(report_id, e, e.get("quote")) for e in ev.to_dict("records")],
+        "Page": [htmltable.page_of(e) for e in records], "Section": ev.get("section"),
+        "": [htmltable.see_link(report_id, e, e.get("quote")) for e in records],
     })  # fmt: skip
     if len(out) and out["Cue score"].nunique(dropna=False) <= 1:
         out = out.drop(columns="Cue score")
@@ -164,10 +165,15 @@ def report_cells(lens: Lens, cmp_: pd.DataFrame, evidence: pd.DataFrame, rid: st
     """Every dimension of the lens for one report (a dimension without a row is "not assessed")."""
     rows = cmp_[cmp_["report_id"] == rid].to_dict("records") if not cmp_.empty else []
     by_dim = {r["dimension"]: r for r in rows}
+    # The report's sentences split by dimension once: a dimension without any (most, for most reports)
+    # skips the filtering and sorting, which on frames this small is all pandas overhead.
+    mine = evidence[evidence["report_id"] == rid] if not evidence.empty else evidence
+    has = set(mine["dimension"]) if not mine.empty else set()
     out = []
     for dim in lens.dimensions:
         row = by_dim.get(dim.id) or {"report_id": rid, "dimension": dim.id, "value": NOT_ASSESSED, "origin": "none"}
-        ev = review.ranked_evidence(evidence, lens, rid, dim.id)
+        source = review.evidence_dimension(lens, dim.id)
+        ev = review.ranked_evidence(mine if source in has else mine.iloc[:0], lens, rid, dim.id)
         ev_html = htmltable.table(evidence_view(ev, rid), raw=("",), caption=EVIDENCE_CAPTION) if len(ev) else None
         checklist = None
         if dim.kind == "level" and isinstance(row.get("indicators"), str):
