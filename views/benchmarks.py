@@ -32,6 +32,8 @@ CLAIMS_KEY = "bench_claims"
 #: Rows drawn by the plain (HTML) coverage table and score bars; the CSV downloads have them all.
 COVERAGE_ROWS = 40
 BAR_ROWS = 60
+#: Leaderboard rows drawn for the picked benchmark (highest first); its CSV has every benchmark's rows.
+BOARD_ROWS = 20
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
@@ -399,6 +401,13 @@ def _board_rows(key: data.Stamp, pick: str) -> tuple[pd.DataFrame, int]:
     return shown, len(disagreements(shown))
 
 
+@st.cache_data(show_spinner=False, max_entries=32)
+def _board_html(key: data.Stamp, pick: str) -> str:
+    """The drawn leaderboard rows of one benchmark (the first BOARD_ROWS), as HTML."""
+    shown, _ = _board_rows(key, pick)
+    return f'<div data-table="leaderboard">{htmltable.table(shown.head(BOARD_ROWS), wide=("sources", "disagreement"))}</div>'
+
+
 @st.fragment
 def _leaderboard_section(key: data.Stamp) -> None:
     """Every report's claims on one benchmark, ranked, with the values two reports print differently
@@ -411,7 +420,9 @@ def _leaderboard_section(key: data.Stamp) -> None:
         return
     pick = st.selectbox("Benchmark (catalogue name, or as printed when unknown)", _reach(key), key="board")
     shown, split = _board_rows(key, pick)
-    st.html(f'<div data-table="leaderboard">{htmltable.table(shown.head(BAR_ROWS), wide=("sources", "disagreement"))}</div>')
+    if len(shown) > BOARD_ROWS:
+        st.caption(f"The first {BOARD_ROWS} of {len(shown)} rows; the CSV below has them all.")
+    st.html(_board_html(key, pick))
     st.caption(
         "One row per model, metric, setting and printed value, with every report, page and table that prints it; "
         "own_claim: printed by the model's own report; verified: every cell of its table validated. "
