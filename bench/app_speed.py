@@ -19,7 +19,9 @@ to a temporary folder first, so the original is never written.
   which also downloads the app's JavaScript and warms the server, is printed beside it.
 * interactions (INTERACTIONS): on every page, each filter, sort, pick and click a reader makes (a
   selectbox pick, a radio, a button, the matrix's sort, a typed query), from the action until the rerun
-  it starts has finished; `--interactions-only` skips the first renders.
+  it starts has finished; `--interactions-only` skips the first renders. Each tab first waits until its
+  page is drawn (`DRAWN`, as a first render), then for the control; a selectbox is opened by a click on
+  its input, and if it shows no option the error says what the page looked like.
 * filter re-render: on Compare, picking an organization in the matrix's filter panel, until the
   matrix shows the new rows (its "N of M reports" line changed; opening the panel is not timed).
   Since 2026-12-01 (second session) the matrix filters in the browser (views.matrix), so this is
@@ -58,6 +60,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from bench import chart_renderers  # noqa: E402
@@ -211,6 +214,26 @@ INTERACTIONS: list[tuple[str, str, str, tuple[str, str], str]] = [
 ]
 
 
+#: How long a control may take to appear once its page is drawn before it counts as not on the store.
+CONTROL_WAIT_MS = 15_000
+#: What the page looked like when a picker did not open: the app's script state, whether the combobox says
+#: it is expanded, and the element under the middle of the combobox (something drawn over it?).
+STATE_OF = """(el) => {
+  const r = el.getBoundingClientRect(), top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+  return `script state ${document.querySelector('[data-testid="stApp"]').getAttribute('data-test-script-state')}, ` +
+    `aria-expanded ${el.getAttribute('aria-expanded')}, at its middle ${top ? top.tagName + '.' + top.className : 'nothing'}` +
+    `${top === el ? ' (itself)' : ''}, ${document.querySelectorAll('[role="option"]').length} option(s) in the page`;
+}"""
+
+
+def state_of(page, el) -> str:  # type: ignore[no-untyped-def]
+    """STATE_OF for a control, or why it could not be read."""
+    try:
+        return str(el.evaluate(STATE_OF))
+    except Exception as exc:  # detached meanwhile: that is the answer
+        return f"could not read it: {type(exc).__name__}: {str(exc).splitlines()[0]}"
+
+
 class Absent(Exception):
     """The page has no such control on this store (e.g. no benchmark picker without result tables)."""
 
@@ -220,13 +243,19 @@ def act(page, how: tuple[str, str], i: int, sel: str) -> float:  # type: ignore[
     kind, arg = how
     if kind == "select":  # open the selectbox (not timed), then pick the first option it does not show
         box = page.locator('[data-testid="stSelectbox"]').filter(has_text=arg).first
-        if not box.count():
-            raise Absent(arg)
-        box.scroll_into_view_if_needed()
-        shown = box.locator("input").first.input_value() or box.inner_text()
-        box.click()
+        try:  # the page is drawn (see `interactions`), but a section can still be mounting: wait for it
+            box.wait_for(state="visible", timeout=CONTROL_WAIT_MS)
+        except PlaywrightTimeout:
+            raise Absent(arg) from None
+        combo = box.get_by_role("combobox")  # what a reader clicks: the input, not the middle of label + input
+        combo.scroll_into_view_if_needed()
+        shown = combo.input_value() or box.inner_text()
+        combo.click()
         options = page.get_by_role("option")
-        options.first.wait_for(timeout=60_000)
+        try:
+            options.first.wait_for(timeout=60_000)
+        except PlaywrightTimeout:
+            raise RuntimeError(f"{arg}: no option shown after the click; {state_of(page, combo)}") from None
         texts = options.all_inner_texts()
         other = next((k for k, t in enumerate(texts) if t.strip() and t.strip() not in shown), None)
         if other is None:
@@ -260,7 +289,10 @@ def interactions(browser, server: str, fill: dict[str, str], repeat: int) -> dic
         page = ctx.new_page()
         try:
             page.goto(server + path.format(**fill))
-            page.wait_for_selector(IDLE, timeout=120_000)
+            # The page drawn, not only idle: stApp says "notRunning" once the script has ended on the server,
+            # while the browser may still be mounting its elements (on a loaded machine, a second and more
+            # for a cached run); acting then found controls missing ("not on this store") or half drawn.
+            page.wait_for_function(DRAWN, arg=PAGES[page_name][1], timeout=120_000, polling=10)
             page.wait_for_timeout(300)
             page.wait_for_selector(IDLE, timeout=120_000)
             page.evaluate(OBSERVER)

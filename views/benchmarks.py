@@ -32,6 +32,8 @@ CLAIMS_KEY = "bench_claims"
 #: Rows drawn by the plain (HTML) coverage table and score bars; the CSV downloads have them all.
 COVERAGE_ROWS = 40
 BAR_ROWS = 60
+#: Leaderboard rows drawn for the picked benchmark (highest first); its CSV has every benchmark's rows.
+BOARD_ROWS = 20
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
@@ -71,11 +73,19 @@ def provenance_sentence(rr: scores.ReportResults, models: dict[str, str]) -> str
     return " ".join(parts)
 
 
-# Cached on the store's stamp: a rerun that changes one picker recomputes only what depends on it.
-@st.cache_data(show_spinner=False, max_entries=4)
+# Cached on the store's stamp (shared, st.cache_resource: the page only reads these frames, and a hit
+# is not unpickled): a rerun that changes one picker recomputes only what depends on it.
+@st.cache_resource(show_spinner=False, max_entries=4)
 def _coverage_matrix(key: data.Stamp) -> pd.DataFrame:
     tbl, _ = data.tables()
     return scores.coverage_matrix(tbl["reports"], tbl["results"], catalogue().categories)
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _provenance(key: data.Stamp) -> str:
+    """`provenance_sentence` of the stored tables, once per store generation (a groupby over every score)."""
+    tbl, _ = data.tables()
+    return provenance_sentence(scores.report_results(tbl["reports"], tbl["results"]), _models(key))
 
 
 def _models(key: data.Stamp) -> dict[str, str]:
@@ -114,22 +124,26 @@ def _coverage_html(key: data.Stamp, rq: str = "") -> tuple[str, int]:
     return hc.render(spec), n
 
 
-def _name_box(n_reports: int, limit: int) -> str:
-    """The sidebar's "Reports whose name contains" box, which narrows the coverage table and both
-    scatters; drawn only when there are more reports than a scatter draws points (or a link set it),
-    and inside a popover, since every widget adds to a page's first render (bench/app_speed.py measures it)
-    while a closed popover's widgets are not drawn."""
-    on = nav.is_set("rq")
-    if n_reports <= limit and not on:
-        return ""
-    label = f"Reports whose name contains: {nav.typed('rq', 40, more='')}" if on else "Reports whose name contains…"
-    with st.popover(label, width="stretch", key="rq_pop"):  # the label shows typed text: Markdown escaped
-        return str(st.text_input("Reports whose name contains", key="rq", bind="query-params", max_chars=200) or "").strip()
+def _more_options(n_reports: int, limit: int) -> tuple[str, bool]:
+    """The sidebar's "More options" popover (as on Keywords): the "Reports whose name contains" box,
+    which narrows the coverage table and both scatters (drawn only when there are more reports than a
+    scatter draws points, or a link set it), and the "Interactive charts" switch. In a popover since
+    every widget kind adds to a page's first render (bench/app_speed.py measures it), while a closed
+    popover's widgets are not drawn; its label says what is set."""
+    box = n_reports > limit or nav.is_set("rq")
+    on = [w for k, w, sw in (("rq", "name filter", False), ("interactive", "interactive charts", True)) if nav.is_set(k, sw)]
+    with st.popover(f"More options ({', '.join(on)})" if on else "More options", width="stretch", key="bench_more"):
+        rq = st.text_input("Reports whose name contains", key="rq", bind="query-params", max_chars=200) if box else ""
+        interactive = st.toggle("Interactive charts", key="interactive", bind="query-params",
+                                help="Plotly charts with zoom and pan; slower to draw (the plain charts link "
+                                     "every bar and point to its table as well).")  # fmt: skip
+    return str(rq or "").strip(), bool(interactive)
 
 
 def _narrowing(has_box: bool, extra: str = "") -> str:
     """How the sentence under a capped scatter tells the reader to narrow its points."""
-    ways = (["use “Reports whose name contains” in the sidebar"] if has_box else []) + ([extra] if extra else [])
+    box = ["use “Reports whose name contains” under More options in the sidebar"] if has_box else []
+    ways = box + ([extra] if extra else [])
     return "narrow them: " + " or ".join(ways) if ways else "the others are not drawn"
 
 
@@ -138,29 +152,55 @@ def _here() -> list[tuple[str, str]]:
     return [(k, v) for k in st.query_params for v in st.query_params.get_all(k)]
 
 
-@st.cache_data(show_spinner=False, max_entries=4)
+@st.cache_resource(show_spinner=False, max_entries=4)
 def _choices(key: data.Stamp) -> pd.DataFrame:
     return scores.benchmark_choices(data.tables()[0]["results"])
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@st.cache_resource(show_spinner=False, max_entries=32)
 def _own(key: data.Stamp, bench: str) -> pd.DataFrame:
     tbl, _ = data.tables()
     return scores.own_scores(tbl["results"], tbl["reports"], bench)
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@st.cache_resource(show_spinner=False, max_entries=32)
 def _claims(key: data.Stamp, dim_id: str, levels: tuple[str, ...], cats: tuple[str, ...]) -> pd.DataFrame:
     tbl, _ = data.tables()
     percent = {b.id for b in catalogue().benchmarks if b.unit == "%"}
     return scores.claims(tbl["results"], tbl["reports"], tbl["comparison"], dim_id, list(levels), list(cats), percent)
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@st.cache_resource(show_spinner=False, max_entries=32)
 def _density(key: data.Stamp, cats: tuple[str, ...], term: str) -> pd.DataFrame:
     tbl, _ = data.tables()
     return scores.coverage_vs_density(tbl["reports"], tbl["results"], tbl["counts"], tbl["reported"], list(cats),
                                       STATS_GROUP, term)  # fmt: skip
+
+
+# The plain charts' HTML, once per store generation and choice (a spec and its markup cost tens of ms
+# per chart on every rerun otherwise). `here` is the page's URL parameters, which the charts' links keep.
+@st.cache_data(show_spinner=False, max_entries=32)
+def _bars_html(key: data.Stamp, bench: str, name: str, here: tuple[tuple[str, str], ...]) -> str:
+    return hc.render(bc.score_bars(_own(key, bench), name, list(here), BAR_ROWS))
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _claims_html(
+    key: data.Stamp, dim: tuple[str, tuple[str, ...], str], cats: tuple[str, ...], narrow: tuple[str, int, bool],
+    here: tuple[tuple[str, str], ...],
+) -> str:  # fmt: skip
+    """The plain claims scatter of level dimension `dim` (id, levels, label)."""
+    (dim_id, values, label), (rq, limit, has_box) = dim, narrow
+    shown, n = figures.first_points(_claims(key, dim_id, values, cats), rq, limit, column="report")
+    note = figures.points_note(len(shown), n, _narrowing(has_box, "pick fewer benchmark categories"))
+    return hc.render(bc.claims_scatter(shown, [NOT_ASSESSED, *values], label, list(here), note))
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _density_html(key: data.Stamp, cats: tuple[str, ...], term: str, narrow: tuple[str, int, bool]) -> str:
+    rq, limit, has_box = narrow
+    shown, n = figures.first_points(_density(key, cats, term), rq, limit, column="report")
+    return hc.render(bc.density_scatter(shown, term, figures.points_note(len(shown), n, _narrowing(has_box))))
 
 
 def _on_click(chart_key: str) -> None:
@@ -187,14 +227,10 @@ def render() -> None:
     reports, results = tbl["reports"], tbl["results"]
     models = _models(key)
     cat = catalogue()
-    rr = scores.report_results(reports, results)
-    message("info", provenance_sentence(rr, models))
+    message("info", _provenance(key))
+    limit = figures.scatter_points()
     with st.sidebar:
-        interactive = st.toggle("Interactive charts", key="interactive", bind="query-params",
-                                help="Plotly charts with zoom and pan; slower to draw (the plain charts link "
-                                     "every bar and point to its table as well).")  # fmt: skip
-        limit = figures.scatter_points()
-        rq = _name_box(len(reports), limit)
+        rq, interactive = _more_options(len(reports), limit)
     has_box = len(reports) > limit or bool(rq)
 
     st.subheader("Coverage")
@@ -241,7 +277,7 @@ def _scores_section(key: data.Stamp, cat: Catalogue, interactive: bool) -> None:
             on_select=lambda: _on_click(BARS_KEY), selection_mode="points", width="stretch",
         )  # fmt: skip
     else:
-        st.html(hc.render(bc.score_bars(own, entry.name if entry else bench, _here(), BAR_ROWS)))
+        st.html(_bars_html(key, bench, entry.name if entry else bench, tuple(_here())))
     base = _here()
     chart_export.controls([("bench_bars", "Scores", lambda: bc.score_bars(own, entry.name if entry else bench, base, BAR_ROWS))])
     st.caption(
@@ -249,7 +285,8 @@ def _scores_section(key: data.Stamp, cat: Catalogue, interactive: bool) -> None:
         f"tables) has a bar each. {scores.CURATED_MARK} curated · {scores.FLAG_MARK} flagged for review."
     )
     shown = own.drop(columns=["label", "table_key"]).rename(columns={"report": "report model"})
-    with st.expander("Scores with their table and page"):
+    # A popover, not an expander: its table is drawn only when opened (the page's first render).
+    with st.popover("Scores with their table and page", key="bench_scores_pop"):
         st.html(htmltable.table(shown.head(BAR_ROWS), wide=("caption",)))
         st.download_button("Shown scores (CSV)", lambda: to_csv(shown), file_name=f"{bench}-scores.csv",
                            mime="text/csv", key="dl_bench_scores", on_click="ignore")  # fmt: skip
@@ -276,7 +313,7 @@ def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str,
     # A table the URL names stays in it, the first one too: removing a parameter rewrites the address
     # and drops the #result-table fragment of a clicked bar before the table is scrolled into view.
     nav.sync_out("table", key, None if "table" in st.query_params else keys[0])
-    piv, facts = scores.rebuild_table(results, rid, key)
+    piv, facts = _rebuilt(data.tables()[1], rid, key)
     if piv.empty:
         st.caption("This table has no stored cells.")
         return
@@ -297,6 +334,13 @@ def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str,
         with st.expander(f"Notes on this report's result tables ({len(mine)})"):
             for n in mine:
                 st.text(redact(n))
+
+
+# Shared (st.cache_resource): the page only reads it. A pivot of the report's cells, once per store
+# generation, report and table, not on every rerun of the page.
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _rebuilt(key: data.Stamp, rid: str, table: str) -> tuple[pd.DataFrame, dict]:  # type: ignore[type-arg]
+    return scores.rebuild_table(data.tables()[0]["results"], rid, table)
 
 
 def _result_downloads(results: pd.DataFrame) -> None:
@@ -336,9 +380,32 @@ def _scroll_to(anchor: str, shown: str) -> None:
     st.html(_SCROLL_JS % (tag, json.dumps(anchor)), unsafe_allow_javascript=True)
 
 
-@st.cache_data(show_spinner=False, max_entries=4)
+# Shared (st.cache_resource, as the other frames below the pickers): read-only, and not unpickled on
+# every rerun (st.cache_data copies a frame by pickling it on each hit).
+@st.cache_resource(show_spinner=False, max_entries=4)
 def _board(key: data.Stamp) -> pd.DataFrame:
     return leaderboard(data.tables()[0]["results"], catalogue())
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _reach(key: data.Stamp) -> list[str]:
+    """The leaderboard's benchmarks in `benchmarks_by_reach` order, once per store generation."""
+    return benchmarks_by_reach(_board(key))
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def _board_rows(key: data.Stamp, pick: str) -> tuple[pd.DataFrame, int]:
+    """One benchmark's leaderboard rows and how many of them another report prints differently."""
+    board = _board(key)
+    shown = board[board["benchmark"] == pick].drop(columns=["benchmark", "category"])
+    return shown, len(disagreements(shown))
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _board_html(key: data.Stamp, pick: str) -> str:
+    """The drawn leaderboard rows of one benchmark (the first BOARD_ROWS), as HTML."""
+    shown, _ = _board_rows(key, pick)
+    return f'<div data-table="leaderboard">{htmltable.table(shown.head(BOARD_ROWS), wide=("sources", "disagreement"))}</div>'
 
 
 @st.fragment
@@ -351,14 +418,15 @@ def _leaderboard_section(key: data.Stamp) -> None:
     if board.empty:
         st.caption("No result stored yet.")
         return
-    pick = st.selectbox("Benchmark (catalogue name, or as printed when unknown)", benchmarks_by_reach(board), key="board")
-    shown = board[board["benchmark"] == pick].drop(columns=["benchmark", "category"])
-    split = disagreements(shown)
-    st.html(f'<div data-table="leaderboard">{htmltable.table(shown.head(BAR_ROWS), wide=("sources", "disagreement"))}</div>')
+    pick = st.selectbox("Benchmark (catalogue name, or as printed when unknown)", _reach(key), key="board")
+    shown, split = _board_rows(key, pick)
+    if len(shown) > BOARD_ROWS:
+        st.caption(f"The first {BOARD_ROWS} of {len(shown)} rows; the CSV below has them all.")
+    st.html(_board_html(key, pick))
     st.caption(
         "One row per model, metric, setting and printed value, with every report, page and table that prints it; "
         "own_claim: printed by the model's own report; verified: every cell of its table validated. "
-        + (f"{len(split)} row(s) here have a different value in another report (see disagreement)." if len(split) else "")
+        + (f"{split} row(s) here have a different value in another report (see disagreement)." if split else "")
     )
     st.download_button("Leaderboard, all benchmarks (CSV)", lambda: to_csv(board), file_name="leaderboard.csv",
                        mime="text/csv", key="dl_leaderboard", on_click="ignore")  # fmt: skip
@@ -398,7 +466,7 @@ def _claims_section(
             selection_mode="points", width="stretch",
         )  # fmt: skip
     else:
-        st.html(hc.render(bc.claims_scatter(shown, levels, dim.label, _here(), note)))
+        st.html(_claims_html(key, (dim_id, tuple(dim.values), dim.label), tuple(picked), (rq, limit, has_box), tuple(_here())))
     claims, base = shown, _here()
     chart_export.controls([("bench_claims", "Claims", lambda: bc.claims_scatter(claims, levels, dim.label, base, note))])
     lv = _level_of(key, dim_id)
@@ -420,7 +488,7 @@ def _claims_section(
             st.caption(note)
         st.plotly_chart(chart_plotly.figure(bc.density_scatter(shown, term, note)), key="bench_density", width="stretch")
     else:
-        st.html(hc.render(bc.density_scatter(shown, term, note)))
+        st.html(_density_html(key, tuple(picked), term, (rq, limit, has_box)))
     chart_export.controls([("bench_density", "Coverage vs density", lambda: bc.density_scatter(shown, term, note))])
     if len(dens) and not dens["has_results"].any():
         st.caption("No report here has benchmark results yet: every point sits at zero coverage.")

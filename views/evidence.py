@@ -154,6 +154,13 @@ def _kwic_view(key: data.Stamp, report: str, term: str, section: str) -> tuple[i
 def render() -> None:
     """Draw the page."""
     st.title("Evidence")
+    _body()
+
+
+@st.fragment
+def _body() -> None:
+    """The pickers and what they select: a fragment, so a pick redraws this section only, not the
+    app's navigation and title (nor re-runs app.py)."""
     tbl, key = data.tables()
     if data.no_data_notice(tbl):
         return

@@ -30,6 +30,12 @@ def _grid(key: data.Stamp, lens_id: str, dim_id: str) -> Indicators:
     return indicator_grid(tbl["comparison"], data.read("evidence", filters=[("dimension", "==", dim_id)]), data.lens(), dim_id)
 
 
+@st.cache_data(show_spinner=False, max_entries=16)
+def _grid_html(key: data.Stamp, lens_id: str, dim_id: str) -> str:
+    """The drawn grid (`grid_spec`, rendered), once per store generation, lens and dimension."""
+    return hc.render(grid_spec(_grid(key, lens_id, dim_id), data.names()[0], dim_id))
+
+
 def grid_spec(g: Indicators, models: dict[str, str], dim_id: str, limit: int = COLUMNS) -> cd.HeatSpec:
     """The grid as a heat table (indicators as rows, reports as columns), a score row first."""
     shown = g.scores[:limit]
@@ -59,6 +65,13 @@ def grid_spec(g: Indicators, models: dict[str, str], dim_id: str, limit: int = C
 def render() -> None:
     """Draw the page."""
     st.title("Indicators")
+    _body()
+
+
+@st.fragment
+def _body() -> None:
+    """The dimension picker and its grid: a fragment, so a pick redraws this section only, not the
+    app's navigation and title (nor re-runs app.py)."""
     tbl, key = data.tables()
     if data.no_data_notice(tbl):
         return
@@ -80,16 +93,16 @@ def render() -> None:
     else:
         if len(g.scores) > COLUMNS:
             st.caption(f"The {COLUMNS} highest scores of {len(g.scores)} reports; the CSV has them all.")
-        spec = grid_spec(g, models, dim_id)
-        st.html(hc.render(spec))
-        frame = g.frame(models)
+        st.html(_grid_html(key, lens.id, dim_id))
         c1, c2, c3 = st.columns(3)
         with c3:
-            chart_export.controls([("indicators", "Indicators", lambda: spec)])
-        c1.download_button("Indicators (CSV)", lambda: to_csv(frame), file_name="indicators.csv",
+            chart_export.controls([("indicators", "Indicators", lambda: grid_spec(g, models, dim_id))])
+        # the frames of the downloads are built when one is clicked (a frame of every report and indicator)
+        c1.download_button("Indicators (CSV)", lambda: to_csv(g.frame(models)), file_name="indicators.csv",
                            mime="text/csv", key="dl_indicators_csv", on_click="ignore")  # fmt: skip
-        c2.download_button("Indicators (Markdown)", lambda: export.to_markdown(frame), file_name="indicators.md",
-                           mime="text/markdown", key="dl_indicators_md", on_click="ignore")  # fmt: skip
+        c2.download_button("Indicators (Markdown)", lambda: export.to_markdown(g.frame(models)),
+                           file_name="indicators.md", mime="text/markdown", key="dl_indicators_md",
+                           on_click="ignore")  # fmt: skip
     if g.unscored:
         names = ", ".join(str(models.get(r, r)) for r in g.unscored[:40]) + (" …" if len(g.unscored) > 40 else "")
         st.text(f"Not assessed ({len(g.unscored)}: no source text was read): {names}")

@@ -113,15 +113,31 @@ def _scatter(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str, pr
     return (None if spec is None else chart_plotly.figure(spec)), note
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
+# Shared (st.cache_resource): read-only here, and a hit is not unpickled on every rerun.
+@st.cache_resource(show_spinner=False, max_entries=16)
 def _side_by_side(key: data.Stamp, group: str, terms: tuple[str, ...]) -> pd.DataFrame:
     tbl, _ = data.tables()
     return figures.side_by_side(_matrix(key, group, terms, "all", "measured"), tbl["reported"], list(terms))
 
 
-def _export(key: data.Stamp, gid: str, terms: tuple[str, ...], view: tuple[str, str, str], rq: str, term: str) -> None:
+@st.cache_data(show_spinner=False, max_entries=16)
+def _side_by_side_view(key: data.Stamp, group: str, terms: tuple[str, ...]) -> tuple[str, str]:
+    """The measured-vs-reported caption and its table (the first SIDE_BY_SIDE_ROWS rows, differences
+    first), once per store generation and group: it depends on neither the scope nor the figures."""
+    sbs = _side_by_side(key, group, terms)
+    n = int(sbs["differs"].sum())
+    shown = sbs.sort_values("differs", ascending=False, kind="stable").head(SIDE_BY_SIDE_ROWS)
+    more = f" The {len(shown)} shown put differences first; all {len(sbs)} are in the CSV below." if len(sbs) > len(shown) else ""
+    caption = f"{n} of {len(sbs)} figures differ (marked ⚠). The study's figures are never overwritten.{more}"
+    return caption, htmltable.table(shown.assign(differs=shown["differs"].map({True: "⚠", False: ""})), wide=())
+
+
+def _export(
+    key: data.Stamp, gid: str, terms: tuple[str, ...], view: tuple[str, str, str], rq: str, picked: dict[str, str]
+) -> None:
     """The page's charts as figures (views.chart_export): each spec is built from the cached frames, as
-    the page builds it, only when its download is clicked. `view` is (scope, prefer, metric)."""
+    the page builds it, only when its download is clicked. `view` is (scope, prefer, metric); the
+    scatter's term is the one its fragment last left in `picked`."""
     scope, prefer, metric = view
     tbl, _ = data.tables()
 
@@ -133,6 +149,7 @@ def _export(key: data.Stamp, gid: str, terms: tuple[str, ...], view: tuple[str, 
         return keyword_charts.section_bars(_group_counts(key, gid), ids, list(terms), gid, scope)  # type: ignore[arg-type]
 
     def scatter() -> ChartSpec | None:
+        term = picked.get("term") or terms[0]
         rows, note = _scatter_points(key, gid, terms, scope, prefer, term, rq, figures.scatter_points())
         return keyword_charts.length_scatter(rows, term, note=note)
 
@@ -216,9 +233,9 @@ def _heatmap_section(key: data.Stamp, group, terms: tuple[str, ...], c: _Choices
     return True
 
 
-def _bars_and_scatter(key: data.Stamp, group, terms: tuple[str, ...], c: _Choices) -> str:  # type: ignore[no-untyped-def]
-    """Two columns: hits by section, and one term's count against the report's length; the
-    scatter's term."""
+def _bars_and_scatter(key: data.Stamp, group, terms: tuple[str, ...], c: _Choices, picked: dict[str, str]) -> None:  # type: ignore[no-untyped-def]
+    """Two columns: hits by section, and one term's count against the report's length (a fragment,
+    which leaves its term in `picked` for the figure exports)."""
     c1, c2 = st.columns(2)
     with c1:
         fig = _bars(key, c.gid, terms, c.scope) if c.interactive else _bars_html(key, c.gid, terms, c.scope)
@@ -232,19 +249,27 @@ def _bars_and_scatter(key: data.Stamp, group, terms: tuple[str, ...], c: _Choice
         else:
             st.html(fig)
     with c2:
-        term = nav.select("Term for the scatter", list(terms), "scatter")
-        fig, note = (_scatter if c.interactive else _scatter_html)(key, c.gid, terms, c.scope, c.prefer, term, c.rq,
-                                                                   figures.scatter_points())  # fmt: skip
-        if fig is None:
-            st.info(f"No figures for “{term}” with a word count in this scope, so there is nothing to plot.")
-        elif c.interactive:
-            if note:
-                st.caption(note)
-            pts = st.plotly_chart(fig, key="kw_scatter", on_select="rerun", selection_mode="points", width="stretch")
-            _open_evidence(pts)
-        else:
-            st.html(fig)  # the note is the chart's second line
-    return term
+        _scatter_section(key, terms, c, picked)
+
+
+@st.fragment
+def _scatter_section(key: data.Stamp, terms: tuple[str, ...], c: _Choices, picked: dict[str, str]) -> None:
+    """The term picker and the length scatter: a fragment, so picking another term redraws this column
+    only. The term goes into `picked` (the same object on every rerun of the fragment), which the figure
+    exports outside it read when clicked."""
+    term = nav.select("Term for the scatter", list(terms), "scatter")
+    picked["term"] = term
+    fig, note = (_scatter if c.interactive else _scatter_html)(key, c.gid, terms, c.scope, c.prefer, term, c.rq,
+                                                               figures.scatter_points())  # fmt: skip
+    if fig is None:
+        st.info(f"No figures for “{term}” with a word count in this scope, so there is nothing to plot.")
+    elif c.interactive:
+        if note:
+            st.caption(note)
+        pts = st.plotly_chart(fig, key="kw_scatter", on_select="rerun", selection_mode="points", width="stretch")
+        _open_evidence(pts)
+    else:
+        st.html(fig)  # the note is the chart's second line
 
 
 def _measured_vs_reported(key: data.Stamp, gid: str, terms: tuple[str, ...]) -> None:
@@ -254,11 +279,9 @@ def _measured_vs_reported(key: data.Stamp, gid: str, terms: tuple[str, ...]) -> 
     if sbs.empty:
         st.caption("No report has both measured and reported figures for this group.")
         return
-    n = int(sbs["differs"].sum())
-    shown = sbs.sort_values("differs", ascending=False, kind="stable").head(SIDE_BY_SIDE_ROWS)
-    more = f" The {len(shown)} shown put differences first; all {len(sbs)} are in the CSV below." if len(sbs) > len(shown) else ""
-    st.caption(f"{n} of {len(sbs)} figures differ (marked ⚠). The study's figures are never overwritten.{more}")
-    st.html(htmltable.table(shown.assign(differs=shown["differs"].map({True: "⚠", False: ""})), wide=()))
+    caption, table = _side_by_side_view(key, gid, terms)
+    st.caption(caption)
+    st.html(table)
     st.download_button("Measured vs reported (CSV)", lambda: export.to_csv(sbs), file_name="measured-vs-reported.csv",
                        mime="text/csv", key="dl_sbs_csv", on_click="ignore")  # fmt: skip
 
@@ -288,9 +311,10 @@ def render() -> None:
     terms = tuple(t.name for t in group.terms)
     st.caption(escape_md(group.description or ""))
     drawn = _heatmap_section(key, group, terms, choices)
-    term = _bars_and_scatter(key, group, terms, choices)
+    picked: dict[str, str] = {}
+    _bars_and_scatter(key, group, terms, choices, picked)
     if drawn:
-        _export(key, choices.gid, terms, (choices.scope, choices.prefer, choices.metric), choices.rq, term)
+        _export(key, choices.gid, terms, (choices.scope, choices.prefer, choices.metric), choices.rq, picked)
     _measured_vs_reported(key, choices.gid, terms)
     _downloads(tbl, choices.prefer)
 

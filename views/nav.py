@@ -234,18 +234,26 @@ def narrow(
     keep: int = 1,
     limit: int | None = None,
     noun: str = "reports",
+    popover: bool = False,
 ) -> list[Any]:
     """The options a picker `key` offers: all when at most `limit`; else a search box (key `<key>_find`)
     narrows them to the first `limit` whose label contains its text. The first `keep` options (the
     picker's default, which the URL leaves out, so it must not change with the search) and the current
-    choice (from the URL or the session) are always offered."""
+    choice (from the URL or the session) are always offered. With `popover`, the box sits in a popover
+    whose label shows the typed text: a page with no other text box then draws none up front (every
+    widget kind adds to a first render; a closed popover's widgets are not drawn)."""
     opts = list(options)
     limit = int(os.environ.get("FRL_PICKER_LIMIT") or PICKER_LIMIT) if limit is None else limit
     if len(opts) <= limit:
         return opts
-    text = where.text_input(
-        f"Search {len(opts) - keep:,} {noun}", key=f"{key}_find", placeholder="part of the name", max_chars=200
-    )
+    label = f"Search {len(opts) - keep:,} {noun}"
+    find = f"{key}_find"
+    if popover:
+        shown = f"{label}: {typed(find, 20)}" if is_set(find) else label
+        with where.popover(shown, key=f"{find}_pop"):
+            text = st.text_input(label, key=find, placeholder="part of the name", max_chars=200)
+    else:
+        text = where.text_input(label, key=find, placeholder="part of the name", max_chars=200)
     q = str(text or "").strip().casefold()
     head, rest = opts[:keep], opts[keep:]
     hits = [o for o in rest if q in str(format_func(o)).casefold()] if q else rest

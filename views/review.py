@@ -90,10 +90,11 @@ def decide(lens: Lens, path: Path, row: dict, ev: pd.DataFrame, action: str, pic
 
 def evidence_view(ev: pd.DataFrame, report_id: str) -> pd.DataFrame:
     """`review.ranked_evidence` rows in readers' words; the cue score only where it varies."""
+    records = ev.to_dict("records")
     out = pd.DataFrame({
         "Category": ev["category"], "Rank": ev["rank"], "Cue score": ev.get("score"), "Quote": ev["quote"],
-        "Page": [htmltable.page_of(e) for e in ev.to_dict("records")], "Section": ev.get("section"),
-        "": [htmltable.see_link(report_id, e, e.get("quote")) for e in ev.to_dict("records")],
+        "Page": [htmltable.page_of(e) for e in records], "Section": ev.get("section"),
+        "": [htmltable.see_link(report_id, e, e.get("quote")) for e in records],
     })  # fmt: skip
     if len(out) and out["Cue score"].nunique(dropna=False) <= 1:
         out = out.drop(columns="Cue score")
@@ -164,10 +165,15 @@ def report_cells(lens: Lens, cmp_: pd.DataFrame, evidence: pd.DataFrame, rid: st
     """Every dimension of the lens for one report (a dimension without a row is "not assessed")."""
     rows = cmp_[cmp_["report_id"] == rid].to_dict("records") if not cmp_.empty else []
     by_dim = {r["dimension"]: r for r in rows}
+    # The report's sentences split by dimension once: a dimension without any (most, for most reports)
+    # skips the filtering and sorting, which on frames this small is all pandas overhead.
+    mine = evidence[evidence["report_id"] == rid] if not evidence.empty else evidence
+    has = set(mine["dimension"]) if not mine.empty else set()
     out = []
     for dim in lens.dimensions:
         row = by_dim.get(dim.id) or {"report_id": rid, "dimension": dim.id, "value": NOT_ASSESSED, "origin": "none"}
-        ev = review.ranked_evidence(evidence, lens, rid, dim.id)
+        source = review.evidence_dimension(lens, dim.id)
+        ev = review.ranked_evidence(mine if source in has else mine.iloc[:0], lens, rid, dim.id)
         ev_html = htmltable.table(evidence_view(ev, rid), raw=("",), caption=EVIDENCE_CAPTION) if len(ev) else None
         checklist = None
         if dim.kind == "level" and isinstance(row.get("indicators"), str):
@@ -345,7 +351,10 @@ def _queue_of(cells: list[Cell]) -> pd.DataFrame:
 
 
 def _go_next(comparison_df: pd.DataFrame, ids: list[str]) -> None:
-    """To the report holding the least sure pending cell (the review queue's order)."""
+    """To the report holding the least sure pending cell (the review queue's order) among the reports
+    a decision can be written for (checked here, when clicked: a file test per report on every run of
+    the page cost tens of milliseconds at 500 reports)."""
+    ids = reviewable(ids, report_file)
     nxt = review.next_least_sure(comparison_df[comparison_df["report_id"].isin(ids)], after=st.session_state.get("rid"))
     if nxt is None:
         _flash("success", "Every automatic cell has a curated value.")
@@ -356,6 +365,14 @@ def _go_next(comparison_df: pd.DataFrame, ids: list[str]) -> None:
 def render() -> None:
     """Draw the page."""
     st.title("Review")
+    _body()
+
+
+@st.fragment
+def _body() -> None:
+    """The report picker, its cells and the agreement table: a fragment, so "Next least sure" or a
+    pick redraws this section only, not the app's navigation and title (nor re-runs app.py). Saving
+    a decision or a source reruns the whole app (`st.rerun()`: the store changed)."""
     tbl, key = data.tables()
     if data.no_data_notice(tbl):
         return
@@ -369,7 +386,7 @@ def render() -> None:
         "Next least sure",
         key="next",
         on_click=_go_next,
-        args=(cmp_, reviewable(ids, report_file)),
+        args=(cmp_, ids),
         help="the report whose pending automatic cell has the lowest confidence (the review queue)",
     )
 
@@ -380,7 +397,9 @@ def render() -> None:
     if asked is not None:  # a link to a report the store lacks: say so, never open another one
         nav.no_such_report(asked)
     # ?rid=<id> like every other page's parameter (nav.select writes the id, not the shown name)
-    rid = nav.select("Report", nav.narrow(ids, "rid", name, c1), "rid", name, c1, **({"index": None} if asked else {}))
+    # with more than a picker's worth of reports, the search box sits in a popover (nav.narrow)
+    offered = nav.narrow(ids, "rid", name, c1, popover=True)
+    rid = nav.select("Report", offered, "rid", name, c1, **({"index": None} if asked else {}))
     _show_flash()
     if rid is None:
         return

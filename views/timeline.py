@@ -22,12 +22,28 @@ from views import chart_export, data, htmltable, nav
 from views import htmlchart as hc
 from views.benchmark_charts import palette
 
+#: Rows of the table under the chart (the chart and the CSV have every dated report): a rerun after a
+#: pick redraws the table, and at 500 reports it was 500 rows.
+TABLE_ROWS = 50
 
-@st.cache_data(show_spinner=False, max_entries=16)
+
+# Shared (st.cache_resource): read-only here, and a hit is not unpickled on every rerun.
+@st.cache_resource(show_spinner=False, max_entries=16)
 def _timeline(key: data.Stamp, dim_id: str, term: str, today: dt.date) -> tuple[pd.DataFrame, list[str]]:
     tbl, _ = data.tables()
     counts = data.read("counts", filters=[("section", "==", "all"), ("group", "==", STATS_GROUP)])
     return tl.timeline(tbl["reports"], level_of(tbl["comparison"], dim_id), tbl["reported"], counts, term, today=today)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _drawn(key: data.Stamp, dim: tuple[str, str, tuple[str, ...]], term: str, today: dt.date) -> tuple[str, str]:
+    """The chart and the table (its first TABLE_ROWS rows) as HTML, once per store generation, level
+    dimension (id, label, levels) and term."""
+    dim_id, label, values = dim
+    df, _ = _timeline(key, dim_id, term, today)
+    shown = df.head(TABLE_ROWS).drop(columns=["report_id", "month"])
+    shown = shown.rename(columns={"model": "Report", "level": label, "density": f"“{term}” per 1,000 words"})
+    return hc.render(chart(df, term, label, list(values))), htmltable.table(shown) if len(df) else ""
 
 
 def chart(df: pd.DataFrame, term: str, level_label: str, levels: list[str]) -> cd.ScatterSpec:
@@ -51,6 +67,13 @@ def chart(df: pd.DataFrame, term: str, level_label: str, levels: list[str]) -> c
 def render() -> None:
     """Draw the page."""
     st.title("Timeline")
+    _body()
+
+
+@st.fragment
+def _body() -> None:
+    """Pickers, chart, table and the undated reports: a fragment, so picking a dimension or a keyword
+    redraws this section only, not the app's navigation and title (nor re-runs app.py)."""
     tbl, key = data.tables()
     if data.no_data_notice(tbl):
         return
@@ -60,18 +83,20 @@ def render() -> None:
     c1, c2 = st.columns(2)
     dim_id = nav.select("Level dimension", list(levels), "dim", lambda d: levels[d].label, c1) if levels else ""
     term = nav.select("Keyword", terms, "term", str, c2)
-    df, undated = _timeline(key, dim_id, term, dt.date.today())
+    today = dt.date.today()
+    df, undated = _timeline(key, dim_id, term, today)
     models = data.names()[0]
     label = levels[dim_id].label if dim_id else "level"
-    spec = chart(df, term, label, levels[dim_id].values if dim_id else [])
-    st.html(hc.render(spec))
-    chart_export.controls([("timeline", "Timeline", lambda: spec)])
+    values = tuple(levels[dim_id].values) if dim_id else ()
+    chart_html, table_html = _drawn(key, (dim_id, label, values), term, today)
+    st.html(chart_html)
+    chart_export.controls([("timeline", "Timeline", lambda: chart(df, term, label, list(values)))])
     st.caption("Dated by `released:` in the report file, else by the month its arXiv id encodes (marked "
                "“arXiv id (month)”); click a point for the report card.")  # fmt: skip
     if len(df):
-        shown = df.drop(columns=["report_id", "month"]).rename(columns={"model": "Report", "level": label,
-                                                                         "density": f"“{term}” per 1,000 words"})  # fmt: skip
-        st.html(htmltable.table(shown))
+        if len(df) > TABLE_ROWS:
+            st.caption(f"The first {TABLE_ROWS} of {len(df)} dated reports (oldest first) are listed; the CSV has them all.")
+        st.html(table_html)
         st.download_button("Timeline (CSV)", lambda: to_csv(df), file_name="timeline.csv", mime="text/csv",
                            key="dl_timeline", on_click="ignore")  # fmt: skip
     if undated:
