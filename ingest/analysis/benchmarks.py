@@ -12,8 +12,10 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -28,6 +30,26 @@ _QUALIFIER = re.compile(
     r"(\s*\([^)]*\)|[\s_-]*(test|val|valid|validation|dev|full|all|v\d+(\.\d+)*|\d{4}[-.]\d{2}([-.]\d{2})?(\s*-\s*\d{4}[-.]\d{2}([-.]\d{2})?)?))$",
     re.I,
 )
+
+
+#: Entries a catalogue's per-text caches keep before they start over: a long-lived catalogue (a
+#: worker's, the dashboard's) meets every table text of every report, so its memory stays bounded.
+MEMO_ENTRIES = 65536
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def _memo(cache: dict[_K, _V], key: _K, make: Callable[[], _V]) -> _V:
+    """`cache[key]`, made by `make()` when missing; the cache is emptied when it holds MEMO_ENTRIES."""
+    try:
+        return cache[key]
+    except KeyError:
+        pass
+    if len(cache) >= MEMO_ENTRIES:
+        cache.clear()
+    value = cache[key] = make()
+    return value
 
 
 @lru_cache(maxsize=65536)
@@ -164,9 +186,7 @@ class Catalogue(_Strict):
 
     def lookup(self, name: str) -> Benchmark | None:
         """The entry a printed benchmark name refers to, or None (see the module docstring)."""
-        if name not in self._cache:
-            self._cache[name] = _lookup(self, name)
-        return self._cache[name]
+        return _memo(self._cache, name, lambda: _lookup(self, name))
 
     def _vocab(self, field: str) -> re.Pattern[str]:
         if field not in self._vocabs:
@@ -177,11 +197,7 @@ class Catalogue(_Strict):
     def _is(self, field: str, text: str) -> bool:
         """Whether `text` (stripped) is a whole match of the `field` word list; cached by text, as
         `lookup` is: a table's headers and labels are asked about for every row and cell."""
-        key = (field, text)
-        hit = self._matched.get(key)
-        if hit is None:
-            hit = self._matched[key] = bool(text) and bool(self._vocab(field).fullmatch(text.strip()))
-        return hit
+        return _memo(self._matched, (field, text), lambda: bool(text) and bool(self._vocab(field).fullmatch(text.strip())))
 
     def is_metric(self, text: str) -> bool:
         return self._is("metrics", text)
