@@ -58,3 +58,26 @@ def rerun(page, action, timeout_ms: int = 90_000) -> None:  # type: ignore[no-un
     page.wait_for_function(_ENDED, timeout=timeout_ms)
     page.wait_for_selector(IDLE, timeout=timeout_ms)
     page.evaluate(_SEEN)
+
+
+#: How long one click on a popover's opener may take to show what the popover holds before the
+#: click is taken as lost (a rerun that replaced the opener as it was clicked) and made again.
+POPOVER_TRY_MS = 10_000
+
+
+def open_popover(opener, inside, tries: int = 3) -> None:  # type: ignore[no-untyped-def]
+    """Click a popover's opener until `inside` (a locator in the popover) is visible. A click that
+    lands while a rerun redraws the opener is lost on a loaded machine; the user clicks again, so
+    the test does too, a bounded number of times."""
+    from playwright.sync_api import expect
+
+    for _ in range(tries - 1):
+        opener.scroll_into_view_if_needed()
+        opener.click()
+        try:
+            expect(inside).to_be_visible(timeout=POPOVER_TRY_MS)
+            return
+        except AssertionError:
+            continue
+    opener.click()
+    expect(inside).to_be_visible(timeout=30_000)

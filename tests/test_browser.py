@@ -21,7 +21,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from tests.app_fixtures import copy_built
-from tests.browser_runs import IDLE, settle, watch
+from tests.browser_runs import IDLE, open_popover, settle, watch
 
 REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -375,10 +375,8 @@ def test_compare_exports_follow_a_filter_picked_in_the_box(page, server: str) ->
     shown = set(page.locator("table.frl td.model a").all_inner_texts())
     page.keyboard.press("Escape")  # close the filter panel
     opener = page.get_by_role("button", name="Export the shown reports")  # the exports' popover
-    opener.scroll_into_view_if_needed()
-    opener.click()
     button = page.locator(".st-key-dl_comparison_csv")
-    expect(button).to_be_visible(timeout=30_000)
+    open_popover(opener, button)
     with page.expect_download() as dl:
         button.locator("button").click()
     rows = list(csv.DictReader(io.StringIO(Path(dl.value.path()).read_text(encoding="utf-8"))))

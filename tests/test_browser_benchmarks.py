@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser_runs import settle, watch
+from tests.browser_runs import open_popover, settle, watch
 from tests.test_browser import ARTIFACTS, BROWSER_TESTS, launch, start_app, stop
 from views import chart_export
 
@@ -87,7 +87,7 @@ def test_browser_bar_click_opens_the_table_and_the_url_carries_it(server: str, t
 
 
 def test_browser_coverage_chart_downloads_as_svg_and_offline_html(server: str, tmp_path: Path) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
         browser = launch(pw)
@@ -97,8 +97,7 @@ def test_browser_coverage_chart_downloads_as_svg_and_offline_html(server: str, t
             page.goto(f"{server}/benchmarks")
             settle(page)
             popover = page.locator(".st-key-dl_fig_bench_coverage_html")
-            page.get_by_role("button", name="Export as a figure").first.click()
-            expect(popover).to_be_visible(timeout=30_000)
+            open_popover(page.get_by_role("button", name="Export as a figure").first, popover)
             got = {}
             for fmt in ("html",) if chart_export.static_problem() else ("svg", "html"):
                 with page.expect_download(timeout=60_000) as dl:

@@ -13,7 +13,7 @@ import pytest
 
 from ingest.sources.registry import load_report
 from tests import review_fixtures as rf
-from tests.browser_runs import rerun, settle, watch
+from tests.browser_runs import open_popover, rerun, settle, watch
 from tests.test_browser import ARTIFACTS, BROWSER_TESTS, launch, start_app, stop
 
 pytestmark = BROWSER_TESTS
@@ -46,8 +46,8 @@ def test_browser_review_a_cell_reload_see_it_curated_and_yaml_round_tripped(
             expect(page.get_by_text("automatic: GRPO").first).to_be_visible(timeout=90_000)
             settle(page)
 
-            page.locator(".st-key-decide_rl_algorithm button").first.click()  # the decision controls' popover
             note = page.locator(".st-key-note_rl_algorithm input")
+            open_popover(page.locator(".st-key-decide_rl_algorithm button").first, note)  # the decision controls
             note.fill("checked in the browser")
             rerun(page, lambda: note.press("Enter"))  # the note is committed by the run Enter starts
             rerun(page, page.locator(".st-key-save_rl_algorithm button").click)
