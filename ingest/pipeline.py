@@ -43,7 +43,7 @@ from ingest.pipeline_steps import (
     plan,
 )
 from ingest.reading.extract import Progress
-from ingest.run.executor import DaskExecutor, LocalExecutor, default_jobs
+from ingest.run.executor import DaskExecutor, LocalExecutor, default_jobs, start_server_early
 from ingest.run.jobs import Executor, Job
 from ingest.run.warm import warm_caches
 from ingest.sources.registry import Registry, Roster, SpecError, load_registry, load_roster
@@ -352,6 +352,13 @@ def run(
     # The reports folder is always an allowed source root (issue 8: confinement of sources).
     settings = dataclasses.replace(settings, source_roots=(Path(reports_dir), *settings.source_roots))
     store = Store(settings.data_dir)
+    if files is not None and settings.executor is None:
+        files = list(files)
+        # A named report not stored yet needs a job (a report's id is its file's name): a driver that
+        # cannot fork it itself starts its worker server now, so the server's start-up overlaps
+        # the loads below (bench/scale.py: "add one report end to end (in process)").
+        if any(not store.has_bundle(Path(f).stem) for f in files):
+            start_server_early(settings.limits())
     lexicon = load_lexicon(settings.lexicon_path)
     lens = load_lens(settings.lens_path)
     # `curated:` keys must be dimensions of some lens (a typo fails loudly, another lens' cells still load).

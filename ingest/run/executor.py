@@ -178,6 +178,21 @@ def warm_up() -> None:
                 os.environ[k] = v
 
 
+def start_server_early(limits: Limits) -> bool:
+    """Start the forkserver now when a job is coming and will not be forked from this process
+    (a long-running driver: the dashboard, a benchmark); True when it was started (or runs).
+
+    Its start-up — a fresh interpreter that imports the pipeline and warms its caches, about a
+    second — then runs on another core while the driver loads the registry and plans the job,
+    instead of after it. Callers use it only when a job is certain enough (a report not stored
+    yet): a run where nothing changed still starts no process (see `LocalExecutor`).
+    """
+    if multiprocessing.current_process().daemon or fork_here(limits):
+        return False
+    warm_up()
+    return True
+
+
 def stop_forkserver() -> None:
     """Stop the forkserver (if this process started it) and wait for it; the next job starts a new one.
 

@@ -91,6 +91,10 @@ class Store(TableReader):
     def _bundle_path(self, report_id: str) -> Path:
         return self.bundle_dir / f"{report_id}.json.gz"
 
+    def has_bundle(self, report_id: str) -> bool:
+        """Whether a bundle of the report is stored (one stat; the bundle is not read)."""
+        return self._bundle_path(report_id).exists()
+
     def load_bundle(self, report_id: str) -> Bundle | None:
         """The report's last good bundle, or None when there is none or it cannot be read
         (corrupt, or of a shape this code does not know): the report is then recomputed."""
