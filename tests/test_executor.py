@@ -348,3 +348,15 @@ def test_one_report_from_a_fresh_cli_process_starts_no_worker_server(tmp_path):
     )
     _run_driver(tmp_path, code)
     assert Store(tmp_path / "d").load_bundle("r0") is not None
+
+
+def test_start_server_early_only_where_jobs_are_not_forked_here(monkeypatch):
+    """The worker server is started ahead of the first job only by a driver that would not fork it itself."""
+    from ingest.run import executor
+
+    started: list[bool] = []
+    monkeypatch.setattr(executor, "warm_up", lambda: started.append(True))
+    monkeypatch.setattr(executor, "fork_here", lambda limits: True)
+    assert executor.start_server_early(Limits()) is False and started == []
+    monkeypatch.setattr(executor, "fork_here", lambda limits: False)
+    assert executor.start_server_early(Limits()) is True and started == [True]

@@ -195,3 +195,20 @@ def test_cli_broken_lens_is_a_clear_error_not_a_traceback(setup, tmp_path, capsy
     err = capsys.readouterr().err
     assert code == 2
     assert f"error: {lens}" in err and "colour" in err and "Traceback" not in err
+
+
+def test_worker_server_starts_early_only_for_a_named_report_not_stored_yet(setup, monkeypatch):
+    """A new report named on the command line starts the worker server before the registry and the
+    model load (its start-up overlaps them); an unchanged one, or a run of the whole folder, does not."""
+    import ingest.pipeline as pipeline
+
+    reports, settings = setup
+    calls: list[object] = []
+    monkeypatch.setattr(pipeline, "start_server_early", lambda limits: calls.append(limits) or False)
+    res = run(files=[reports / "paper.yaml"], reports_dir=reports, settings=settings)
+    assert {o.report_id: o.status for o in res.outcomes} == {"paper": "ok"}
+    assert calls == [settings.limits()]
+    again = run(files=[reports / "paper.yaml"], reports_dir=reports, settings=settings)
+    assert {o.report_id: o.status for o in again.outcomes} == {"paper": "cached"}
+    run(reports_dir=reports, settings=settings)
+    assert len(calls) == 1
