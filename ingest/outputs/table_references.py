@@ -44,6 +44,9 @@ class StoreReferences:
         self._text: dict[str, str] = {}
         self._words: dict[str, set[str]] = {}
         self._targets: dict[str, Target | None] = {}
+        #: `hits` by (name, besides): a report's references are matched, then hashed (`deps`), with the
+        #: same arguments; each is a scan of every report in view (10,000 in bench/scale.py).
+        self._hits: dict[tuple[str, str], list[str]] = {}
 
     def spec(self, rid: str) -> ReportSpec:
         return self.last_good[rid] if rid in self.last_good else self.roster.spec(rid)
@@ -69,9 +72,12 @@ class StoreReferences:
     def hits(self, name: str, besides: str) -> list[str]:
         """Reports (not `besides`) whose id, model name or alias holds every word of `name` (the specs
         read are those whose JSON holds each word: a substring scan first)."""
-        want = name_words(name)
-        near = [rid for rid in self.yaml if rid != besides and all(w in self.text(rid) for w in want)]
-        return [rid for rid in near if want <= self.words(rid)]
+        got = self._hits.get((name, besides))
+        if got is None:
+            want = name_words(name)
+            near = [rid for rid in self.yaml if rid != besides and all(w in self.text(rid) for w in want)]
+            got = self._hits[name, besides] = [rid for rid in near if want <= self.words(rid)]
+        return list(got)
 
     def holds(self, rid: str, names: tuple[str, ...]) -> bool:
         """Whether report `rid`'s id, model name or alias holds every word of one of `names`."""
