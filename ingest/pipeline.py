@@ -332,6 +332,21 @@ class _TablesPrep:
         self.full = full
 
 
+def _named_files(files: Iterable[str | Path] | None, store: Store, settings: Settings) -> list[str | Path] | None:
+    """The report files named for this run, as a list (None: the whole folder).
+
+    A named report not stored yet needs a job (a report's id is its file's name): a driver that
+    cannot fork it itself starts its worker server now, so the server's start-up overlaps the
+    registry, roster and model loads (bench/scale.py: "add one report end to end (in process)").
+    """
+    if files is None:
+        return None
+    named = list(files)
+    if settings.executor is None and any(not store.has_bundle(Path(f).stem) for f in named):
+        start_server_early(settings.limits())
+    return named
+
+
 def run(
     files: Iterable[str | Path] | None = None,
     reports_dir: str | Path = "reports",
@@ -352,13 +367,7 @@ def run(
     # The reports folder is always an allowed source root (issue 8: confinement of sources).
     settings = dataclasses.replace(settings, source_roots=(Path(reports_dir), *settings.source_roots))
     store = Store(settings.data_dir)
-    if files is not None and settings.executor is None:
-        files = list(files)
-        # A named report not stored yet needs a job (a report's id is its file's name): a driver that
-        # cannot fork it itself starts its worker server now, so the server's start-up overlaps
-        # the loads below (bench/scale.py: "add one report end to end (in process)").
-        if any(not store.has_bundle(Path(f).stem) for f in files):
-            start_server_early(settings.limits())
+    files = _named_files(files, store, settings)
     lexicon = load_lexicon(settings.lexicon_path)
     lens = load_lens(settings.lens_path)
     # `curated:` keys must be dimensions of some lens (a typo fails loudly, another lens' cells still load).
