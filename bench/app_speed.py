@@ -44,7 +44,16 @@ at the page's own URL (SAME_PATH: Streamlit's frontend probes a deep link's path
 a cost of every Streamlit page not at /).
 Exits 1 if a target is missed at the largest size.
 First, the chart renderers are compared on the smallest store (bench/chart_renderers.py; alone with
-`--renderers-only`, which exits 1 when the default renderer is not within 10 % of the fastest).
+`--renderers-only`, which exits 1 when the default renderer is not within 10 % of the fastest; skipped
+with `--pages` or `--apps`).
+
+Each interaction also says what it cost the browser (since 2026-12-03): the renderer main thread's CPU
+time (Chromium's `ThreadTime`) and the websocket messages and KB the server sent, from the action to the
+end of its rerun plus 200 ms, median per action; a rerun sends one message per element it draws, so
+these say how much a rerun re-draws. The server-side times include fragment reruns (views/timing.py).
+`--pages Keywords Evidence` limits a run to some pages; `--apps main=/work/main/app.py branch=app.py`
+serves two checkouts' apps on copies of one store and takes turns between them on every interaction,
+for a paired A/B on a shared machine.
 """
 
 from __future__ import annotations
@@ -130,6 +139,23 @@ MATRIX_CHANGED = """(all) => {
 RECORDED = """() => new URLSearchParams(location.search).has('org') &&
   document.querySelector('[data-testid="stApp"]').getAttribute('data-test-script-state') === 'notRunning'"""
 TEXT_OF = "(sel) => { const el = document.querySelector(sel); return el ? el.innerText : null; }"
+#: Counts the messages and bytes the server sends (an init script, before the app's own code): what a rerun
+#: sends is read as the difference around an interaction (every element of the rerun is one delta message).
+WS_COUNT = """() => {
+  window.__ws = {n: 0, bytes: 0};
+  const WS = window.WebSocket;
+  window.WebSocket = function (...a) {
+    const w = new WS(...a);
+    w.addEventListener('message', (e) => {
+      window.__ws.n += 1;
+      window.__ws.bytes += e.data.byteLength ?? e.data.size ?? e.data.length ?? 0;
+    });
+    return w;
+  };
+  window.WebSocket.prototype = WS.prototype;
+  Object.assign(window.WebSocket, WS);
+}"""
+WS_READ = "() => window.__ws ? [window.__ws.n, window.__ws.bytes] : [0, 0]"
 MAIN = '[data-testid="stMain"]'
 
 
@@ -234,11 +260,30 @@ def state_of(page, el) -> str:  # type: ignore[no-untyped-def]
         return f"could not read it: {type(exc).__name__}: {str(exc).splitlines()[0]}"
 
 
+def cpu_ms(cdp) -> float:  # type: ignore[no-untyped-def]
+    """The renderer main thread's CPU time so far, in ms (Chromium's `ThreadTime`)."""
+    return next(m["value"] for m in cdp.send("Performance.getMetrics")["metrics"] if m["name"] == "ThreadTime") * 1000
+
+
+class Cost:
+    """What an interaction cost in the browser besides its wall time: the renderer main thread's CPU time
+    (Chromium's `ThreadTime`, bench/first_render_parts.py's `cpu_ms`) and the websocket messages and bytes
+    the server sent, from before the action to the end of its rerun."""
+
+    def __init__(self, page, cdp) -> None:  # type: ignore[no-untyped-def]
+        self.page, self.cdp = page, cdp
+        self.start = (0.0, 0, 0)
+
+    def read(self) -> tuple[float, int, int]:
+        n, size = self.page.evaluate(WS_READ)
+        return cpu_ms(self.cdp), int(n), int(size)
+
+
 class Absent(Exception):
     """The page has no such control on this store (e.g. no benchmark picker without result tables)."""
 
 
-def act(page, how: tuple[str, str], i: int, sel: str) -> float:  # type: ignore[no-untyped-def]
+def act(page, how: tuple[str, str], i: int, sel: str, cost: Cost | None = None) -> float:  # type: ignore[no-untyped-def]
     """Perform the i-th action of one kind and time it until its rerun (if any) has finished."""
     kind, arg = how
     if kind == "select":  # open the selectbox (not timed), then pick the first option it does not show
@@ -260,19 +305,22 @@ def act(page, how: tuple[str, str], i: int, sel: str) -> float:  # type: ignore[
         other = next((k for k, t in enumerate(texts) if t.strip() and t.strip() not in shown), None)
         if other is None:
             raise Absent(f"{arg}: one option")
-        return timed_click(page, options.nth(other), sel)
+        return timed_click(page, options.nth(other), sel, cost=cost)
     if kind == "radio":
         a, b = arg.split("|")
-        return timed_click(page, page.locator('[data-testid="stRadio"] label').filter(has_text=(a, b)[i % 2]).first, sel)
+        label = page.locator('[data-testid="stRadio"] label').filter(has_text=(a, b)[i % 2]).first
+        return timed_click(page, label, sel, cost=cost)
     if kind == "button":
-        return timed_click(page, page.get_by_role("button", name=arg).first, sel)
+        return timed_click(page, page.get_by_role("button", name=arg).first, sel, cost=cost)
     if kind == "sort":  # the matrix sorts in the browser: until its rows are in another order
         head = page.locator(arg).nth(1 + i % 2)
         head.scroll_into_view_if_needed()
-        return timed_click(page, head, sel)
+        return timed_click(page, head, sel, cost=cost)
     label, *words = arg.split("|")  # type a query (not timed), then press Enter
     box = page.get_by_label(label)
     box.fill(words[i % 2])
+    if cost is not None:
+        cost.start = cost.read()
     before = page.evaluate(TEXT_OF, sel)
     t0 = page.evaluate("() => performance.now()")
     t = time.perf_counter()
@@ -281,40 +329,64 @@ def act(page, how: tuple[str, str], i: int, sel: str) -> float:  # type: ignore[
     return time.perf_counter() - t
 
 
-def interactions(browser, server: str, fill: dict[str, str], repeat: int) -> dict[tuple[str, str], list[float]]:  # type: ignore[no-untyped-def]
-    """Every interaction of INTERACTIONS, `repeat` times each (one tab per interaction, warm server)."""
-    out: dict[tuple[str, str], list[float]] = {}
+def interactions(  # type: ignore[no-untyped-def]
+    browser, servers: dict[str, str], fill: dict[str, str], repeat: int, pages: set[str] | None = None
+) -> dict[tuple[str, str, str], list[tuple[float, float, int, int]]]:
+    """Every interaction of INTERACTIONS (on `pages` only, if given), `repeat` times each (one tab per
+    interaction, warm server), on each app of `servers` (name -> URL) in turn before the next interaction,
+    so load on a shared machine hits all alike: (app, page, what) -> [(seconds, renderer CPU ms, messages,
+    bytes)] per action (see `Cost`)."""
+    out: dict[tuple[str, str, str], list[tuple[float, float, int, int]]] = {}
     for page_name, what, path, how, sel in INTERACTIONS:
-        ctx = browser.new_context(viewport={"width": 1440, "height": 1000})
-        page = ctx.new_page()
-        try:
-            page.goto(server + path.format(**fill))
-            # The page drawn, not only idle: stApp says "notRunning" once the script has ended on the server,
-            # while the browser may still be mounting its elements (on a loaded machine, a second and more
-            # for a cached run); acting then found controls missing ("not on this store") or half drawn.
-            page.wait_for_function(DRAWN, arg=PAGES[page_name][1], timeout=120_000, polling=10)
-            page.wait_for_timeout(300)
-            page.wait_for_selector(IDLE, timeout=120_000)
-            page.evaluate(OBSERVER)
-            out[(page_name, what)] = []
-            for i in range(repeat):
-                out[(page_name, what)].append(act(page, how, i, sel))
-                page.wait_for_selector(IDLE, timeout=120_000)
-                page.keyboard.press("Escape")
-        except Absent as exc:
-            print(f"  interaction   {page_name + ' ' + what:<22} not on this store ({exc})")
-            out.pop((page_name, what), None)
-        except Exception as exc:  # a timeout on an overloaded machine: say so, measure the rest
-            print(f"  interaction   {page_name + ' ' + what:<22} not measured: {type(exc).__name__}: {str(exc).splitlines()[0]}")
-            out[(page_name, what)] = [float("inf")]
-        finally:
-            ctx.close()
+        if pages is not None and page_name not in pages:
+            continue
+        for app_name, server in servers.items():
+            interaction(browser, server, fill, repeat, (app_name, page_name, what, path, how, sel), out)
     return out
 
 
-def timed_click(page, target, sel: str, timeout_ms: int = 180_000) -> float:  # type: ignore[no-untyped-def]
+def interaction(browser, server, fill, repeat, spec, out) -> None:  # type: ignore[no-untyped-def]
+    """One interaction of INTERACTIONS, `repeat` times in one tab, into `out` (see `interactions`)."""
+    app_name, page_name, what, path, how, sel = spec
+    key, name = (app_name, page_name, what), f"{app_name}{page_name} {what}"
+    ctx = browser.new_context(viewport={"width": 1440, "height": 1000})
+    page = ctx.new_page()
+    cdp = ctx.new_cdp_session(page)
+    cdp.send("Performance.enable")
+    page.add_init_script(f"({WS_COUNT})()")
+    cost = Cost(page, cdp)
+    try:
+        page.goto(server + path.format(**fill))
+        # The page drawn, not only idle: stApp says "notRunning" once the script has ended on the server,
+        # while the browser may still be mounting its elements (on a loaded machine, a second and more
+        # for a cached run); acting then found controls missing ("not on this store") or half drawn.
+        page.wait_for_function(DRAWN, arg=PAGES[page_name][1], timeout=120_000, polling=10)
+        page.wait_for_timeout(300)
+        page.wait_for_selector(IDLE, timeout=120_000)
+        page.evaluate(OBSERVER)
+        out[key] = []
+        for i in range(repeat):
+            t = act(page, how, i, sel, cost)
+            page.wait_for_selector(IDLE, timeout=120_000)
+            page.wait_for_timeout(200)  # the browser finishes drawing (counted in its CPU time)
+            (c0, n0, b0), (c1, n1, b1) = cost.start, cost.read()
+            out[key].append((t, c1 - c0, n1 - n0, b1 - b0))
+            page.keyboard.press("Escape")
+    except Absent as exc:
+        print(f"  interaction   {name:<22} not on this store ({exc})")
+        out.pop(key, None)
+    except Exception as exc:  # a timeout on an overloaded machine: say so, measure the rest
+        print(f"  interaction   {name:<22} not measured: {type(exc).__name__}: {str(exc).splitlines()[0]}")
+        out[key] = [(float("inf"), float("nan"), 0, 0)]
+    finally:
+        ctx.close()
+
+
+def timed_click(page, target, sel: str, timeout_ms: int = 180_000, cost: Cost | None = None) -> float:  # type: ignore[no-untyped-def]
     """Click `target` and wait until the rerun it starts has finished (RERUN_DONE; `sel` is an element
-    the rerun redraws with other text); the seconds from the click to then."""
+    the rerun redraws with other text); the seconds from the click to then. `cost.start` is read just before."""
+    if cost is not None:
+        cost.start = cost.read()
     before = page.evaluate(TEXT_OF, sel)
     t0 = page.evaluate("() => performance.now()")
     t = time.perf_counter()
@@ -415,15 +487,18 @@ def show(what: str, times: list[float], base: float) -> None:
           f"   target <= {RERUN_TARGET_S * 1000:.0f} ms {verdict(med, RERUN_TARGET_S)}")  # fmt: skip
 
 
-def show_interactions(found: dict[tuple[str, str], list[float]]) -> dict[str, float]:
-    """Each interaction's median beside the target (a failed one is printed where it failed)."""
+def show_interactions(found: dict[tuple[str, str, str], list[tuple[float, float, int, int]]]) -> dict[str, float]:
+    """Each interaction's median beside the target, with the renderer's CPU time and what the server sent
+    (median per action; a failed one is printed where it failed); apps taking turns are printed together."""
     out = {}
-    for (page_name, what), times in found.items():
-        med = out[f"interaction: {page_name} {what}"] = statistics.median(times)
+    for (app_name, page_name, what), runs in found.items():
+        times = [r[0] for r in runs]
+        med = out[f"interaction: {app_name}{page_name} {what}"] = statistics.median(times)
         if med != float("inf"):
-            print(f"  interaction   {page_name + ' ' + what:<22} {med * 1000:6.0f} ms median of {len(times)} "
-                  f"(max {max(times) * 1000:.0f})   target <= {RERUN_TARGET_S * 1000:.0f} ms "
-                  f"{verdict(med, RERUN_TARGET_S)}")  # fmt: skip
+            cpu, msgs, size = (statistics.median(r[i] for r in runs) for i in (1, 2, 3))
+            print(f"  interaction   {app_name + page_name + ' ' + what:<28} {med * 1000:6.0f} ms median of {len(times)} "
+                  f"(max {max(times) * 1000:4.0f}; renderer CPU {cpu:4.0f} ms; {msgs:3.0f} messages, {size / 1024:6.1f} KB)"
+                  f"   target <= {RERUN_TARGET_S * 1000:.0f} ms {verdict(med, RERUN_TARGET_S)}")  # fmt: skip
     return out
 
 
@@ -452,9 +527,19 @@ def served_store(n: int | None, store: Path | None, tmp: Path) -> tuple[Path, Pa
 
 
 def measure(
-    n: int | None, repeat: int, tmp: Path, base: tuple[float, float, float], store: Path | None = None, firsts: bool = True
+    n: int | None,
+    repeat: int,
+    tmp: Path,
+    base: tuple[float, float, float],
+    store: Path | None = None,
+    firsts: bool = True,
+    pages: set[str] | None = None,
+    apps: dict[str, Path] | None = None,
 ) -> tuple[int, dict[str, float]]:
-    """Every page's first render and the two filter re-renders on one store; prints each beside its target."""
+    """Every page's first render (of `pages`, or all), the filter re-render and every interaction on one store;
+    prints each beside its target. With several `apps` (label -> app.py; another checkout's, say), each gets
+    its own server and copy of the store, and they take turns on every interaction (first renders and the
+    filter are measured on the first app only)."""
 
     data, reports, how = served_store(n, store, tmp)
     ids = sorted(Store(data).read_table("reports", columns=["report_id"])["report_id"])
@@ -462,8 +547,13 @@ def measure(
     print(f"\n{n:,} reports ({how})")
     dim = next(d.id for d in load_lens().dimensions if d.kind == "algorithm")
     fill = {"dim": dim, "r0": ids[0], "r2": ids[min(2, n - 1)]}
-    log = tmp / f"streamlit-{n}.log"
-    proc, server = start_app(data, reports, log, {"FRL_TIMING": "1"})
+    apps = apps or {"": REPO / "app.py"}
+    servers, procs, logs = {}, {}, {}
+    for k, (label, script) in enumerate(apps.items()):
+        d = data if k == 0 else Path(shutil.copytree(data, tmp / f"data-{n}-{k}", ignore=shutil.ignore_patterns(".lock")))
+        logs[label] = tmp / f"streamlit-{n}-{k}.log"
+        procs[label], servers[label] = start_app(d, reports, logs[label], {"FRL_TIMING": "1"}, script=script)
+    proc, server = procs[next(iter(apps))], servers[next(iter(apps))]
     # The one-line app again, measured beside each page (a load that changes during the run moves both).
     proc0, server0 = start_app(tmp, tmp, tmp / f"streamlit-minimal-{n}.log", script=tmp / "minimal_app.py")
     res: dict[str, float] = {}
@@ -474,6 +564,8 @@ def measure(
                 warm = browser.new_context(viewport={"width": 1440, "height": 1000})
                 first_render(browser, server0, "h1", warm)  # its server's first run
                 for name, (path, sel) in PAGES.items() if firsts else ():
+                    if pages is not None and name not in pages:
+                        continue
                     url = server + path.format(**fill)
                     try:
                         cold = first_render(browser, url, sel)  # fresh context: downloads the JS; warms the server
@@ -490,7 +582,8 @@ def measure(
                         continue
                     res[f"first render: {name}"] = show_first(name, times, beside, cold, base[0], beside_path)
                 warm.close()
-                for what, fn, ref in (("Compare org", lambda: compare_filter(browser, server, n, repeat), base[1]),):
+                filters = (("Compare org", lambda: compare_filter(browser, server, n, repeat), base[1]),)
+                for what, fn, ref in filters if pages is None or "Compare" in pages else ():
                     try:
                         times, settled = fn()
                     except Exception as exc:  # a timeout on an overloaded machine: say so, measure the rest
@@ -502,16 +595,25 @@ def measure(
                     if settled:
                         print(f"                then the rerun that records it (URL, exports, hover texts) ends "
                               f"{statistics.median(settled) * 1000:.0f} ms after the pick (median; no target)")  # fmt: skip
-                res.update(show_interactions(interactions(browser, server, fill, repeat)))
+                res.update(show_interactions(interactions(browser, servers, fill, repeat, pages)))
             finally:
                 browser.close()
         rss = peak_rss_mb(proc.pid)
     finally:
-        stop(proc)
+        for p in procs.values():
+            stop(p)
         stop(proc0)
     res["memory"] = rss
     print(f"  dashboard process peak memory (VmHWM) {rss:,.0f} MB   target <= {MEMORY_TARGET_MB} MB "
           f"{verdict(rss, MEMORY_TARGET_MB) if rss == rss else 'not measured'}")  # fmt: skip
+    for label, path in logs.items():
+        show_server_times(label, path)
+    return n, res
+
+
+def show_server_times(label: str, log: Path) -> None:
+    """The server-side script time of each page's full runs (app.py's FRL_TIMING lines) and of fragment
+    reruns (views/timing.py: `<page>/<fragment>`), from the app's log."""
     server_times: dict[str, list[tuple[float, float]]] = {}
     for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
         if line.startswith("FRL_TIMING "):
@@ -520,13 +622,13 @@ def measure(
     # The first run of a page after the server starts also reads the store and fills the caches (once per
     # store generation); the warm runs are what a visitor waits for afterwards. CPU time is the script
     # thread's own (pyarrow's reader threads not included), which other processes' load disturbs least.
-    print("  server-side script time per run (wall / CPU of the script thread, ms): first run; median of the others")
+    print(f"  {label}server-side script time per run (wall / CPU of the script thread, ms): first run; median of the "
+          "others (page/function: a fragment's own reruns)")  # fmt: skip
     for page, v in server_times.items():
         rest = v[1:] or v
         wall, cpu = statistics.median(w for w, _ in rest), statistics.median(c for _, c in rest)
-        print(f"    {page:<11} first {v[0][0] * 1000:5.0f} / {v[0][1] * 1000:5.0f}   warm {wall * 1000:5.0f} / {cpu * 1000:5.0f}"
+        print(f"    {page:<24} first {v[0][0] * 1000:5.0f} / {v[0][1] * 1000:5.0f}   warm {wall * 1000:5.0f} / {cpu * 1000:5.0f}"
               f"   ({len(v)} runs)")  # fmt: skip
-    return n, res
 
 
 def missed(res: dict[str, float]) -> list[str]:
@@ -545,17 +647,27 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3, help="measurements per number (the median is printed)")
     ap.add_argument("--renderers-only", action="store_true", help="only the chart-renderer comparison (bench/chart_renderers.py)")
     ap.add_argument("--interactions-only", action="store_true", help="skip the first renders (the filter and every interaction)")
+    ap.add_argument(
+        "--pages", nargs="+", choices=list(PAGES), default=None, help="only these pages (first renders, interactions)"
+    )
+    ap.add_argument("--apps", nargs="+", default=None, metavar="LABEL=APP.PY",
+                    help="serve these apps (e.g. main=/work/main/app.py branch=app.py), taking turns on every interaction "
+                         "(implies --interactions-only)")  # fmt: skip
     args = ap.parse_args()
     sizes = args.reports if args.reports is not None else ([] if args.store else [20, 500])
     with tempfile.TemporaryDirectory() as tmp:
-        charts = chart_renderers.compare(min(sizes or [20]), max(args.repeat, 5), Path(tmp))
+        # the renderer comparison is a whole-app question: not repeated by a run of some pages or an A/B of apps
+        skip = (args.pages or args.apps) and not args.renderers_only
+        charts = {} if skip else chart_renderers.compare(min(sizes or [20]), max(args.repeat, 5), Path(tmp))
         if args.renderers_only:
             return 0 if charts[DEFAULT_RENDERER] <= min(charts.values()) * (1 + chart_renderers.TOLERANCE) else 1
         base = baseline(args.repeat, Path(tmp))
-        firsts = not args.interactions_only
-        results = dict(measure(n, args.repeat, Path(tmp), base, firsts=firsts) for n in sizes)
+        apps = {f"[{k}] ": Path(v).resolve() for k, v in (a.split("=", 1) for a in args.apps)} if args.apps else None
+        firsts = not (args.interactions_only or (apps and len(apps) > 1))
+        pages = set(args.pages) if args.pages else None
+        results = dict(measure(n, args.repeat, Path(tmp), base, firsts=firsts, pages=pages, apps=apps) for n in sizes)
         if args.store:
-            results.update([measure(None, args.repeat, Path(tmp), base, args.store, firsts)])
+            results.update([measure(None, args.repeat, Path(tmp), base, args.store, firsts, pages, apps)])
     largest = max(results)
     gone = missed(results[largest])
     print(f"\ntargets at {largest:,} reports: first render <= {FIRST_RATIO:.1f}x the one-line app at the page's URL, "
