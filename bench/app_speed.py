@@ -334,7 +334,8 @@ def measure(
     print(f"\n{n:,} reports ({how})")
     dim = next(d.id for d in load_lens().dimensions if d.kind == "algorithm")
     fill = {"dim": dim, "r0": ids[0], "r2": ids[min(2, n - 1)]}
-    procs, servers, logs = start_apps(apps or {"": REPO / "app.py"}, data, reports, tmp / f"n{n}-")
+    apps = apps or {"": REPO / "app.py"}
+    procs, servers, logs = start_apps(apps, data, reports, tmp / f"n{n}-")
     proc, server = procs[next(iter(apps))], servers[next(iter(apps))]
     # The one-line app again, measured beside each page (a load that changes during the run moves both).
     proc0, server0 = start_app(tmp, tmp, tmp / f"streamlit-minimal-{n}.log", script=tmp / "minimal_app.py")
