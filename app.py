@@ -16,12 +16,13 @@ _ROOT = str(Path(__file__).resolve().parent)
 if _ROOT not in sys.path:  # `streamlit run` from any folder finds views/; once, not on every rerun
     sys.path.insert(0, _ROOT)
 
-from views import heap, nav  # noqa: E402  (needs the path above)
+from views import heap, nav, timing  # noqa: E402  (needs the path above)
 
 # A local icon: a material-icon page_icon makes the browser fetch its SVG from fonts.gstatic.com.
 ICON = Path(__file__).resolve().parent / "assets" / "favicon.png"
 st.set_page_config(page_title="Frontier Report Lens", page_icon=str(ICON), layout="wide")
 _t0, _c0 = time.perf_counter(), time.thread_time()
+timing.install()  # $FRL_TIMING only: fragment reruns print their time too
 # Streamlit's own menu in the sidebar (drawn by the browser from the page list, not as elements of
 # every run: page links drawn by the script cost browser time on every first render).
 nav_ = st.navigation(nav.pages(), position="sidebar")

@@ -44,7 +44,16 @@ at the page's own URL (SAME_PATH: Streamlit's frontend probes a deep link's path
 a cost of every Streamlit page not at /).
 Exits 1 if a target is missed at the largest size.
 First, the chart renderers are compared on the smallest store (bench/chart_renderers.py; alone with
-`--renderers-only`, which exits 1 when the default renderer is not within 10 % of the fastest).
+`--renderers-only`, which exits 1 when the default renderer is not within 10 % of the fastest; skipped
+with `--pages` or `--apps`).
+
+Each interaction also says what it cost the browser (since 2026-12-03): the renderer main thread's CPU
+time (Chromium's `ThreadTime`) and the websocket messages and KB the server sent, from the action to the
+end of its rerun plus 200 ms, median per action; a rerun sends one message per element it draws, so
+these say how much a rerun re-draws. The server-side times include fragment reruns (views/timing.py).
+`--pages Keywords Evidence` limits a run to some pages; `--apps main=/work/main/app.py branch=app.py`
+serves two checkouts' apps on copies of one store and takes turns between them on every interaction,
+for a paired A/B on a shared machine.
 """
 
 from __future__ import annotations
@@ -60,10 +69,20 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from bench import chart_renderers  # noqa: E402
+from bench.app_interactions import (  # noqa: E402
+    DRAWN,
+    IDLE,
+    OBSERVER,
+    PAGES,
+    RERUN_TARGET_S,
+    Cost,
+    interactions,
+    show_interactions,
+    timed_click,
+)
 from bench.results_log import recorded  # noqa: E402
 from ingest.analysis.lens import load_lens  # noqa: E402
 from ingest.store.store import Store  # noqa: E402
@@ -74,52 +93,7 @@ from views.chart_data import DEFAULT_RENDERER  # noqa: E402
 #: A page's first render at most this many times the one-line app's at the same URL (issue 35: the app
 #: shell and each kind of Streamlit element cost the rest; the earlier 1.3x needs a custom component).
 FIRST_RATIO = 1.6
-RERUN_TARGET_S = 0.300
 MEMORY_TARGET_MB = 2048
-IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
-#: page -> (URL path with query, selector of the element that means "the page is there")
-PAGES: dict[str, tuple[str, str]] = {
-    "Compare": ("/compare", "table.frl"),
-    "Keywords": ("/keywords", '[data-chart="kw_heatmap"] table.frl-h'),
-    "Evidence": ("/evidence?report={r0}&dim={dim}", "table.frl-q"),
-    "Report": ("/report?report={r2}", "table.frl-q"),
-    "Benchmarks": ("/benchmarks", '[data-chart="bench_coverage"]'),
-    "Review": ("/review?rid={r0}", "table.frl-q"),
-    "Indicators": ("/indicators", '[data-chart="indicators"]'),
-    "Search": ("/search?q=agent", "table.frl-q"),
-    "Timeline": ("/timeline", '[data-chart="timeline"]'),
-    "Add report": ("/add", '[data-testid="stForm"]'),
-}
-#: The page is drawn: the app is idle and the element `sel` is visible (a box with a size, not hidden).
-#: Checked every 10 ms in the page; Playwright's `wait_for_selector` backs off to one check every 500 ms
-#: after the first 270 ms, which added up to half a second to a first render.
-DRAWN = """(sel) => {
-  const app = document.querySelector('[data-testid="stApp"]');
-  if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
-  const el = document.querySelector(sel);
-  if (!el) return false;
-  const r = el.getBoundingClientRect();
-  return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden';
-}"""
-#: Records every change of the script state with its time, so a rerun can be timed without races.
-OBSERVER = """() => {
-  window.__frl = [];
-  const app = document.querySelector('[data-testid="stApp"]');
-  new MutationObserver(() => window.__frl.push([app.getAttribute('data-test-script-state'), performance.now()]))
-    .observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
-}"""
-#: The rerun started after t0 has finished. A fast rerun can go running -> notRunning within one frame,
-#: so the attribute may never change; then the element `sel` showing other text than `before` (the
-#: rerun's output) while the app is idle means the same.
-RERUN_DONE = """([t0, sel, before]) => {
-  const app = document.querySelector('[data-testid="stApp"]');
-  if (app.getAttribute('data-test-script-state') !== 'notRunning') return false;
-  const s = window.__frl || [];
-  const i = s.findIndex(([st, t]) => st === 'running' && t >= t0);
-  if (i >= 0 && s.slice(i).some(([st]) => st === 'notRunning')) return true;
-  const el = document.querySelector(sel);
-  return !!el && el.innerText !== before;
-}"""
 #: Compare's matrix shows other rows: its count line no longer says "N of N reports" (views.matrix redraws
 #: the count and the rows together, in the click's own task).
 MATRIX_CHANGED = """(all) => {
@@ -129,8 +103,6 @@ MATRIX_CHANGED = """(all) => {
 #: The rerun that records a pick has finished: the URL holds the organization and the app is idle.
 RECORDED = """() => new URLSearchParams(location.search).has('org') &&
   document.querySelector('[data-testid="stApp"]').getAttribute('data-test-script-state') === 'notRunning'"""
-TEXT_OF = "(sel) => { const el = document.querySelector(sel); return el ? el.innerText : null; }"
-MAIN = '[data-testid="stMain"]'
 
 
 def first_render(browser, url: str, selector: str, ctx=None) -> float:  # type: ignore[no-untyped-def]
@@ -191,138 +163,6 @@ def compare_filter(browser, server: str, n: int, repeat: int) -> tuple[list[floa
     return shown, settled
 
 
-#: One interaction per row: page, what, the page's URL path, how to act (see `act`), and the element the
-#: action redraws (its text changes; RERUN_DONE's fallback when a fast rerun shows no state change).
-#: Selectboxes alternate between their second and first option, so every pick changes the value.
-INTERACTIONS: list[tuple[str, str, str, tuple[str, str], str]] = [
-    ("Compare", "sort", "/compare", ("sort", "table.frl thead button.frl-sort"), "table.frl tbody"),
-    ("Keywords", "scope", "/keywords", ("radio", "body only|whole document"), '[data-chart="kw_heatmap"]'),
-    ("Keywords", "group", "/keywords", ("select", "Lexicon group"), '[data-chart="kw_heatmap"]'),
-    ("Keywords", "term", "/keywords", ("select", "Term for the scatter"), '[data-chart="kw_scatter"]'),
-    ("Evidence", "dimension", "/evidence?report={r0}&dim={dim}", ("select", "Dimension"), MAIN),
-    ("Evidence", "report", "/evidence?report={r0}&dim={dim}", ("select", "Report"), MAIN),
-    ("Report", "report", "/report?report={r2}", ("select", "Report"), "h2"),
-    ("Benchmarks", "benchmark", "/benchmarks", ("select", "Benchmark"), '[data-chart="bench_bars"]'),
-    ("Benchmarks", "claims", "/benchmarks", ("select", "Benchmark (catalogue name"), '[data-table="leaderboard"]'),
-    ("Benchmarks", "level", "/benchmarks", ("select", "Level dimension"), MAIN),
-    ("Benchmarks", "keyword", "/benchmarks", ("select", "Keyword for the density"), MAIN),
-    ("Indicators", "dimension", "/indicators", ("select", "Level dimension"), '[data-chart="indicators"]'),
-    ("Search", "query", "/search?q=agent", ("type", "Word or phrase|reward model|agent"), MAIN),
-    ("Timeline", "keyword", "/timeline", ("select", "Keyword"), '[data-chart="timeline"]'),
-    ("Review", "next", "/review?rid={r0}", ("button", "Next least sure"), MAIN),
-    ("Review", "report", "/review?rid={r0}", ("select", "Report"), MAIN),
-]
-
-
-#: How long a control may take to appear once its page is drawn before it counts as not on the store.
-CONTROL_WAIT_MS = 15_000
-#: What the page looked like when a picker did not open: the app's script state, whether the combobox says
-#: it is expanded, and the element under the middle of the combobox (something drawn over it?).
-STATE_OF = """(el) => {
-  const r = el.getBoundingClientRect(), top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-  return `script state ${document.querySelector('[data-testid="stApp"]').getAttribute('data-test-script-state')}, ` +
-    `aria-expanded ${el.getAttribute('aria-expanded')}, at its middle ${top ? top.tagName + '.' + top.className : 'nothing'}` +
-    `${top === el ? ' (itself)' : ''}, ${document.querySelectorAll('[role="option"]').length} option(s) in the page`;
-}"""
-
-
-def state_of(page, el) -> str:  # type: ignore[no-untyped-def]
-    """STATE_OF for a control, or why it could not be read."""
-    try:
-        return str(el.evaluate(STATE_OF))
-    except Exception as exc:  # detached meanwhile: that is the answer
-        return f"could not read it: {type(exc).__name__}: {str(exc).splitlines()[0]}"
-
-
-class Absent(Exception):
-    """The page has no such control on this store (e.g. no benchmark picker without result tables)."""
-
-
-def act(page, how: tuple[str, str], i: int, sel: str) -> float:  # type: ignore[no-untyped-def]
-    """Perform the i-th action of one kind and time it until its rerun (if any) has finished."""
-    kind, arg = how
-    if kind == "select":  # open the selectbox (not timed), then pick the first option it does not show
-        box = page.locator('[data-testid="stSelectbox"]').filter(has_text=arg).first
-        try:  # the page is drawn (see `interactions`), but a section can still be mounting: wait for it
-            box.wait_for(state="visible", timeout=CONTROL_WAIT_MS)
-        except PlaywrightTimeout:
-            raise Absent(arg) from None
-        combo = box.get_by_role("combobox")  # what a reader clicks: the input, not the middle of label + input
-        combo.scroll_into_view_if_needed()
-        shown = combo.input_value() or box.inner_text()
-        combo.click()
-        options = page.get_by_role("option")
-        try:
-            options.first.wait_for(timeout=60_000)
-        except PlaywrightTimeout:
-            raise RuntimeError(f"{arg}: no option shown after the click; {state_of(page, combo)}") from None
-        texts = options.all_inner_texts()
-        other = next((k for k, t in enumerate(texts) if t.strip() and t.strip() not in shown), None)
-        if other is None:
-            raise Absent(f"{arg}: one option")
-        return timed_click(page, options.nth(other), sel)
-    if kind == "radio":
-        a, b = arg.split("|")
-        return timed_click(page, page.locator('[data-testid="stRadio"] label').filter(has_text=(a, b)[i % 2]).first, sel)
-    if kind == "button":
-        return timed_click(page, page.get_by_role("button", name=arg).first, sel)
-    if kind == "sort":  # the matrix sorts in the browser: until its rows are in another order
-        head = page.locator(arg).nth(1 + i % 2)
-        head.scroll_into_view_if_needed()
-        return timed_click(page, head, sel)
-    label, *words = arg.split("|")  # type a query (not timed), then press Enter
-    box = page.get_by_label(label)
-    box.fill(words[i % 2])
-    before = page.evaluate(TEXT_OF, sel)
-    t0 = page.evaluate("() => performance.now()")
-    t = time.perf_counter()
-    box.press("Enter")
-    page.wait_for_function(RERUN_DONE, arg=[t0, sel, before], timeout=180_000, polling=10)
-    return time.perf_counter() - t
-
-
-def interactions(browser, server: str, fill: dict[str, str], repeat: int) -> dict[tuple[str, str], list[float]]:  # type: ignore[no-untyped-def]
-    """Every interaction of INTERACTIONS, `repeat` times each (one tab per interaction, warm server)."""
-    out: dict[tuple[str, str], list[float]] = {}
-    for page_name, what, path, how, sel in INTERACTIONS:
-        ctx = browser.new_context(viewport={"width": 1440, "height": 1000})
-        page = ctx.new_page()
-        try:
-            page.goto(server + path.format(**fill))
-            # The page drawn, not only idle: stApp says "notRunning" once the script has ended on the server,
-            # while the browser may still be mounting its elements (on a loaded machine, a second and more
-            # for a cached run); acting then found controls missing ("not on this store") or half drawn.
-            page.wait_for_function(DRAWN, arg=PAGES[page_name][1], timeout=120_000, polling=10)
-            page.wait_for_timeout(300)
-            page.wait_for_selector(IDLE, timeout=120_000)
-            page.evaluate(OBSERVER)
-            out[(page_name, what)] = []
-            for i in range(repeat):
-                out[(page_name, what)].append(act(page, how, i, sel))
-                page.wait_for_selector(IDLE, timeout=120_000)
-                page.keyboard.press("Escape")
-        except Absent as exc:
-            print(f"  interaction   {page_name + ' ' + what:<22} not on this store ({exc})")
-            out.pop((page_name, what), None)
-        except Exception as exc:  # a timeout on an overloaded machine: say so, measure the rest
-            print(f"  interaction   {page_name + ' ' + what:<22} not measured: {type(exc).__name__}: {str(exc).splitlines()[0]}")
-            out[(page_name, what)] = [float("inf")]
-        finally:
-            ctx.close()
-    return out
-
-
-def timed_click(page, target, sel: str, timeout_ms: int = 180_000) -> float:  # type: ignore[no-untyped-def]
-    """Click `target` and wait until the rerun it starts has finished (RERUN_DONE; `sel` is an element
-    the rerun redraws with other text); the seconds from the click to then."""
-    before = page.evaluate(TEXT_OF, sel)
-    t0 = page.evaluate("() => performance.now()")
-    t = time.perf_counter()
-    target.click()
-    page.wait_for_function(RERUN_DONE, arg=[t0, sel, before], timeout=timeout_ms, polling=10)
-    return time.perf_counter() - t
-
-
 #: Why the one-line app is also opened at each page's own URL (`/compare`, `/report?report=…`): a page at a
 #: path other than / costs every Streamlit app more before its script even runs. The frontend takes the
 #: path as a possible base URL and probes `/<path>/_stcore/health` and `host-config` first; they answer
@@ -338,37 +178,55 @@ st.title("minimal")
 if st.query_params.get("widgets"):
     picked = st.multiselect("Organization", [f"Org {i}" for i in range(20)])
     scope = st.radio("Section scope", ["whole document", "body only"], horizontal=True)
-    st.caption(f"{len(picked)} of 20 picked; {scope}")
+    one = st.selectbox("Report", [f"Report {i}" for i in range(20)])
+    st.caption(f"{len(picked)} of 20 picked; {scope}; {one}")
 """
 
 
-def baseline_rerun(browser, server: str, repeat: int) -> tuple[list[float], list[float]]:  # type: ignore[no-untyped-def]
-    """Re-render of the one-line app after picking a multiselect option and after clicking a radio
-    (timed as the app's filters are): what the framework alone costs for a widget change."""
-    picks, radios = [], []
+def timed_rerun(page, target, cost: Cost) -> tuple[float, float]:  # type: ignore[no-untyped-def]
+    """A click on the one-line app timed as an interaction is (`timed_click`, then idle + 200 ms for the
+    renderer's CPU time): (seconds, renderer CPU ms)."""
+    t = timed_click(page, target, CAPTION, 60_000, cost=cost)
+    page.wait_for_selector(IDLE, timeout=120_000)
+    page.wait_for_timeout(200)
+    cpu = cost.read()[0] - cost.start[0]
+    page.keyboard.press("Escape")
+    return t, cpu
+
+
+def baseline_rerun(browser, server: str, repeat: int) -> dict[str, list[tuple[float, float]]]:  # type: ignore[no-untyped-def]
+    """Re-render of the one-line app after picking a multiselect option, a selectbox option and clicking
+    a radio (timed as the app's interactions are, with the renderer's CPU time: `Cost`): what the
+    framework alone costs for a widget change. widget -> [(seconds, renderer CPU ms)]."""
+    out: dict[str, list[tuple[float, float]]] = {"multiselect": [], "selectbox": [], "radio": []}
     for i in range(repeat):  # a new browser context each time: a reload in the same tab keeps the session's widget state
         ctx = browser.new_context(viewport={"width": 1440, "height": 1000})
         page = ctx.new_page()
+        cdp = ctx.new_cdp_session(page)
+        cdp.send("Performance.enable")
+        cost = Cost(page, cdp)
         try:
             page.goto(f"{server}/?widgets=1")
             page.wait_for_selector(IDLE, timeout=120_000)
+            page.evaluate(OBSERVER)
             page.locator('[data-testid="stMultiSelect"] input').click()
             option = page.get_by_role("option").filter(has_not_text="Select all").nth(i % 3)
             option.wait_for()
-            page.evaluate(OBSERVER)
-            picks.append(timed_click(page, option, CAPTION, 60_000))
-            page.keyboard.press("Escape")
-            page.wait_for_selector(IDLE, timeout=120_000)
+            out["multiselect"].append(timed_rerun(page, option, cost))
+            page.locator('[data-testid="stSelectbox"]').get_by_role("combobox").click()
+            option = page.get_by_role("option").nth(1 + i % 3)
+            option.wait_for()
+            out["selectbox"].append(timed_rerun(page, option, cost))
             label = page.locator('[data-testid="stRadio"] label').filter(has_text="body only").first
-            radios.append(timed_click(page, label, CAPTION, 60_000))
+            out["radio"].append(timed_rerun(page, label, cost))
         finally:
             ctx.close()
-    return picks, radios
+    return out
 
 
 def baseline(repeat: int, tmp: Path) -> tuple[float, float, float]:
     """A one-line Streamlit app on this machine (what the framework alone costs): its first render,
-    and its re-render after a multiselect pick and after a radio click."""
+    and its re-render after a multiselect pick and after a radio click (and a selectbox pick, printed)."""
 
     app = tmp / "minimal_app.py"
     app.write_text(MINIMAL_APP, encoding="utf-8")
@@ -379,13 +237,18 @@ def baseline(repeat: int, tmp: Path) -> tuple[float, float, float]:
             warm = browser.new_context(viewport={"width": 1440, "height": 1000})
             first_render(browser, server, "h1")
             times = [first_render(browser, server, "h1", warm) for _ in range(repeat)]
-            picks, radios = baseline_rerun(browser, server, repeat)
+            reruns = baseline_rerun(browser, server, repeat)
             browser.close()
     finally:
         stop(proc)
-    med, pick, radio = (statistics.median(v) for v in (times, picks, radios))
+    med = statistics.median(times)
+    (pick, pick_cpu), (sel, sel_cpu), (radio, radio_cpu) = (
+        (statistics.median(r[0] for r in v), statistics.median(r[1] for r in v)) for v in reruns.values()
+    )
     print(f"reference: a one-line Streamlit app renders in {med * 1000:.0f} ms (median of {repeat}) on this machine now;")
-    print(f"           it re-renders in {pick * 1000:.0f} ms after a multiselect pick, {radio * 1000:.0f} ms after a radio click")
+    print(f"           it re-renders in {pick * 1000:.0f} ms after a multiselect pick, {radio * 1000:.0f} ms after a "
+          f"radio click, {sel * 1000:.0f} ms after a selectbox pick (renderer CPU {pick_cpu:.0f}, {radio_cpu:.0f}, "
+          f"{sel_cpu:.0f} ms)")  # fmt: skip
     return med, pick, radio
 
 
@@ -415,18 +278,6 @@ def show(what: str, times: list[float], base: float) -> None:
           f"   target <= {RERUN_TARGET_S * 1000:.0f} ms {verdict(med, RERUN_TARGET_S)}")  # fmt: skip
 
 
-def show_interactions(found: dict[tuple[str, str], list[float]]) -> dict[str, float]:
-    """Each interaction's median beside the target (a failed one is printed where it failed)."""
-    out = {}
-    for (page_name, what), times in found.items():
-        med = out[f"interaction: {page_name} {what}"] = statistics.median(times)
-        if med != float("inf"):
-            print(f"  interaction   {page_name + ' ' + what:<22} {med * 1000:6.0f} ms median of {len(times)} "
-                  f"(max {max(times) * 1000:.0f})   target <= {RERUN_TARGET_S * 1000:.0f} ms "
-                  f"{verdict(med, RERUN_TARGET_S)}")  # fmt: skip
-    return out
-
-
 def peak_rss_mb(pid: int) -> float:
     """The high-water resident memory of a running process (Linux /proc), in MB; NaN elsewhere."""
     try:
@@ -451,10 +302,31 @@ def served_store(n: int | None, store: Path | None, tmp: Path) -> tuple[Path, Pa
     return data, reports, f"store built in {time.perf_counter() - t:.1f} s"
 
 
+def start_apps(apps: dict[str, Path], data: Path, reports: Path, prefix: Path) -> tuple[dict, dict, dict[str, Path]]:  # type: ignore[type-arg]
+    """A server (with FRL_TIMING) per app, each on its own copy of the data folder but the first:
+    (processes, URLs, logs), by label."""
+    servers, procs, logs = {}, {}, {}
+    for k, (label, script) in enumerate(apps.items()):
+        d = data if k == 0 else Path(shutil.copytree(data, f"{prefix}data-{k}", ignore=shutil.ignore_patterns(".lock")))
+        logs[label] = Path(f"{prefix}streamlit-{k}.log")
+        procs[label], servers[label] = start_app(d, reports, logs[label], {"FRL_TIMING": "1"}, script=script)
+    return procs, servers, logs
+
+
 def measure(
-    n: int | None, repeat: int, tmp: Path, base: tuple[float, float, float], store: Path | None = None, firsts: bool = True
+    n: int | None,
+    repeat: int,
+    tmp: Path,
+    base: tuple[float, float, float],
+    store: Path | None = None,
+    firsts: bool = True,
+    pages: set[str] | None = None,
+    apps: dict[str, Path] | None = None,
 ) -> tuple[int, dict[str, float]]:
-    """Every page's first render and the two filter re-renders on one store; prints each beside its target."""
+    """Every page's first render (of `pages`, or all), the filter re-render and every interaction on one store;
+    prints each beside its target. With several `apps` (label -> app.py; another checkout's, say), each gets
+    its own server and copy of the store, and they take turns on every interaction (first renders and the
+    filter are measured on the first app only)."""
 
     data, reports, how = served_store(n, store, tmp)
     ids = sorted(Store(data).read_table("reports", columns=["report_id"])["report_id"])
@@ -462,8 +334,9 @@ def measure(
     print(f"\n{n:,} reports ({how})")
     dim = next(d.id for d in load_lens().dimensions if d.kind == "algorithm")
     fill = {"dim": dim, "r0": ids[0], "r2": ids[min(2, n - 1)]}
-    log = tmp / f"streamlit-{n}.log"
-    proc, server = start_app(data, reports, log, {"FRL_TIMING": "1"})
+    apps = apps or {"": REPO / "app.py"}
+    procs, servers, logs = start_apps(apps, data, reports, tmp / f"n{n}-")
+    proc, server = procs[next(iter(apps))], servers[next(iter(apps))]
     # The one-line app again, measured beside each page (a load that changes during the run moves both).
     proc0, server0 = start_app(tmp, tmp, tmp / f"streamlit-minimal-{n}.log", script=tmp / "minimal_app.py")
     res: dict[str, float] = {}
@@ -474,6 +347,8 @@ def measure(
                 warm = browser.new_context(viewport={"width": 1440, "height": 1000})
                 first_render(browser, server0, "h1", warm)  # its server's first run
                 for name, (path, sel) in PAGES.items() if firsts else ():
+                    if pages is not None and name not in pages:
+                        continue
                     url = server + path.format(**fill)
                     try:
                         cold = first_render(browser, url, sel)  # fresh context: downloads the JS; warms the server
@@ -490,7 +365,8 @@ def measure(
                         continue
                     res[f"first render: {name}"] = show_first(name, times, beside, cold, base[0], beside_path)
                 warm.close()
-                for what, fn, ref in (("Compare org", lambda: compare_filter(browser, server, n, repeat), base[1]),):
+                filters = (("Compare org", lambda: compare_filter(browser, server, n, repeat), base[1]),)
+                for what, fn, ref in filters if pages is None or "Compare" in pages else ():
                     try:
                         times, settled = fn()
                     except Exception as exc:  # a timeout on an overloaded machine: say so, measure the rest
@@ -502,16 +378,25 @@ def measure(
                     if settled:
                         print(f"                then the rerun that records it (URL, exports, hover texts) ends "
                               f"{statistics.median(settled) * 1000:.0f} ms after the pick (median; no target)")  # fmt: skip
-                res.update(show_interactions(interactions(browser, server, fill, repeat)))
+                res.update(show_interactions(interactions(browser, servers, fill, repeat, pages)))
             finally:
                 browser.close()
         rss = peak_rss_mb(proc.pid)
     finally:
-        stop(proc)
+        for p in procs.values():
+            stop(p)
         stop(proc0)
     res["memory"] = rss
     print(f"  dashboard process peak memory (VmHWM) {rss:,.0f} MB   target <= {MEMORY_TARGET_MB} MB "
           f"{verdict(rss, MEMORY_TARGET_MB) if rss == rss else 'not measured'}")  # fmt: skip
+    for label, path in logs.items():
+        show_server_times(label, path)
+    return n, res
+
+
+def show_server_times(label: str, log: Path) -> None:
+    """The server-side script time of each page's full runs (app.py's FRL_TIMING lines) and of fragment
+    reruns (views/timing.py: `<page>/<fragment>`), from the app's log."""
     server_times: dict[str, list[tuple[float, float]]] = {}
     for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
         if line.startswith("FRL_TIMING "):
@@ -520,13 +405,13 @@ def measure(
     # The first run of a page after the server starts also reads the store and fills the caches (once per
     # store generation); the warm runs are what a visitor waits for afterwards. CPU time is the script
     # thread's own (pyarrow's reader threads not included), which other processes' load disturbs least.
-    print("  server-side script time per run (wall / CPU of the script thread, ms): first run; median of the others")
+    print(f"  {label}server-side script time per run (wall / CPU of the script thread, ms): first run; median of the "
+          "others (page/function: a fragment's own reruns)")  # fmt: skip
     for page, v in server_times.items():
         rest = v[1:] or v
         wall, cpu = statistics.median(w for w, _ in rest), statistics.median(c for _, c in rest)
-        print(f"    {page:<11} first {v[0][0] * 1000:5.0f} / {v[0][1] * 1000:5.0f}   warm {wall * 1000:5.0f} / {cpu * 1000:5.0f}"
+        print(f"    {page:<24} first {v[0][0] * 1000:5.0f} / {v[0][1] * 1000:5.0f}   warm {wall * 1000:5.0f} / {cpu * 1000:5.0f}"
               f"   ({len(v)} runs)")  # fmt: skip
-    return n, res
 
 
 def missed(res: dict[str, float]) -> list[str]:
@@ -545,17 +430,27 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3, help="measurements per number (the median is printed)")
     ap.add_argument("--renderers-only", action="store_true", help="only the chart-renderer comparison (bench/chart_renderers.py)")
     ap.add_argument("--interactions-only", action="store_true", help="skip the first renders (the filter and every interaction)")
+    ap.add_argument(
+        "--pages", nargs="+", choices=list(PAGES), default=None, help="only these pages (first renders, interactions)"
+    )
+    ap.add_argument("--apps", nargs="+", default=None, metavar="LABEL=APP.PY",
+                    help="serve these apps (e.g. main=/work/main/app.py branch=app.py), taking turns on every interaction "
+                         "(implies --interactions-only)")  # fmt: skip
     args = ap.parse_args()
     sizes = args.reports if args.reports is not None else ([] if args.store else [20, 500])
     with tempfile.TemporaryDirectory() as tmp:
-        charts = chart_renderers.compare(min(sizes or [20]), max(args.repeat, 5), Path(tmp))
+        # the renderer comparison is a whole-app question: not repeated by a run of some pages or an A/B of apps
+        skip = (args.pages or args.apps) and not args.renderers_only
+        charts = {} if skip else chart_renderers.compare(min(sizes or [20]), max(args.repeat, 5), Path(tmp))
         if args.renderers_only:
             return 0 if charts[DEFAULT_RENDERER] <= min(charts.values()) * (1 + chart_renderers.TOLERANCE) else 1
         base = baseline(args.repeat, Path(tmp))
-        firsts = not args.interactions_only
-        results = dict(measure(n, args.repeat, Path(tmp), base, firsts=firsts) for n in sizes)
+        apps = {f"[{k}] ": Path(v).resolve() for k, v in (a.split("=", 1) for a in args.apps)} if args.apps else None
+        firsts = not (args.interactions_only or (apps and len(apps) > 1))
+        pages = set(args.pages) if args.pages else None
+        results = dict(measure(n, args.repeat, Path(tmp), base, firsts=firsts, pages=pages, apps=apps) for n in sizes)
         if args.store:
-            results.update([measure(None, args.repeat, Path(tmp), base, args.store, firsts)])
+            results.update([measure(None, args.repeat, Path(tmp), base, args.store, firsts, pages, apps)])
     largest = max(results)
     gone = missed(results[largest])
     print(f"\ntargets at {largest:,} reports: first render <= {FIRST_RATIO:.1f}x the one-line app at the page's URL, "

@@ -164,7 +164,7 @@ def _open_evidence(event: object) -> None:
 
 
 class _Choices(NamedTuple):
-    """What the sidebar picked."""
+    """What the pickers picked."""
 
     gid: str
     scope: str
@@ -174,16 +174,10 @@ class _Choices(NamedTuple):
     interactive: bool
 
 
-def _sidebar(groups: dict) -> _Choices:  # type: ignore[type-arg]
-    """The sidebar's pickers: lexicon group, section scope, metric, figures, and the options popover."""
+def _more_options() -> tuple[str, bool]:
+    """The sidebar's options popover: the name filter and the chart switch (rarely changed)."""
     with st.sidebar:
         st.header("Keywords")
-        gid = nav.select("Lexicon group", list(groups), "group", lambda g: groups[g].label)
-        scope = nav.select("Section scope", list(SCOPE_LABELS), "scope", SCOPE_LABELS.get, widget="radio")
-        metric = st.radio("Show", ["density", "count"], key="metric", bind="query-params", horizontal=True)
-        prefer = st.radio("Figures", ["measured", "reported"], key="figures", bind="query-params", horizontal=True,
-                          help="Whole-document scope: the study's reported figures fill in where nothing was measured; "
-                               "pick 'reported' to prefer them.")  # fmt: skip
         # The name box and the chart switch sit in a popover: a closed popover's widgets are not drawn,
         # and a text box and a toggle add to a first render (bench/app_speed.py measures it). Its label says what is set.
         on = [w for k, w, sw in (("rq", "name filter", False), ("interactive", "interactive charts", True)) if nav.is_set(k, sw)]
@@ -192,7 +186,19 @@ def _sidebar(groups: dict) -> _Choices:  # type: ignore[type-arg]
             interactive = st.toggle("Interactive charts", key="interactive", bind="query-params",
                                     help="Plotly charts with zoom and pan; slower to draw (the plain charts link "
                                          "every cell, bar and point to its lines as well).")  # fmt: skip
-    return _Choices(gid, scope, metric, prefer, rq.strip(), interactive)
+    return rq.strip(), interactive
+
+
+def _pickers(groups: dict, rq: str, interactive: bool) -> _Choices:  # type: ignore[type-arg]
+    """The row of pickers above the charts: lexicon group, section scope, metric and figures."""
+    c1, c2, c3, c4 = st.columns([2, 3, 2, 2])
+    gid = nav.select("Lexicon group", list(groups), "group", lambda g: groups[g].label, c1)
+    scope = nav.select("Section scope", list(SCOPE_LABELS), "scope", SCOPE_LABELS.get, c2, widget="radio", horizontal=True)
+    metric = c3.radio("Show", ["density", "count"], key="metric", bind="query-params", horizontal=True)
+    prefer = c4.radio("Figures", ["measured", "reported"], key="figures", bind="query-params", horizontal=True,
+                      help="Whole-document scope: the study's reported figures fill in where nothing was measured; "
+                           "pick 'reported' to prefer them.")  # fmt: skip
+    return _Choices(gid, scope, metric, prefer, rq, interactive)
 
 
 def _heatmap_section(key: data.Stamp, group, terms: tuple[str, ...], c: _Choices) -> bool:  # type: ignore[no-untyped-def]
@@ -300,13 +306,23 @@ def _downloads(tbl, prefer: str) -> None:  # type: ignore[no-untyped-def]
 
 
 def render() -> None:
-    """Draw the page: sidebar pickers, heatmap, bars and scatter, measured vs reported, downloads."""
+    """Draw the page: the options popover in the sidebar, then the pickers and everything they choose."""
     st.title("Keywords")
-    tbl, key = data.tables()
+    tbl, _ = data.tables()
     if data.no_data_notice(tbl):
         return
+    rq, interactive = _more_options()
+    _body(rq, interactive)
+
+
+@st.fragment
+def _body(rq: str, interactive: bool) -> None:
+    """Pickers, heatmap, bars and scatter, measured vs reported, downloads: a fragment, so a pick of the
+    group, scope, metric or figures redraws this section only, not the app's navigation, sidebar and
+    title (nor re-runs app.py). The sidebar's options rerun the whole page (a fragment takes them as arguments)."""
+    tbl, key = data.tables()
     groups = {g.id: g for g in data.lexicon().groups}
-    choices = _sidebar(groups)
+    choices = _pickers(groups, rq, interactive)
     group = groups[choices.gid]
     terms = tuple(t.name for t in group.terms)
     st.caption(escape_md(group.description or ""))

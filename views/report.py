@@ -156,6 +156,13 @@ def _card(key: data.Stamp, lens_id: str, rid: str) -> Card:
 def render() -> None:
     """Draw the page."""
     st.title("Report")
+    _body()
+
+
+@st.fragment
+def _body() -> None:
+    """The report picker and the card: a fragment, so picking another report redraws this section only,
+    not the app's navigation and title (nor re-runs app.py)."""
     tbl, key = data.tables()
     if data.no_data_notice(tbl):
         return

@@ -366,12 +366,19 @@ def render() -> None:
     """Draw the page."""
     st.title("Review")
     _body()
+    tbl, key = data.tables()
+    if not tbl["reports"].empty:  # (the fragment said there is no data)
+        # Outside the fragment: the same for every report, so a pick or "Next least sure" does not redraw it.
+        st.subheader("Agreement: automatic vs curated, all reports")
+        st.caption("Per dimension: reports with an automatic cell, with a curated one, with both, and how many of "
+                   "those agree; Agreement = Agree / Both (empty when no report has both).")  # fmt: skip
+        st.html(_agreement_html(key, data.lens().id))
 
 
 @st.fragment
 def _body() -> None:
-    """The report picker, its cells and the agreement table: a fragment, so "Next least sure" or a
-    pick redraws this section only, not the app's navigation and title (nor re-runs app.py). Saving
+    """The report picker and its cells: a fragment, so "Next least sure" or a pick redraws this section
+    only, not the app's navigation and title nor the agreement table below (nor re-runs app.py). Saving
     a decision or a source reruns the whole app (`st.rerun()`: the store changed)."""
     tbl, key = data.tables()
     if data.no_data_notice(tbl):
@@ -429,10 +436,6 @@ def _body() -> None:
         _cell(lens, cell, cur, path if writable else None)
     if writable and path is not None:
         _source(spec, path)
-    st.subheader("Agreement: automatic vs curated, all reports")
-    st.caption("Per dimension: reports with an automatic cell, with a curated one, with both, and how many of "
-               "those agree; Agreement = Agree / Both (empty when no report has both).")  # fmt: skip
-    st.html(_agreement_html(key, lens.id))
 
 
 if __name__ == "__main__":

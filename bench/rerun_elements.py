@@ -1,0 +1,103 @@
+"""What the elements of a page cost a rerun in the browser, inside and outside a fragment (a diagnosis).
+
+    .venv/bin/python bench/rerun_elements.py [--counts 0 100 300] [--repeat 4] [--rounds 2]
+
+Why (issue 35 item 9): a pick on a dashboard page costs more than the same pick on a one-line app.
+A generated app draws a title, a selectbox with a caption (the "pick"), then `n` plain text lines;
+the selectbox and caption are either part of the whole script (`fragment=0`: a pick reruns all, the
+`n` lines are sent again) or a fragment (`fragment=1`: only the picker and its caption are sent; the
+`n` lines stay mounted). Each pick is timed as bench/app_speed.py times an interaction (until its
+rerun has finished; `timed_rerun`), with the renderer main thread's CPU time (`Cost`), median of
+`repeat` picks per tab, `rounds` rounds taking turns, so load on a shared machine hits all alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from bench.app_interactions import IDLE, OBSERVER, Cost  # noqa: E402
+from bench.app_speed import timed_rerun  # noqa: E402
+from bench.results_log import recorded  # noqa: E402
+from tests.test_browser import CHROME_ARGS, CHROMIUM, start_app, stop  # noqa: E402
+
+APP = """import streamlit as st
+
+n, frag = int(st.query_params.get("n", "0")), st.query_params.get("frag") == "1"
+st.title("elements")
+
+
+def body():
+    v = st.selectbox("Pick", [f"option {i}" for i in range(20)], key="p")
+    st.caption(f"picked {v}")
+
+
+st.fragment(body)() if frag else body()
+for i in range(n):
+    st.text(f"static line {i}")
+"""
+
+
+def picks(browser, url: str, repeat: int) -> list[tuple[float, float]]:  # type: ignore[no-untyped-def]
+    """`repeat` selectbox picks in one tab: (seconds, renderer CPU ms) each."""
+    ctx = browser.new_context(viewport={"width": 1440, "height": 1000})
+    page = ctx.new_page()
+    cdp = ctx.new_cdp_session(page)
+    cdp.send("Performance.enable")
+    cost = Cost(page, cdp)
+    try:
+        page.goto(url)
+        page.wait_for_selector(IDLE, timeout=120_000)
+        page.wait_for_timeout(300)
+        page.evaluate(OBSERVER)
+        out = []
+        for i in range(repeat):
+            page.locator('[data-testid="stSelectbox"]').get_by_role("combobox").click()
+            option = page.get_by_role("option").nth(1 + i % 3)
+            option.wait_for()
+            out.append(timed_rerun(page, option, cost))
+        return out
+    finally:
+        ctx.close()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--counts", type=int, nargs="+", default=[0, 100, 300], help="text lines besides the picker")
+    ap.add_argument("--repeat", type=int, default=4, help="picks per tab")
+    ap.add_argument("--rounds", type=int, default=2, help="rounds over every case, taking turns")
+    args = ap.parse_args()
+    cases = [(n, f) for n in args.counts for f in ("0", "1")]
+    runs: dict[tuple[int, str], list[tuple[float, float]]] = {c: [] for c in cases}
+    with tempfile.TemporaryDirectory() as tmp:
+        app = Path(tmp) / "app.py"
+        app.write_text(APP, encoding="utf-8")
+        proc, server = start_app(Path(tmp), Path(tmp), Path(tmp) / "app.log", script=app)
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROME_ARGS, headless=True)
+                picks(browser, f"{server}/?n=0&frag=0", 1)  # warm the server and the browser cache
+                for _ in range(args.rounds):
+                    for n, f in cases:
+                        runs[(n, f)] += picks(browser, f"{server}/?n={n}&frag={f}", args.repeat)
+                browser.close()
+        finally:
+            stop(proc)
+    print(f"a selectbox pick, median of {args.repeat} x {args.rounds}: wall ms and renderer CPU ms")
+    for (n, f), r in runs.items():
+        wall, cpu = statistics.median(x[0] for x in r) * 1000, statistics.median(x[1] for x in r)
+        where = "picker in a fragment (the lines stay mounted)" if f == "1" else "whole script reruns (the lines re-sent)"
+        print(f"  {n:4d} text lines, {where:<46} {wall:6.0f} ms wall   {cpu:5.0f} ms renderer CPU")
+    return 0
+
+
+if __name__ == "__main__":
+    with recorded(__file__):
+        sys.exit(main())
