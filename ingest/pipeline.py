@@ -369,9 +369,9 @@ def run(
     store = Store(settings.data_dir)
     files = _named_files(files, store, settings)
     lexicon = load_lexicon(settings.lexicon_path)
-    lens = load_lens(settings.lens_path)
+    lens = load_lens(settings.lens_path, cache=store.root / "cache")
     # `curated:` keys must be dimensions of some lens (a typo fails loudly, another lens' cells still load).
-    dims = known_dimensions(LENS_DIR) | set(lens.ids)
+    dims = known_dimensions(LENS_DIR, store.root / "cache") | set(lens.ids)
     # Unchanged YAML files are not parsed again: their validated specs are cached (see registry.SpecCache).
     cache = store.root / "cache" / "registry.json"
     # Report files as they are before the run reads them: a file edited later (a Review decision
