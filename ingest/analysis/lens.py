@@ -542,13 +542,21 @@ _LENSES: dict[tuple[str, int, int], Lens] = {}
 _LENSES_MAX = 16
 
 
-def _load_lens_file(path: str, cache: str | Path | None) -> Lens:
+def lens_to_compile(path: str | Path = DEFAULT_LENS) -> Lens:
+    """`load_lens` without compiling the patterns to check them, nor memoising the lens: only for a
+    caller that compiles every pattern next and drops the lens when one fails (the worker
+    server's warm-up, `ingest.run.warm.warm_caches`, which then serves only jobs carrying a lens
+    of the same fingerprint, one the driver loaded with every check)."""
+    return _load_lens_file(str(Path(path).resolve()), None, checked=True)
+
+
+def _load_lens_file(path: str, cache: str | Path | None, checked: bool = False) -> Lens:
     text = read_file(Path(path), "lens")  # read once: the marker and the check name the same text
     marker = None
     if cache is not None:
         digest = hashlib.sha256(f"{sys.version}\0{text}".encode())
         marker = Path(cache) / "lens-regex-checked" / digest.hexdigest()[:32]
-    checked = marker is not None and marker.is_file()
+    checked = checked or (marker is not None and marker.is_file())
     token = _REGEX_CHECKED.set(checked)
     try:
         lens = model_from_text(text, path, Lens, "the format notes at the top of data/lenses/agentic_rl.yaml")
