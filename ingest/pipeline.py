@@ -46,7 +46,7 @@ from ingest.reading.extract import Progress
 from ingest.run.executor import DaskExecutor, LocalExecutor, default_jobs, start_server_early
 from ingest.run.jobs import Executor, Job
 from ingest.run.warm import warm_caches
-from ingest.sources.registry import Registry, Roster, SpecError, load_registry, load_roster
+from ingest.sources.registry import Registry, Roster, SpecError, load_registry, load_roster, report_path_head
 from ingest.sources.schema import ReportSpec
 from ingest.store.store import Store
 
@@ -197,17 +197,25 @@ def _ingest_all(
     return [o for o in outcomes if o is not None]
 
 
-def yaml_stat(reports_dir: str | Path, paths: Iterable[str | Path] = ()) -> dict[str, tuple[int, int, int]]:
-    """(size, mtime, inode) of every report file of the folder and of `paths`: one directory scan, no read."""
+def yaml_stat(
+    reports_dir: str | Path, paths: Iterable[str | Path] = (), keep: dict[str, os.stat_result] | None = None
+) -> dict[str, tuple[int, int, int]]:
+    """(size, mtime, inode) of every report file of the folder and of `paths`: one directory scan, no read.
+
+    `keep` receives the folder's files' whole `os.stat`, by path as `load_roster` names them (its
+    `stats`: the registry cache's lookup then stats no file again)."""
     out: dict[str, tuple[int, int, int]] = {}
     try:
         entries = [e for e in os.scandir(reports_dir) if e.name.endswith((".yaml", ".yml"))]
     except OSError:
         entries = []
+    head = report_path_head(reports_dir) if keep is not None else ""
     for e in entries:  # plain strings, normalised as os.path does: a Path per file cost more than its stat
         with contextlib.suppress(OSError):
             s = e.stat()
             out[os.path.normpath(e.path)] = (s.st_size, s.st_mtime_ns, s.st_ino)
+            if keep is not None:
+                keep[head + e.name] = s
     for p in map(str, paths):
         with contextlib.suppress(OSError):
             s = os.stat(p)
@@ -332,6 +340,14 @@ class _TablesPrep:
         self.full = full
 
 
+def _folder_roster(reports_dir: str | Path, registry: Registry, dims: set[str], cache: Path) -> tuple[dict, Roster]:
+    """The report files as they are before the run reads the folder (`yaml_stat`: an edit during
+    the read shows as a change), and the folder's roster, whose cache lookup takes the same stats."""
+    stats: dict[str, os.stat_result] = {}
+    seen = yaml_stat(reports_dir, registry.paths.values(), keep=stats)
+    return seen, load_roster(reports_dir, known_dimensions=dims, cache=cache, stats=stats)
+
+
 def _named_files(files: Iterable[str | Path] | None, store: Store, settings: Settings) -> list[str | Path] | None:
     """The report files named for this run, as a list (None: the whole folder).
 
@@ -369,9 +385,9 @@ def run(
     store = Store(settings.data_dir)
     files = _named_files(files, store, settings)
     lexicon = load_lexicon(settings.lexicon_path)
-    lens = load_lens(settings.lens_path)
+    lens = load_lens(settings.lens_path, cache=store.root / "cache")
     # `curated:` keys must be dimensions of some lens (a typo fails loudly, another lens' cells still load).
-    dims = known_dimensions(LENS_DIR) | set(lens.ids)
+    dims = known_dimensions(LENS_DIR, store.root / "cache") | set(lens.ids)
     # Unchanged YAML files are not parsed again: their validated specs are cached (see registry.SpecCache).
     cache = store.root / "cache" / "registry.json"
     # Report files as they are before the run reads them: a file edited later (a Review decision
@@ -394,8 +410,7 @@ def run(
     if files is None:
         decided = [s for s in registry.reports if s.curated]
     else:
-        seen = yaml_stat(reports_dir, registry.paths.values())  # before reading: an edit during the read shows
-        folder = load_roster(reports_dir, known_dimensions=dims, cache=cache)
+        seen, folder = _folder_roster(reports_dir, registry, dims, cache)
         decided = [folder.spec(rid) for rid in folder.ids if rid in folder.curated]
     model = run_model(decided, store, lens, cache=store.root / "cache" / "confidence-refit.json")
     prep = _TablesPrep(store, registry, files, reports_dir, dims, cache, lens_key(lens, model), lexicon, seen, folder)

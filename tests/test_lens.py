@@ -165,3 +165,26 @@ def test_default_lens_says_when_an_rl_algorithm_is_not_named() -> None:
     # phrase fitted to one sentence
     rft = next(c for c in dim.categories if c.name == "rejection sampling fine-tuning")
     assert rft.use_requires and rft.mention_if and not dim.mention_before
+
+
+def test_regex_check_is_remembered_per_lens_text_in_the_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the data cache, a lens text that passed its regex check is not compiled again; an
+    edited text (a bad pattern) is checked and rejected, and a failed load leaves no marker."""
+    import re
+
+    from ingest.analysis import lens as lens_mod
+
+    cache = tmp_path / "cache"
+    path = write(tmp_path, MINIMAL)
+    first = load_lens(path, cache)
+    assert len(list((cache / "lens-regex-checked").iterdir())) == 1
+    compiled: list[str] = []
+    real = re.compile
+    monkeypatch.setattr(lens_mod.re, "compile", lambda p, *a: compiled.append(p) or real(p, *a))
+    lens_mod._LENSES.clear()
+    again = load_lens(path, cache)
+    assert again == first and compiled == []
+    bad = write(tmp_path, MINIMAL.replace("['rule[- ]based']", "['rule[- based']"))
+    with pytest.raises(SpecFileError, match="invalid regular expression"):
+        load_lens(bad, cache)
+    assert len(list((cache / "lens-regex-checked").iterdir())) == 1

@@ -257,3 +257,37 @@ def test_roster_does_not_take_an_altered_spec_on_trust(folder: Path, tmp_path: P
     roster = registry.load_roster(folder, cache=cache)
     assert roster.ids == ["r0", "r1", "r2"]
     assert roster.spec("r1") == plain.get("r1") and roster.spec("r2") == plain.get("r2")
+
+
+def test_the_run_s_own_stats_serve_the_lookup_and_a_change_still_shows(folder: Path, tmp_path: Path, parses: list[str]) -> None:
+    """`load_roster(stats=...)`: the stats `pipeline.yaml_stat` took stand in for the lookup's own
+    (no stat of a file they cover) and give the same roster; a file changed since still reads again."""
+    from ingest.pipeline import yaml_stat
+    from ingest.sources.registry import load_roster
+
+    cache = tmp_path / "registry.json"
+    load_registry(folder, cache=cache)
+    stats: dict[str, os.stat_result] = {}
+    yaml_stat(folder, keep=stats)
+    assert len(stats) == 4
+    stat_calls: list[str] = []
+    real = os.stat
+
+    def counting(p, *a, **k):  # type: ignore[no-untyped-def]
+        stat_calls.append(str(p))
+        return real(p, *a, **k)
+
+    parses.clear()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("ingest.sources.spec_cache.os.stat", counting)
+        reused = load_roster(folder, cache=cache, stats=stats)
+    assert parses == [] and not any(c.endswith(".yaml") for c in stat_calls)
+    plain = load_roster(folder, cache=cache)
+    assert (reused.ids, reused.paths, reused._json, reused.errors) == (plain.ids, plain.paths, plain._json, plain.errors)
+    p = folder / "r1.yaml"
+    p.write_text(p.read_text().replace("model: R1", "model: R9"))
+    _age(p, ns=OLD_NS + 10**9)
+    stats.clear()
+    yaml_stat(folder, keep=stats)
+    parses.clear()
+    assert load_roster(folder, cache=cache, stats=stats).spec("r1").model == "R9" and parses == ["r1.yaml"]

@@ -22,7 +22,7 @@ import contextlib
 from ingest.analysis.annotate import annotate
 from ingest.analysis.benchmarks import load_catalogue
 from ingest.analysis.evidence import Sentence
-from ingest.analysis.lens import DEFAULT_LENS, Lens, load_lens
+from ingest.analysis.lens import DEFAULT_LENS, Lens, lens_to_compile
 from ingest.analysis.lexicon import DEFAULT_LEXICON, Lexicon, load_lexicon
 from ingest.analysis.results import results_key
 from ingest.analysis.roles import role_of
@@ -59,7 +59,8 @@ def warm_caches(lexicon: Lexicon | None = None, lens: Lens | None = None) -> Non
         _ = lexicon.compiled  # compiles each term (kept on this object, see `warm_lexicon`)
         _LEXICONS[lexicon.fingerprint] = lexicon
     with contextlib.suppress(Exception):
-        lens = lens or load_lens(DEFAULT_LENS)
+        # (the default lens unchecked: compiling it here is the check, and a lens that fails is not kept)
+        lens = lens or lens_to_compile(DEFAULT_LENS)
         annotate([], lens)  # compiles every dimension's cues, gates and level indicators
         role_of(Sentence("", 0, "", "", 0), lens)  # compiles the sentence-role rules
         _LENSES[lens.fingerprint] = lens

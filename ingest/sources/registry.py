@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -102,13 +102,14 @@ def _report_names(d: Path) -> list[str]:
 
 def _report_paths(reports_dir: str | Path) -> list[str]:
     """`report_files` as strings (`str(d / name)` exactly), without making 10,000 Path objects."""
-    d = Path(reports_dir)
-    base = str(d)
-    names = _report_names(d)
-    if base == ".":
-        return names
-    sep = "" if base.endswith(os.sep) else os.sep
-    return [base + sep + n for n in names]
+    head = report_path_head(reports_dir)
+    return [head + n for n in _report_names(Path(reports_dir))]
+
+
+def report_path_head(reports_dir: str | Path) -> str:
+    """What `load_roster` puts before a file's name to name a report file of the folder."""
+    base = str(Path(reports_dir))
+    return "" if base == "." else base if base.endswith(os.sep) else base + os.sep
 
 
 def load_registry(
@@ -258,14 +259,18 @@ def load_roster(
     files: Iterable[str | Path] | None = None,
     known_dimensions: set[str] | None = None,
     cache: str | Path | None = None,
+    stats: Mapping[str, os.stat_result] | None = None,
 ) -> Roster:
-    """`load_registry` without making the specs of cached files (see `Roster`); same arguments."""
+    """`load_registry` without making the specs of cached files (see `Roster`); same arguments.
+
+    `stats`: the report files' `os.stat` the caller took already, by path as named here (see
+    `report_path_head`), which the cache lookup then uses in place of its own."""
     paths = [str(Path(f)) for f in files] if files is not None else _report_paths(reports_dir or "reports")
     store, cached = None, {}
     if cache is not None and len(paths) > CACHE_MIN_FILES:
         with rare_collections():  # 10,000 new objects would trigger collections of the caller's whole heap
             store = SpecCache.open(cache)
-            cached = store.lookup(paths)
+            cached = store.lookup(paths, stats)
     roster = Roster(known_dimensions=known_dimensions)
     for i, path in enumerate(paths):
         hit = cached.get(i)

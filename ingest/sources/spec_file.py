@@ -143,7 +143,13 @@ def load_model(path: str | Path, model: type[M], what: str, doc: str) -> M:
     """Read a YAML data file (lexicon, lens) into a strict model; every failure is a SpecFileError
     naming the file, the field and a hint that points at `doc`, where the format is described."""
     p = Path(path)
-    data = parse_yaml(read_file(p, what), str(p))
+    return model_from_text(read_file(p, what), p, model, doc)
+
+
+def model_from_text(text: str, path: str | Path, model: type[M], doc: str) -> M:
+    """`load_model` of a data file's text, already read (see `ingest.analysis.lens.load_lens`)."""
+    p = Path(path)
+    data = parse_yaml(text, str(p))
     if not isinstance(data, dict):
         raise SpecFileError([SpecError(str(p), "", "expected a mapping at the top level", f"see {doc}")])
     try:
