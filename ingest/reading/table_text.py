@@ -58,8 +58,10 @@ class once(Generic[_T]):
         return value
 
 
-@dataclass
+@dataclass(slots=True)
 class Word:
+    """A word of a page with its box (top-down points). Slotted: a page makes thousands."""
+
     text: str
     x0: float
     x1: float
