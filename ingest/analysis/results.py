@@ -110,7 +110,7 @@ def candidate_pages(doc: Document, min_numbers: int = 6, cat: Catalogue | None =
     for p in doc.pages:
         if not _may_caption(p.text, False) or not any(CAPTION.match(line) for line in p.text.splitlines()):
             continue
-        nums = [t for t in p.text.split() if _NUM_TOKEN.match(t)]
+        nums = list(filter(_NUM_TOKEN.match, p.text.split()))
         # Scores are printed with decimals or percent signs; page, section and year numbers are not.
         scores = sum(1 for t in nums if "." in t or "%" in t)
         if len(nums) >= min_numbers and scores >= min_numbers // 2:

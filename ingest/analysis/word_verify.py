@@ -107,10 +107,8 @@ def _score_key(value: str) -> str:
 
 
 def _tokens(*texts: str) -> set[str]:
-    out: set[str] = set()
-    for t in texts:
-        out |= _words(t)
-    return out
+    """The words of all `texts` (each text's words cached by `_words`)."""
+    return set().union(*map(_words, texts))
 
 
 @lru_cache(maxsize=65536)

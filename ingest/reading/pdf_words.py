@@ -61,12 +61,12 @@ def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-de
         # baseline, box height and font size of the last word: the font size is asked once per run
         last_base, last_h, last_size = float("inf"), 0.0, 0.0
         for m in _NONSPACE.finditer(text):
-            start, cnt = m.start(), m.end() - m.start()
+            start, end = m.span()
             # One space character the PDF itself contains (not one pdfium generated at a gap) joins
             # two words of one cell, however wide the font sets it.
             spaced = prev_end >= 0 and text[prev_end:start] == " " and not generated(raw, prev_end)
-            prev_end = m.end()
-            k = count_rects(raw, start, cnt)
+            prev_end = end
+            k = count_rects(raw, start, end - start)
             if k <= 0:
                 continue
             if k == 1:
