@@ -283,6 +283,7 @@ class Column:
         self._cuts: dict[int, Phrase | None] = {}  # id of a phrase -> `_cut` to the column
         self._words: tuple[list[frozenset[str]], list[frozenset[str]]] | None = None  # see `words`
         self._norms: list[str] | None = None  # see `norms`
+        self._heads: dict[int, tuple[Phrase, ...] | None] = {}  # text lines above -> `heads`, when `uncut`
 
     def line(self, k: int, at: int) -> list[Phrase]:
         """The phrases of line k over the column as a value on line `at` sees them: a phrase of two
@@ -349,11 +350,22 @@ class Column:
         above it (and the group headings among them: a line of one phrase), the first block of text
         lines with a phrase over it, top to bottom; None when a line of that block has two phrases
         over it. Lines with no text phrase over the column, met before the block, hold values or
-        nothing there: they are passed without a look."""
+        nothing there: they are passed without a look. When `uncut`, the walk sees the column's own
+        phrases on every line above, so the answer depends only on the text lines above: the values
+        between the same text lines share it."""
+        n = bisect.bisect_left(self._texts, at)
+        if not self.uncut(at):
+            return self._heads_from(n, at)
+        if n not in self._heads:
+            self._heads[n] = self._heads_from(n, at)
+        return self._heads[n]
+
+    def _heads_from(self, n: int, at: int) -> tuple[Phrase, ...] | None:
+        """`heads` of a value on line `at`, below the first `n` of the column's text lines."""
         texts = self._texts
         block: list[list[Phrase]] = []
         start = -1
-        for i in range(bisect.bisect_left(texts, at) - 1, -1, -1):
+        for i in range(n - 1, -1, -1):
             over = self.line(texts[i], at)
             if not over or all(p.value for p in over) or (len(over) == 1 and over[0].alone):
                 continue
