@@ -284,6 +284,7 @@ class Column:
         self._words: tuple[list[frozenset[str]], list[frozenset[str]]] | None = None  # see `words`
         self._norms: list[str] | None = None  # see `norms`
         self._heads: dict[int, tuple[Phrase, ...] | None] = {}  # text lines above -> `heads`, when `uncut`
+        self._head_words: dict[int, frozenset[str]] = {}  # the same -> `head_words`
 
     def line(self, k: int, at: int) -> list[Phrase]:
         """The phrases of line k over the column as a value on line `at` sees them: a phrase of two
@@ -359,6 +360,16 @@ class Column:
         if n not in self._heads:
             self._heads[n] = self._heads_from(n, at)
         return self._heads[n]
+
+    def head_words(self, at: int) -> frozenset[str]:
+        """The words of `heads(at)`; shared like them."""
+        if not self.uncut(at):
+            return frozenset(_tokens(*(p.text for p in self.heads(at) or ())))
+        n = bisect.bisect_left(self._texts, at)
+        words = self._head_words.get(n)
+        if words is None:
+            words = self._head_words[n] = frozenset(_tokens(*(p.text for p in self.heads(at) or ())))
+        return words
 
     def _heads_from(self, n: int, at: int) -> tuple[Phrase, ...] | None:
         """`heads` of a value on line `at`, below the first `n` of the column's text lines."""
@@ -443,7 +454,8 @@ class Around:
 
     @once
     def head_t(self) -> frozenset[str]:
-        return frozenset(_tokens(*(p.text for p in self.heads or ())))
+        """The words of `heads`."""
+        return self._col.head_words(self._v.line)
 
     @once
     def column(self) -> tuple[Phrase, ...]:
