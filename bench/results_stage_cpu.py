@@ -8,7 +8,8 @@ Each PDF is extracted once (not timed); then `read_results` runs over all of the
 PDF for its table pages here (the pipeline hands it the pages extraction kept open), so the figure
 is a little above the stage's share in `bench/ingest_speed.py`, which stays the official one.
 `--cold`: the stage as ingest's workers run it instead: each PDF in a process forked after
-`ingest.run.warm.warm_caches` (per-document caches empty), with the pages extraction kept open;
+`ingest.run.warm.warm_caches` and `gc.freeze` (per-document caches empty), with the pages
+extraction kept open;
 the CPU time of its `read_results` calls, summed, best of `--repeat` (a CPU figure for the stage
 of `bench/ingest_speed.py`, whose wall time a loaded machine inflates).
 `--dump FILE`: every table record (cells, attributes, flags, verified verdicts), note and defined
@@ -20,6 +21,7 @@ Each run's output is appended to bench/RESULTS.md like every bench script's (`be
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import struct
 import sys
@@ -58,6 +60,7 @@ def _cold_cpu(pdfs: list[Path]) -> float:
     from ingest.run.warm import warm_caches
 
     warm_caches()
+    gc.freeze()  # as the worker server does (`ingest.run.preload`): a job's collections skip the inherited heap
     total = 0.0
     for p in pdfs:
         rfd, wfd = os.pipe()

@@ -166,8 +166,8 @@ def test_huge_hostile_cells_and_captions_are_read_in_bounded_time():
     from ingest.analysis.result_meaning import _split_metric, _two_metrics, _values
 
     t0 = time.perf_counter()
-    _values("1(" * 50_000, "", None, CAT)
-    _values("1 | " + "2" * 100_000, "", ("EM", "F1"), CAT)
+    _values("1(" * 50_000, "", None)
+    _values("1 | " + "2" * 100_000, "", ("EM", "F1"))
     _two_metrics("a" * 200_000, CAT)
     _split_metric("x" * 100_000 + "@1", CAT)
     assert time.perf_counter() - t0 < 2.0

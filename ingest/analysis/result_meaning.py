@@ -160,6 +160,8 @@ class _Reading:
     caption_bench: str
     cells: list[Cell] = field(default_factory=list)
     attrs: list[Cell] = field(default_factory=list)
+    #: metric -> the two metrics a packed "a | b" value under it stands for (asked of every value)
+    twos: dict[str, tuple[str, str] | None] = field(default_factory=dict)
 
     def setting(self, r: GridRow) -> str:
         g = self.grid
@@ -168,7 +170,9 @@ class _Reading:
     def emit(self, model: str, bench: str, raw: str, metric: str, group: str, setting: str, row_note: str = "") -> None:
         """The cells of one printed value; a size ("236B", "128K") is a model attribute, not a score.
         `row_note`: what a described column says about the row, kept with the value's own note."""
-        for v, m, note in _values(raw, metric, self.pair, self.cat):
+        if metric not in self.twos:
+            self.twos[metric] = _two_metrics(metric, self.cat) or (self.pair if not metric else None)
+        for v, m, note in _values(raw, metric, self.twos[metric]):
             if _SIZE_VALUE.match(v):
                 self.attrs.append(Cell(model, bench, v))
             else:
@@ -273,6 +277,7 @@ def _models_as_columns(rd: _Reading) -> None:
     lab = rd.grid.label_headers
     # outer label columns headed as benchmarks over a main column headed as their splits
     parents = {k for k in range(min(main, len(lab))) if main < len(lab) and cat.is_split_parent(clean(lab[k]), clean(lab[main]))}
+    columns: dict[int, tuple[str, str, str]] = {}  # j -> value column j's model, metric and setting
     for r in rd.grid.rows:
         bench_raw = clean(r.labels[main])
         if cat.is_attribute_row(bench_raw):
@@ -297,12 +302,16 @@ def _models_as_columns(rd: _Reading) -> None:
             continue
         note = _described_note(rd, r, described)
         for j, raw in enumerate(r.values):
-            b, m, st, span = heads[j]
-            model = clean(b) or clean(span)  # a model header spanning its settings' columns
-            if span and clean(b) in repeated:  # the same sub-headers under each model: its metrics
-                model, m = clean(span), m or clean(b)
-            if unnamed:
-                model, m = REPORT_MODEL, m or clean(b)
+            col = columns.get(j)
+            if col is None:  # the column's model, metric and setting: the same on every row
+                b, m, st, span = heads[j]
+                model = clean(b) or clean(span)  # a model header spanning its settings' columns
+                if span and clean(b) in repeated:  # the same sub-headers under each model: its metrics
+                    model, m = clean(span), m or clean(b)
+                if unnamed:
+                    model, m = REPORT_MODEL, m or clean(b)
+                col = columns[j] = (model, m, st)
+            model, m, st = col
             if model:
                 rd.emit(model, bench, raw, metric or m, group, _join([setting, st]), note)
 
@@ -328,6 +337,7 @@ def _models_as_rows(rd: _Reading) -> None:
     # Spanning headers of one level play one role: when one stands over catalogue benchmarks, they
     # are all categories (groups) of the benchmarks under them, not parts of their names.
     parents_group = any(sp and _names_benchmark_itself(b, cat) and not _is_benchmark(sp, cat) for b, _m, _st, sp in rd.heads)
+    columns: dict[int, tuple[bool, str, str, str, str]] = {}  # j -> `_value_column`, when first asked
     for r in rd.grid.rows:
         outer = [clean(x) for k, x in enumerate(r.labels[:main]) if clean(x) and k not in grouped]
         category = " ".join(clean(r.labels[k]) for k in sorted(grouped) if clean(r.labels[k]))
@@ -341,29 +351,41 @@ def _models_as_rows(rd: _Reading) -> None:
             continue
         setting = rd.setting(r)
         for j, raw in enumerate(r.values):
-            b, m, st, span = rd.heads[j]
-            if b and (cat.is_attribute_row(b) or cat.is_key_column(b)) and not _is_benchmark(b, cat):
+            col = columns.get(j)
+            if col is None:
+                col = columns[j] = _value_column(rd, j, parents_group)
+            attribute, bench, metric, group, st = col
+            if attribute:
                 if clean(raw) and not DASH.match(clean(raw)):  # a column describing the models, not a result
-                    rd.attrs.append(Cell(model, _join([b, m]), clean(raw)))
+                    rd.attrs.append(Cell(model, bench, clean(raw)))
                 continue
-            as_group = (
-                bool(span) and bool(b) and (_names_benchmark_itself(b, cat) or parents_group) and not _is_benchmark(span, cat)
-            )
-            bench = _join([span, b]) if span and not as_group and not _names_benchmark_itself(b, cat) else (b or span)
-            group = span if as_group else ""
-            # the caption's benchmark names a column only when its own headers name none: not under
-            # a spanning parent, and not when the header already holds the caption's name
-            by_caption = not span and norm(rd.caption_bench) not in norm(bench)
-            prefix = rd.corner_bench or (rd.caption_bench if by_caption and not _is_benchmark(bench, cat) else "")
-            if prefix and not _is_benchmark(bench, cat):
-                if bench and not cat.is_setting(bench) and rd.corner_bench:
-                    bench = f"{prefix} {bench}"
-                else:
-                    st = _join([bench, st])
-                    bench = prefix
-            bench, m2 = _split_metric(bench, cat) if bench else ("", "")
             if bench:
-                rd.emit(model, bench, raw, m or m2 or row_metric, group or category or clean(r.group), _join([setting, st]))
+                rd.emit(model, bench, raw, metric or row_metric, group or category or clean(r.group), _join([setting, st]))
+
+
+def _value_column(rd: _Reading, j: int, parents_group: bool) -> tuple[bool, str, str, str, str]:
+    """What value column j's headers say of every value under it, models as rows: (whether it
+    describes the models: an attribute, its name; else the benchmark, metric, group and setting).
+    The same for each row, so `_models_as_rows` asks it once per column."""
+    cat = rd.cat
+    b, m, st, span = rd.heads[j]
+    if b and (cat.is_attribute_row(b) or cat.is_key_column(b)) and not _is_benchmark(b, cat):
+        return True, _join([b, m]), "", "", ""
+    as_group = bool(span) and bool(b) and (_names_benchmark_itself(b, cat) or parents_group) and not _is_benchmark(span, cat)
+    bench = _join([span, b]) if span and not as_group and not _names_benchmark_itself(b, cat) else (b or span)
+    group = span if as_group else ""
+    # the caption's benchmark names a column only when its own headers name none: not under
+    # a spanning parent, and not when the header already holds the caption's name
+    by_caption = not span and norm(rd.caption_bench) not in norm(bench)
+    prefix = rd.corner_bench or (rd.caption_bench if by_caption and not _is_benchmark(bench, cat) else "")
+    if prefix and not _is_benchmark(bench, cat):
+        if bench and not cat.is_setting(bench) and rd.corner_bench:
+            bench = f"{prefix} {bench}"
+        else:
+            st = _join([bench, st])
+            bench = prefix
+    bench, m2 = _split_metric(bench, cat) if bench else ("", "")
+    return False, bench, m or m2, group, st
 
 
 _SIGNED = re.compile(r"^[+\u2212-]\d+(?:\.\d+)?%?$")
@@ -393,12 +415,12 @@ def _two_metrics(text: str, cat: Catalogue) -> tuple[str, str] | None:
     return None
 
 
-def _values(raw: str, metric: str, pair: tuple[str, str] | None, cat: Catalogue) -> list[tuple[str, str, str]]:
+def _values(raw: str, metric: str, two: tuple[str, str] | None) -> list[tuple[str, str, str]]:
     """The result value(s) of one printed cell as (value, metric, note): a citation after the number
     ("53.9 (Author et al., 2025)") and footnote markers ("71.2†") are taken off into the note; a
     cell packing two numbers ("35.02 | 62.26") is two values when the header or caption names two
-    metrics; a printed change after the score ("91.8+3.3", "62.0 (-1.5)") goes to the note. Empty,
-    dash and non-numeric cells give nothing."""
+    metrics (`two`); a printed change after the score ("91.8+3.3", "62.0 (-1.5)") goes to the note.
+    Empty, dash and non-numeric cells give nothing."""
     text = " ".join((raw or "").split())
     note = ""
     cm = _CITATION.match(text) if len(text) <= _SHORT else None  # bounded: a hostile cell may be huge
@@ -413,7 +435,6 @@ def _values(raw: str, metric: str, pair: tuple[str, str] | None, cat: Catalogue)
     dm = GLUED_DELTA.match(v) if len(v) <= _SHORT else None
     if dm:  # a printed change after the score ("91.8+3.3"): the value is the score, the change a note
         v, note = dm.group("v").strip(), _join([note, dm.group("d").strip()])
-    two = _two_metrics(metric, cat) or (pair if not metric else None)
     pm = _PACKED.match(v) if "|" in v and len(v) <= _SHORT else None  # "1633 / 91.4%" is one value as printed
     if pm and two and is_value(clean(pm.group("a"))) and is_value(clean(pm.group("b"))):
         return [(clean(pm.group("a")), two[0], note), (clean(pm.group("b")), two[1], note)]

@@ -39,6 +39,7 @@ from ingest.analysis.result_meaning import (
 from ingest.analysis.result_structure import running_lines, structure_table, without_running_row
 from ingest.analysis.results_web import html_tables, markdown_tables
 from ingest.common.document import Document
+from ingest.common.gcpace import rare_collections
 from ingest.common.records import Results, ResultTable
 from ingest.reading.captions import label_tables
 from ingest.reading.extract import KeptPages
@@ -109,7 +110,7 @@ def candidate_pages(doc: Document, min_numbers: int = 6, cat: Catalogue | None =
     for p in doc.pages:
         if not _may_caption(p.text, False) or not any(CAPTION.match(line) for line in p.text.splitlines()):
             continue
-        nums = [t for t in p.text.split() if _NUM_TOKEN.match(t)]
+        nums = list(filter(_NUM_TOKEN.match, p.text.split()))
         # Scores are printed with decimals or percent signs; page, section and year numbers are not.
         scores = sum(1 for t in nums if "." in t or "%" in t)
         if len(nums) >= min_numbers and scores >= min_numbers // 2:
@@ -258,7 +259,9 @@ def read_results(
     """The results part of a report's bundle: the tables read, notes, and the stage's seconds.
 
     Never raises: a source that cannot be re-read gives a note instead of tables. `kept`: PDF
-    pages the extraction kept open (see `extract.KeptPages`).
+    pages the extraction kept open (see `extract.KeptPages`). The pages' words, lines and cells
+    are tens of thousands of small acyclic objects: the collector runs rarely meanwhile
+    (`rare_collections`), not after every 700 of them over the job's whole heap.
     """
     t0 = time.perf_counter()
     cat = catalogue or load_catalogue()
@@ -268,7 +271,8 @@ def read_results(
         p = Path(source) if source else None
         if doc.kind == "pdf" and p is not None:
             candidates = candidate_pages(doc)
-            tables, notes = pdf_tables(p, doc, cat, kept, candidates)
+            with rare_collections():
+                tables, notes = pdf_tables(p, doc, cat, kept, candidates)
             notes += image_only_pages(doc, cat, {t.page for t in tables})
             noted = {int(m.group(1)) for n in notes for m in [_PAGE_OF_NOTE.search(n)] if m}
             notes += unread_caption_pages(doc, {t.page for t in tables}, noted, set(candidates))

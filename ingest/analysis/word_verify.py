@@ -30,6 +30,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from typing import NamedTuple
 
 from ingest.analysis.benchmarks import norm_name
 from ingest.analysis.result_meaning import GLUED_DELTA, REPORT_MODEL, clean
@@ -106,10 +107,8 @@ def _score_key(value: str) -> str:
 
 
 def _tokens(*texts: str) -> set[str]:
-    out: set[str] = set()
-    for t in texts:
-        out |= _words(t)
-    return out
+    """The words of all `texts` (each text's words cached by `_words`)."""
+    return set().union(*map(_words, texts))
 
 
 @lru_cache(maxsize=65536)
@@ -118,9 +117,11 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(_WORD.findall(clean(text).casefold()))
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, eq=False)
 class Phrase:
-    """Words of one line closer than `PHRASE_GAP_EM`: one printed cell text, as the page shows it."""
+    """Words of one line closer than `PHRASE_GAP_EM`: one printed cell text, as the page shows it.
+    Never changed once made (not frozen: a region makes thousands, and a frozen dataclass sets each
+    field through `object.__setattr__`); phrases are told apart by identity."""
 
     text: str
     x0: float
@@ -131,7 +132,7 @@ class Phrase:
     value: bool = field(init=False)  # a printed value or a dash (asked of every phrase many times)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "value", _is_value(self.text))
+        self.value = _is_value(self.text)
 
 
 @lru_cache(maxsize=65536)
@@ -211,7 +212,7 @@ class Columns:
         self._rights = sorted(q.x1 for q in parts)
         self._columns: dict[tuple[int, int, bool], Column] = {}
         self._text_x1 = [sorted(b for _a, b in t) for t in self.texts]
-        self._rows: dict[tuple[int, int], tuple[Phrase, ...]] = {}  # see `row`
+        self._rows: dict[tuple[int, int], Row] = {}  # see `row`
         self._values: dict[int, list[Phrase]] = {}  # line -> its value phrases, when first asked
         self._split: dict[tuple[int, int], bool] = {}  # (id of a header phrase, value line) -> `_splits`
 
@@ -230,13 +231,14 @@ class Columns:
             col = self._columns[key] = Column(self, v)
         return col
 
-    def row(self, v: Phrase) -> tuple[Phrase, ...]:
-        """The text phrases of `v`'s line that end left of it (its row's labels), left to right;
-        the same tuple for every value after the same labels."""
+    def row(self, v: Phrase) -> Row:
+        """The text phrases of `v`'s line that end left of it (its row's labels), left to right,
+        with their words and `_norm`ed texts: worked out once for every value after the same labels."""
         key = (v.line, bisect.bisect_right(self._text_x1[v.line], v.x0))
         row = self._rows.get(key)
         if row is None:
-            row = self._rows[key] = tuple(p for p in self.lines[v.line] if p.x1 <= v.x0 and not p.value)
+            labels = tuple(p for p in self.lines[v.line] if p.x1 <= v.x0 and not p.value)
+            row = self._rows[key] = Row(labels, frozenset(_tokens(*(p.text for p in labels))), [_norm(p.text) for p in labels])
         return row
 
     def splits(self, p: Phrase, line: int) -> bool:
@@ -250,6 +252,14 @@ class Columns:
                 values = self._values[line] = [q for q in self.lines[line] if q.value]
             split = self._split[key] = _splits(p, values)
         return split
+
+
+class Row(NamedTuple):
+    """A value's row labels (`Columns.row`): the phrases, their words, their `_norm`ed texts."""
+
+    labels: tuple[Phrase, ...]
+    words: frozenset[str]
+    norms: list[str]
 
 
 class Column:
@@ -273,6 +283,8 @@ class Column:
         self._cuts: dict[int, Phrase | None] = {}  # id of a phrase -> `_cut` to the column
         self._words: tuple[list[frozenset[str]], list[frozenset[str]]] | None = None  # see `words`
         self._norms: list[str] | None = None  # see `norms`
+        self._heads: dict[int, tuple[Phrase, ...] | None] = {}  # text lines above -> `heads`, when `uncut`
+        self._head_words: dict[int, frozenset[str]] = {}  # the same -> `head_words`
 
     def line(self, k: int, at: int) -> list[Phrase]:
         """The phrases of line k over the column as a value on line `at` sees them: a phrase of two
@@ -339,11 +351,32 @@ class Column:
         above it (and the group headings among them: a line of one phrase), the first block of text
         lines with a phrase over it, top to bottom; None when a line of that block has two phrases
         over it. Lines with no text phrase over the column, met before the block, hold values or
-        nothing there: they are passed without a look."""
+        nothing there: they are passed without a look. When `uncut`, the walk sees the column's own
+        phrases on every line above, so the answer depends only on the text lines above: the values
+        between the same text lines share it."""
+        n = bisect.bisect_left(self._texts, at)
+        if not self.uncut(at):
+            return self._heads_from(n, at)
+        if n not in self._heads:
+            self._heads[n] = self._heads_from(n, at)
+        return self._heads[n]
+
+    def head_words(self, at: int) -> frozenset[str]:
+        """The words of `heads(at)`; shared like them."""
+        if not self.uncut(at):
+            return frozenset(_tokens(*(p.text for p in self.heads(at) or ())))
+        n = bisect.bisect_left(self._texts, at)
+        words = self._head_words.get(n)
+        if words is None:
+            words = self._head_words[n] = frozenset(_tokens(*(p.text for p in self.heads(at) or ())))
+        return words
+
+    def _heads_from(self, n: int, at: int) -> tuple[Phrase, ...] | None:
+        """`heads` of a value on line `at`, below the first `n` of the column's text lines."""
         texts = self._texts
         block: list[list[Phrase]] = []
         start = -1
-        for i in range(bisect.bisect_left(texts, at) - 1, -1, -1):
+        for i in range(n - 1, -1, -1):
             over = self.line(texts[i], at)
             if not over or all(p.value for p in over) or (len(over) == 1 and over[0].alone):
                 continue
@@ -411,9 +444,7 @@ class Around:
         """`cols` and `left`: the region's `Columns` and `LeftWords`, kept for all its values;
         `above`: the text words of the lines above the value."""
         self._v, self._col, self._left, self._caption = v, cols.column(v), left, caption
-        self.row = cols.row(v)  # the row's labels
-        self.row_t = frozenset(_tokens(*(p.text for p in self.row)))
-        self.row_n = [_norm(p.text) for p in self.row]
+        self.row, self.row_t, self.row_n = cols.row(v)  # the row's labels, their words and `_norm`ed texts
         self.above = above  # every text word above the value's line
 
     @once
@@ -423,7 +454,8 @@ class Around:
 
     @once
     def head_t(self) -> frozenset[str]:
-        return frozenset(_tokens(*(p.text for p in self.heads or ())))
+        """The words of `heads`."""
+        return self._col.head_words(self._v.line)
 
     @once
     def column(self) -> tuple[Phrase, ...]:
@@ -451,18 +483,18 @@ class Around:
         return self._col.words(self._v.line, self.column)[1]
 
 
-def _place_agrees(c: ResultCell, a: Around, described: frozenset[str] = frozenset()) -> bool:
+def _place_agrees(c: ResultCell, a: Around, names: set[str], model: str, described: frozenset[str] = frozenset()) -> bool:
     """Whether the words around a value (`a`) name it as `c` names it (tests 1 to 3 of the module).
 
-    `described`: the words of the table's attribute cells (parameters, architecture), which may
-    stand under a model's name over its column without being part of it."""
+    `names`: the words of the cell's names, `model`: its model `norm_name`d (the
+    same for each value that may be the cell's); `described`: the words of the table's attribute
+    cells (parameters, architecture), which may stand under a model's name over its column without
+    being part of it."""
     if not a.row or not a.heads:
         return False
-    names = _tokens(c.model, c.benchmark, c.metric, c.setting, c.group, c.note)
     row_t, head_t = a.row_t, a.head_t
     if not row_t <= names:
         return False  # a label of the row left out of its names: a lost label column or a glued one
-    model = norm_name(c.model)
     in_row = _run_of(a.row_n, model) is not None  # a label, or labels side by side ("Llama3-8B" "[20]")
     run = None if in_row else _run_of(a.column_n, model)  # the lines of one header over the value
     if c.model != REPORT_MODEL and not in_row and run is None:
@@ -521,7 +553,10 @@ def verify_on_words(
 
     found: list[Phrase | None] = []
     for c in cells:
-        hits = [v for v in by_value.get(_score_key(c.value), ()) if _place_agrees(c, at(v), described)]
+        hits = []
+        if maybe := by_value.get(_score_key(c.value)):
+            names, model = _tokens(c.model, c.benchmark, c.metric, c.setting, c.group, c.note), norm_name(c.model)
+            hits = [v for v in maybe if _place_agrees(c, at(v), names, model, described)]
         found.append(hits[0] if len(hits) == 1 else None)
     claims: dict[tuple[int, float], int] = {}
     for v in found:

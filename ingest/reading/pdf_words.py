@@ -58,43 +58,50 @@ def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-de
         count_rects, get_rect, get_origin, generated, get_size = _COUNT_RECTS, _GET_RECT, _GET_ORIGIN, _GENERATED, _GET_SIZE
         out: list[Word] = []
         prev_end = -1
-        last = (None, 0.0, 0.0)  # (baseline, box height, font size): the font size is asked once per run
+        # baseline, box height and font size of the last word: the font size is asked once per run
+        last_base, last_h, last_size = float("inf"), 0.0, 0.0
         for m in _NONSPACE.finditer(text):
-            start, cnt = m.start(), m.end() - m.start()
+            start, end = m.span()
             # One space character the PDF itself contains (not one pdfium generated at a gap) joins
             # two words of one cell, however wide the font sets it.
             spaced = prev_end >= 0 and text[prev_end:start] == " " and not generated(raw, prev_end)
-            prev_end = m.end()
-            n_before = len(out)
-            k = count_rects(raw, start, cnt)
+            prev_end = end
+            k = count_rects(raw, start, end - start)
             if k <= 0:
                 continue
             if k == 1:
                 get_rect(raw, 0, rl, rt, rr, rb)
-                rects = [(cl.value, cb.value, cr.value, ct.value)]
+                box = (cl.value, cb.value, cr.value, ct.value)
+                h0 = box[3] - box[1]
             else:
                 rects = []
                 for j in range(k):
                     get_rect(raw, j, rl, rt, rr, rb)
                     rects.append((cl.value, cb.value, cr.value, ct.value))
+                h0 = rects[0][3] - rects[0][1]
             get_origin(raw, start, rox, ro)
             base = height - oy.value
-            h0 = rects[0][3] - rects[0][1]
-            if last[0] is not None and abs(last[0] - base) < 0.5 and abs(last[1] - h0) <= 0.15 * max(h0, 1.0):
-                size = last[2]
+            if abs(last_base - base) < 0.5 and abs(last_h - h0) <= 0.15 * max(h0, 1.0):
+                size = last_size
             else:
                 size = get_size(raw, start) or h0
-                last = (base, h0, size)
-            if (k > 1 and not all(abs(r[1] - rects[0][1]) < 0.5 * size for r in rects)) or (k > 1 and _gap_split(rects, size)):
+                last_base, last_h, last_size = base, h0, size
+            if k == 1:  # the usual word: one rectangle, no part to split off
+                t = m.group()
+                if not t.isascii():
+                    t = _plain(t)
+                if t:
+                    out.append(Word(t, box[0], box[2], height - box[3], height - box[1], base, float(size), spaced))
+                continue
+            if not all(abs(r[1] - rects[0][1]) < 0.5 * size for r in rects) or _gap_split(rects, size):
                 parts = _split_by_chars(raw, start, m.group(), height)  # a word broken across lines or a gap
-            elif k == 1:
-                parts = [(m.group(), rects[0], base)]
             else:
                 box = (min(r[0] for r in rects), min(r[1] for r in rects), max(r[2] for r in rects), max(r[3] for r in rects))
                 parts = [(m.group(), box, base)]
+            n_before = len(out)
             for t, (left, b, r, tt), wbase in parts:
                 if not t.isascii():
-                    t = normalize(_astral(t).replace("\ufffe", "-").replace("\u00ad", "-")).strip()
+                    t = _plain(t)
                 if t:
                     out.append(Word(t, left, r, height - tt, height - b, wbase, float(size)))
             if spaced and len(out) > n_before:
@@ -106,6 +113,12 @@ def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-de
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _plain(t: str) -> str:
+    """A non-ASCII word's text as the page reads: surrogate pairs joined, soft and odd hyphens made
+    "-", then `normalize`d."""
+    return normalize(_astral(t).replace("\ufffe", "-").replace("\u00ad", "-")).strip()
 
 
 def _astral(t: str) -> str:
@@ -252,27 +265,29 @@ _SEPARATORS = (",", "\u223c")
 
 
 def split_segments(words: list[Word], gap_em: float = CELL_GAP_EM) -> list[Seg]:
-    """A line's words in segments: runs closer than a cell gap, and runs tied by a slash or a times
-    sign at the edge of a word ("95.02 / 89.57 / 84.89", "32 × 16 × 400" set with wide spaces are
-    one packed cell)."""
+    """A line's words (left to right, as `group_lines` sets them) in segments: runs closer than a
+    cell gap, and runs tied by a slash or a times sign at the edge of a word ("95.02 / 89.57 /
+    84.89", "32 × 16 × 400" set with wide spaces are one packed cell)."""
     segs: list[Seg] = []
     last: list[Word] = []  # words of the last segment
-    for w in sorted(words, key=_x0):
-        if last:
-            gap = w.x0 - last[-1].x1
+    prev: Word | None = None  # its last word
+    for w in words:
+        if prev is not None:
+            gap = w.x0 - prev.x1
             size = max(w.size, 1)
-            # a slash between numbers ties them: "95.02 / 89.57 / 84.89" is one packed cell
-            packed = (last[-1].text.endswith(_TIES) or w.text.startswith(_TIES)) and gap < 2.0 * size
-            # a list or range of items set apart by a comma or range sign standing alone ("P1 , P2 , P3",
-            # "A1 ∼ B4") is one cell; prose sets its commas against the word before
-            listed = (last[-1].text in _SEPARATORS or w.text in _SEPARATORS) and gap < size
-            if gap < gap_em * size or (w.spaced and gap < 0.75 * size) or packed or listed:
+            if (
+                gap < gap_em * size
+                or (w.spaced and gap < 0.75 * size)
+                # a slash between numbers ties them: "95.02 / 89.57 / 84.89" is one packed cell
+                or (gap < 2.0 * size and (prev.text.endswith(_TIES) or w.text.startswith(_TIES)))
+                # a list or range of items set apart by a comma or range sign standing alone ("P1 , P2 ,
+                # P3", "A1 ∼ B4") is one cell; prose sets its commas against the word before
+                or (gap < size and (prev.text in _SEPARATORS or w.text in _SEPARATORS))
+            ):
                 last.append(w)
+                prev = w
                 continue
         last = [w]
+        prev = w
         segs.append(Seg(last))
     return segs
-
-
-def _x0(w: Word) -> float:
-    return w.x0

@@ -100,14 +100,15 @@ def page_runs(
     side = _side_columns(lines) if _depth < 2 else None
     if side is not None:  # the table column and the rest of the page apart; the prose column is no table
         g, top, bottom, prose_side = side
-
-        def part(keep) -> list[Word]:  # type: ignore[no-untyped-def]
-            return [w for w in words if keep((w.x0 + w.x1) / 2, (w.top + w.bottom) / 2)]
-
-        parts = [
-            part(lambda _x, y: y < top), part(lambda x, y: top <= y <= bottom and (x - g) * prose_side < 0),
-            part(lambda _x, y: y > bottom),
-        ]  # fmt: skip
+        parts: list[list[Word]] = [[], [], []]  # above the band, its table side, below it (by word centres)
+        for w in words:
+            x, y = (w.x0 + w.x1) / 2, (w.top + w.bottom) / 2
+            if y < top:
+                parts[0].append(w)
+            elif y > bottom:
+                parts[2].append(w)
+            elif top <= y <= bottom and (x - g) * prose_side < 0:
+                parts[1].append(w)
         found = [r for ws in parts if ws for r in page_runs(ws, rules, page_width, 0.0, None, _depth + 1)]
         return sorted(found, key=lambda r: (lines_box(r)[1], lines_box(r)[0]))
     left = min(ln.x0 for ln in lines)

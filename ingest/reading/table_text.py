@@ -58,8 +58,10 @@ class once(Generic[_T]):
         return value
 
 
-@dataclass
+@dataclass(slots=True)
 class Word:
+    """A word of a page with its box (top-down points). Slotted: a page makes thousands."""
+
     text: str
     x0: float
     x1: float
@@ -72,19 +74,20 @@ class Word:
 
 @dataclass
 class Seg:
-    """A run of words on one line separated by less than a column gap."""
+    """A run of words on one line separated by less than a column gap. Its text and extent are read
+    many times while a table is read, so each is kept once read (only once `words` is complete)."""
 
     words: list[Word]
 
     @once
-    def text(self) -> str:  # read only once the segment is complete
+    def text(self) -> str:
         return " ".join(w.text for w in self.words)
 
-    @property
+    @once
     def x0(self) -> float:
         return self.words[0].x0
 
-    @property
+    @once
     def x1(self) -> float:
         return self.words[-1].x1
 
