@@ -129,8 +129,8 @@ def cpu_ms(cdp) -> float:  # type: ignore[no-untyped-def]
 
 class Cost:
     """What an interaction cost in the browser besides its wall time: the renderer main thread's CPU time
-    (Chromium's `ThreadTime`, bench/first_render_parts.py's `cpu_ms`) and the websocket messages and bytes
-    the server sent, from before the action to the end of its rerun."""
+    (Chromium's `ThreadTime`, `cpu_ms`) and the websocket messages and bytes the server sent, from before
+    the action to the end of its rerun."""
 
     def __init__(self, page, cdp) -> None:  # type: ignore[no-untyped-def]
         self.page, self.cdp = page, cdp
@@ -139,6 +139,19 @@ class Cost:
     def read(self) -> tuple[float, int, int]:
         n, size = self.page.evaluate(WS_READ)
         return cpu_ms(self.cdp), int(n), int(size)
+
+
+def measured_tab(browser, count_messages: bool = False):  # type: ignore[no-untyped-def]
+    """A new context and tab whose renderer CPU `Cost` reads (and, when asked, whose websocket messages
+    it counts; the count is installed before the page's own scripts). Returns (context, page, cost);
+    the caller closes the context."""
+    ctx = browser.new_context(viewport={"width": 1440, "height": 1000})
+    page = ctx.new_page()
+    cdp = ctx.new_cdp_session(page)
+    cdp.send("Performance.enable")
+    if count_messages:
+        page.add_init_script(f"({WS_COUNT})()")
+    return ctx, page, Cost(page, cdp)
 
 
 class Absent(Exception):
@@ -211,12 +224,7 @@ def interaction(browser, server, fill, repeat, spec, out) -> None:  # type: igno
     """One interaction of INTERACTIONS, `repeat` times in one tab, into `out` (see `interactions`)."""
     app_name, page_name, what, path, how, sel = spec
     key, name = (app_name, page_name, what), f"{app_name}{page_name} {what}"
-    ctx = browser.new_context(viewport={"width": 1440, "height": 1000})
-    page = ctx.new_page()
-    cdp = ctx.new_cdp_session(page)
-    cdp.send("Performance.enable")
-    page.add_init_script(f"({WS_COUNT})()")
-    cost = Cost(page, cdp)
+    ctx, page, cost = measured_tab(browser, count_messages=True)
     try:
         page.goto(server + path.format(**fill))
         # The page drawn, not only idle: stApp says "notRunning" once the script has ended on the server,

@@ -80,6 +80,7 @@ from bench.app_interactions import (  # noqa: E402
     RERUN_TARGET_S,
     Cost,
     interactions,
+    measured_tab,
     show_interactions,
     timed_click,
 )
@@ -200,11 +201,7 @@ def baseline_rerun(browser, server: str, repeat: int) -> dict[str, list[tuple[fl
     framework alone costs for a widget change. widget -> [(seconds, renderer CPU ms)]."""
     out: dict[str, list[tuple[float, float]]] = {"multiselect": [], "selectbox": [], "radio": []}
     for i in range(repeat):  # a new browser context each time: a reload in the same tab keeps the session's widget state
-        ctx = browser.new_context(viewport={"width": 1440, "height": 1000})
-        page = ctx.new_page()
-        cdp = ctx.new_cdp_session(page)
-        cdp.send("Performance.enable")
-        cost = Cost(page, cdp)
+        ctx, page, cost = measured_tab(browser)
         try:
             page.goto(f"{server}/?widgets=1")
             page.wait_for_selector(IDLE, timeout=120_000)

@@ -35,6 +35,7 @@ sys.path.insert(0, str(REPO))
 from playwright.sync_api import sync_playwright  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
+from bench.app_interactions import cpu_ms  # noqa: E402
 from bench.app_speed import DRAWN, MINIMAL_APP, PAGES  # noqa: E402
 from bench.results_log import recorded  # noqa: E402
 from ingest.analysis.lens import load_lens  # noqa: E402
@@ -84,11 +85,6 @@ def shell_script(folder: Path) -> Path:
     script = folder / "shell_app.py"
     script.write_text("\n".join(lines), encoding="utf-8")
     return script
-
-
-def cpu_ms(cdp) -> float:  # type: ignore[no-untyped-def]
-    """The renderer main thread's CPU time so far, in ms."""
-    return next(m["value"] for m in cdp.send("Performance.getMetrics")["metrics"] if m["name"] == "ThreadTime") * 1000
 
 
 def render(ctx, server: str, path: str, sel: str, frames: list | None = None) -> tuple[float, ...]:  # type: ignore[no-untyped-def]

@@ -23,7 +23,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from bench.app_interactions import IDLE, OBSERVER, Cost  # noqa: E402
+from bench.app_interactions import IDLE, OBSERVER, measured_tab  # noqa: E402
 from bench.app_speed import timed_rerun  # noqa: E402
 from bench.results_log import recorded  # noqa: E402
 from tests.test_browser import CHROME_ARGS, CHROMIUM, start_app, stop  # noqa: E402
@@ -47,11 +47,7 @@ for i in range(n):
 
 def picks(browser, url: str, repeat: int) -> list[tuple[float, float]]:  # type: ignore[no-untyped-def]
     """`repeat` selectbox picks in one tab: (seconds, renderer CPU ms) each."""
-    ctx = browser.new_context(viewport={"width": 1440, "height": 1000})
-    page = ctx.new_page()
-    cdp = ctx.new_cdp_session(page)
-    cdp.send("Performance.enable")
-    cost = Cost(page, cdp)
+    ctx, page, cost = measured_tab(browser)
     try:
         page.goto(url)
         page.wait_for_selector(IDLE, timeout=120_000)
