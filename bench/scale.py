@@ -343,7 +343,7 @@ def bytecode_caches(work: Path) -> dict[str, str] | None:
     Python writes each module's compiled bytecode (`__pycache__/*.pyc`) on first import and
     reuses it after. A machine that sets PYTHONDONTWRITEBYTECODE (this one does) compiles every
     module not cached yet on every start — the project's own ~80 modules and any package the
-    installer did not precompile (uv does not; ~0.4 s of CPU per process here) — and which ones
+    installer did not precompile (uv does not; bench/bytecode.py prints the CPU it costs each process) — and which ones
     are cached then depends on what ran before without the variable. So, when it is set, this
     process and its children (the CLI runs, the worker server) use caches of their own in
     WORK/pycache (PYTHONPYCACHEPREFIX; the checkout and the venv are not written), filled by an

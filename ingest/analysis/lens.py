@@ -520,7 +520,7 @@ def load_lens(path: str | Path = DEFAULT_LENS, cache: str | Path | None = None) 
 
     Memoised on (path, mtime, size): a run reads the same lens several times. With `cache` (the
     data folder's cache), a lens text whose regular expressions all compiled once is not compiled
-    again to check them (0.1-0.3 s of a run's start-up for the default lens's ~550 patterns): its
+    again to check them (bench/add_one_steps.py prints what that saves a run's start-up): its
     SHA-256, with the Python version, names an empty marker file there. Every other check runs.
     """
     p = Path(path)
