@@ -19,10 +19,10 @@ import hashlib
 from collections.abc import Callable, Container, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
-import pyarrow.compute as pc
+import pyarrow._compute as kernels
 import pyarrow.parquet as pq
 
 from ingest.analysis.comparison import COMPARISON_COLUMNS, EVIDENCE_COLUMNS, comparison_rows, evidence_rows
@@ -534,8 +534,8 @@ def _rebuild_part(
         old_tb = old_file.read(use_threads=False).replace_schema_metadata(None)
         drop = [rid for rid in ids if rid in dirty and (held is None or rid in held)]
         if drop and old_tb.num_rows:
-            held_rows = pc.is_in(old_tb["report_id"], value_set=string_array(drop))
-            old_tb = old_tb.filter(pc.invert(held_rows))
+            lookup = kernels.SetLookupOptions(string_array(drop), skip_nulls=False)
+            old_tb = _call("filter", old_tb, _call("invert", _call("is_in", old_tb["report_id"], options=lookup)))
         if old_tb.num_rows:
             pieces.append(old_tb)
     fresh = [r for rid in ids if scratch or rid in dirty for r in rows.get(rid, ())]
@@ -547,6 +547,14 @@ def _rebuild_part(
     tb = pa.concat_tables(pieces, promote_options="permissive")
     tb = tb.select([c for c in td.columns if c in tb.column_names] + [c for c in tb.column_names if c not in td.columns])
     if td.cluster_by and tb.num_rows:
-        order = pc.sort_indices(tb, sort_keys=[(td.cluster_by, "ascending")])  # stable; nulls last
-        return store.write_part(td.name, bucket, tb.take(order), row_group_rows=CLUSTER_ROW_GROUP)
+        order = _call("sort_indices", tb, options=kernels.SortOptions(sort_keys=[(td.cluster_by, "ascending")]))  # stable
+        return store.write_part(td.name, bucket, _call("take", tb, order), row_group_rows=CLUSTER_ROW_GROUP)
     return store.write_part(td.name, bucket, tb)
+
+
+def _call(kernel: str, *args: Any, options: Any = None) -> Any:
+    """Arrow compute kernel `kernel` on `args`: what `pyarrow.compute.<kernel>` (and `Table.filter`,
+    `Table.take`) call, with the same default options. Why not `pyarrow.compute`: importing it wraps
+    every kernel (~290) in a Python function with its docstring, CPU a fresh `python -m ingest NEW.yaml`
+    spends for the four a table update uses (`bench/import_costs.py pyarrow._compute:pyarrow.compute`)."""
+    return kernels.call_function(kernel, list(args), options)
