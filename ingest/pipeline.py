@@ -210,10 +210,15 @@ def yaml_stat(
     except OSError:
         entries = []
     head = report_path_head(reports_dir) if keep is not None else ""
-    for e in entries:  # plain strings, normalised as os.path does: a Path per file cost more than its stat
+    # Plain strings, normalised as os.path does (a Path per file cost more than its stat): an entry's
+    # name has no separator and is never "." or "..", so `normpath(folder/name)` is the normalised
+    # folder joined to the name, worked out once.
+    folder = os.path.normpath(reports_dir)
+    base = "" if folder == "." else folder if folder.endswith(os.sep) else folder + os.sep
+    for e in entries:
         with contextlib.suppress(OSError):
             s = e.stat()
-            out[os.path.normpath(e.path)] = (s.st_size, s.st_mtime_ns, s.st_ino)
+            out[base + e.name] = (s.st_size, s.st_mtime_ns, s.st_ino)
             if keep is not None:
                 keep[head + e.name] = s
     for p in map(str, paths):
