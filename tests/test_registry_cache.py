@@ -291,3 +291,62 @@ def test_the_run_s_own_stats_serve_the_lookup_and_a_change_still_shows(folder: P
     yaml_stat(folder, keep=stats)
     parses.clear()
     assert load_roster(folder, cache=cache, stats=stats).spec("r1").model == "R9" and parses == ["r1.yaml"]
+
+
+_ODD_LINES = [
+    '"/r/a.yaml"\t1 2 3 4\ta\t[[],[]]\t{}',  # the usual line
+    '"/r/a.yaml"\t1 2 3\ta\t[[],[]]\t{}',  # a stamp of 3 numbers
+    '"/r/b.yaml"\t1 2 3 x\tb\t[[],[]]\t{}',  # a stamp that is not numbers
+    '"/r/n.yaml"\t1 2 3 4 5\tn\t[[],[]]\t{}',
+    '"/r/j.yaml"\t1_0 2 3 4\tj\t[[],[]]\t{}',
+    '"/r/c.yml"\t1 2 3 4\tc\t[[],[]]\t{}',  # another suffix
+    '"/r/D.yaml"\t1 2 3 4\tD\t[[],[]]\t{}',  # not an id
+    '"/r/e.yaml"\t1 2 3 4\te\t[["k"],[]]\t{}',  # curated keys
+    '"/r/f.yaml"\t1 2 3 4\t\t[[],[["a","b","c"]]]\t',  # errors
+    '"/r/g\\u0041.yaml"\t1 2 3 4\tgA\t[[],[]]\t{}',  # an escaped path
+    '"/r/h.yaml"\t1 2 3 4\th\t[[],[]]\t',  # neither spec nor errors
+    '/r/k.yaml\t1 2 3 4\tk\t[[],[]]\t{}',  # an unquoted path
+    '"/r/l.yaml\t1 2 3 4\tl\t[[],[]]\t{}',
+    '"/r/y/m.yaml"\t1 2 3 4\ty/m\t[[],[]]\t{}',
+    '"/r/o.yaml"\t1 2 3 4\tp\t[[],[]]\t{}',  # another report's id
+    '"m.yaml"\t1 2 3 4\tm\t[[],[]]\t{}',
+    "",
+    "a line",
+]
+
+
+def test_the_quick_parse_of_the_cache_reads_every_line_as_parse_line_does() -> None:
+    from ingest.sources import spec_cache
+
+    text = "\n".join(_ODD_LINES)
+    slow = dict(got for line in _ODD_LINES if (got := spec_cache._parse_line(line)) is not None)
+    quick = spec_cache._parse_lines(text)
+    assert quick == slow and "/r/a.yaml" in quick and "/r/b.yaml" not in quick
+    assert all(type(e) is spec_cache._Entry for e in quick.values())
+
+
+def test_absolute_paths_made_by_folder_equal_os_path_abspath() -> None:
+    import itertools
+
+    from ingest.sources.spec_cache import _abspath
+
+    folders: dict[str, str] = {}
+    parts = ["", "/", "//", "a", ".", "..", "b.yaml"]
+    for n in range(1, 5):
+        for combo in itertools.product(parts, repeat=n):
+            path = "/".join(combo)
+            assert _abspath(path, folders) == os.path.abspath(path), path
+
+
+def test_yaml_stat_names_files_as_normpath_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ingest.pipeline import yaml_stat
+
+    (tmp_path / "sub").mkdir()
+    for name in ("a.yaml", "b.yml", "c.txt"):
+        (tmp_path / "sub" / name).write_text("x")
+    monkeypatch.chdir(tmp_path)
+    for folder in ("sub", "sub/", "./sub", "sub/.", "sub/../sub", f"{tmp_path}//sub/", Path("sub")):
+        want = {os.path.normpath(e.path) for e in os.scandir(folder) if e.name.endswith((".yaml", ".yml"))}
+        assert set(yaml_stat(folder)) == want, folder
+    monkeypatch.chdir(tmp_path / "sub")
+    assert set(yaml_stat(".")) == {"a.yaml", "b.yml"}
