@@ -8,7 +8,9 @@ this process, best of --repeat (on a shared machine one run mostly measures the 
 The lens lines compare a load that compiles every pattern to check it with one whose text the
 data cache remembers as checked (`load_lens(cache=...)`), and the worker warm-up's load
 (`lens_to_compile`); cProfile inflates regex compilation several times over, so these are the
-figures to compare.
+figures to compare. The last lines rewrite the parts a new report's table update rewrites (its
+bucket of each per-report table, each summary table's part; no rows change, so the same bytes are
+written and reused) one at a time and two at a time (`tables.PART_THREADS`): best wall and CPU.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import re
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,9 +30,11 @@ from bench.results_log import recorded  # noqa: E402
 from ingest.analysis import lens as lens_mod  # noqa: E402
 from ingest.analysis.lens import DEFAULT_LENS, LENS_DIR, known_dimensions, lens_to_compile, load_lens  # noqa: E402
 from ingest.analysis.lexicon import load_lexicon  # noqa: E402
+from ingest.outputs.tables import TABLE_DEFS, _rebuild_part  # noqa: E402
 from ingest.pipeline import tables_key, yaml_stat  # noqa: E402
 from ingest.sources.registry import _report_paths, load_roster  # noqa: E402
 from ingest.sources.spec_cache import SpecCache  # noqa: E402
+from ingest.store.manifest import bucket_of  # noqa: E402
 from ingest.store.store import Store  # noqa: E402
 
 
@@ -94,6 +99,29 @@ def main(argv: list[str] | None = None) -> None:
     print(f"store: {len(paths):,} report files; CPU seconds, best of {n}")
     for name, secs in rows:
         print(f"{name:<52} {secs:6.3f} s")
+    rid = roster.ids[0]
+    for threads in (1, 2):
+        wall, cpu, parts = parts_rewrite(store, rid, threads, n)
+        print(f"{f'{parts} table parts of one report rewritten, {threads} at once':<52} {cpu:6.3f} s   (wall {wall:.3f} s)")
+
+
+def parts_rewrite(store: Store, rid: str, threads: int, repeat: int) -> tuple[float, float, int]:
+    """Best wall and CPU seconds of rewriting the parts holding report `rid`, `threads` at a time."""
+    m = store.manifest()
+    assert m is not None, "no tables in this store"
+    work = []
+    for td in TABLE_DEFS:
+        entry = m.tables.get(td.name)
+        b = bucket_of(rid, entry.buckets) if entry is not None else 0
+        if entry is not None and b in entry.parts:
+            work.append((td, b, entry))
+    wall = cpu = float("inf")
+    for _ in range(repeat):
+        t0, c0 = time.perf_counter(), time.process_time()
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(lambda w: _rebuild_part(store, w[0], w[1], w[2], False, {rid}, [rid], {}, set()), work))
+        wall, cpu = min(wall, time.perf_counter() - t0), min(cpu, time.process_time() - c0)
+    return wall, cpu, len(work)
 
 
 if __name__ == "__main__":
