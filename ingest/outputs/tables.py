@@ -570,5 +570,5 @@ def _call(kernel: str, *args: Any, options: Any = None) -> Any:
     """Arrow compute kernel `kernel` on `args`: what `pyarrow.compute.<kernel>` (and `Table.filter`,
     `Table.take`) call, with the same default options. Why not `pyarrow.compute`: importing it wraps
     every kernel (~290) in a Python function with its docstring, CPU a fresh `python -m ingest NEW.yaml`
-    spends for the four a table update uses (`bench/import_costs.py pyarrow._compute:pyarrow.compute`)."""
+    spends for the five a table update uses (`bench/import_costs.py pyarrow._compute:pyarrow.compute`)."""
     return kernels.call_function(kernel, list(args), options)
