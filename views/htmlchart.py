@@ -59,6 +59,7 @@ white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 table.frl-h td{padding:3px 6px;border:1px solid #fff;min-width:52px;text-align:center;color:#111}
 table.frl-h td a{display:block;margin:-3px -6px;padding:3px 6px;color:inherit;text-decoration:none}
 table.frl-h td a:hover{outline:2px solid #d9730d}
+table.frl-h th a{color:inherit}
 {steps}
 .frl-wrap{max-height:80vh;overflow:auto}
 .frl-b{display:grid;grid-template-columns:minmax(80px,max-content) 1fr max-content;gap:3px 8px;align-items:center}
@@ -105,12 +106,20 @@ def _frame(title: str, body: str, legend: Sequence[tuple[str, str]] = (), key: s
     return f'{CSS}<div class="frl-c"{k}><div class="t">{_e(title)}</div>{nt}{lg}{body}</div>'
 
 
-def heat_table(title: str, columns: Sequence[str], rows: Sequence[tuple[str, Sequence[HeatCell | None]]], key: str = "") -> str:
-    """Rows × columns with a coloured, clickable cell each (None = no figure: an empty cell).
-    With no row, only the title is drawn."""
+def heat_table(
+    title: str, columns: Sequence[str], rows: Sequence[tuple[str, Sequence[HeatCell | None]]], key: str = "",
+    links: Sequence[str] = (),
+) -> str:  # fmt: skip
+    """Rows × columns with a coloured, clickable cell each (None = no figure: an empty cell; a cell
+    without a link is drawn bare). `links`: a link per column, on its heading. With no row, only the
+    title is drawn."""
     if not rows:
         return _frame(title, "", key=key)
-    head = '<tr><th class="r"></th>' + "".join(f"<th>{_e(c)}</th>" for c in columns) + "</tr>"
+    hrefs = list(links) or [""] * len(columns)
+    head = '<tr><th class="r"></th>' + "".join(
+        f'<th><a href="{_e(h)}" target="_self">{_e(c)}</a></th>' if h else f"<th>{_e(c)}</th>"
+        for c, h in zip(columns, hrefs, strict=True)
+    ) + "</tr>"
     out = []
     for label, cells in rows:
         tds = []
@@ -291,7 +300,7 @@ def scatter(
 def render(spec: ChartSpec) -> str:
     """A chart spec as HTML for `st.html` (the default renderer)."""
     if isinstance(spec, HeatSpec):
-        return heat_table(spec.title, spec.columns, spec.rows, key=spec.key)
+        return heat_table(spec.title, spec.columns, spec.rows, key=spec.key, links=spec.links)
     if isinstance(spec, BarSpec):
         return bars(spec.title, spec.rows, spec.colours, key=spec.key)
     return scatter(spec.title, spec.points, spec.colours, spec.x_title, spec.y_title, categories=spec.categories,
