@@ -151,6 +151,9 @@ SHOWN_FORMATS = ("HTML",) if chart_export.static_problem() else FIGURE_FORMATS
 
 def test_scores_expander_lists_provenance_and_offers_csv(env: Path) -> None:
     at = page(benchmark="terminal-bench")
+    assert not any("report_id" in d.columns for d in html_tables(at))  # in a popover drawn once opened
+    at.session_state["bench_scores_pop"] = True
+    at.run()
     prov = next(d for d in html_tables(at) if "report_id" in d.columns)
     assert prov[["report_id", "model", "value", "table", "origin"]].values.tolist() == [
         ["lens-7b", "Lens-7B-RL", "33.0", "Figure 2", "curated"]]  # fmt: skip

@@ -2,8 +2,9 @@
 
 Each cell says whether a sentence of the report fired the indicator, on which page; a fired cell's
 hover text is that sentence, and a click on it (or on the report's name) opens the dimension's
-evidence for the report. A score per report (indicators met / indicators) heads the grid, best first. Reports without a checklist (no source
-text) are named below the grid: they are not assessed, not "no" on every indicator.
+evidence for the report. A score per report (indicators met / indicators) heads the grid, best first.
+Reports without a checklist (no source text) are named below the grid: they are not assessed, not "no"
+on every indicator.
 """
 
 from __future__ import annotations
