@@ -53,9 +53,9 @@ _CSS = """<style>
 .frl-c .lg{display:flex;gap:14px;flex-wrap:wrap;margin:2px 0 4px 0;color:#444}
 .frl-c .lg i{display:inline-block;width:10px;height:10px;margin-right:4px;vertical-align:-1px}
 table.frl-h{border-collapse:collapse;font-size:12px}
-table.frl-h th{font-weight:600;padding:3px 6px;text-align:center;background:#fafafa;position:sticky;top:0}
-table.frl-h th.r{text-align:left;position:sticky;left:0;background:#fff;max-width:340px;
-white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+table.frl-h thead{position:sticky;top:0;z-index:1}
+table.frl-h th{font-weight:600;padding:3px 6px;text-align:center;background:#fafafa}
+table.frl-h th.r{text-align:left;background:#fff;max-width:340px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 table.frl-h td{padding:3px 6px;border:1px solid #fff;min-width:52px;text-align:center;color:#111}
 table.frl-h td a{display:block;margin:-3px -6px;padding:3px 6px;color:inherit;text-decoration:none}
 table.frl-h td a:hover{outline:2px solid #d9730d}
