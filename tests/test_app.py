@@ -19,7 +19,7 @@ from streamlit.testing.v1 import AppTest
 from ingest.analysis.lens import load_lens
 from ingest.store.store import Store
 from tests.app_fixtures import QUOTE, copy_built, copy_store, html_tables
-from views import compare, matrix
+from views import compare, htmlchart, matrix
 from views.plain import escape_md
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
@@ -380,8 +380,9 @@ def test_plain_heatmap_follows_metric_scope_and_links_cells_to_evidence(store_en
     at.radio(key="scope").set_value("references").run()
     credit = [c for c in _cells(html_of(at), "kw_heatmap") if "term=credit+assignment" in c[0]]
     assert credit and {c[2] for c in credit} == {"1"}  # every report cites it once, in references
-    full = re.findall(r'style="background:(#[0-9a-f]{6})[^"]*">1</a>', html_of(at))
-    assert full and set(full) == {"#08306b"}  # per-column scale: the small column is full colour
+    full = re.findall(r'<td class="(h\d+)"><a[^>]*>1</a>', html_of(at))
+    assert full and set(full) == {f"h{htmlchart.STEPS}"}  # per-column scale: the small column is full colour
+    assert f"td.h{htmlchart.STEPS}{{background:#08306b" in html_of(at)
 
 
 def test_plain_section_bars_obey_the_scope_and_link_to_evidence(store_env: Path) -> None:

@@ -151,9 +151,16 @@ SHOWN_FORMATS = ("HTML",) if chart_export.static_problem() else FIGURE_FORMATS
 
 def test_scores_expander_lists_provenance_and_offers_csv(env: Path) -> None:
     at = page(benchmark="terminal-bench")
+    assert not any("report_id" in d.columns for d in html_tables(at))  # in a popover drawn once opened
+    at.session_state["bench_scores_pop"] = True
+    at.run()
     prov = next(d for d in html_tables(at) if "report_id" in d.columns)
     assert prov[["report_id", "model", "value", "table", "origin"]].values.tolist() == [
         ["lens-7b", "Lens-7B-RL", "33.0", "Figure 2", "curated"]]  # fmt: skip
+    assert not {b.proto.label for b in at.get("download_button")} & set(FIGURE_FORMATS)  # closed: drawn when opened
+    for chart in ("bench_coverage", "bench_bars", "bench_claims", "bench_density"):
+        at.session_state[f"fig_{chart}"] = True  # open every figure-export popover (views.chart_export.controls)
+    at.run()
     buttons = at.get("download_button")
     labels = [b.proto.label for b in buttons if b.proto.label not in FIGURE_FORMATS]
     figs = {(b.proto.help, b.proto.label) for b in buttons if b.proto.label in FIGURE_FORMATS}

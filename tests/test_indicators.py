@@ -46,4 +46,8 @@ def test_indicators_page_on_the_shipped_reports_shows_measured_checklists(
     assert "evidence?report=glm-4.5" in body
     assert any(t.value.startswith("Not assessed (") and "Gemma 4" in t.value for t in at.text)
     labels = [b.proto.label for b in at.get("download_button")]
+    assert labels == ["Indicators (CSV)", "Indicators (Markdown)"]  # the figure's buttons: once its popover is open
+    at.session_state["fig_indicators"] = True
+    at.run()
+    labels = [b.proto.label for b in at.get("download_button")]
     assert labels == ["Indicators (CSV)", "Indicators (Markdown)", "SVG", "PNG", "HTML"]  # the grid as a figure too

@@ -285,11 +285,14 @@ def _scores_section(key: data.Stamp, cat: Catalogue, interactive: bool) -> None:
         f"tables) has a bar each. {scores.CURATED_MARK} curated · {scores.FLAG_MARK} flagged for review."
     )
     shown = own.drop(columns=["label", "table_key"]).rename(columns={"report": "report model"})
-    # A popover, not an expander: its table is drawn only when opened (the page's first render).
-    with st.popover("Scores with their table and page", key="bench_scores_pop"):
-        st.html(htmltable.table(shown.head(BAR_ROWS), wide=("caption",)))
-        st.download_button("Shown scores (CSV)", lambda: to_csv(shown), file_name=f"{bench}-scores.csv",
-                           mime="text/csv", key="dl_bench_scores", on_click="ignore")  # fmt: skip
+    # A lazy popover: its table and download are sent and drawn only while it is open (opening it reruns
+    # this fragment), not on the page's first render nor on every benchmark pick.
+    pop = st.popover("Scores with their table and page", key="bench_scores_pop", on_change="rerun")
+    if pop.open:
+        with pop:
+            st.html(htmltable.table(shown.head(BAR_ROWS), wide=("caption",)))
+            st.download_button("Shown scores (CSV)", lambda: to_csv(shown), file_name=f"{bench}-scores.csv",
+                               mime="text/csv", key="dl_bench_scores", on_click="ignore")  # fmt: skip
     _rerun_if_opened()
 
 

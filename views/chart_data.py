@@ -57,12 +57,14 @@ BarRow = tuple[str, tuple[Segment, ...], str]
 
 @dataclass(frozen=True, slots=True)
 class HeatSpec:
-    """Rows × columns with a coloured, clickable cell each (blue scale on `share`)."""
+    """Rows × columns with a coloured, clickable cell each (blue scale on `share`); `links`, when given,
+    a link per column (its heading opens it)."""
 
     key: str
     title: str
     columns: tuple[str, ...]
     rows: tuple[HeatRow, ...]
+    links: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

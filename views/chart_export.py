@@ -119,20 +119,28 @@ def _lazy(key: str, make: Callable[[], ChartSpec | None], fmt: str) -> Callable[
 
 def controls(charts: Sequence[Exportable], label: str = "Export as a figure") -> None:
     """One popover with, per chart, an SVG, a PNG and an HTML download button (HTML only, with the
-    reason, where this machine cannot draw static figures)."""
+    reason, where this machine cannot draw static figures).
+
+    Lazy: the popover's contents are drawn only while it is open (`on_change="rerun"`: opening it reruns
+    the page, or the fragment it is in). Closed, it is one element instead of nine per chart (a caption,
+    columns and a button per format), which every rerun of its section re-sent and the browser re-drew
+    (bench/app_speed.py's interactions: renderer CPU and messages per rerun)."""
     if not charts:
         return
-    with st.popover(label):
+    safe_keys = [re.sub(r"[^A-Za-z0-9_-]+", "_", key) for key, _, _ in charts]
+    pop = st.popover(label, key="fig_" + "_".join(safe_keys), on_change="rerun")
+    if not pop.open:
+        return
+    with pop:
         problem = static_problem()
         formats = {f: m for f, m in FORMATS.items() if f == "html" or not problem}
         st.caption("SVG and PNG for a paper; HTML is an interactive page that opens offline.")
         if problem:
             st.caption(problem + "; the HTML figure works here.")
-        for key, name, make in charts:
+        for (key, name, make), safe in zip(charts, safe_keys, strict=True):
             if len(charts) > 1:
                 st.text(name)
             cols = st.columns(len(formats))
             for col, (fmt, mime) in zip(cols, formats.items(), strict=True):
-                safe = re.sub(r"[^A-Za-z0-9_-]+", "_", key)
                 col.download_button(fmt.upper(), _lazy(key, make, fmt), file_name=f"{safe}.{fmt}", mime=mime,
                                     key=f"dl_fig_{safe}_{fmt}", on_click="ignore", help=name)  # fmt: skip

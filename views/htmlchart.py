@@ -18,19 +18,49 @@ from collections.abc import Sequence
 
 from views.chart_data import BarSpec, ChartSpec, HeatCell, HeatSpec, Point, Segment
 
-CSS = """<style>
+#: Blues, light to dark (the colour scale plotly's heatmaps used), for a share in [0, 1].
+_BLUES = ((247, 251, 255), (198, 219, 239), (107, 174, 214), (33, 113, 181), (8, 48, 107))
+#: A heat cell's colour is one of STEPS + 1 classes (`h0` … `h10`: the share rounded to tenths), so a cell
+#: carries a short class, not an inline style each: a heat table of 30 reports × 17 terms re-drawn on a
+#: Keywords pick was half style attributes, and the browser parses and matches each (bench/app_speed.py).
+STEPS = 10
+#: Shares above this are dark enough for white text.
+DARK = 0.55
+
+
+def blues(share: float) -> str:
+    """The colour of a share in [0, 1] on a light-to-dark blue scale."""
+    s = min(max(share, 0.0), 1.0) * (len(_BLUES) - 1)
+    i = min(int(s), len(_BLUES) - 2)
+    f = s - i
+    a, b = _BLUES[i], _BLUES[i + 1]
+    return "#" + "".join(f"{round(x + (y - x) * f):02x}" for x, y in zip(a, b, strict=True))
+
+
+def step(share: float) -> int:
+    """The colour class (0 … STEPS) of a share in [0, 1]."""
+    return round(min(max(share, 0.0), 1.0) * STEPS)
+
+
+_STEP_CSS = "".join(
+    f"table.frl-h td.h{k}{{background:{blues(k / STEPS)}{';color:#fff' if k / STEPS > DARK else ''}}}" for k in range(STEPS + 1)
+)
+
+_CSS = """<style>
 .frl-c{font-size:13px;line-height:1.3;margin:0 0 6px 0;content-visibility:auto;contain-intrinsic-size:auto 360px}
 .frl-c .t{font-weight:600;margin:0 0 4px 0}
 .frl-c .nt{color:#444;margin:0 0 4px 0}
 .frl-c .lg{display:flex;gap:14px;flex-wrap:wrap;margin:2px 0 4px 0;color:#444}
 .frl-c .lg i{display:inline-block;width:10px;height:10px;margin-right:4px;vertical-align:-1px}
 table.frl-h{border-collapse:collapse;font-size:12px}
-table.frl-h th{font-weight:600;padding:3px 6px;text-align:center;background:#fafafa;position:sticky;top:0}
-table.frl-h th.r{text-align:left;position:sticky;left:0;background:#fff;max-width:340px;
-white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
-table.frl-h td{padding:0;border:1px solid #fff;min-width:64px;text-align:center}
-table.frl-h td a,table.frl-h td span{display:block;padding:3px 6px;color:inherit;text-decoration:none}
+table.frl-h thead{position:sticky;top:0;z-index:1}
+table.frl-h th{font-weight:600;padding:3px 6px;text-align:center;background:#fafafa}
+table.frl-h th.r{text-align:left;background:#fff;max-width:340px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+table.frl-h td{padding:3px 6px;border:1px solid #fff;min-width:52px;text-align:center;color:#111}
+table.frl-h td a{display:block;margin:-3px -6px;padding:3px 6px;color:inherit;text-decoration:none}
 table.frl-h td a:hover{outline:2px solid #d9730d}
+table.frl-h th a{color:inherit}
+{steps}
 .frl-wrap{max-height:80vh;overflow:auto}
 .frl-b{display:grid;grid-template-columns:minmax(80px,max-content) 1fr max-content;gap:3px 8px;align-items:center}
 .frl-b .l{white-space:nowrap;overflow:hidden;text-overflow:ellipsis;max-width:360px}
@@ -51,18 +81,8 @@ table.frl-h td a:hover{outline:2px solid #d9730d}
 .frl-s .ya{position:absolute;left:0;top:10px;bottom:46px;writing-mode:vertical-rl;transform:rotate(180deg);
 text-align:center;color:#444}
 </style>"""
+CSS = _CSS.replace("{steps}", _STEP_CSS)
 
-#: Blues, light to dark (the colour scale plotly's heatmaps used), for a share in [0, 1].
-_BLUES = ((247, 251, 255), (198, 219, 239), (107, 174, 214), (33, 113, 181), (8, 48, 107))
-
-
-def blues(share: float) -> str:
-    """The colour of a share in [0, 1] on a light-to-dark blue scale."""
-    s = min(max(share, 0.0), 1.0) * (len(_BLUES) - 1)
-    i = min(int(s), len(_BLUES) - 2)
-    f = s - i
-    a, b = _BLUES[i], _BLUES[i + 1]
-    return "#" + "".join(f"{round(x + (y - x) * f):02x}" for x, y in zip(a, b, strict=True))
 
 
 def _e(text: object) -> str:
@@ -86,12 +106,20 @@ def _frame(title: str, body: str, legend: Sequence[tuple[str, str]] = (), key: s
     return f'{CSS}<div class="frl-c"{k}><div class="t">{_e(title)}</div>{nt}{lg}{body}</div>'
 
 
-def heat_table(title: str, columns: Sequence[str], rows: Sequence[tuple[str, Sequence[HeatCell | None]]], key: str = "") -> str:
-    """Rows × columns with a coloured, clickable cell each (None = no figure: an empty cell).
-    With no row, only the title is drawn."""
+def heat_table(
+    title: str, columns: Sequence[str], rows: Sequence[tuple[str, Sequence[HeatCell | None]]], key: str = "",
+    links: Sequence[str] = (),
+) -> str:  # fmt: skip
+    """Rows × columns with a coloured, clickable cell each (None = no figure: an empty cell; a cell
+    without a link is drawn bare). `links`: a link per column, on its heading. With no row, only the
+    title is drawn."""
     if not rows:
         return _frame(title, "", key=key)
-    head = '<tr><th class="r"></th>' + "".join(f"<th>{_e(c)}</th>" for c in columns) + "</tr>"
+    hrefs = list(links) or [""] * len(columns)
+    head = '<tr><th class="r"></th>' + "".join(
+        f'<th><a href="{_e(h)}" target="_self">{_e(c)}</a></th>' if h else f"<th>{_e(c)}</th>"
+        for c, h in zip(columns, hrefs, strict=True)
+    ) + "</tr>"
     out = []
     for label, cells in rows:
         tds = []
@@ -99,9 +127,13 @@ def heat_table(title: str, columns: Sequence[str], rows: Sequence[tuple[str, Seq
             if cell is None:
                 tds.append("<td></td>")
                 continue
-            colour = "#fff" if cell.share > 0.55 else "#111"
-            style = f"background:{blues(cell.share)};color:{colour}"
-            tds.append(f"<td>{_mark(cell.href, cell.tip or cell.text, style, body=_e(cell.text))}</td>")
+            cls = f"h{step(cell.share)}"
+            if cell.href:
+                link = f'<a href="{_e(cell.href)}" target="_self" title="{_e(cell.tip or cell.text)}">{_e(cell.text)}</a>'
+                tds.append(f'<td class="{cls}">{link}</td>')
+            else:  # nothing to open: the cell itself, its tip on it
+                tip = f' title="{_e(cell.tip)}"' if cell.tip else ""
+                tds.append(f'<td class="{cls}"{tip}>{_e(cell.text)}</td>')
         out.append(f'<tr><th class="r" title="{_e(label)}">{_e(label)}</th>{"".join(tds)}</tr>')
     table = f'<div class="frl-wrap"><table class="frl-h"><thead>{head}</thead><tbody>{"".join(out)}</tbody></table></div>'
     return _frame(title, table, key=key)
@@ -268,7 +300,7 @@ def scatter(
 def render(spec: ChartSpec) -> str:
     """A chart spec as HTML for `st.html` (the default renderer)."""
     if isinstance(spec, HeatSpec):
-        return heat_table(spec.title, spec.columns, spec.rows, key=spec.key)
+        return heat_table(spec.title, spec.columns, spec.rows, key=spec.key, links=spec.links)
     if isinstance(spec, BarSpec):
         return bars(spec.title, spec.rows, spec.colours, key=spec.key)
     return scatter(spec.title, spec.points, spec.colours, spec.x_title, spec.y_title, categories=spec.categories,

@@ -1,9 +1,10 @@
 """Indicators page: indicators × reports for a level dimension, FMTI-style (ingest.outputs.indicators).
 
-Each cell says whether a sentence of the report fired the indicator, on which page; its hover text
-is that sentence and a click opens the dimension's evidence for the report. A score per report
-(indicators met / indicators) heads the grid, best first. Reports without a checklist (no source
-text) are named below the grid: they are not assessed, not "no" on every indicator.
+Each cell says whether a sentence of the report fired the indicator, on which page; a fired cell's
+hover text is that sentence, and a click on it (or on the report's name) opens the dimension's
+evidence for the report. A score per report (indicators met / indicators) heads the grid, best first.
+Reports without a checklist (no source text) are named below the grid: they are not assessed, not "no"
+on every indicator.
 """
 
 from __future__ import annotations
@@ -46,20 +47,21 @@ def grid_spec(g: Indicators, models: dict[str, str], dim_id: str, limit: int = C
         for s in shown
     )  # fmt: skip
     rows: list[cd.HeatRow] = [("Score (indicators met)", score_row)]
+    hrefs = ["evidence?" + urlencode({"report": s.report_id, "dim": dim_id}) for s in shown]
     for n in g.names:
         cells = []
-        for s in shown:
+        for s, href in zip(shown, hrefs, strict=True):
             c = g.cells.get((n, s.report_id))
             if c is None:
                 cells.append(None)
-                continue
-            href = "evidence?" + urlencode({"report": s.report_id, "dim": dim_id})
-            text = f"yes · p. {c.page}" if c.fired and c.page else ("yes" if c.fired else "no")
-            tip = f"“{c.quote}”" if c.fired and c.quote else ("fired" if c.fired else "no sentence fired it")
-            cells.append(cd.HeatCell(text, 0.7 if c.fired else 0.0, tip, href))
+            elif c.fired:
+                text = f"yes · p. {c.page}" if c.page else "yes"
+                cells.append(cd.HeatCell(text, 0.7, f"“{c.quote}”" if c.quote else "fired", href))
+            else:  # no sentence fired it: "no" says it all; the report's heading opens its evidence
+                cells.append(cd.HeatCell("no", 0.0))
         rows.append((g.labels.get(n, n), tuple(cells)))
-    title = "Indicators × reports (hover a cell for the sentence, click it for the evidence)"
-    return cd.HeatSpec("indicators", title, tuple(cols), tuple(rows))
+    title = "Indicators × reports (hover a cell for the sentence; click it, or a report's name, for the evidence)"
+    return cd.HeatSpec("indicators", title, tuple(cols), tuple(rows), tuple(hrefs))
 
 
 def render() -> None:

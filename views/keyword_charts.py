@@ -22,8 +22,8 @@ def evidence_href(report: str = "", term: str = "", section: str = "") -> str:
 
 def heatmap(matrix: pd.DataFrame, terms: list[str], metric: Metric = "density") -> cd.HeatSpec:
     """Reports × terms, the value in each cell, colour = share of the term's largest value (so a rare
-    term stays visible); a cell opens Evidence for its report and term. Rows from the study's reported
-    figures say "(reported)"."""
+    term stays visible); a cell with hits opens Evidence for its report and term. Rows from the study's
+    reported figures say "(reported)"."""
     if matrix.empty:
         return cd.HeatSpec("kw_heatmap", "No keyword figures for this selection", tuple(terms), ())
     m = matrix.assign(
@@ -39,10 +39,10 @@ def heatmap(matrix: pd.DataFrame, terms: list[str], metric: Metric = "density") 
         top = col_max.get(r.term) or 0
         unit = f"per 1,000 {r.unit}" if metric == "density" else "count"
         text = fmt.format(v)
-        tip = f"{r.label} · {r.term}: {text} {unit} ({r.figures}); click for the lines"
-        cells.setdefault(r.label, {})[r.term] = cd.HeatCell(
-            text, float(v) / top if top else 0.0, tip, evidence_href(r.report_id, r.term)
-        )
+        tip = f"{r.label} · {r.term}: {text} {unit} ({r.figures})"  # the title says a click opens the lines
+        # a cell without hits has no lines to open: no link (the HTML heat table then draws the bare cell)
+        href = evidence_href(r.report_id, r.term) if v else ""
+        cells.setdefault(r.label, {})[r.term] = cd.HeatCell(text, float(v) / top if top else 0.0, tip, href)
     rows = tuple((label, tuple(cells[label].get(t) for t in terms)) for label in sorted(cells, key=str.casefold))
     what = "Density per 1,000 words" + cjk_note(m) if metric == "density" else "Count"
     title = f"{what} by report and term (colour: share of each term's maximum; click a cell for its lines)"
