@@ -96,14 +96,17 @@ def people_evidence(ev: pd.DataFrame, models: dict[str, str]) -> pd.DataFrame:
     return df
 
 
+ORIGIN_NOTE = "Origin: curated = hand-checked (from the report file), auto = found by the pipeline, none = not assessed."
+NO_EVIDENCE = "No automatic evidence stored for this selection."
+
+
 class DimensionView(NamedTuple):
     """A dimension's evidence for one report (or all), ready to draw: the table cells and the ranked
-    candidate sentences as HTML, each with the sentence saying how many rows were cut (or "")."""
+    candidate sentences as HTML without the CSS (the page draws `htmltable.CSS` once), each with its
+    explanation and the sentence saying how many rows were cut as the table's caption."""
 
     cells_html: str
-    cells_more: str
     ev_html: str | None  # None: no automatic evidence stored for this selection
-    ev_more: str
 
 
 # Shared objects (st.cache_resource; the page only reads them), once per store generation and choice:
@@ -115,12 +118,13 @@ def _dimension_view(key: data.Stamp, report: str, dim: str) -> DimensionView:
     cmp_ = data.tables()[0]["comparison"]
     cells, ev = dimension_rows(cmp_, data.evidence_rows(None if report == ALL else report, dim), report, dim)
     cells, n_cells = first_by_report(cells, models)
-    cells_html, cells_more = htmltable.table(people_cells(cells, models), raw=("",)), _more(len(cells), n_cells, "table cells")
+    said = " ".join(x for x in (ORIGIN_NOTE, _more(len(cells), n_cells, "table cells")) if x)
+    cells_html = htmltable.bare(htmltable.table(people_cells(cells, models), raw=("",), caption=said))
     if ev.empty:
-        return DimensionView(cells_html, cells_more, None, "")
+        return DimensionView(cells_html, None)
     ev, n_ev = first_by_report(ev, models)
-    return DimensionView(cells_html, cells_more, htmltable.table(people_evidence(ev, models), raw=("",)),
-                         _more(len(ev), n_ev, "candidate sentences"))  # fmt: skip
+    table = htmltable.table(people_evidence(ev, models), raw=("",), caption=_more(len(ev), n_ev, "candidate sentences"))
+    return DimensionView(cells_html, htmltable.bare(table))
 
 
 def kwic_line(left: object, match: object, right: object) -> str:
@@ -154,6 +158,7 @@ def _kwic_view(key: data.Stamp, report: str, term: str, section: str) -> tuple[i
 def render() -> None:
     """Draw the page."""
     st.title("Evidence")
+    st.html(htmltable.CSS)  # once, outside the fragment (see `htmltable.bare`)
     _body()
 
 
@@ -187,16 +192,13 @@ def _body() -> None:
         return
     if dim:
         view = _dimension_view(key, report, dim)
+        # Each explanation is its table's caption: a subheader and one HTML block per table.
         st.subheader(escape_md(f"{labels.get(dim, dim)}: table cells"))
-        st.caption("Origin: curated = hand-checked (from the report file), auto = found by the pipeline, "
-                   "none = not assessed. " + view.cells_more)  # fmt: skip
         st.html(view.cells_html)
         st.subheader("Candidate evidence sentences")
         if view.ev_html is None:
-            st.caption("No automatic evidence stored for this selection.")
+            st.caption(NO_EVIDENCE)
         else:
-            if view.ev_more:
-                st.caption(view.ev_more)
             st.html(view.ev_html)
         show_auto_beside_curated(tbl["comparison"], lambda d: data.evidence_rows(None if report == ALL else report, d),
                                  report, dim)  # fmt: skip
@@ -208,7 +210,7 @@ def _body() -> None:
             st.caption("No keyword-in-context lines stored (the report may be unmeasured: reported figures have no lines).")
         else:
             st.caption(f"{n} line(s)" + (f"; showing the first {KWIC_LIMIT}" if n > KWIC_LIMIT else ""))
-            st.html(table)
+            st.html(htmltable.bare(table))
 
 
 if __name__ == "__main__":

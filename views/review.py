@@ -203,12 +203,6 @@ CELL_CSS = """<style>
 </style>"""
 
 
-def _bare(table_html: str) -> str:
-    """An `htmltable.table` without its CSS (the page draws the CSS once: every `<style>` a rerun
-    inserts makes the browser restyle the whole page)."""
-    return table_html.removeprefix(htmltable.CSS)
-
-
 def cell_lines(cell: Cell, cur: CuratedCell | None) -> list[str]:
     """The plain-text lines of one cell: automatic value and confidence, curated value, disagreement."""
     row = cell.row
@@ -237,11 +231,11 @@ def cell_html(lens: Lens, cell: Cell, cur: CuratedCell | None) -> str:
     parts = [f'<p class="frl-head"><strong>{html.escape(dim.label)}</strong> · {state}</p>',
              f'<div class="frl-lines">{html.escape(chr(10).join(cell_lines(cell, cur)))}</div>']  # fmt: skip
     if cell.ev_html is not None:
-        parts.append(_bare(cell.ev_html))
+        parts.append(htmltable.bare(cell.ev_html))
     elif isinstance(row.get("auto_value"), str):
         parts.append('<p class="frl-cap">No candidate sentence matched a cue: the automatic value is “not disclosed”.</p>')
     if cell.checklist_html is not None:
-        parts.append(_bare(cell.checklist_html))
+        parts.append(htmltable.bare(cell.checklist_html))
     return f'<div class="frl-cell">{"".join(parts)}</div>'
 
 
@@ -327,9 +321,9 @@ def show_auto_beside_curated(
     n = rows["report_id"].nunique()
     st.subheader("Automatic reading beside the curated value")
     more = f" Showing the first {BESIDE_ROWS} rows; pick one report to see all of its." if len(rows) > BESIDE_ROWS else ""
-    st.caption(f"{n} report(s) where the automatic value disagrees with the curated one, with the sentences behind it.{more}")
-    rows = rows.head(BESIDE_ROWS)
-    st.html(htmltable.table(beside_view(rows, data.names()[0])))
+    said = f"{n} report(s) where the automatic value disagrees with the curated one, with the sentences behind it.{more}"
+    # The sentence is the table's caption (one element, not two); the page draws htmltable.CSS once.
+    st.html(htmltable.bare(htmltable.table(beside_view(rows.head(BESIDE_ROWS), data.names()[0]), caption=said)))
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -401,7 +395,7 @@ def _go_next(comparison_df: pd.DataFrame, ids: list[str]) -> None:
 def render() -> None:
     """Draw the page."""
     st.title("Review")
-    st.html(htmltable.CSS + CELL_CSS)  # once, outside the fragment (see `_bare`)
+    st.html(htmltable.CSS + CELL_CSS)  # once, outside the fragment (see `htmltable.bare`)
     _body()
     tbl, key = data.tables()
     if not tbl["reports"].empty:  # (the fragment said there is no data)
@@ -409,7 +403,7 @@ def render() -> None:
         st.subheader("Agreement: automatic vs curated, all reports")
         st.caption("Per dimension: reports with an automatic cell, with a curated one, with both, and how many of "
                    "those agree; Agreement = Agree / Both (empty when no report has both).")  # fmt: skip
-        st.html(_bare(_agreement_html(key, data.lens().id)))
+        st.html(htmltable.bare(_agreement_html(key, data.lens().id)))
 
 
 @st.fragment
