@@ -5,7 +5,8 @@ level dimensions, the indicator checklist), then accepts it, picks another categ
 or writes a value. The decision goes into the report's YAML `curated:` block through
 `ingest.outputs.curate` (round-trip: every other key and comment is kept), and the report's tables are
 rebuilt by the pipeline at once. `FRL_READ_ONLY=1` shows the cells without any write control.
-Everything a user or a report file wrote is shown as plain text (`views.plain`, st.text, tables).
+Everything a user or a report file wrote is shown as plain text (`views.plain`, st.text, tables, and
+each cell's one HTML block, where every value is escaped).
 """
 
 from __future__ import annotations
