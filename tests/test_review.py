@@ -8,7 +8,9 @@ that the write is atomic. Page tests build their data with the real pipeline (te
 from __future__ import annotations
 
 import datetime as dt
+import html
 import os
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -252,6 +254,17 @@ def texts(at: AppTest) -> list[str]:
     return [t.value for t in at.text]
 
 
+def cells(at: AppTest) -> list[str]:
+    """The text a reader sees in each cell's HTML block (views.review.cell_html): label, state, value lines."""
+    bodies = [el.proto.body for el in at.get("html") if 'class="frl-cell"' in el.proto.body]
+    lines = (re.sub(r"</(p|div)>", "\n", re.sub(r"<table.*?</table>", "", b, flags=re.S)) for b in bodies)
+    return [html.unescape(re.sub(r"<[^>]+>", "", b)).strip() for b in lines]
+
+
+def cell_text(at: AppTest) -> str:
+    return "\n".join(cells(at))
+
+
 def _comparison(data: Path) -> pd.DataFrame:
     return Store(data).read_table("comparison").set_index(["report_id", "dimension"])
 
@@ -259,8 +272,8 @@ def _comparison(data: Path) -> pd.DataFrame:
 def test_review_page_shows_cells_with_evidence_checklist_and_agreement(env: tuple[Path, Path]) -> None:
     at = review_page(rid="alpha")
     assert at.title[0].value == "Review"
-    texts = "\n".join(t.value for t in at.text)
-    assert "automatic: GRPO" in texts
+    assert "automatic: GRPO" in cell_text(at)
+    assert not at.radio and not at.text_input  # the decision controls are drawn only in an open popover
     assert not at.dataframe  # plain HTML tables (the data grid costs most of a second in the browser)
     values = tables(at)
     evidence = [v for v in values if v.attrs["caption"].startswith("Ranked evidence sentences")]
@@ -272,12 +285,13 @@ def test_review_page_shows_cells_with_evidence_checklist_and_agreement(env: tupl
     agreement = values[-1]
     assert list(agreement["Dimension"]) == [d.label for d in LENS.dimensions]
     assert list(agreement.columns[1:]) == ["Reports", "Automatic", "Curated", "Both", "Agree", "Disagree", "Agreement"]
-    assert at.button(key="save_rl_algorithm") is not None
+    at = review_page(rid="alpha", decide_rl_algorithm=True)  # the popover opened: its controls only
+    assert at.button(key="save_rl_algorithm") is not None and [r.key for r in at.radio] == ["act_rl_algorithm"]
 
 
 def test_accept_writes_curated_cell_keeps_comments_and_updates_the_table(env: tuple[Path, Path]) -> None:
     reports, data = env
-    at = review_page(rid="alpha")
+    at = review_page(rid="alpha", decide_rl_algorithm=True)
     at.text_input(key="note_rl_algorithm").set_value("looks right")
     at.button(key="save_rl_algorithm").click().run()
     assert not at.exception, [e.value for e in at.exception]
@@ -289,12 +303,12 @@ def test_accept_writes_curated_cell_keeps_comments_and_updates_the_table(env: tu
     assert cell.quote == "We adopt GRPO as our RL algorithm for agentic training." and cell.reviewed == dt.date.today()
     row = _comparison(data).loc[("alpha", "rl_algorithm")]
     assert row["origin"] == "curated" and not row["disagree"]
-    assert "curated: GRPO" in "\n".join(t.value for t in at.text)  # the page shows it after the rerun
+    assert "curated: GRPO" in cell_text(at)  # the page shows it after the rerun
 
 
 def test_pick_another_category_flags_a_disagreement_shown_on_evidence(env: tuple[Path, Path]) -> None:
     reports, data = env
-    at = review_page(rid="alpha")
+    at = review_page(rid="alpha", decide_credit_granularity=True)
     at.radio(key="act_credit_granularity").set_value("category").run()
     at.selectbox(key="cat_credit_granularity").set_value("token/segment").run()
     at.button(key="save_credit_granularity").click().run()
@@ -317,20 +331,22 @@ def test_pick_another_category_flags_a_disagreement_shown_on_evidence(env: tuple
 
 def test_written_value_with_markdown_is_stored_verbatim_and_shown_as_text(env: tuple[Path, Path]) -> None:
     reports, _ = env
-    at = review_page(rid="alpha")
+    at = review_page(rid="alpha", decide_reward_source=True)
     at.radio(key="act_reward_source").set_value("write").run()
     at.text_input(key="val_reward_source").set_value("**bold** [x](javascript:alert(1)); rule-based/verifiable")
     at.button(key="save_reward_source").click().run()
     cell = load_report(reports / "alpha.yaml").curated["reward_source"]
     assert cell.values == ["**bold** [x](javascript:alert(1))", "rule-based/verifiable"]
     assert not any("javascript" in m.value for m in at.markdown)
-    assert any("**bold** [x](javascript:alert(1))" in t.value for t in at.text)
+    assert "**bold** [x](javascript:alert(1))" in cell_text(at)  # escaped HTML text: shown as typed
+    bodies = [el.proto.body for el in at.get("html") if "frl-cell" in el.proto.body]
+    assert not any("href=\"javascript" in b or "<strong>bold" in b for b in bodies)
 
 
 def test_refused_decision_shows_the_error_and_leaves_the_file(env: tuple[Path, Path]) -> None:
     reports, _ = env
     before = (reports / "alpha.yaml").read_bytes()
-    at = review_page(rid="alpha")
+    at = review_page(rid="alpha", decide_rl_algorithm=True)
     at.radio(key="act_rl_algorithm").set_value("write").run()
     at.button(key="save_rl_algorithm").click().run()
     assert any("refused" in t for t in texts(at))
@@ -345,8 +361,8 @@ def test_next_unreviewed_moves_to_a_report_with_pending_cells(env: tuple[Path, P
 
 def test_read_only_dashboard_shows_cells_without_write_controls(env: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FRL_READ_ONLY", "1")
-    at = review_page(rid="alpha")
-    assert "automatic: GRPO" in "\n".join(t.value for t in at.text)
+    at = review_page(rid="alpha", decide_rl_algorithm=True, source_pop=True)  # even "open": no controls
+    assert "automatic: GRPO" in cell_text(at)
     labels = [b.proto.label for b in at.button]
     assert "Save decision" not in labels and "Attach and ingest" not in labels
     assert not at.text_input and not at.radio
@@ -355,7 +371,7 @@ def test_read_only_dashboard_shows_cells_without_write_controls(env: tuple[Path,
 
 def test_source_popover_attaches_a_url_and_keeps_the_file(env: tuple[Path, Path]) -> None:
     reports, _ = env
-    at = review_page(rid="alpha")
+    at = review_page(rid="alpha", source_pop=True)
     at.text_input(key="src_url").set_value("https://example.org/alpha.pdf")
     at.button(key="src_save").click().run()
     assert not at.exception
@@ -402,10 +418,10 @@ def test_review_cells_cached_per_generation_are_rebuilt_after_a_decision(env: tu
 
     def state(at: AppTest) -> tuple[int, str]:
         line = next(c.value for c in at.caption if "still unreviewed" in c.value)
-        head = next(m.value for m in at.markdown if m.value.startswith(f"**{label}**"))
-        return int(line.split()[0]), head.rsplit("· ", 1)[-1]
+        head = next(c for c in cells(at) if c.startswith(f"{label} · "))
+        return int(line.split()[0]), head.split("\n", 1)[0].rsplit("· ", 1)[-1]
 
-    at = review_page(rid="alpha")
+    at = review_page(rid="alpha", decide_rl_algorithm=True)
     before, was = state(at)
     assert before >= 1 and was == "unreviewed"
     at.button(key="save_rl_algorithm").click().run()
@@ -435,7 +451,7 @@ def test_review_link_to_an_unknown_id_says_so_and_opens_no_report(env: tuple[Pat
     at = _review_url(rid="qwen3")
     assert any("No report with id 'qwen3'" in t for t in texts(at))
     assert at.selectbox(key="rid").value is None
-    assert not any(t.startswith("automatic:") for t in texts(at))
+    assert not any(t.startswith("automatic:") for t in texts(at)) and not cells(at)
 
 
 def test_next_unreviewed_skips_reports_without_a_file(env: tuple[Path, Path]) -> None:

@@ -19,11 +19,15 @@ from views.review import show_auto_beside_curated
 
 ALL = "*"
 KWIC_LIMIT = 500
-#: Table cells and candidate sentences drawn for "all reports" (10,000 reports hold 10,000 cells and
+#: Table cells and candidate sentences drawn for "all reports" at first (10,000 reports hold 10,000 cells and
 #: 30,000 sentences per dimension: 18 MB of HTML, seconds to build and to draw); the first by report
-#: name, and a sentence says how many there are and how to see the others. A page's worth, as the
-#: other pages' long lists: picking "all reports" is an interaction, timed by bench/app_speed.py.
-ROW_LIMIT = 50
+#: name, and a sentence says how many there are; "Show more rows" adds as many again, and picking one
+#: report shows all of its own. Picking "all reports" is an interaction timed by bench/app_speed.py: its
+#: three tables of 50 rows each (1,400 DOM nodes) cost the browser about 150 ms of its 400 ms per pick.
+ROW_LIMIT = 25
+#: Rows per table for one picked report (its own rows, as before "all reports" was cut to ROW_LIMIT).
+REPORT_LIMIT = 50
+MORE = "ev_rows"  # session state: (report, dimension, rows shown) after "Show more rows"
 KWIC_COLUMNS = data.KWIC_COLUMNS
 
 
@@ -63,7 +67,8 @@ def _more(shown: int, total: int, what: str) -> str:
     """The sentence under a table cut at ROW_LIMIT rows ("" when every row is shown)."""
     if total <= shown:
         return ""
-    return f"{total:,} {what}; the first {shown:,} by report name are shown. Pick one report above to see its own."
+    return (f"{total:,} {what}; the first {shown:,} by report name are shown. "
+            "“Show more rows” below adds more; pick one report above to see its own.")  # fmt: skip
 
 
 def people_cells(cells: pd.DataFrame, models: dict[str, str]) -> pd.DataFrame:
@@ -96,31 +101,47 @@ def people_evidence(ev: pd.DataFrame, models: dict[str, str]) -> pd.DataFrame:
     return df
 
 
+ORIGIN_NOTE = "Origin: curated = hand-checked (from the report file), auto = found by the pipeline, none = not assessed."
+NO_EVIDENCE = "No automatic evidence stored for this selection."
+
+
 class DimensionView(NamedTuple):
     """A dimension's evidence for one report (or all), ready to draw: the table cells and the ranked
-    candidate sentences as HTML, each with the sentence saying how many rows were cut (or "")."""
+    candidate sentences as HTML without the CSS (the page draws `htmltable.CSS` once), each with its
+    explanation and the sentence saying how many rows were cut as the table's caption."""
 
     cells_html: str
-    cells_more: str
     ev_html: str | None  # None: no automatic evidence stored for this selection
-    ev_more: str
+    cut: bool  # a table was cut at `limit` rows
 
 
 # Shared objects (st.cache_resource; the page only reads them), once per store generation and choice:
 # a revisit or a rerun (a widget elsewhere on the page) does no pandas work.
 @st.cache_resource(show_spinner=False, max_entries=64)
-def _dimension_view(key: data.Stamp, report: str, dim: str) -> DimensionView:
+def _dimension_view(key: data.Stamp, report: str, dim: str, limit: int = ROW_LIMIT) -> DimensionView:
     models, _ = data.names()
     # Filtered reads (views/data.py): only this dimension's (and report's) evidence is loaded.
     cmp_ = data.tables()[0]["comparison"]
     cells, ev = dimension_rows(cmp_, data.evidence_rows(None if report == ALL else report, dim), report, dim)
-    cells, n_cells = first_by_report(cells, models)
-    cells_html, cells_more = htmltable.table(people_cells(cells, models), raw=("",)), _more(len(cells), n_cells, "table cells")
+    cells, n_cells = first_by_report(cells, models, limit)
+    said = " ".join(x for x in (ORIGIN_NOTE, _more(len(cells), n_cells, "table cells")) if x)
+    cells_html = htmltable.bare(htmltable.table(people_cells(cells, models), raw=("",), caption=said))
     if ev.empty:
-        return DimensionView(cells_html, cells_more, None, "")
-    ev, n_ev = first_by_report(ev, models)
-    return DimensionView(cells_html, cells_more, htmltable.table(people_evidence(ev, models), raw=("",)),
-                         _more(len(ev), n_ev, "candidate sentences"))  # fmt: skip
+        return DimensionView(cells_html, None, n_cells > len(cells))
+    ev, n_ev = first_by_report(ev, models, limit)
+    table = htmltable.table(people_evidence(ev, models), raw=("",), caption=_more(len(ev), n_ev, "candidate sentences"))
+    return DimensionView(cells_html, htmltable.bare(table), n_cells > len(cells) or n_ev > len(ev))
+
+
+def _rows(report: str, dim: str) -> int:
+    """How many rows per table the reader asked for on this selection ("Show more rows"; a new one starts
+    at ROW_LIMIT)."""
+    r, d, n = st.session_state.get(MORE, ("", "", ROW_LIMIT))
+    return n if (r, d) == (report, dim) else ROW_LIMIT
+
+
+def _show_more(report: str, dim: str) -> None:
+    st.session_state[MORE] = (report, dim, _rows(report, dim) + ROW_LIMIT)
 
 
 def kwic_line(left: object, match: object, right: object) -> str:
@@ -154,6 +175,7 @@ def _kwic_view(key: data.Stamp, report: str, term: str, section: str) -> tuple[i
 def render() -> None:
     """Draw the page."""
     st.title("Evidence")
+    st.html(htmltable.CSS)  # once, outside the fragment (see `htmltable.bare`)
     _body()
 
 
@@ -186,20 +208,20 @@ def _body() -> None:
         st.info("Pick a dimension or a term (or click a heatmap cell or bar on the Keywords page).")
         return
     if dim:
-        view = _dimension_view(key, report, dim)
+        limit = _rows(report, dim) if report == ALL else max(REPORT_LIMIT, _rows(report, dim))
+        view = _dimension_view(key, report, dim, limit)
+        # Each explanation is its table's caption: a subheader and one HTML block per table.
         st.subheader(escape_md(f"{labels.get(dim, dim)}: table cells"))
-        st.caption("Origin: curated = hand-checked (from the report file), auto = found by the pipeline, "
-                   "none = not assessed. " + view.cells_more)  # fmt: skip
         st.html(view.cells_html)
         st.subheader("Candidate evidence sentences")
         if view.ev_html is None:
-            st.caption("No automatic evidence stored for this selection.")
+            st.caption(NO_EVIDENCE)
         else:
-            if view.ev_more:
-                st.caption(view.ev_more)
             st.html(view.ev_html)
-        show_auto_beside_curated(tbl["comparison"], lambda d: data.evidence_rows(None if report == ALL else report, d),
-                                 report, dim)  # fmt: skip
+        cut = show_auto_beside_curated(tbl["comparison"], lambda d: data.evidence_rows(None if report == ALL else report, d),
+                                       report, dim, limit)  # fmt: skip
+        if view.cut or cut:
+            st.button(f"Show {ROW_LIMIT} more rows", key="ev_more", on_click=_show_more, args=(report, dim))
     if term:
         n, table = _kwic_view(key, report, term, section)
         where = "all reports" if report == ALL else models.get(report, report)
@@ -208,7 +230,7 @@ def _body() -> None:
             st.caption("No keyword-in-context lines stored (the report may be unmeasured: reported figures have no lines).")
         else:
             st.caption(f"{n} line(s)" + (f"; showing the first {KWIC_LIMIT}" if n > KWIC_LIMIT else ""))
-            st.html(table)
+            st.html(htmltable.bare(table))
 
 
 if __name__ == "__main__":

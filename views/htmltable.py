@@ -89,6 +89,12 @@ def table(
     return f'{CSS}<div class="frl-qwrap">{table}</div>'
 
 
+def bare(table_html: str) -> str:
+    """A `table` without its CSS, for a page that draws `CSS` once outside its fragment: every `<style>` a
+    rerun inserts makes the browser restyle the whole page."""
+    return table_html.removeprefix(CSS)
+
+
 def page_of(row: dict | pd.Series) -> str:
     """The page as a reader cites it: the printed label when there is one, else the PDF page number."""
     lab, num = row.get("page_label"), row.get("page")

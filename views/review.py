@@ -5,11 +5,13 @@ level dimensions, the indicator checklist), then accepts it, picks another categ
 or writes a value. The decision goes into the report's YAML `curated:` block through
 `ingest.outputs.curate` (round-trip: every other key and comment is kept), and the report's tables are
 rebuilt by the pipeline at once. `FRL_READ_ONLY=1` shows the cells without any write control.
-Everything a user or a report file wrote is shown as plain text (`views.plain`, st.text, tables).
+Everything a user or a report file wrote is shown as plain text (`views.plain`, st.text, tables, and
+each cell's one HTML block, where every value is escaped).
 """
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -26,12 +28,11 @@ from ingest.sources.fetch import FetchSettings
 from ingest.sources.registry import SpecFileError, load_report
 from ingest.sources.schema import ID_PATTERN, CuratedCell, ReportSpec, Source
 from views import data, htmltable, nav
-from views.plain import escape_md, message
+from views.plain import message
 
 ACTIONS = {"accept": "accept the automatic value", "category": "pick a category", "write": "write a value"}
 MSG = "review_msg"
 EVIDENCE_CAPTION = "Ranked evidence sentences (best first within each category)"
-BESIDE_ROWS = 50  # rows of the disagreement table drawn for all reports (a page, as evidence.ROW_LIMIT)
 
 
 def report_file(report_id: str) -> Path | None:
@@ -193,42 +194,71 @@ def _report_cells(key: data.Stamp, lens_id: str, rid: str) -> tuple[list[Cell], 
     return report_cells(data.lens(), cmp_, data.read("evidence", report_ids=[rid]), rid), review.unreviewed(cmp_, rid)
 
 
-def _cell(lens: Lens, cell: Cell, cur: CuratedCell | None, path: Path | None) -> None:
-    """One dimension: automatic value, curated value, ranked sentences, checklist, controls."""
-    row, ev = cell.row, cell.ev
+#: The look of a cell's one HTML block (drawn once, outside the fragment, with the tables' CSS).
+CELL_CSS = """<style>
+.frl-cell .frl-head{margin:0 0 .3rem}
+.frl-cell .frl-lines{white-space:pre-wrap;overflow-wrap:break-word;margin:0 0 .5rem;font-size:14px}
+.frl-cell .frl-cap{color:rgba(49,51,63,.6);font-size:14px;margin:0 0 .5rem}
+.frl-cell .frl-qwrap{margin:0 0 .5rem}
+</style>"""
+
+
+def cell_lines(cell: Cell, cur: CuratedCell | None) -> list[str]:
+    """The plain-text lines of one cell: automatic value and confidence, curated value, disagreement."""
+    row = cell.row
+    lines = []
+    if isinstance(row.get("auto_value"), str):
+        conf = row.get("confidence")
+        sure = "" if not confidence.unsure(row.get("origin"), conf) else ", below the threshold: check it"
+        lines.append(f"automatic: {row['auto_value']}" + (f" (confidence {conf:.2f}{sure})" if pd.notna(conf) else ""))
+    else:
+        lines.append("automatic: none (no source text was read)")
+    if cur is not None:
+        extra = [f"reviewed {cur.reviewed}" if cur.reviewed else "", cur.notes or ""]
+        lines.append(f"curated: {comparison.join(cur.values)}" + "".join(f" | {x}" for x in extra if x))
+    if row.get("disagree") is True:
+        lines.append("the automatic reading disagrees with the curated value")
+    return lines
+
+
+def cell_html(lens: Lens, cell: Cell, cur: CuratedCell | None) -> str:
+    """One dimension's reading as one HTML block: its label and state, the value lines, the ranked
+    sentences (or why there are none) and the checklist. Every value is escaped (plain text): one
+    element instead of five, so a pick of another report re-sends and re-draws a sixth of them."""
+    row = cell.row
     dim = lens.dimension(str(row["dimension"]))
+    state = "curated" if cur is not None else ("unreviewed" if row.get("auto_value") else "not assessed")
+    parts = [f'<p class="frl-head"><strong>{html.escape(dim.label)}</strong> · {state}</p>',
+             f'<div class="frl-lines">{html.escape(chr(10).join(cell_lines(cell, cur)))}</div>']  # fmt: skip
+    if cell.ev_html is not None:
+        parts.append(htmltable.bare(cell.ev_html))
+    elif isinstance(row.get("auto_value"), str):
+        parts.append('<p class="frl-cap">No candidate sentence matched a cue: the automatic value is “not disclosed”.</p>')
+    if cell.checklist_html is not None:
+        parts.append(htmltable.bare(cell.checklist_html))
+    return f'<div class="frl-cell">{"".join(parts)}</div>'
+
+
+def _cell(lens: Lens, cell: Cell, cur: CuratedCell | None, path: Path | None) -> None:
+    """One dimension: its reading (one HTML block) and, when decisions can be written, the controls."""
     with st.container(border=True):
-        state = "curated" if cur is not None else ("unreviewed" if row.get("auto_value") else "not assessed")
-        st.markdown(f"**{escape_md(dim.label)}** · {state}")
-        lines = []
-        if isinstance(row.get("auto_value"), str):
-            conf = row.get("confidence")
-            sure = "" if not confidence.unsure(row.get("origin"), conf) else ", below the threshold: check it"
-            lines.append(f"automatic: {row['auto_value']}" + (f" (confidence {conf:.2f}{sure})" if pd.notna(conf) else ""))
-        else:
-            lines.append("automatic: none (no source text was read)")
-        if cur is not None:
-            extra = [f"reviewed {cur.reviewed}" if cur.reviewed else "", cur.notes or ""]
-            lines.append(f"curated: {comparison.join(cur.values)}" + "".join(f" | {x}" for x in extra if x))
-        if row.get("disagree") is True:
-            lines.append("the automatic reading disagrees with the curated value")
-        st.text("\n".join(lines))
-        if cell.ev_html is not None:
-            st.html(cell.ev_html)
-        elif isinstance(row.get("auto_value"), str):
-            st.caption("No candidate sentence matched a cue: the automatic value is “not disclosed”.")
-        if cell.checklist_html is not None:
-            st.html(cell.checklist_html)
+        st.html(cell_html(lens, cell, cur))
         if path is not None:
-            # In a popover: its widgets are drawn only when opened, so a page of several cells does
-            # not pay for a radio, text boxes and a button per cell on every first render.
-            with st.popover("Decide…", key=f"decide_{dim.id}"):
-                _cell_controls(lens, path, row, ev)
+            # A popover that reruns when opened or closed: its widgets (a radio, text boxes, a button) are
+            # drawn only while it is open, so a pick of another report does not send them for every cell.
+            d = str(cell.row["dimension"])
+            pop = st.popover("Decide…", key=f"decide_{d}", on_change="rerun")
+            if pop.open:
+                with pop:
+                    _cell_controls(lens, path, cell.row, cell.ev)
 
 
 def _source(spec: ReportSpec | None, path: Path) -> None:
     """Attach or replace the source of an existing report, keeping everything else in its file."""
-    with st.popover("Source: attach or replace a file or URL", key="source_pop"):  # drawn only when opened
+    pop = st.popover("Source: attach or replace a file or URL", key="source_pop", on_change="rerun")
+    if not pop.open:  # its widgets are drawn (and sent) only while it is open
+        return
+    with pop:
         src = spec.source if spec else None
         st.text(f"url:  {src.url if src and src.url else '—'}\npath: {src.path if src and src.path else '—'}")
         up = st.file_uploader("File (PDF, Markdown or HTML; stored as reports/sources/<id>.<ext>)",
@@ -268,32 +298,35 @@ def _beside_rows(
 
 
 def show_auto_beside_curated(
-    comparison_df: pd.DataFrame, evidence: pd.DataFrame | Callable[[str], pd.DataFrame], report: str, dim: str
-) -> None:
+    comparison_df: pd.DataFrame, evidence: pd.DataFrame | Callable[[str], pd.DataFrame], report: str, dim: str,
+    limit: int,
+) -> bool:
     """Evidence page: on a disagreement, the automatic value and its sentences beside the curated one.
 
     `evidence` may be a function of the evidence dimension that reads only its rows: it is called
     only when the dimension has a disagreement, so most pages never read the evidence table.
-    `comparison_df` is the stored comparison table: the rows are kept per store generation.
+    `comparison_df` is the stored comparison table: the rows are kept per store generation. At most
+    `limit` rows are drawn (the Evidence page's page of rows); returns whether some were left out.
     """
     lens = data.lens()  # the active lens (FRL_LENS, else the one the stored table holds)
     c = comparison_df
     if c.empty or "disagree" not in c.columns or dim not in lens.ids:
-        return
+        return False
     hit = (c["dimension"] == dim) & c["disagree"].fillna(False).astype(bool)
     if report != "*":
         hit &= c["report_id"] == report
     if not hit.any():
-        return
+        return False
     rows = _beside_rows(data.tables()[1], lens.id, report, dim, comparison_df, evidence)
     if rows.empty:
-        return
+        return False
     n = rows["report_id"].nunique()
     st.subheader("Automatic reading beside the curated value")
-    more = f" Showing the first {BESIDE_ROWS} rows; pick one report to see all of its." if len(rows) > BESIDE_ROWS else ""
-    st.caption(f"{n} report(s) where the automatic value disagrees with the curated one, with the sentences behind it.{more}")
-    rows = rows.head(BESIDE_ROWS)
-    st.html(htmltable.table(beside_view(rows, data.names()[0])))
+    more = f" Showing the first {limit} rows; pick one report to see all of its." if len(rows) > limit else ""
+    said = f"{n} report(s) where the automatic value disagrees with the curated one, with the sentences behind it.{more}"
+    # The sentence is the table's caption (one element, not two); the page draws htmltable.CSS once.
+    st.html(htmltable.bare(htmltable.table(beside_view(rows.head(limit), data.names()[0]), caption=said)))
+    return len(rows) > limit
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -365,6 +398,7 @@ def _go_next(comparison_df: pd.DataFrame, ids: list[str]) -> None:
 def render() -> None:
     """Draw the page."""
     st.title("Review")
+    st.html(htmltable.CSS + CELL_CSS)  # once, outside the fragment (see `htmltable.bare`)
     _body()
     tbl, key = data.tables()
     if not tbl["reports"].empty:  # (the fragment said there is no data)
@@ -372,7 +406,7 @@ def render() -> None:
         st.subheader("Agreement: automatic vs curated, all reports")
         st.caption("Per dimension: reports with an automatic cell, with a curated one, with both, and how many of "
                    "those agree; Agreement = Agree / Both (empty when no report has both).")  # fmt: skip
-        st.html(_agreement_html(key, data.lens().id))
+        st.html(htmltable.bare(_agreement_html(key, data.lens().id)))
 
 
 @st.fragment
@@ -414,8 +448,8 @@ def _body() -> None:
     # Same count as `review.unreviewed` per report, in one pass (one filter per report would grow with the reports squared).
     pending_ids = _pending_reports(key)
     n_reports = sum(1 for r in ids if r in pending_ids)
-    st.caption(f"{len(pending)} automatic cell(s) of this report still unreviewed; {n_reports} report(s) in all.")
-    st.caption(doubt_note(*_confident(key), _doubt(key)))
+    st.caption(f"{len(pending)} automatic cell(s) of this report still unreviewed; {n_reports} report(s) in all.\n\n"
+               + doubt_note(*_confident(key), _doubt(key)))  # one element: both lines change with the report
     order = {d: i for i, d in enumerate(review.review_queue(_queue_of(cells))["dimension"])}
     cells = sorted(cells, key=lambda c: order.get(str(c.row["dimension"]), len(order)))  # pending, least sure first
     path = report_file(rid)
