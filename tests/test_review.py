@@ -306,6 +306,18 @@ def test_accept_writes_curated_cell_keeps_comments_and_updates_the_table(env: tu
     assert "curated: GRPO" in cell_text(at)  # the page shows it after the rerun
 
 
+def test_note_typed_in_a_closed_decision_popover_is_kept_for_when_it_opens_again(env: tuple[Path, Path]) -> None:
+    at = review_page(rid="alpha", decide_rl_algorithm=True)
+    at.text_input(key="note_rl_algorithm").set_value("half-written note").run()
+    at.session_state["decide_rl_algorithm"] = False  # the reader closes the popover without saving
+    at.run()
+    assert not at.text_input and not at.exception
+    at.run()  # another rerun while closed (e.g. a pick elsewhere on the page)
+    at.session_state["decide_rl_algorithm"] = True
+    at.run()
+    assert at.text_input(key="note_rl_algorithm").value == "half-written note"
+
+
 def test_pick_another_category_flags_a_disagreement_shown_on_evidence(env: tuple[Path, Path]) -> None:
     reports, data = env
     at = review_page(rid="alpha", decide_credit_granularity=True)

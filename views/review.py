@@ -123,6 +123,21 @@ def agreement_view(agree: pd.DataFrame) -> pd.DataFrame:
     return out.rename(columns={c: c.capitalize() for c in out.columns if c != "Dimension"})
 
 
+#: The keys of a cell's decision controls, per dimension id (see `_keep_typed`).
+CONTROL_KEYS = ("act_{}", "cat_{}", "cats_{}", "val_{}", "note_{}")
+
+
+def _keep_typed(keys: tuple[str, ...], d: str) -> None:
+    """Keep what the reader chose or typed in a closed popover's controls for when it opens again.
+
+    Why: Streamlit forgets the state of a widget not drawn in a run, and a closed popover's
+    controls are not drawn; a value written back through session state is kept (Streamlit's
+    documented way to retain a widget's state while it is not shown)."""
+    for key in (k.format(d) for k in keys):
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
+
+
 def _cell_controls(lens: Lens, path: Path, row: dict, ev: pd.DataFrame) -> None:
     dim = lens.dimension(str(row["dimension"]))
     d = dim.id
@@ -251,12 +266,15 @@ def _cell(lens: Lens, cell: Cell, cur: CuratedCell | None, path: Path | None) ->
             if pop.open:
                 with pop:
                     _cell_controls(lens, path, cell.row, cell.ev)
+            else:
+                _keep_typed(CONTROL_KEYS, d)
 
 
 def _source(spec: ReportSpec | None, path: Path) -> None:
     """Attach or replace the source of an existing report, keeping everything else in its file."""
     pop = st.popover("Source: attach or replace a file or URL", key="source_pop", on_change="rerun")
     if not pop.open:  # its widgets are drawn (and sent) only while it is open
+        _keep_typed(("src_url", "src_only"), "")
         return
     with pop:
         src = spec.source if spec else None
