@@ -22,8 +22,8 @@ KWIC_LIMIT = 500
 #: Table cells and candidate sentences drawn for "all reports" at first (10,000 reports hold 10,000 cells and
 #: 30,000 sentences per dimension: 18 MB of HTML, seconds to build and to draw); the first by report
 #: name, and a sentence says how many there are; "Show more rows" adds as many again, and picking one
-#: report shows all of its own. Picking "all reports" is an interaction timed by bench/app_speed.py: its
-#: three tables of 50 rows each (1,400 DOM nodes) cost the browser about 150 ms of its 400 ms per pick.
+#: report shows all of its own. Picking "all reports" is an interaction timed by bench/app_speed.py, and
+#: the browser's work on it grows with the rows drawn (its renderer CPU is printed beside it).
 ROW_LIMIT = 25
 #: Rows per table for one picked report (its own rows, as before "all reports" was cut to ROW_LIMIT).
 REPORT_LIMIT = 50
