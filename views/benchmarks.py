@@ -265,12 +265,14 @@ def _scores_section(key: data.Stamp, cat: Catalogue, interactive: bool) -> None:
     # nav.select: the picker shows names while the URL carries the catalogue id.
     bench = nav.select("Benchmark", list(n_reports), "benchmark", lambda b: cat.by_id[b].name if b in cat.by_id else b)
     entry = cat.by_id.get(bench)
-    if entry is not None:
-        st.caption(escape_md(f"{entry.name}: {cat.categories.get(entry.category, entry.category)}, own-model scores "
-                             f"in {n_reports.get(bench, 0)} report(s)."))  # fmt: skip
     own = _own(key, bench)
+    # One caption, always drawn: an element that comes and goes between picks shifts every element
+    # after it, and the browser then re-creates them instead of updating them.
+    about = [] if entry is None else [escape_md(f"{entry.name}: {cat.categories.get(entry.category, entry.category)}, "
+                                                f"own-model scores in {n_reports.get(bench, 0)} report(s).")]  # fmt: skip
     if len(own) > BAR_ROWS:
-        st.caption(f"The {BAR_ROWS} highest of {len(own)} own-model scores; the CSV below has them all.")
+        about.append(f"The {BAR_ROWS} highest of {len(own)} own-model scores; the CSV below has them all.")
+    st.caption(" ".join(about))
     if interactive:
         st.plotly_chart(
             chart_plotly.figure(bc.score_bars(own, entry.name if entry else bench, _here(), BAR_ROWS)), key=BARS_KEY,
