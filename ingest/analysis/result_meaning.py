@@ -49,11 +49,15 @@ class Table:
     attributes: list[Cell] = field(default_factory=list)
 
 
+#: Runs of white space (compiled once: a job's worker process would compile it again per report).
+_SPACES = re.compile(r"\s+")
+
+
 @lru_cache(maxsize=65536)
 def clean(text: str) -> str:
     """A name or value as printed, footnote markers and better-direction arrows ("POPE↑", "CER↓")
     removed and whitespace folded."""
-    t = re.sub(r"\s+", " ", _ARROWS.sub("", html.unescape(text or ""))).strip()
+    t = _SPACES.sub(" ", _ARROWS.sub("", html.unescape(text or ""))).strip()
     prev = None
     while prev != t:
         prev = t

@@ -98,6 +98,8 @@ RESULT_ATTRIBUTE_COLUMNS = ["report_id", "page", "table", "model", "own", "attri
 
 _PAGE_OF_NOTE = re.compile(r"\bpage (\d+)\b")
 _NUM_TOKEN = re.compile(r"^\(?[-+]?\d+(?:[.,]\d+)*%?\)?$")
+#: A year or a number of one or two digits: no printed score (compiled once, not per job's process).
+_YEAR_OR_SMALL = re.compile(r"(19|20)\d\d|\d{1,2}")
 
 
 # --------------------------------------------------------------------------- PDF
@@ -128,7 +130,7 @@ def image_only_pages(doc: Document, cat: Catalogue, tables_on: set[int]) -> list
         caps = [ln for ln in lines if CAPTION.match(ln) or FIGURE_CAPTION.match(ln)]
         if not caps or not any(names_benchmark(c, cat) for c in caps):
             continue
-        body_numbers = sum(1 for t in p.text.split() if _NUM_TOKEN.match(t) and not re.fullmatch(r"(19|20)\d\d|\d{1,2}", t))
+        body_numbers = sum(1 for t in p.text.split() if _NUM_TOKEN.match(t) and not _YEAR_OR_SMALL.fullmatch(t))
         if body_numbers < 5:
             notes.append(f"scores shown only as images on page {p.label or p.number}")
     return notes

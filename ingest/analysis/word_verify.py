@@ -28,7 +28,7 @@ import bisect
 import itertools
 import re
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -56,9 +56,11 @@ def _line_key(c: ResultCell) -> tuple[str, str, str]:
     return (norm_name(c.benchmark), norm_name(c.metric), norm_name(c.setting))
 
 
+@lru_cache(maxsize=65536)
 def value_format(value: str) -> tuple[int, bool, int] | None:
     """(decimals, percent, integer digits) of a plain number; None for anything else ("a / b",
-    "91.8+3.3", "70.8 ± 0.9"), which is never of a column's common format."""
+    "91.8+3.3", "70.8 ± 0.9"), which is never of a column's common format. Cached: the same
+    printed values recur in a report's tables."""
     v = "".join(value.split())
     m = _FORMAT.match(v)
     if not m:
@@ -67,21 +69,25 @@ def value_format(value: str) -> tuple[int, bool, int] | None:
     return (len(m.group(1) or ""), bool(m.group(2)), len(whole.lstrip("0")) or 1)
 
 
-def shared_heads(cells: list[ResultCell]) -> set[int]:
+def shared_heads(cells: list[ResultCell], lines: list[tuple[str, str, str]] | None = None) -> set[int]:
     """Indices of cells whose model and header line another cell of the table also has: which value
-    belongs to that name is ambiguous, whichever reading found it."""
-    keys = [(norm_name(c.model), *_line_key(c)) for c in cells]
+    belongs to that name is ambiguous, whichever reading found it. `lines`: each cell's
+    `_line_key` when the caller has them."""
+    if lines is None:
+        lines = [_line_key(c) for c in cells]
+    keys = [(norm_name(c.model), *k) for c, k in zip(cells, lines, strict=True)]
     heads = Counter(keys)
     return {i for i, k in enumerate(keys) if heads[k] > 1}
 
 
-def _odd_formats(cells: list[ResultCell]) -> set[int]:
+def _odd_formats(cells: list[ResultCell], lines: list[tuple[str, str, str]] | None = None) -> set[int]:
     """Indices of cells whose value is not of the common format of their benchmark line: decimals and
     percent sign as most of the line prints them, integer part within one digit of the line's
-    (one scale). A line of fewer than three values has no common format to test against."""
+    (one scale). A line of fewer than three values has no common format to test against.
+    `lines`: each cell's `_line_key` when the caller has them."""
     by_line: dict[tuple[str, str, str], list[int]] = {}
-    for i, c in enumerate(cells):
-        by_line.setdefault(_line_key(c), []).append(i)
+    for i, key in enumerate(lines if lines is not None else map(_line_key, cells)):
+        by_line.setdefault(key, []).append(i)
     odd: set[int] = set()
     for idx in by_line.values():
         fmts = {i: value_format(cells[i].value) for i in idx}
@@ -435,17 +441,31 @@ class LeftWords:
         return self._done[k]
 
 
+class Above:
+    """The text words of a region's lines, each with the first line that prints it: a word is
+    printed above line k when its first line is before k (one pass over the words, where a set
+    of the words above each line grew with every line)."""
+
+    def __init__(self, lines: list[list[Phrase]]) -> None:
+        self.first: dict[str, int] = {}
+        for k, ln in enumerate(lines):
+            for p in ln:
+                if not p.value:
+                    for t in _words(p.text):
+                        self.first.setdefault(t, k)
+
+
 class Around:
     """What the page prints around one value phrase, worked out once for every cell that may be it;
     the parts only some cells ask about (a model read from the column's lines, the label area's
     words) are worked out when first asked."""
 
-    def __init__(self, v: Phrase, cols: Columns, left: LeftWords, caption: str, above: frozenset[str]) -> None:
-        """`cols` and `left`: the region's `Columns` and `LeftWords`, kept for all its values;
-        `above`: the text words of the lines above the value."""
+    def __init__(self, v: Phrase, cols: Columns, left: LeftWords, caption: str, above: Above) -> None:
+        """`cols`, `left` and `above`: the region's `Columns`, `LeftWords` and `Above`, kept for all
+        its values."""
         self._v, self._col, self._left, self._caption = v, cols.column(v), left, caption
         self.row, self.row_t, self.row_n = cols.row(v)  # the row's labels, their words and `_norm`ed texts
-        self.above = above  # every text word above the value's line
+        self._above = above
 
     @once
     def heads(self) -> tuple[Phrase, ...] | None:
@@ -472,10 +492,14 @@ class Around:
         """The label area's words, the column's, the caption's."""
         return self._left.of(self._v.x0), self._col.words(self._v.line, self.column)[0], _words(self._caption)
 
-    def in_context(self, words: set[str], more: frozenset[str] = frozenset()) -> bool:
-        """Whether every one of `words` is in `_context` or `more` (without building their union)."""
+    def in_context(self, words: set[str] | frozenset[str], above: bool = False) -> bool:
+        """Whether every one of `words` is in `_context` (without building their union), or, with
+        `above`, a text word of a line above the value's."""
         left, column, caption = self._context
-        return all(t in left or t in column or t in caption or t in more for t in words)
+        if not above:
+            return all(t in left or t in column or t in caption for t in words)
+        first, line = self._above.first, self._v.line
+        return all(t in left or t in column or t in caption or first.get(t, line) < line for t in words)
 
     @once
     def column_t(self) -> frozenset[str]:
@@ -507,17 +531,17 @@ def _place_agrees(c: ResultCell, a: Around, names: set[str], model: str, describ
             return False  # a header line under the name, down to the first value, not in its names
     elif not head_t <= names:
         return False  # a header over the value left out of its names: a lost parent or sub-header
-    bench = _tokens(c.benchmark) - row_t - head_t
+    bench = _words(c.benchmark) - row_t - head_t
     if bench and not bench <= a.column_t:
         return False  # the benchmark printed neither on the row nor over the value
     # metric, setting and group: printed on the row, over the value, or in the label area (a corner
     # header, a group heading, a label printed once for several rows), or the caption
-    rest = _tokens(c.metric, c.setting) - row_t - head_t
+    rest = (_words(c.metric) | _words(c.setting)) - row_t - head_t
     if rest and not a.in_context(rest):
         return False
     # a group may also be a heading or spanning header above the row not over this value's column
-    group = _tokens(c.group) - row_t - head_t
-    return not group or a.in_context(group, a.above)
+    group = _words(c.group) - row_t - head_t
+    return not group or a.in_context(group, above=True)
 
 
 def verify_on_words(
@@ -532,23 +556,23 @@ def verify_on_words(
     attribute cells (`result_meaning.Table.attributes`)."""
     described = frozenset(_tokens(*(a.value for a in attributes or ()), *(a.benchmark for a in attributes or ())))
     x0, top, x1, bottom = box[:4]
-    inside = [w for w in words if x0 - 2 <= (w.x0 + w.x1) / 2 <= x1 + 2 and top - 2 <= (w.top + w.bottom) / 2 <= bottom + 2]
+    # a word's centre within 2 pt of the box, both sides doubled (exact: no division per word)
+    lo_x, hi_x, lo_y, hi_y = 2 * (x0 - 2), 2 * (x1 + 2), 2 * (top - 2), 2 * (bottom + 2)
+    inside = [w for w in words if lo_x <= w.x0 + w.x1 <= hi_x and lo_y <= w.top + w.bottom <= hi_y]
     lines = phrases(inside) if inside else []
     by_value: dict[str, list[Phrase]] = {}
     for ln in lines:
         for p in ln:
             if p.value:
                 by_value.setdefault(_score_key(p.text), []).append(p)
-    above: list[frozenset[str]] = [frozenset()]  # text words of the lines above each line
-    for ln in lines:
-        above.append(above[-1] | _tokens(*(p.text for p in ln if not p.value)))
+    above = Above(lines)
     seen: dict[tuple[int, float], Around] = {}
     left, cols = LeftWords(lines), Columns(lines)
 
     def at(v: Phrase) -> Around:
         key = (v.line, v.x0)
         if key not in seen:
-            seen[key] = Around(v, cols, left, caption, above[v.line])
+            seen[key] = Around(v, cols, left, caption, above)
         return seen[key]
 
     found: list[Phrase | None] = []
@@ -562,8 +586,9 @@ def verify_on_words(
     for v in found:
         if v is not None:
             claims[(v.line, v.x0)] = claims.get((v.line, v.x0), 0) + 1
-    shared = shared_heads(cells)
-    odd = _odd_formats(cells)
+    keys = [_line_key(c) for c in cells]
+    shared = shared_heads(cells, keys)
+    odd = _odd_formats(cells, keys)
     out = []
     for i, (c, v) in enumerate(zip(cells, found, strict=True)):
         if v is None:
@@ -574,5 +599,6 @@ def verify_on_words(
             why = ODD_FORMAT
         else:
             why = ""
-        out.append(c if c.review == why else replace(c, review=why))
+        # (built field by field: `dataclasses.replace` inspects the fields for every cell)
+        out.append(c if c.review == why else ResultCell(c.model, c.benchmark, c.value, c.metric, c.group, c.setting, c.note, why))
     return out

@@ -469,9 +469,12 @@ def _join_comma_columns(body: list[tuple[int, list[str], list[str]]], n_lab: int
         nxt += 1
 
 
+_COMMA = re.compile(r"\s*,\s*")
+
+
 def _list(text: str) -> bool:
     """Whether a label is a list of items ("P1 , P2 , P4", "A1 ∼ B4, B6"), not a name."""
-    return len([part for part in re.split(r"\s*,\s*", text) if part.strip()]) >= 3
+    return len([part for part in _COMMA.split(text) if part.strip()]) >= 3
 
 
 def _labels(cells: dict[tuple[int, int], Cell], r: int, n_lab: int) -> list[str]:
