@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import operator
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -149,6 +150,9 @@ def _is_value(text: str) -> bool:
     return is_value(t) or bool(DASH.match(t))
 
 
+_X0 = operator.attrgetter("x0")
+
+
 def _lines(words: list[Word]) -> list[list[Word]]:
     """Words grouped by baseline (within a third of their size), top to bottom, left to right."""
     out: list[list[Word]] = []
@@ -157,7 +161,7 @@ def _lines(words: list[Word]) -> list[list[Word]]:
             out[-1].append(w)
         else:
             out.append([w])
-    return [sorted(ln, key=lambda w: w.x0) for ln in out]
+    return [sorted(ln, key=_X0) if len(ln) > 1 else ln for ln in out]
 
 
 def phrases(words: list[Word]) -> list[list[Phrase]]:

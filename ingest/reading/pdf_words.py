@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import itertools
+import operator
 import re
 import statistics
 
@@ -64,15 +65,15 @@ def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-de
             start, end = m.span()
             # One space character the PDF itself contains (not one pdfium generated at a gap) joins
             # two words of one cell, however wide the font sets it.
-            spaced = prev_end >= 0 and text[prev_end:start] == " " and not generated(raw, prev_end)
+            spaced = prev_end >= 0 and start - prev_end == 1 and text[prev_end] == " " and not generated(raw, prev_end)
             prev_end = end
             k = count_rects(raw, start, end - start)
             if k <= 0:
                 continue
             if k == 1:
                 get_rect(raw, 0, rl, rt, rr, rb)
-                box = (cl.value, cb.value, cr.value, ct.value)
-                h0 = box[3] - box[1]
+                left, bottom, right, top = cl.value, cb.value, cr.value, ct.value
+                h0 = top - bottom
             else:
                 rects = []
                 for j in range(k):
@@ -84,14 +85,14 @@ def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-de
             if abs(last_base - base) < 0.5 and abs(last_h - h0) <= 0.15 * max(h0, 1.0):
                 size = last_size
             else:
-                size = get_size(raw, start) or h0
+                size = get_size(raw, start) or h0  # (a float either way: pdfium's size is a c_double)
                 last_base, last_h, last_size = base, h0, size
             if k == 1:  # the usual word: one rectangle, no part to split off
                 t = m.group()
                 if not t.isascii():
                     t = _plain(t)
                 if t:
-                    out.append(Word(t, box[0], box[2], height - box[3], height - box[1], base, float(size), spaced))
+                    out.append(Word(t, left, right, height - top, height - bottom, base, size, spaced))
                 continue
             if not all(abs(r[1] - rects[0][1]) < 0.5 * size for r in rects) or _gap_split(rects, size):
                 parts = _split_by_chars(raw, start, m.group(), height)  # a word broken across lines or a gap
@@ -188,6 +189,9 @@ def page_rules(page, max_depth: int = 3) -> list[tuple[float, float, float]]:  #
     return out
 
 
+_X0 = operator.attrgetter("x0")
+
+
 def group_lines(words: list[Word]) -> list[Line]:
     """Words with the same baseline (within a third of the font size) form a line, sorted by x."""
     lines: list[Line] = []
@@ -197,7 +201,7 @@ def group_lines(words: list[Word]) -> list[Line]:
         else:
             lines.append(Line([w]))
     for ln in lines:
-        ln.words.sort(key=lambda w: w.x0)
+        ln.words.sort(key=_X0)
     return _raised_marks(lines)
 
 

@@ -150,6 +150,8 @@ def _side_columns(lines: list[Line]) -> tuple[float, float, float, int] | None:
     work, budget = 0, BAND_WORK_PER_LINE * len(lines)
     tried: dict[tuple[float, float, int], set[int]] = {}  # gutter -> lines of the bands it failed in
     for k, ln in enumerate(lines):
+        if len(ln.segs) < 2:
+            continue  # one segment: one block
         blocks = _blocks(ln)
         if len(blocks) < 2:
             continue
@@ -247,14 +249,15 @@ def _kind(ln: Line, width: float) -> str:
     words = ln.words
     if len(segs) >= 4 and _repeated_cells(segs):
         return "tab"  # the same sub-headers over each group of columns ("func param p_v func ..."), however lower-case
-    lower = sum(1 for w in words if w.text[:1].islower()) / max(len(words), 1)
-    if len(words) >= 8 and lower >= 0.5 and ln.x1 - ln.x0 > 0.6 * width and sum(is_value(w.text) for w in words) <= 1:
+    # mostly lower-case words (counted only on a line of eight or more: the tests below ask no other)
+    lower = len(words) >= 8 and sum(1 for w in words if w.text[:1].islower()) >= 0.5 * len(words)
+    if lower and ln.x1 - ln.x0 > 0.6 * width and sum(is_value(w.text) for w in words) <= 1:
         return "prose"  # a justified line of a paragraph (wide word spaces split it)
     if len(segs) >= 2:
         if all(_prose_seg(s.text) for s in segs):
             return "prose"  # text columns side by side
         return "tab"
-    if len(words) >= 8 and lower >= 0.5 and ln.x1 - ln.x0 > 0.4 * width:
+    if lower and ln.x1 - ln.x0 > 0.4 * width:
         return "prose"
     return "one"
 
@@ -262,7 +265,10 @@ def _kind(ln: Line, width: float) -> str:
 def _repeated_cells(segs: list[Seg]) -> bool:
     """Most of a line's segments repeat another of its segments (sub-headers printed once under
     each group of columns): a sentence does not repeat most of its words."""
-    counts = Counter(s.text for s in segs)
+    texts = [s.text for s in segs]
+    if len(set(texts)) == len(texts):
+        return False  # no text repeated (most lines): nothing to count
+    counts = Counter(texts)
     return 2 * sum(n for n in counts.values() if n >= 2) >= len(segs) + 1
 
 
