@@ -128,10 +128,12 @@ def image_only_pages(doc: Document, cat: Catalogue, tables_on: set[int]) -> list
             continue
         lines = p.text.splitlines()
         caps = [ln for ln in lines if CAPTION.match(ln) or FIGURE_CAPTION.match(ln)]
-        if not caps or not any(names_benchmark(c, cat) for c in caps):
+        if not caps:
             continue
+        # the numbers first: most such pages print five or more, and then no caption need be
+        # looked up in the catalogue
         body_numbers = sum(1 for t in p.text.split() if _NUM_TOKEN.match(t) and not _YEAR_OR_SMALL.fullmatch(t))
-        if body_numbers < 5:
+        if body_numbers < 5 and any(names_benchmark(c, cat) for c in caps):
             notes.append(f"scores shown only as images on page {p.label or p.number}")
     return notes
 

@@ -281,9 +281,8 @@ class Column:
         self._cols, self._v = cols, v
         self._raw = [cols.over(k, v) for k in range(len(cols.lines))]  # each line's phrases over the column
         self._multi = [any(len(p.words) > 1 for p in over) for over in self._raw]  # a phrase `line` may cut
-        x0, x1 = v.x0, v.x1
-        # the lines with a text phrase over the column
-        self._texts = [k for k, t in enumerate(cols.texts) if any(a < x1 and b > x0 for a, b in t)]
+        # the lines with a text phrase over the column (among each line's phrases over it)
+        self._texts = [k for k, over in enumerate(self._raw) if any(not p.value for p in over)]
         self._whole_k = [k for k, over in enumerate(self._raw) if len(over) == 1]  # lines of one phrase over it
         self._whole = [self._raw[k][0] for k in self._whole_k]  # and that phrase, uncut
         cuttable = [(k, p) for k, over in enumerate(self._raw) for p in over if len(p.words) > 1]

@@ -195,11 +195,15 @@ _X0 = operator.attrgetter("x0")
 def group_lines(words: list[Word]) -> list[Line]:
     """Words with the same baseline (within a third of the font size) form a line, sorted by x."""
     lines: list[Line] = []
+    last: list[Word] = []  # the words of the last line
+    prev_base = 0.0  # the baseline of the word before (the last word of the last line)
     for w in sorted(words, key=lambda w: (round(w.base, 1), w.x0)):
-        if lines and abs(lines[-1].words[-1].base - w.base) <= 0.3 * max(w.size, 1):
-            lines[-1].words.append(w)
+        if lines and abs(prev_base - w.base) <= 0.3 * max(w.size, 1):
+            last.append(w)
         else:
-            lines.append(Line([w]))
+            last = [w]
+            lines.append(Line(last))
+        prev_base = w.base
     for ln in lines:
         ln.words.sort(key=_X0)
     return _raised_marks(lines)
@@ -233,10 +237,7 @@ def page_cell_gap(lines: list[Line]) -> float:
     """The cell gap of a page: CELL_GAP_EM, or more where the font sets wide word spaces (the
     median gap between words of a line, measured on the page's own text, times 1.35)."""
     gaps = [
-        (b.x0 - a.x1) / max(a.size, 1)
-        for ln in lines
-        for a, b in zip(ln.words, ln.words[1:], strict=False)
-        if 0 < (b.x0 - a.x1) < max(a.size, 1)
+        gap / size for ln in lines for a, b in itertools.pairwise(ln.words) if 0 < (gap := b.x0 - a.x1) < (size := max(a.size, 1))
     ]
     if len(gaps) < 20:
         return CELL_GAP_EM
