@@ -180,7 +180,8 @@ class _Reading:
             if _SIZE_VALUE.match(v):
                 self.attrs.append(Cell(model, bench, v))
             else:
-                self.cells.append(Cell(model, bench, v, m, group, setting, "; ".join(x for x in (note, row_note) if x)))
+                notes = f"{note}; {row_note}" if note and row_note else note or row_note
+                self.cells.append(Cell(model, bench, v, m, group, setting, notes))
 
 
 def interpret(

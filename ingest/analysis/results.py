@@ -16,6 +16,7 @@ note; a report never fails because of its tables.
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
 from collections.abc import Callable
@@ -130,10 +131,10 @@ def image_only_pages(doc: Document, cat: Catalogue, tables_on: set[int]) -> list
         caps = [ln for ln in lines if CAPTION.match(ln) or FIGURE_CAPTION.match(ln)]
         if not caps:
             continue
-        # the numbers first: most such pages print five or more, and then no caption need be
-        # looked up in the catalogue
-        body_numbers = sum(1 for t in p.text.split() if _NUM_TOKEN.match(t) and not _YEAR_OR_SMALL.fullmatch(t))
-        if body_numbers < 5 and any(names_benchmark(c, cat) for c in caps):
+        # the numbers first, counted up to five: most such pages print five or more, and then no
+        # caption need be looked up in the catalogue
+        numbers = (t for t in filter(_NUM_TOKEN.match, p.text.split()) if not _YEAR_OR_SMALL.fullmatch(t))
+        if sum(1 for _t in itertools.islice(numbers, 5)) < 5 and any(names_benchmark(c, cat) for c in caps):
             notes.append(f"scores shown only as images on page {p.label or p.number}")
     return notes
 

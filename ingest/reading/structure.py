@@ -519,8 +519,10 @@ def _cells(pieces: list[Piece], rows: list[list[int]]) -> list[Cell]:
         slots.setdefault((row_of[p.line], p.c0), []).append(p)
     out: list[Cell] = []
     for (r, c), ps in sorted(slots.items()):
-        if len(ps) > 1:  # (most slots hold one piece)
-            ps.sort(key=lambda p: (p.line, p.seg.x0))
+        if len(ps) == 1:  # most slots hold one piece: its text, to its last column
+            out.append(Cell(r, c, ps[0].seg.text, 1, ps[0].c1 - c + 1))
+            continue
+        ps.sort(key=lambda p: (p.line, p.seg.x0))
         lines_text: list[str] = []
         last_line = -1
         for p in ps:
