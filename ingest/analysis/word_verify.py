@@ -156,11 +156,13 @@ _X0 = operator.attrgetter("x0")
 def _lines(words: list[Word]) -> list[list[Word]]:
     """Words grouped by baseline (within a third of their size), top to bottom, left to right."""
     out: list[list[Word]] = []
+    head: Word | None = None  # the first word of the last line
     for w in sorted(words, key=lambda w: (w.base, w.x0)):
-        if out and abs(w.base - out[-1][0].base) <= max(out[-1][0].size, w.size, 1.0) / 3:
+        if head is not None and abs(w.base - head.base) <= max(head.size, w.size, 1.0) / 3:
             out[-1].append(w)
         else:
             out.append([w])
+            head = w
     return [sorted(ln, key=_X0) if len(ln) > 1 else ln for ln in out]
 
 
@@ -168,13 +170,16 @@ def phrases(words: list[Word]) -> list[list[Phrase]]:
     """The phrases of each line of `words`, top to bottom."""
     out: list[list[Phrase]] = []
     for i, ln in enumerate(_lines(words)):
-        groups: list[list[Word]] = [[ln[0]]]
+        cur = [ln[0]]
+        groups: list[list[Word]] = [cur]
+        prev = ln[0]  # the last word of the last phrase
         for w in ln[1:]:
-            cur = groups[-1]
-            if w.x0 - cur[-1].x1 > PHRASE_GAP_EM * max(w.size, cur[-1].size, 1.0):
-                groups.append([w])
+            if w.x0 - prev.x1 > PHRASE_GAP_EM * max(w.size, prev.size, 1.0):
+                cur = [w]
+                groups.append(cur)
             else:
                 cur.append(w)
+            prev = w
         alone = len(groups) == 1
         out.append([Phrase(" ".join(x.text for x in g), g[0].x0, g[-1].x1, i, tuple(g), alone) for g in groups])
     return out
@@ -248,7 +253,8 @@ class Columns:
         row = self._rows.get(key)
         if row is None:
             labels = tuple(p for p in self.lines[v.line] if p.x1 <= v.x0 and not p.value)
-            row = self._rows[key] = Row(labels, frozenset(_tokens(*(p.text for p in labels))), [_norm(p.text) for p in labels])
+            words = frozenset(_tokens(*(p.text for p in labels)))
+            row = self._rows[key] = Row(labels, words, [_norm(p.text) for p in labels], {})
         return row
 
     def splits(self, p: Phrase, line: int) -> bool:
@@ -270,6 +276,7 @@ class Row(NamedTuple):
     labels: tuple[Phrase, ...]
     words: frozenset[str]
     norms: list[str]
+    runs: dict[str, bool]  # a model's name (`norm_name`d) -> whether a run of the labels reads it
 
 
 class Column:
@@ -467,8 +474,15 @@ class Around:
         """`cols`, `left` and `above`: the region's `Columns`, `LeftWords` and `Above`, kept for all
         its values."""
         self._v, self._col, self._left, self._caption = v, cols.column(v), left, caption
-        self.row, self.row_t, self.row_n = cols.row(v)  # the row's labels, their words and `_norm`ed texts
+        self.row, self.row_t, self.row_n, self._runs = cols.row(v)  # the row's labels, their words and `_norm`ed texts
         self._above = above
+
+    def in_row(self, model: str) -> bool:
+        """Whether a run of the row's labels reads `model` (`_run_of`), found once per row and model."""
+        found = self._runs.get(model)
+        if found is None:
+            found = self._runs[model] = _run_of(self.row_n, model) is not None
+        return found
 
     @once
     def heads(self) -> tuple[Phrase, ...] | None:
@@ -517,12 +531,13 @@ def _place_agrees(c: ResultCell, a: Around, names: set[str], model: str, describ
     same for each value that may be the cell's); `described`: the words of the table's attribute
     cells (parameters, architecture), which may stand under a model's name over its column without
     being part of it."""
-    if not a.row or not a.heads:
+    row_t = a.row_t
+    if not a.row or not row_t <= names:
+        return False  # no row label, or one left out of its names: a lost label column or a glued one
+    if not a.heads:
         return False
-    row_t, head_t = a.row_t, a.head_t
-    if not row_t <= names:
-        return False  # a label of the row left out of its names: a lost label column or a glued one
-    in_row = _run_of(a.row_n, model) is not None  # a label, or labels side by side ("Llama3-8B" "[20]")
+    head_t = a.head_t
+    in_row = a.in_row(model)  # a label, or labels side by side ("Llama3-8B" "[20]")
     run = None if in_row else _run_of(a.column_n, model)  # the lines of one header over the value
     if c.model != REPORT_MODEL and not in_row and run is None:
         return False  # a model is the row's labels or the lines of one header

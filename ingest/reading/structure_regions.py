@@ -155,13 +155,15 @@ def _side_columns(lines: list[Line]) -> tuple[float, float, float, int] | None:
         blocks = _blocks(ln)
         if len(blocks) < 2:
             continue
-        sides = [_prose_block(b) for b in blocks]
-        if sides[0] and not any(sides[1:]):
-            lo, hi, side = blocks[0][-1].x1, blocks[1][0].x0, -1
-        elif sides[-1] and not any(sides[:-1]):
-            lo, hi, side = blocks[-2][-1].x1, blocks[-1][0].x0, 1
-        else:
+        # prose in the first block or the last, not both, and in no block between (a row of a
+        # table, prose in neither end block, is passed without a look at the blocks between)
+        first, last = _prose_block(blocks[0]), _prose_block(blocks[-1])
+        if first == last or any(_prose_block(b) for b in blocks[1:-1]):
             continue
+        if first:
+            lo, hi, side = blocks[0][-1].x1, blocks[1][0].x0, -1
+        else:
+            lo, hi, side = blocks[-2][-1].x1, blocks[-1][0].x0, 1
         if k in tried.get((lo, hi, side), ()):  # in a band this gutter failed in: the same band, the same answer
             continue
         g = (lo + hi) / 2
