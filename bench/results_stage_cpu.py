@@ -1,7 +1,8 @@
 """CPU seconds of the results stage alone (`read_results`) over the corpus PDFs, and a full dump of
 what it reads, so a change meant to make the stage cheaper can show it changed no output.
 
-Usage:  python bench/results_stage_cpu.py [--corpus ../shared/corpus] [--first 23] [--repeat 3] [--cold] [--dump FILE]
+Usage:  python bench/results_stage_cpu.py [--corpus ../shared/corpus] [--first 23] [--repeat 3] [--cold]
+        [--dump FILE] [--profile N]
 
 Each PDF is extracted once (not timed); then `read_results` runs over all of them `--repeat` times
 (after one warm-up pass) and the best pass's process CPU time is printed. The stage re-opens each
@@ -12,6 +13,8 @@ is a little above the stage's share in `bench/ingest_speed.py`, which stays the 
 extraction kept open;
 the CPU time of its `read_results` calls, summed, best of `--repeat` (a CPU figure for the stage
 of `bench/ingest_speed.py`, whose wall time a loaded machine inflates).
+`--profile N`: with `--cold`, one more pass with each child's `read_results` under cProfile; the
+profiles are merged and the N functions of most own time (then of most cumulative time) printed.
 `--dump FILE`: every table record (cells, attributes, flags, verified verdicts), note and defined
 name of every PDF in the corpus (all of them, not `--first`), one per line, for a `diff`.
 Each run's output is appended to bench/RESULTS.md like every bench script's (`bench/results_log.py`;
@@ -51,9 +54,10 @@ def _dump(out: Path, pdfs: list[Path]) -> None:
                 f.writelines(f"  attr {a!r}\n" for a in t.attributes)
 
 
-def _cold_cpu(pdfs: list[Path]) -> float:
+def _cold_cpu(pdfs: list[Path], profile_dir: Path | None = None) -> float:
     """CPU seconds of `read_results` summed over `pdfs`, each in a process forked from this one
-    (warmed as ingest's worker server is), with the pages its extraction kept open."""
+    (warmed as ingest's worker server is), with the pages its extraction kept open; with
+    `profile_dir`, each child's `read_results` runs under cProfile and writes its stats there."""
     import ingest.pipeline  # noqa: F401  (the worker server preloads it)
     from ingest.analysis.results import may_hold_table
     from ingest.reading.extract import KeptPages
@@ -69,8 +73,17 @@ def _cold_cpu(pdfs: list[Path]) -> float:
             os.close(rfd)
             kept = KeptPages(may_hold_table)
             doc = extract_file(p, engine="pdfium", keep=kept)
+            prof = None
+            if profile_dir is not None:
+                import cProfile
+
+                prof = cProfile.Profile(time.process_time)
+                prof.enable()
             t0 = time.process_time()
             read_results(doc, p, kept=kept)
+            if prof is not None:
+                prof.disable()
+                prof.dump_stats(str(profile_dir / f"{p.stem}.prof"))
             os.write(wfd, struct.pack("d", time.process_time() - t0))
             kept.close()
             os._exit(0)
@@ -82,6 +95,22 @@ def _cold_cpu(pdfs: list[Path]) -> float:
     return total
 
 
+def _print_profile(pdfs: list[Path], top: int) -> None:
+    """One more cold pass with every child under cProfile; the merged stats' top functions."""
+    import pstats
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        _cold_cpu(pdfs, Path(tmp))
+        files = sorted(str(f) for f in Path(tmp).glob("*.prof"))
+        stats = pstats.Stats(*files, stream=sys.stdout)
+    stats.strip_dirs()
+    stats.files = []  # not one line per profile file
+    for key in ("tottime", "cumulative"):
+        print(f"\nprofile of the stage over {len(files)} PDFs (cold, under cProfile), by {key}:")
+        stats.sort_stats(key).print_stats(top)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus")
@@ -89,6 +118,7 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--cold", action="store_true", help="each PDF in a forked worker, pages kept open, as ingest runs it")
     ap.add_argument("--dump", type=Path, help="write every PDF's results to this file instead of timing")
+    ap.add_argument("--profile", type=int, metavar="N", help="with --cold: a pass under cProfile; print the top N functions")
     args = ap.parse_args()
     if args.dump:
         _dump(args.dump, sorted((args.corpus / "pdf").glob("*.pdf")))
@@ -99,6 +129,8 @@ def main() -> int:
         best = min(_cold_cpu(pdfs) for _ in range(max(args.repeat, 1)))
         where = "each in a fresh worker with its pages kept open"
         print(f"results stage CPU over {len(pdfs)} PDFs, {where}: best of {args.repeat} = {best:.3f} s")
+        if args.profile:
+            _print_profile(pdfs, args.profile)
         return 0
     docs = [extract_file(p, engine="pdfium") for p in pdfs]
     cat = load_catalogue()

@@ -49,11 +49,15 @@ class Table:
     attributes: list[Cell] = field(default_factory=list)
 
 
+#: Runs of white space (compiled once: a job's worker process would compile it again per report).
+_SPACES = re.compile(r"\s+")
+
+
 @lru_cache(maxsize=65536)
 def clean(text: str) -> str:
     """A name or value as printed, footnote markers and better-direction arrows ("POPE↑", "CER↓")
     removed and whitespace folded."""
-    t = re.sub(r"\s+", " ", _ARROWS.sub("", html.unescape(text or ""))).strip()
+    t = _SPACES.sub(" ", _ARROWS.sub("", html.unescape(text or ""))).strip()
     prev = None
     while prev != t:
         prev = t
@@ -91,6 +95,13 @@ def _join(parts: list[str]) -> str:
         elif p not in out.split(" / "):
             out = f"{out} {p}".strip()
     return out
+
+
+@lru_cache(maxsize=4096)
+def _settings(row: str, column: str) -> str:
+    """A value's setting: its row's and its column's `_join`ed (cached: asked for every value, and
+    a table has few of each)."""
+    return _join([row, column])
 
 
 def _split_metric(name: str, cat: Catalogue) -> tuple[str, str]:
@@ -176,7 +187,8 @@ class _Reading:
             if _SIZE_VALUE.match(v):
                 self.attrs.append(Cell(model, bench, v))
             else:
-                self.cells.append(Cell(model, bench, v, m, group, setting, "; ".join(x for x in (note, row_note) if x)))
+                notes = f"{note}; {row_note}" if note and row_note else note or row_note
+                self.cells.append(Cell(model, bench, v, m, group, setting, notes))
 
 
 def interpret(
@@ -313,7 +325,7 @@ def _models_as_columns(rd: _Reading) -> None:
                 col = columns[j] = (model, m, st)
             model, m, st = col
             if model:
-                rd.emit(model, bench, raw, metric or m, group, _join([setting, st]), note)
+                rd.emit(model, bench, raw, metric or m, group, _settings(setting, st), note)
 
 
 def _group_columns(grid: Grid, main: int, cat: Catalogue) -> set[int]:
@@ -360,7 +372,7 @@ def _models_as_rows(rd: _Reading) -> None:
                     rd.attrs.append(Cell(model, bench, clean(raw)))
                 continue
             if bench:
-                rd.emit(model, bench, raw, metric or row_metric, group or category or clean(r.group), _join([setting, st]))
+                rd.emit(model, bench, raw, metric or row_metric, group or category or clean(r.group), _settings(setting, st))
 
 
 def _value_column(rd: _Reading, j: int, parents_group: bool) -> tuple[bool, str, str, str, str]:
@@ -415,12 +427,14 @@ def _two_metrics(text: str, cat: Catalogue) -> tuple[str, str] | None:
     return None
 
 
-def _values(raw: str, metric: str, two: tuple[str, str] | None) -> list[tuple[str, str, str]]:
+@lru_cache(maxsize=65536)
+def _values(raw: str, metric: str, two: tuple[str, str] | None) -> tuple[tuple[str, str, str], ...]:
     """The result value(s) of one printed cell as (value, metric, note): a citation after the number
     ("53.9 (Author et al., 2025)") and footnote markers ("71.2†") are taken off into the note; a
     cell packing two numbers ("35.02 | 62.26") is two values when the header or caption names two
     metrics (`two`); a printed change after the score ("91.8+3.3", "62.0 (-1.5)") goes to the note.
-    Empty, dash and non-numeric cells give nothing."""
+    Empty, dash and non-numeric cells give nothing. Cached (a tuple: shared by the callers): the
+    same printed values, dashes above all, recur in a report's tables."""
     text = " ".join((raw or "").split())
     note = ""
     cm = _CITATION.match(text) if len(text) <= _SHORT else None  # bounded: a hostile cell may be huge
@@ -431,14 +445,14 @@ def _values(raw: str, metric: str, two: tuple[str, str] | None) -> list[tuple[st
         marks = text.strip()[len(v) :].strip() if text.strip().startswith(v) else ""
         note = _join([note, f"marker {marks}" if marks else ""])
     if not v or DASH.match(v):
-        return []
+        return ()
     dm = GLUED_DELTA.match(v) if len(v) <= _SHORT else None
     if dm:  # a printed change after the score ("91.8+3.3"): the value is the score, the change a note
         v, note = dm.group("v").strip(), _join([note, dm.group("d").strip()])
     pm = _PACKED.match(v) if "|" in v and len(v) <= _SHORT else None  # "1633 / 91.4%" is one value as printed
     if pm and two and is_value(clean(pm.group("a"))) and is_value(clean(pm.group("b"))):
-        return [(clean(pm.group("a")), two[0], note), (clean(pm.group("b")), two[1], note)]
-    return [(v, metric, note)] if is_value(v) else []
+        return ((clean(pm.group("a")), two[0], note), (clean(pm.group("b")), two[1], note))
+    return ((v, metric, note),) if is_value(v) else ()
 
 
 def _mentions(name: str, names: list[str]) -> bool:

@@ -16,6 +16,7 @@ note; a report never fails because of its tables.
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
 from collections.abc import Callable
@@ -98,6 +99,8 @@ RESULT_ATTRIBUTE_COLUMNS = ["report_id", "page", "table", "model", "own", "attri
 
 _PAGE_OF_NOTE = re.compile(r"\bpage (\d+)\b")
 _NUM_TOKEN = re.compile(r"^\(?[-+]?\d+(?:[.,]\d+)*%?\)?$")
+#: A year or a number of one or two digits: no printed score (compiled once, not per job's process).
+_YEAR_OR_SMALL = re.compile(r"(19|20)\d\d|\d{1,2}")
 
 
 # --------------------------------------------------------------------------- PDF
@@ -126,10 +129,12 @@ def image_only_pages(doc: Document, cat: Catalogue, tables_on: set[int]) -> list
             continue
         lines = p.text.splitlines()
         caps = [ln for ln in lines if CAPTION.match(ln) or FIGURE_CAPTION.match(ln)]
-        if not caps or not any(names_benchmark(c, cat) for c in caps):
+        if not caps:
             continue
-        body_numbers = sum(1 for t in p.text.split() if _NUM_TOKEN.match(t) and not re.fullmatch(r"(19|20)\d\d|\d{1,2}", t))
-        if body_numbers < 5:
+        # the numbers first, counted up to five: most such pages print five or more, and then no
+        # caption need be looked up in the catalogue
+        numbers = (t for t in filter(_NUM_TOKEN.match, p.text.split()) if not _YEAR_OR_SMALL.fullmatch(t))
+        if sum(1 for _t in itertools.islice(numbers, 5)) < 5 and any(names_benchmark(c, cat) for c in caps):
             notes.append(f"scores shown only as images on page {p.label or p.number}")
     return notes
 

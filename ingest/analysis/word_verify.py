@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import operator
 import re
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -56,9 +57,11 @@ def _line_key(c: ResultCell) -> tuple[str, str, str]:
     return (norm_name(c.benchmark), norm_name(c.metric), norm_name(c.setting))
 
 
+@lru_cache(maxsize=65536)
 def value_format(value: str) -> tuple[int, bool, int] | None:
     """(decimals, percent, integer digits) of a plain number; None for anything else ("a / b",
-    "91.8+3.3", "70.8 ± 0.9"), which is never of a column's common format."""
+    "91.8+3.3", "70.8 ± 0.9"), which is never of a column's common format. Cached: the same
+    printed values recur in a report's tables."""
     v = "".join(value.split())
     m = _FORMAT.match(v)
     if not m:
@@ -67,21 +70,25 @@ def value_format(value: str) -> tuple[int, bool, int] | None:
     return (len(m.group(1) or ""), bool(m.group(2)), len(whole.lstrip("0")) or 1)
 
 
-def shared_heads(cells: list[ResultCell]) -> set[int]:
+def shared_heads(cells: list[ResultCell], lines: list[tuple[str, str, str]] | None = None) -> set[int]:
     """Indices of cells whose model and header line another cell of the table also has: which value
-    belongs to that name is ambiguous, whichever reading found it."""
-    keys = [(norm_name(c.model), *_line_key(c)) for c in cells]
+    belongs to that name is ambiguous, whichever reading found it. `lines`: each cell's
+    `_line_key` when the caller has them."""
+    if lines is None:
+        lines = [_line_key(c) for c in cells]
+    keys = [(norm_name(c.model), *k) for c, k in zip(cells, lines, strict=True)]
     heads = Counter(keys)
     return {i for i, k in enumerate(keys) if heads[k] > 1}
 
 
-def _odd_formats(cells: list[ResultCell]) -> set[int]:
+def _odd_formats(cells: list[ResultCell], lines: list[tuple[str, str, str]] | None = None) -> set[int]:
     """Indices of cells whose value is not of the common format of their benchmark line: decimals and
     percent sign as most of the line prints them, integer part within one digit of the line's
-    (one scale). A line of fewer than three values has no common format to test against."""
+    (one scale). A line of fewer than three values has no common format to test against.
+    `lines`: each cell's `_line_key` when the caller has them."""
     by_line: dict[tuple[str, str, str], list[int]] = {}
-    for i, c in enumerate(cells):
-        by_line.setdefault(_line_key(c), []).append(i)
+    for i, key in enumerate(lines if lines is not None else map(_line_key, cells)):
+        by_line.setdefault(key, []).append(i)
     odd: set[int] = set()
     for idx in by_line.values():
         fmts = {i: value_format(cells[i].value) for i in idx}
@@ -143,28 +150,36 @@ def _is_value(text: str) -> bool:
     return is_value(t) or bool(DASH.match(t))
 
 
+_X0 = operator.attrgetter("x0")
+
+
 def _lines(words: list[Word]) -> list[list[Word]]:
     """Words grouped by baseline (within a third of their size), top to bottom, left to right."""
     out: list[list[Word]] = []
+    head: Word | None = None  # the first word of the last line
     for w in sorted(words, key=lambda w: (w.base, w.x0)):
-        if out and abs(w.base - out[-1][0].base) <= max(out[-1][0].size, w.size, 1.0) / 3:
+        if head is not None and abs(w.base - head.base) <= max(head.size, w.size, 1.0) / 3:
             out[-1].append(w)
         else:
             out.append([w])
-    return [sorted(ln, key=lambda w: w.x0) for ln in out]
+            head = w
+    return [sorted(ln, key=_X0) if len(ln) > 1 else ln for ln in out]
 
 
 def phrases(words: list[Word]) -> list[list[Phrase]]:
     """The phrases of each line of `words`, top to bottom."""
     out: list[list[Phrase]] = []
     for i, ln in enumerate(_lines(words)):
-        groups: list[list[Word]] = [[ln[0]]]
+        cur = [ln[0]]
+        groups: list[list[Word]] = [cur]
+        prev = ln[0]  # the last word of the last phrase
         for w in ln[1:]:
-            cur = groups[-1]
-            if w.x0 - cur[-1].x1 > PHRASE_GAP_EM * max(w.size, cur[-1].size, 1.0):
-                groups.append([w])
+            if w.x0 - prev.x1 > PHRASE_GAP_EM * max(w.size, prev.size, 1.0):
+                cur = [w]
+                groups.append(cur)
             else:
                 cur.append(w)
+            prev = w
         alone = len(groups) == 1
         out.append([Phrase(" ".join(x.text for x in g), g[0].x0, g[-1].x1, i, tuple(g), alone) for g in groups])
     return out
@@ -238,7 +253,8 @@ class Columns:
         row = self._rows.get(key)
         if row is None:
             labels = tuple(p for p in self.lines[v.line] if p.x1 <= v.x0 and not p.value)
-            row = self._rows[key] = Row(labels, frozenset(_tokens(*(p.text for p in labels))), [_norm(p.text) for p in labels])
+            words = frozenset(_tokens(*(p.text for p in labels)))
+            row = self._rows[key] = Row(labels, words, [_norm(p.text) for p in labels], {})
         return row
 
     def splits(self, p: Phrase, line: int) -> bool:
@@ -260,6 +276,7 @@ class Row(NamedTuple):
     labels: tuple[Phrase, ...]
     words: frozenset[str]
     norms: list[str]
+    runs: dict[str, bool]  # a model's name (`norm_name`d) -> whether a run of the labels reads it
 
 
 class Column:
@@ -271,9 +288,8 @@ class Column:
         self._cols, self._v = cols, v
         self._raw = [cols.over(k, v) for k in range(len(cols.lines))]  # each line's phrases over the column
         self._multi = [any(len(p.words) > 1 for p in over) for over in self._raw]  # a phrase `line` may cut
-        x0, x1 = v.x0, v.x1
-        # the lines with a text phrase over the column
-        self._texts = [k for k, t in enumerate(cols.texts) if any(a < x1 and b > x0 for a, b in t)]
+        # the lines with a text phrase over the column (among each line's phrases over it)
+        self._texts = [k for k, over in enumerate(self._raw) if any(not p.value for p in over)]
         self._whole_k = [k for k, over in enumerate(self._raw) if len(over) == 1]  # lines of one phrase over it
         self._whole = [self._raw[k][0] for k in self._whole_k]  # and that phrase, uncut
         cuttable = [(k, p) for k, over in enumerate(self._raw) for p in over if len(p.words) > 1]
@@ -435,17 +451,38 @@ class LeftWords:
         return self._done[k]
 
 
+class Above:
+    """The text words of a region's lines, each with the first line that prints it: a word is
+    printed above line k when its first line is before k (one pass over the words, where a set
+    of the words above each line grew with every line)."""
+
+    def __init__(self, lines: list[list[Phrase]]) -> None:
+        self.first: dict[str, int] = {}
+        for k, ln in enumerate(lines):
+            for p in ln:
+                if not p.value:
+                    for t in _words(p.text):
+                        self.first.setdefault(t, k)
+
+
 class Around:
     """What the page prints around one value phrase, worked out once for every cell that may be it;
     the parts only some cells ask about (a model read from the column's lines, the label area's
     words) are worked out when first asked."""
 
-    def __init__(self, v: Phrase, cols: Columns, left: LeftWords, caption: str, above: frozenset[str]) -> None:
-        """`cols` and `left`: the region's `Columns` and `LeftWords`, kept for all its values;
-        `above`: the text words of the lines above the value."""
+    def __init__(self, v: Phrase, cols: Columns, left: LeftWords, caption: str, above: Above) -> None:
+        """`cols`, `left` and `above`: the region's `Columns`, `LeftWords` and `Above`, kept for all
+        its values."""
         self._v, self._col, self._left, self._caption = v, cols.column(v), left, caption
-        self.row, self.row_t, self.row_n = cols.row(v)  # the row's labels, their words and `_norm`ed texts
-        self.above = above  # every text word above the value's line
+        self.row, self.row_t, self.row_n, self._runs = cols.row(v)  # the row's labels, their words and `_norm`ed texts
+        self._above = above
+
+    def in_row(self, model: str) -> bool:
+        """Whether a run of the row's labels reads `model` (`_run_of`), found once per row and model."""
+        found = self._runs.get(model)
+        if found is None:
+            found = self._runs[model] = _run_of(self.row_n, model) is not None
+        return found
 
     @once
     def heads(self) -> tuple[Phrase, ...] | None:
@@ -472,10 +509,14 @@ class Around:
         """The label area's words, the column's, the caption's."""
         return self._left.of(self._v.x0), self._col.words(self._v.line, self.column)[0], _words(self._caption)
 
-    def in_context(self, words: set[str], more: frozenset[str] = frozenset()) -> bool:
-        """Whether every one of `words` is in `_context` or `more` (without building their union)."""
+    def in_context(self, words: set[str] | frozenset[str], above: bool = False) -> bool:
+        """Whether every one of `words` is in `_context` (without building their union), or, with
+        `above`, a text word of a line above the value's."""
         left, column, caption = self._context
-        return all(t in left or t in column or t in caption or t in more for t in words)
+        if not above:
+            return all(t in left or t in column or t in caption for t in words)
+        first, line = self._above.first, self._v.line
+        return all(t in left or t in column or t in caption or first.get(t, line) < line for t in words)
 
     @once
     def column_t(self) -> frozenset[str]:
@@ -490,12 +531,13 @@ def _place_agrees(c: ResultCell, a: Around, names: set[str], model: str, describ
     same for each value that may be the cell's); `described`: the words of the table's attribute
     cells (parameters, architecture), which may stand under a model's name over its column without
     being part of it."""
-    if not a.row or not a.heads:
+    row_t = a.row_t
+    if not a.row or not row_t <= names:
+        return False  # no row label, or one left out of its names: a lost label column or a glued one
+    if not a.heads:
         return False
-    row_t, head_t = a.row_t, a.head_t
-    if not row_t <= names:
-        return False  # a label of the row left out of its names: a lost label column or a glued one
-    in_row = _run_of(a.row_n, model) is not None  # a label, or labels side by side ("Llama3-8B" "[20]")
+    head_t = a.head_t
+    in_row = a.in_row(model)  # a label, or labels side by side ("Llama3-8B" "[20]")
     run = None if in_row else _run_of(a.column_n, model)  # the lines of one header over the value
     if c.model != REPORT_MODEL and not in_row and run is None:
         return False  # a model is the row's labels or the lines of one header
@@ -507,17 +549,17 @@ def _place_agrees(c: ResultCell, a: Around, names: set[str], model: str, describ
             return False  # a header line under the name, down to the first value, not in its names
     elif not head_t <= names:
         return False  # a header over the value left out of its names: a lost parent or sub-header
-    bench = _tokens(c.benchmark) - row_t - head_t
+    bench = _words(c.benchmark) - row_t - head_t
     if bench and not bench <= a.column_t:
         return False  # the benchmark printed neither on the row nor over the value
     # metric, setting and group: printed on the row, over the value, or in the label area (a corner
     # header, a group heading, a label printed once for several rows), or the caption
-    rest = _tokens(c.metric, c.setting) - row_t - head_t
+    rest = (_words(c.metric) | _words(c.setting)) - row_t - head_t
     if rest and not a.in_context(rest):
         return False
     # a group may also be a heading or spanning header above the row not over this value's column
-    group = _tokens(c.group) - row_t - head_t
-    return not group or a.in_context(group, a.above)
+    group = _words(c.group) - row_t - head_t
+    return not group or a.in_context(group, above=True)
 
 
 def verify_on_words(
@@ -532,23 +574,23 @@ def verify_on_words(
     attribute cells (`result_meaning.Table.attributes`)."""
     described = frozenset(_tokens(*(a.value for a in attributes or ()), *(a.benchmark for a in attributes or ())))
     x0, top, x1, bottom = box[:4]
-    inside = [w for w in words if x0 - 2 <= (w.x0 + w.x1) / 2 <= x1 + 2 and top - 2 <= (w.top + w.bottom) / 2 <= bottom + 2]
+    # a word's centre within 2 pt of the box, both sides doubled (exact: no division per word)
+    lo_x, hi_x, lo_y, hi_y = 2 * (x0 - 2), 2 * (x1 + 2), 2 * (top - 2), 2 * (bottom + 2)
+    inside = [w for w in words if lo_x <= w.x0 + w.x1 <= hi_x and lo_y <= w.top + w.bottom <= hi_y]
     lines = phrases(inside) if inside else []
     by_value: dict[str, list[Phrase]] = {}
     for ln in lines:
         for p in ln:
             if p.value:
                 by_value.setdefault(_score_key(p.text), []).append(p)
-    above: list[frozenset[str]] = [frozenset()]  # text words of the lines above each line
-    for ln in lines:
-        above.append(above[-1] | _tokens(*(p.text for p in ln if not p.value)))
+    above = Above(lines)
     seen: dict[tuple[int, float], Around] = {}
     left, cols = LeftWords(lines), Columns(lines)
 
     def at(v: Phrase) -> Around:
         key = (v.line, v.x0)
         if key not in seen:
-            seen[key] = Around(v, cols, left, caption, above[v.line])
+            seen[key] = Around(v, cols, left, caption, above)
         return seen[key]
 
     found: list[Phrase | None] = []
@@ -562,8 +604,9 @@ def verify_on_words(
     for v in found:
         if v is not None:
             claims[(v.line, v.x0)] = claims.get((v.line, v.x0), 0) + 1
-    shared = shared_heads(cells)
-    odd = _odd_formats(cells)
+    keys = [_line_key(c) for c in cells]
+    shared = shared_heads(cells, keys)
+    odd = _odd_formats(cells, keys)
     out = []
     for i, (c, v) in enumerate(zip(cells, found, strict=True)):
         if v is None:
@@ -574,5 +617,6 @@ def verify_on_words(
             why = ODD_FORMAT
         else:
             why = ""
-        out.append(c if c.review == why else replace(c, review=why))
+        # (built field by field: `dataclasses.replace` inspects the fields for every cell)
+        out.append(c if c.review == why else ResultCell(c.model, c.benchmark, c.value, c.metric, c.group, c.setting, c.note, why))
     return out

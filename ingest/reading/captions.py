@@ -45,6 +45,11 @@ def captions(lines: list[Line]) -> list[Caption]:
     return out
 
 
+#: Runs of white space, and a caption's first sentence (compiled once, not per job's process).
+_SPACES = re.compile(r"\s+")
+_SENTENCE = re.compile(r"^(.*?\.)(\s|$)")
+
+
 def caption_text(lines: list[Line], i: int) -> tuple[str, int]:
     """The caption's first sentence (it may wrap onto the next lines), and the index of its last
     line: the lines set tight below it without cells of their own, up to three, each under some of
@@ -61,8 +66,8 @@ def caption_text(lines: list[Line], i: int) -> tuple[str, int]:
         # a hyphen at a line end (pdfium may give it as a word of its own) ties the lines
         text = text[:-1].rstrip() + "-" + lines[j].text if text.endswith("-") else text + " " + lines[j].text
         j += 1
-    text = re.sub(r"\s+", " ", text).strip()
-    m = re.match(r"^(.*?\.)(\s|$)", text[8:])
+    text = _SPACES.sub(" ", text).strip()
+    m = _SENTENCE.match(text[8:])
     return (text[: 8 + m.end(1)] if m else text), j - 1
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import itertools
+import operator
 import re
 import statistics
 
@@ -64,15 +65,15 @@ def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-de
             start, end = m.span()
             # One space character the PDF itself contains (not one pdfium generated at a gap) joins
             # two words of one cell, however wide the font sets it.
-            spaced = prev_end >= 0 and text[prev_end:start] == " " and not generated(raw, prev_end)
+            spaced = prev_end >= 0 and start - prev_end == 1 and text[prev_end] == " " and not generated(raw, prev_end)
             prev_end = end
             k = count_rects(raw, start, end - start)
             if k <= 0:
                 continue
             if k == 1:
                 get_rect(raw, 0, rl, rt, rr, rb)
-                box = (cl.value, cb.value, cr.value, ct.value)
-                h0 = box[3] - box[1]
+                left, bottom, right, top = cl.value, cb.value, cr.value, ct.value
+                h0 = top - bottom
             else:
                 rects = []
                 for j in range(k):
@@ -84,14 +85,14 @@ def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-de
             if abs(last_base - base) < 0.5 and abs(last_h - h0) <= 0.15 * max(h0, 1.0):
                 size = last_size
             else:
-                size = get_size(raw, start) or h0
+                size = get_size(raw, start) or h0  # (a float either way: pdfium's size is a c_double)
                 last_base, last_h, last_size = base, h0, size
             if k == 1:  # the usual word: one rectangle, no part to split off
                 t = m.group()
                 if not t.isascii():
                     t = _plain(t)
                 if t:
-                    out.append(Word(t, box[0], box[2], height - box[3], height - box[1], base, float(size), spaced))
+                    out.append(Word(t, left, right, height - top, height - bottom, base, size, spaced))
                 continue
             if not all(abs(r[1] - rects[0][1]) < 0.5 * size for r in rects) or _gap_split(rects, size):
                 parts = _split_by_chars(raw, start, m.group(), height)  # a word broken across lines or a gap
@@ -188,16 +189,23 @@ def page_rules(page, max_depth: int = 3) -> list[tuple[float, float, float]]:  #
     return out
 
 
+_X0 = operator.attrgetter("x0")
+
+
 def group_lines(words: list[Word]) -> list[Line]:
     """Words with the same baseline (within a third of the font size) form a line, sorted by x."""
     lines: list[Line] = []
+    last: list[Word] = []  # the words of the last line
+    prev_base = 0.0  # the baseline of the word before (the last word of the last line)
     for w in sorted(words, key=lambda w: (round(w.base, 1), w.x0)):
-        if lines and abs(lines[-1].words[-1].base - w.base) <= 0.3 * max(w.size, 1):
-            lines[-1].words.append(w)
+        if lines and abs(prev_base - w.base) <= 0.3 * max(w.size, 1):
+            last.append(w)
         else:
-            lines.append(Line([w]))
+            last = [w]
+            lines.append(Line(last))
+        prev_base = w.base
     for ln in lines:
-        ln.words.sort(key=lambda w: w.x0)
+        ln.words.sort(key=_X0)
     return _raised_marks(lines)
 
 
@@ -229,10 +237,7 @@ def page_cell_gap(lines: list[Line]) -> float:
     """The cell gap of a page: CELL_GAP_EM, or more where the font sets wide word spaces (the
     median gap between words of a line, measured on the page's own text, times 1.35)."""
     gaps = [
-        (b.x0 - a.x1) / max(a.size, 1)
-        for ln in lines
-        for a, b in zip(ln.words, ln.words[1:], strict=False)
-        if 0 < (b.x0 - a.x1) < max(a.size, 1)
+        gap / size for ln in lines for a, b in itertools.pairwise(ln.words) if 0 < (gap := b.x0 - a.x1) < (size := max(a.size, 1))
     ]
     if len(gaps) < 20:
         return CELL_GAP_EM

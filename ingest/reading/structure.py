@@ -20,6 +20,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
+import operator
 from dataclasses import dataclass, field, replace
 
 from ingest.reading.pdf_words import group_lines, split_segments
@@ -364,12 +365,15 @@ def _pair_corners(segs: list[Seg]) -> list[tuple[float, float]]:
     return out
 
 
+_FIRST = operator.itemgetter(0)
+
+
 class _Corners:
     """Pair corners (A, B, line) sorted by falling A, with, for each prefix, the smallest B and the
     smallest B of another line than that one's (so a query can leave out its own line)."""
 
     def __init__(self, corners: list[tuple[float, float, int]]):
-        corners.sort(key=lambda c: -c[0])
+        corners.sort(key=_FIRST, reverse=True)  # by falling A (stable: equal A keep their order)
         self.neg_a = [-a for a, _, _ in corners]  # ascending, for bisect
         self.best: list[tuple[float, int, float]] = []  # per prefix: (smallest B, its line, smallest B of another line)
         b1, l1, b2 = float("inf"), -1, float("inf")
@@ -515,6 +519,9 @@ def _cells(pieces: list[Piece], rows: list[list[int]]) -> list[Cell]:
         slots.setdefault((row_of[p.line], p.c0), []).append(p)
     out: list[Cell] = []
     for (r, c), ps in sorted(slots.items()):
+        if len(ps) == 1:  # most slots hold one piece: its text, to its last column
+            out.append(Cell(r, c, ps[0].seg.text, 1, ps[0].c1 - c + 1))
+            continue
         ps.sort(key=lambda p: (p.line, p.seg.x0))
         lines_text: list[str] = []
         last_line = -1
@@ -529,6 +536,9 @@ def _cells(pieces: list[Piece], rows: list[list[int]]) -> list[Cell]:
     return _drop_overlaps(out)
 
 
+_COL = operator.attrgetter("col")
+
+
 def _drop_overlaps(cells: list[Cell]) -> list[Cell]:
     """A spanning cell covering another cell of its row is cut short before it (cells never overlap)."""
     out: list[Cell] = []
@@ -536,7 +546,7 @@ def _drop_overlaps(cells: list[Cell]) -> list[Cell]:
     for c in cells:
         by_row.setdefault(c.row, []).append(c)
     for row in by_row.values():
-        row.sort(key=lambda c: c.col)
+        row.sort(key=_COL)
         for k, c in enumerate(row):
             nxt = row[k + 1].col if k + 1 < len(row) else None
             span = max(c.col_span if nxt is None else min(c.col_span, nxt - c.col), 1)

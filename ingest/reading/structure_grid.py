@@ -40,6 +40,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from ingest.reading.structure import Cell, Table
 from ingest.reading.table_text import DASH, SIZE, Grid, GridRow, is_value
@@ -469,9 +470,12 @@ def _join_comma_columns(body: list[tuple[int, list[str], list[str]]], n_lab: int
         nxt += 1
 
 
+_COMMA = re.compile(r"\s*,\s*")
+
+
 def _list(text: str) -> bool:
     """Whether a label is a list of items ("P1 , P2 , P4", "A1 ∼ B4, B6"), not a name."""
-    return len([part for part in re.split(r"\s*,\s*", text) if part.strip()]) >= 3
+    return len([part for part in _COMMA.split(text) if part.strip()]) >= 3
 
 
 def _labels(cells: dict[tuple[int, int], Cell], r: int, n_lab: int) -> list[str]:
@@ -519,11 +523,14 @@ def _sizes_over_scores(rest: list[str], cells: dict[tuple[int, int], Cell], r: i
     return any(_number(x) for x in below) and not any(SIZE.match(x) for x in below)
 
 
+@lru_cache(maxsize=65536)
 def _number(text: str) -> bool:
+    """A number (cached, like `_value`: `panels` and `grid_from_table` ask it of the same cells)."""
     t = text.strip()
     return is_value(t) and not DASH.match(t)
 
 
+@lru_cache(maxsize=65536)
 def _value(text: str) -> bool:
     t = text.strip()
     return bool(t) and (is_value(t) or bool(DASH.match(t)))

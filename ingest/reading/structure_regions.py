@@ -150,16 +150,20 @@ def _side_columns(lines: list[Line]) -> tuple[float, float, float, int] | None:
     work, budget = 0, BAND_WORK_PER_LINE * len(lines)
     tried: dict[tuple[float, float, int], set[int]] = {}  # gutter -> lines of the bands it failed in
     for k, ln in enumerate(lines):
+        if len(ln.segs) < 2:
+            continue  # one segment: one block
         blocks = _blocks(ln)
         if len(blocks) < 2:
             continue
-        sides = [_prose_block(b) for b in blocks]
-        if sides[0] and not any(sides[1:]):
-            lo, hi, side = blocks[0][-1].x1, blocks[1][0].x0, -1
-        elif sides[-1] and not any(sides[:-1]):
-            lo, hi, side = blocks[-2][-1].x1, blocks[-1][0].x0, 1
-        else:
+        # prose in the first block or the last, not both, and in no block between (a row of a
+        # table, prose in neither end block, is passed without a look at the blocks between)
+        first, last = _prose_block(blocks[0]), _prose_block(blocks[-1])
+        if first == last or any(_prose_block(b) for b in blocks[1:-1]):
             continue
+        if first:
+            lo, hi, side = blocks[0][-1].x1, blocks[1][0].x0, -1
+        else:
+            lo, hi, side = blocks[-2][-1].x1, blocks[-1][0].x0, 1
         if k in tried.get((lo, hi, side), ()):  # in a band this gutter failed in: the same band, the same answer
             continue
         g = (lo + hi) / 2
@@ -247,14 +251,15 @@ def _kind(ln: Line, width: float) -> str:
     words = ln.words
     if len(segs) >= 4 and _repeated_cells(segs):
         return "tab"  # the same sub-headers over each group of columns ("func param p_v func ..."), however lower-case
-    lower = sum(1 for w in words if w.text[:1].islower()) / max(len(words), 1)
-    if len(words) >= 8 and lower >= 0.5 and ln.x1 - ln.x0 > 0.6 * width and sum(is_value(w.text) for w in words) <= 1:
+    # mostly lower-case words (counted only on a line of eight or more: the tests below ask no other)
+    lower = len(words) >= 8 and sum(1 for w in words if w.text[:1].islower()) >= 0.5 * len(words)
+    if lower and ln.x1 - ln.x0 > 0.6 * width and sum(is_value(w.text) for w in words) <= 1:
         return "prose"  # a justified line of a paragraph (wide word spaces split it)
     if len(segs) >= 2:
         if all(_prose_seg(s.text) for s in segs):
             return "prose"  # text columns side by side
         return "tab"
-    if len(words) >= 8 and lower >= 0.5 and ln.x1 - ln.x0 > 0.4 * width:
+    if lower and ln.x1 - ln.x0 > 0.4 * width:
         return "prose"
     return "one"
 
@@ -262,7 +267,10 @@ def _kind(ln: Line, width: float) -> str:
 def _repeated_cells(segs: list[Seg]) -> bool:
     """Most of a line's segments repeat another of its segments (sub-headers printed once under
     each group of columns): a sentence does not repeat most of its words."""
-    counts = Counter(s.text for s in segs)
+    texts = [s.text for s in segs]
+    if len(set(texts)) == len(texts):
+        return False  # no text repeated (most lines): nothing to count
+    counts = Counter(texts)
     return 2 * sum(n for n in counts.values() if n >= 2) >= len(segs) + 1
 
 
