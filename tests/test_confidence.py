@@ -12,6 +12,7 @@ from ingest.analysis.annotate import annotate
 from ingest.analysis.confidence import (
     BASE_FEATURES,
     FEATURES,
+    KIND_ONLY,
     MODEL_PATH,
     PER_KIND,
     DocContext,
@@ -21,6 +22,7 @@ from ingest.analysis.confidence import (
     load_model,
     parse_model,
     unsure,
+    with_doc_methods,
 )
 from ingest.analysis.evidence import Sentence, sentences
 from ingest.analysis.lens import DEFAULT_LENS, load_lens
@@ -50,6 +52,36 @@ def test_features_count_independent_sentences_and_where_they_stand() -> None:
     assert f["kind_algorithm"] == 1.0 and f["kind_level"] == 0.0 and f["definition"] == 1.0
 
 
+def test_document_structure_features_and_stage_talk_outside_own_work() -> None:
+    """Headings and sentences per heading are facts of the document (no per-kind copies); the stage named
+    outside the authors' own work counts only for a cell of methods mentioned (issue 33, doubt)."""
+    ctx = DocContext(frozenset(), 200, headings=4, topic_not_own=6)
+    ment = features(Support("mentioned", default=True), ctx)
+    alg = features(Support("algorithm", default=True), ctx)
+    assert ment["doc_headings"] == alg["doc_headings"] == round(math.log1p(4), 4)
+    assert ment["sents_per_heading"] == round(math.log1p(50), 4)
+    assert ment["topic_not_own"] == round(math.log1p(6), 4) and alg["topic_not_own"] == 0.0
+    assert not any(k.endswith((":doc_headings", ":sents_per_heading", ":topic_not_own")) for k in FEATURES)
+    # the methods a document names: per kind only, and set after the algorithm dimensions are read
+    multi = features(Support("multi", default=True), DocContext(methods=3))
+    assert multi["multi:doc_methods"] == round(math.log1p(3), 4) and "doc_methods" not in multi
+    assert with_doc_methods(multi, 5)["multi:doc_methods"] == round(math.log1p(5), 4)
+    # no heading at all: the whole text under one
+    assert features(Support("level", default=True), DocContext(sentences=30))["sents_per_heading"] == round(math.log1p(30), 4)
+
+
+def test_annotate_counts_headings_and_stage_sentences_outside_own_work(lens) -> None:
+    segs = [Segment("body", 1, "1", "2 Related Work\nPrior work applies reinforcement learning to reasoning [3].\n"
+                                    "3 Training\nWe adopt GRPO as our RL algorithm with a rule-based reward.")]  # fmt: skip
+    cells = annotate(sentences(segs), lens).cells
+    ment = next(c for d, c in cells.items() if lens.dimension(d).kind == "mentioned")
+    assert ment.features is not None and ment.features["topic_not_own"] == round(math.log1p(1), 4)
+    assert ment.features["doc_headings"] == round(math.log1p(2), 4)
+    # the distinct methods the algorithm evidence names, on every cell under its own kind only
+    assert all(c.features and f"{lens.dimension(d).kind}:doc_methods" in c.features for d, c in cells.items())
+    assert ment.features["mentioned:doc_methods"] == round(math.log1p(1), 4)  # GRPO
+
+
 def test_committed_model_loads_and_covers_only_known_features() -> None:
     data = json.loads(MODEL_PATH.read_text(encoding="utf-8"))
     model = parse_model(data)
@@ -75,7 +107,7 @@ def test_unreadable_model_file_falls_back(tmp_path) -> None:
 
 def own_features(kind: str) -> set[str]:
     """A cell stores the shared features and its own kind's copies (the other kinds' are 0, not stored)."""
-    return set(BASE_FEATURES) | {f"{kind}:{f}" for f in PER_KIND}
+    return set(BASE_FEATURES) | {f"{kind}:{f}" for f in (*PER_KIND, *KIND_ONLY)}
 
 
 def test_every_automatic_cell_gets_a_probability_and_its_features(lens) -> None:

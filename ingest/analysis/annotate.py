@@ -74,7 +74,7 @@ from ingest.analysis.annotate_common import (
 )
 from ingest.analysis.annotate_levels import _level
 from ingest.analysis.codebook import derived_value, stage_values
-from ingest.analysis.confidence import DocContext, Model, Support, background, load_model, summary
+from ingest.analysis.confidence import DocContext, Model, Support, background, load_model, summary, with_doc_methods
 from ingest.analysis.cues import (
     FLAGS,
     CueSet,
@@ -291,6 +291,27 @@ def _skipped(sents: list[Sentence], lens: Lens) -> set[int]:
     return {s.index for s in sents if s.heading and skipped[s.heading]}
 
 
+def _with_methods(cells: dict[str, Cell], evidence: list[EvidenceRow], lens: Lens, model: Model) -> dict[str, Cell]:
+    """Every cell with the document's count of distinct methods named (known only once the algorithm
+    dimensions are read) among its features, and its confidence from them."""
+    kinds = {d.id: d.kind for d in lens.dimensions}
+    n = len({r.category for r in evidence if kinds.get(r.dimension) == "algorithm"})
+    out = {}
+    for dim, cell in cells.items():
+        if cell.features is None:
+            out[dim] = cell
+            continue
+        feats = with_doc_methods(cell.features, n)
+        out[dim] = replace(cell, features=feats, confidence=model.predict(feats))
+    return out
+
+
+def _topic_not_own(sents: list[Sentence], other: set[int], lens: Lens) -> int:
+    """Sentences naming the lens's stage (`no_stage.stage_headings`) that are not the authors' own work."""
+    stage = alternation(lens.no_stage.stage_headings) if lens.no_stage else None
+    return 0 if stage is None else sum(s.index in other and rx_hit(stage, s.text) for s in sents)
+
+
 def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues", model: Model | None = None) -> Annotation:
     """Every dimension of the lens for one document: a `Cell` per dimension and the ranked evidence.
 
@@ -305,12 +326,18 @@ def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues", model
     sim = _Similarity(sents, lens) if ranking == "tfidf" else None
     skip = _skipped(sents, lens)
     is_summary = alternation(lens.background_headings)
-    ctx = DocContext(background(sents, is_summary), len(sents), summary(sents, is_summary))
     model = model or load_model()
     kept = [s for s in sents if s.index not in skip]
     low = Folded()  # each sentence folded once for all dimensions
     # codebook: only sentences on the authors' own training are evidence of use (sentence roles)
     other = set(roles(sents, lens, low))
+    ctx = DocContext(
+        background(sents, is_summary),
+        len(sents),
+        summary(sents, is_summary),
+        headings=len({s.heading for s in sents if s.heading}),
+        topic_not_own=_topic_not_own(sents, other, lens),
+    )
     own = [s for s in kept if s.index not in other]
     cells: dict[str, Cell] = {}
     evidence: list[EvidenceRow] = []
@@ -333,5 +360,6 @@ def annotate(sents: list[Sentence], lens: Lens, ranking: Ranking = "cues", model
             continue
         evidence += rows
     _no_stage(cells, own, lens, ctx, model)
+    cells = _with_methods(cells, evidence, lens, model)
     cells = {d.id: cells[d.id] for d in lens.dimensions if d.id in cells}  # table order
     return Annotation(lens.id, lens.fingerprint, cells, tuple(evidence))

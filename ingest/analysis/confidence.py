@@ -15,7 +15,14 @@ plain facts about the evidence, so the model stays explainable:
   on the topic that fire no indicator, so "none" for a report that says much on agents is less sure);
 * where the supporters stand also counts against: `n_background` (summary sections);
 * each of these also per kind of dimension (`PER_KIND`: "multi:n_values" …), so that a fact may weigh
-  differently in a reward-source cell and in a level (measured leave-one-document-out, issue 33).
+  differently in a reward-source cell and in a level (measured leave-one-document-out, issue 33);
+* how well the document's structure was recovered (`DOC_FEATURES`, not copied per kind): its distinct
+  headings (`doc_headings`) and sentences per heading (`sents_per_heading`). The sentence roles and the
+  summary / method split are read from headings, so a long text under few headings (a post, or a report
+  whose headings the extractor missed) leaves every cell less sure;
+* for a cell listing methods only mentioned, the document's sentences naming the lens's stage that are not
+  the authors' own work (related work, future work, citations …; `topic_not_own`): a report that says much
+  about others' RL has more to mention than the names the cues know, so an empty or short list is less sure.
 
 The model is a logistic regression (log-loss fit: its output is a calibrated probability on the
 data it was fit on) trained by `eval/train_confidence.py` on the labelled documents and on every
@@ -54,12 +61,23 @@ BASE_FEATURES: tuple[str, ...] = (
     "n_other",
     "margin",
     "doc_size",
+    "doc_headings",
+    "sents_per_heading",
+    "topic_not_own",
 )
+#: Facts of the whole document (or of one kind only) that are not copied per kind (eval/doubt_features.py).
+DOC_FEATURES: tuple[str, ...] = ("doc_headings", "sents_per_heading", "topic_not_own")
 #: The evidence features read per kind of dimension: the same fact weighs differently in a reward-source
 #: cell (several values, each needing support) and in a level (a count of indicators); each cell carries
 #: a copy of them named "<kind>:<feature>" for its own kind, 0 for the others.
-PER_KIND: tuple[str, ...] = tuple(f for f in BASE_FEATURES if not f.startswith("kind_"))
-FEATURES = (*BASE_FEATURES, *(f"{k}:{f}" for k in KINDS for f in PER_KIND))
+PER_KIND: tuple[str, ...] = tuple(f for f in BASE_FEATURES if not f.startswith("kind_") and f not in DOC_FEATURES)
+#: Facts read per kind only (no shared copy): `doc_methods`, the distinct methods the document's algorithm
+#: evidence names (log). A report that discusses many methods leaves more room to take a mentioned method
+#: for the one used, or a method's reward for the report's; how much that weighs depends on the kind of
+#: cell (eval/doubt_features.py, "doc_methods per kind"). Known only once the algorithm dimensions are read,
+#: so annotate sets it on every cell afterwards (`with_doc_methods`).
+KIND_ONLY: tuple[str, ...] = ("doc_methods",)
+FEATURES = (*BASE_FEATURES, *(f"{k}:{f}" for k in KINDS for f in (*PER_KIND, *KIND_ONLY)))
 #: A cell is "confident" at or above this probability (declared, not fitted: see docs/comparison.md).
 DEFAULT_THRESHOLD = 0.9
 #: The threshold of a model that labels nothing confident: no cut was right >= 95% of the time held out
@@ -91,6 +109,9 @@ class DocContext:
     background: frozenset[int] = frozenset()  # indices of sentences in summary sections
     sentences: int = 0  # evidence sentences in the document (long reports have richer labels)
     summary: frozenset[int] = frozenset()  # indices of sentences under a summary heading (not before the first)
+    headings: int = 0  # distinct headings the sentences stand under
+    topic_not_own: int = 0  # sentences naming the lens's stage that are not the authors' own work (sentence roles)
+    methods: int = 0  # distinct methods the document's algorithm evidence names
 
 
 def features(sup: Support, ctx: DocContext) -> dict[str, float]:
@@ -114,9 +135,21 @@ def features(sup: Support, ctx: DocContext) -> dict[str, float]:
         n_other=math.log1p(sup.n_other),
         margin=float(min(sup.margin, 3)),
         doc_size=math.log10(1 + ctx.sentences),
+        doc_headings=math.log1p(ctx.headings),
+        sents_per_heading=math.log1p(ctx.sentences / max(1, ctx.headings)),
+        topic_not_own=math.log1p(ctx.topic_not_own) if sup.kind == "mentioned" else 0.0,
     )
     out.update({f"{sup.kind}:{f}": out[f] for f in PER_KIND})
+    out[f"{sup.kind}:doc_methods"] = math.log1p(ctx.methods)
     return {k: round(v, 4) for k, v in out.items()}
+
+
+def with_doc_methods(feats: dict[str, float], methods: int) -> dict[str, float]:
+    """A cell's features with the document's count of distinct methods named (`KIND_ONLY`) set for its kind."""
+    kind = next((k for k in KINDS if feats.get(f"kind_{k}")), None)
+    if kind is None:
+        return feats
+    return {**feats, f"{kind}:doc_methods": round(math.log1p(methods), 4)}
 
 
 @dataclass(frozen=True)
