@@ -40,6 +40,8 @@ DEFERRED: list[tuple[str, str, str]] = [
     ("ingest.cli", "tqdm", "runs without a progress bar"),
     ("ingest.cli", "ingest.run.isolate", "every command but discover"),
     ("ingest.cli", "ingest.tables_command", "every command but tables"),
+    ("ingest.analysis.results", "ingest.analysis.results_pdf", "the driver and Markdown/HTML reports (pdfium, the structure stage)"),
+    ("ingest.pipeline_steps", "ingest.analysis.results_pdf", "the driver and Markdown/HTML reports (pdfium, the structure stage)"),
     ("ingest.pipeline", "ingest.outputs.tables", "ingest workers (only the driver rebuilds the tables)"),
     ("ingest.pipeline", "pandas", "runs that update existing tables (only a first build converts rows through pandas)"),
     ("ingest.outputs.export", "ingest.outputs.study_tables", "a CSV export straight from Arrow"),

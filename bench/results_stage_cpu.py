@@ -55,7 +55,7 @@ def _cold_cpu(pdfs: list[Path]) -> float:
     """CPU seconds of `read_results` summed over `pdfs`, each in a process forked from this one
     (warmed as ingest's worker server is), with the pages its extraction kept open."""
     import ingest.pipeline  # noqa: F401  (the worker server preloads it)
-    from ingest.analysis.results import may_hold_table
+    from ingest.analysis.results_pdf import may_hold_table
     from ingest.reading.extract import KeptPages
     from ingest.run.warm import warm_caches
 
