@@ -77,6 +77,7 @@ PRELOAD = [
     "ingest.run.child",
     "ingest.pipeline",
     "ingest.analysis.results_pdf",  # a PDF's results stage (the pipeline imports it only for a PDF)
+    "ingest.reading.markdown",  # a post's extraction (imported only to extract one)
     "pypdfium2",
     "httpx",
     "ingest.run.preload",
