@@ -59,7 +59,7 @@ def _cold_cpu(pdfs: list[Path], profile_dir: Path | None = None) -> float:
     (warmed as ingest's worker server is), with the pages its extraction kept open; with
     `profile_dir`, each child's `read_results` runs under cProfile and writes its stats there."""
     import ingest.pipeline  # noqa: F401  (the worker server preloads it)
-    from ingest.analysis.results import may_hold_table
+    from ingest.analysis.results_pdf import may_hold_table
     from ingest.reading.extract import KeptPages
     from ingest.run.warm import warm_caches
 

@@ -23,7 +23,7 @@ from ingest.analysis.evidence import sentences
 from ingest.analysis.keywords import count_keywords
 from ingest.analysis.lens import Lens
 from ingest.analysis.lexicon import Lexicon
-from ingest.analysis.results import may_hold_table, read_results, results_key, status_note
+from ingest.analysis.results import read_results, results_key, status_note
 from ingest.common.atomic import describe_os_error
 from ingest.common.document import EXTRACTOR_VERSION, TRUNCATED, Document, ExtractionError
 from ingest.common.records import Analysis, Bundle, Meta, SectionRow
@@ -165,7 +165,11 @@ def compute(task: Task, progress: Progress | None = None) -> Computed:
                 path = Path(tmp) / f"source{Path(task.source).suffix[:16]}"
                 path.write_bytes(task.data)
             # Freshly extracted with pdfium, the pages that may hold a table stay open for the results stage.
-            kept = KeptPages(may_hold_table) if doc is None and settings.engine == "pdfium" else None
+            kept = None
+            if doc is None and settings.engine == "pdfium":
+                from ingest.analysis.results_pdf import may_hold_table  # the PDF half: not in a driver
+
+                kept = KeptPages(may_hold_table)
             try:
                 if doc is None:
                     doc = extract_file(path, engine=settings.engine, max_pages=settings.max_pages, progress=progress, keep=kept)

@@ -272,6 +272,26 @@ def test_plain_runs_never_import_dask():
     assert subprocess.run([sys.executable, "-c", code], cwd=REPO).returncode == 0
 
 
+
+#: Modules only a worker reading a document needs: the driver of `python -m ingest NEW.yaml` never
+#: imports them (bench/import_costs.py prints what each spares), the forkserver preloads them.
+WORKER_ONLY = ("ingest.analysis.results_pdf", "pypdfium2", "ingest.reading.structure_regions", "ingest.reading.markdown")
+
+
+def test_the_ingest_driver_imports_no_document_reader():
+    code = (
+        "import sys, ingest.cli, ingest.pipeline, ingest.pipeline_steps, ingest.outputs.tables\n"
+        f"print(' '.join(m for m in {WORKER_ONLY!r} if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == [], out.stderr
+
+
+def test_the_forkserver_preloads_the_document_readers_the_driver_defers():
+    from ingest.run.executor import PRELOAD
+
+    assert {"ingest.analysis.results_pdf", "ingest.reading.markdown", "pypdfium2"} <= set(PRELOAD)
+
 def test_workers_use_the_drivers_package_even_from_another_checkouts_folder(tmp_path):
     """A folder holding another `ingest` (an older checkout) must not shadow the driver's in the workers."""
     (tmp_path / "ingest").mkdir()

@@ -146,7 +146,8 @@ def test_pages_kept_open_by_extraction_give_the_same_results_as_reloading_them(c
     import dataclasses
 
     from ingest.analysis.benchmarks import load_catalogue
-    from ingest.analysis.results import candidate_pages, may_hold_table, read_results
+    from ingest.analysis.results import read_results
+    from ingest.analysis.results_pdf import candidate_pages, may_hold_table
     from ingest.reading.extract import KeptPages, extract_file
 
     cat = load_catalogue()

@@ -29,7 +29,6 @@ from ingest.common.document import (
     Page,
     magic_kind,
 )
-from ingest.reading.markdown import extract_html, extract_markdown
 from ingest.reading.textnorm import dehyphenate, normalize
 
 Engine = Literal["pdfium", "pdfplumber"]
@@ -110,6 +109,9 @@ def extract_file(
     if len(raw) > limits.max_file_bytes:  # the file grew since stat
         raise _size_error(len(raw), limits.max_file_bytes, "the file")
     encoding = _text_encoding(raw)
+    # Imported here: a process that extracts no post (the driver, a cached text, a PDF) is spared it.
+    from ingest.reading.markdown import extract_html, extract_markdown
+
     if kind == "html":
         doc = extract_html(raw.decode(encoding), limits=limits)
     else:

@@ -72,7 +72,16 @@ from ingest.run.mainmod import main_unnamed
 
 #: Modules the forkserver imports once, so each job's process starts with them loaded (the
 #: supervisor and worker bodies are in `ingest.run.child`, which `ingest.run.executor` imports).
-PRELOAD = ["ingest.run.executor", "ingest.run.child", "ingest.pipeline", "pypdfium2", "httpx", "ingest.run.preload"]
+PRELOAD = [
+    "ingest.run.executor",
+    "ingest.run.child",
+    "ingest.pipeline",
+    "ingest.analysis.results_pdf",  # a PDF's results stage (the pipeline imports it only for a PDF)
+    "ingest.reading.markdown",  # a post's extraction (imported only to extract one)
+    "pypdfium2",
+    "httpx",
+    "ingest.run.preload",
+]
 
 
 def default_jobs() -> int:
