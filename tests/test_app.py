@@ -7,6 +7,7 @@ and the JSON spec the page actually sent (an UnknownElement's `proto.spec`).
 from __future__ import annotations
 
 import base64
+import html
 import json
 import re
 from pathlib import Path
@@ -20,7 +21,6 @@ from ingest.analysis.lens import load_lens
 from ingest.store.store import Store
 from tests.app_fixtures import QUOTE, copy_built, copy_store, html_tables
 from views import compare, htmlchart, matrix
-from views.plain import escape_md
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 REPO = Path(__file__).resolve().parents[1]
@@ -252,9 +252,10 @@ def test_second_lens_shows_its_own_columns_everywhere(pipeline_store, tmp_path: 
     at = run_app("evidence")
     assert [o for o in at.selectbox(key="dim").options if o != "—"] == [d.label for d in other.dimensions]
     at = run_app("review")  # the Review page reads the active lens too (it once loaded the default one)
-    shown = " ".join(m.value for m in at.markdown)
-    assert all(f"**{escape_md(d.label)}**" in shown for d in other.dimensions)
-    assert not any(f"**{escape_md(lab)}**" in shown for lab in LABELS.values() if lab not in {d.label for d in other.dimensions})
+    shown = html_of(at)  # each cell is one HTML block whose label is <strong>, escaped (views/review.cell_html)
+    assert all(f"<strong>{html.escape(d.label)}</strong>" in shown for d in other.dimensions)
+    own = {d.label for d in other.dimensions}
+    assert not any(f"<strong>{html.escape(lab)}</strong>" in shown for lab in LABELS.values() if lab not in own)
     from ingest.outputs import export
 
     summary = export.TABLES["summary"](Store(data))
