@@ -594,10 +594,15 @@ def verify_on_words(
         return seen[key]
 
     found: list[Phrase | None] = []
+    named: dict[tuple[str, ...], set[str]] = {}  # a cell's names -> their words (cells share them by row and column)
     for c in cells:
         hits = []
         if maybe := by_value.get(_score_key(c.value)):
-            names, model = _tokens(c.model, c.benchmark, c.metric, c.setting, c.group, c.note), norm_name(c.model)
+            key = (c.model, c.benchmark, c.metric, c.setting, c.group, c.note)
+            names = named.get(key)
+            if names is None:
+                names = named[key] = _tokens(*key)
+            model = _norm(c.model)
             hits = [v for v in maybe if _place_agrees(c, at(v), names, model, described)]
         found.append(hits[0] if len(hits) == 1 else None)
     claims: dict[tuple[int, float], int] = {}

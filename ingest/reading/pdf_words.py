@@ -82,7 +82,7 @@ def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-de
                 h0 = rects[0][3] - rects[0][1]
             get_origin(raw, start, rox, ro)
             base = height - oy.value
-            if abs(last_base - base) < 0.5 and abs(last_h - h0) <= 0.15 * max(h0, 1.0):
+            if abs(last_base - base) < 0.5 and abs(last_h - h0) <= 0.15 * (1.0 if h0 < 1.0 else h0):
                 size = last_size
             else:
                 size = get_size(raw, start) or h0  # (a float either way: pdfium's size is a c_double)
@@ -198,7 +198,7 @@ def group_lines(words: list[Word]) -> list[Line]:
     last: list[Word] = []  # the words of the last line
     prev_base = 0.0  # the baseline of the word before (the last word of the last line)
     for w in sorted(words, key=lambda w: (round(w.base, 1), w.x0)):
-        if lines and abs(prev_base - w.base) <= 0.3 * max(w.size, 1):
+        if lines and abs(prev_base - w.base) <= 0.3 * (1 if w.size < 1 else w.size):
             last.append(w)
         else:
             last = [w]
@@ -279,7 +279,7 @@ def split_segments(words: list[Word], gap_em: float = CELL_GAP_EM) -> list[Seg]:
     for w in words:
         if prev is not None:
             gap = w.x0 - prev.x1
-            size = max(w.size, 1)
+            size = 1 if w.size < 1 else w.size  # max(w.size, 1) without the call
             if (
                 gap < gap_em * size
                 or (w.spaced and gap < 0.75 * size)

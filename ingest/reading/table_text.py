@@ -7,7 +7,6 @@ Shared by the PDF reader (`ingest.reading.pdf_words`, the structure stage and it
 from __future__ import annotations
 
 import re
-import statistics
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -92,6 +91,17 @@ class Seg:
         return self.words[-1].x1
 
 
+def _median(xs: list[float]) -> float:
+    """`statistics.median` of a non-empty list, without its generic checks (a page's lines ask it
+    thousands of times); the same value: the middle one, or the mean of the two middle ones."""
+    if len(xs) == 1:
+        return xs[0]
+    xs.sort()
+    n = len(xs)
+    i = n // 2
+    return xs[i] if n % 2 else (xs[i - 1] + xs[i]) / 2
+
+
 @dataclass
 class Line:
     """Words on one baseline. Its extent, baseline and size are read many times while regions are
@@ -103,19 +113,19 @@ class Line:
 
     @once
     def top(self) -> float:
-        return min(w.top for w in self.words)
+        return min([w.top for w in self.words])
 
     @once
     def bottom(self) -> float:
-        return max(w.bottom for w in self.words)
+        return max([w.bottom for w in self.words])
 
     @once
     def base(self) -> float:
-        return statistics.median(w.base for w in self.words)
+        return _median([w.base for w in self.words])
 
     @once
     def size(self) -> float:
-        return max(statistics.median(w.size for w in self.words), 1.0)
+        return max(_median([w.size for w in self.words]), 1.0)
 
     @once
     def text(self) -> str:  # read only once `segs` is set
