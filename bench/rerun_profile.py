@@ -26,6 +26,7 @@ sys.path.insert(0, str(REPO))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from bench.app_interactions import DRAWN, IDLE, INTERACTIONS, OBSERVER, PAGES, act  # noqa: E402
+from bench.results_log import recorded  # noqa: E402
 from ingest.analysis.lens import load_lens  # noqa: E402
 from ingest.store.store import Store  # noqa: E402
 from tests.test_browser import CHROME_ARGS, CHROMIUM, start_app, stop  # noqa: E402
@@ -141,4 +142,5 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    with recorded(__file__):
+        raise SystemExit(main())

@@ -115,7 +115,7 @@ def test_a_summed_score_column_is_not_flagged_as_a_percentage_above_100():
 
 
 def test_short_names_the_report_defines_for_its_own_model_are_own():
-    from ingest.analysis.result_meaning import defined_names, is_own, own_names
+    from ingest.analysis.own_model import defined_names, is_own, own_names
 
     text = "We introduce Lens Reasoner 7B (LR-7B), trained with RL. We compare with Other Model (OM)."
     defined = defined_names([text], {"LR-7B", "OM", "Alpha-8B"})

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from ingest.analysis.benchmarks import load_catalogue, norm_name
-from ingest.analysis.result_meaning import REPORT_MODEL
+from ingest.analysis.own_model import REPORT_MODEL
 from ingest.analysis.results import (
     RESULT_COLUMNS,
     RESULTS_VERSION,

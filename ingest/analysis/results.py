@@ -21,16 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ingest.analysis.benchmarks import Catalogue, load_catalogue
-from ingest.analysis.result_meaning import (
-    Table,
-    cell_flag,
-    clean,
-    defined_names,
-    is_own,
-    own_model_name,
-    own_names,
-    score_of,
-)
+from ingest.analysis.own_model import defined_names, is_own, own_model_name, own_names
+from ingest.analysis.result_meaning import Table, cell_flag, clean, score_of
 from ingest.analysis.results_web import html_tables, markdown_tables
 from ingest.common.document import Document
 from ingest.common.records import Results, ResultTable

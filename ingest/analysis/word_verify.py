@@ -26,17 +26,17 @@ from __future__ import annotations
 
 import bisect
 import itertools
-import operator
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
 from ingest.analysis.benchmarks import norm_name
-from ingest.analysis.result_meaning import GLUED_DELTA, REPORT_MODEL, clean
+from ingest.analysis.own_model import REPORT_MODEL
+from ingest.analysis.result_meaning import GLUED_DELTA, clean
+from ingest.analysis.word_phrases import Phrase, cut, phrases, splits, tokens, words_of
 from ingest.common.records import ResultCell
-from ingest.reading.table_text import DASH, Word, is_value, once
+from ingest.reading.table_text import Word, once
 
 #: The review reasons, short and few, so a table's list of reasons stays readable.
 NOT_CHECKED = "not checked on the page's words; review"
@@ -45,11 +45,8 @@ ODD_FORMAT = "value printed unlike the rest of its benchmark's values; review"
 NOT_ON_PAGE = "the value is not printed once in the table's region; review"
 NOT_IN_PLACE = "the page's words do not put this value under its headers and beside its row label; review"
 
-#: Words further apart than this share of their size are two phrases (a column gap, not a space).
-PHRASE_GAP_EM = 0.5
 
 
-_WORD = re.compile(r"[^\W_]+")
 _FORMAT = re.compile(r"^[-+\u2212]?\d+(?:,\d{3})*(?:\.(\d+))?(%?)$")
 
 
@@ -113,100 +110,6 @@ def _score_key(value: str) -> str:
     return "".join((m.group("v") if m else v).split())
 
 
-def _tokens(*texts: str) -> set[str]:
-    """The words of all `texts` (each text's words cached by `_words`)."""
-    return set().union(*map(_words, texts))
-
-
-@lru_cache(maxsize=65536)
-def _words(text: str) -> frozenset[str]:
-    """The words of a name, cached: a table's labels and headers are asked about for every cell."""
-    return frozenset(_WORD.findall(clean(text).casefold()))
-
-
-@dataclass(slots=True, eq=False)
-class Phrase:
-    """Words of one line closer than `PHRASE_GAP_EM`: one printed cell text, as the page shows it.
-    Never changed once made (not frozen: a region makes thousands, and a frozen dataclass sets each
-    field through `object.__setattr__`); phrases are told apart by identity."""
-
-    text: str
-    x0: float
-    x1: float
-    line: int
-    words: tuple[Word, ...] = ()
-    alone: bool = False  # the only phrase of its line
-    value: bool = field(init=False)  # a printed value or a dash (asked of every phrase many times)
-
-    def __post_init__(self) -> None:
-        self.value = _is_value(self.text)
-
-
-@lru_cache(maxsize=65536)
-def _is_value(text: str) -> bool:
-    """Whether a phrase's text is a printed value or a dash (cached: the same texts recur in
-    every table of a page and in the cut headers)."""
-    t = text.strip()
-    return is_value(t) or bool(DASH.match(t))
-
-
-_X0 = operator.attrgetter("x0")
-
-
-def _lines(words: list[Word]) -> list[list[Word]]:
-    """Words grouped by baseline (within a third of their size), top to bottom, left to right."""
-    out: list[list[Word]] = []
-    head: Word | None = None  # the first word of the last line
-    for w in sorted(words, key=lambda w: (w.base, w.x0)):
-        if head is not None and abs(w.base - head.base) <= max(head.size, w.size, 1.0) / 3:
-            out[-1].append(w)
-        else:
-            out.append([w])
-            head = w
-    return [sorted(ln, key=_X0) if len(ln) > 1 else ln for ln in out]
-
-
-def phrases(words: list[Word]) -> list[list[Phrase]]:
-    """The phrases of each line of `words`, top to bottom."""
-    out: list[list[Phrase]] = []
-    for i, ln in enumerate(_lines(words)):
-        cur = [ln[0]]
-        groups: list[list[Word]] = [cur]
-        prev = ln[0]  # the last word of the last phrase
-        for w in ln[1:]:
-            if w.x0 - prev.x1 > PHRASE_GAP_EM * max(w.size, prev.size, 1.0):
-                cur = [w]
-                groups.append(cur)
-            else:
-                cur.append(w)
-            prev = w
-        alone = len(groups) == 1
-        out.append([Phrase(" ".join(x.text for x in g), g[0].x0, g[-1].x1, i, tuple(g), alone) for g in groups])
-    return out
-
-
-def _over(p: Phrase, v: Phrase) -> bool:
-    return min(p.x1, v.x1) - max(p.x0, v.x0) > 0
-
-
-def _splits(p: Phrase, values: list[Phrase]) -> bool:
-    """Whether header phrase `p` is cut over the `values` of a line (`Column.line`): it stands over
-    two or more of them and each of its words over exactly one — headers of adjacent columns set
-    closer than a word gap, not one header spanning them."""
-    if sum(_over(p, q) for q in values) < 2:
-        return False
-    # each word as `_over` would test it as a phrase of its own
-    return not any(sum(min(w.x1, q.x1) - max(w.x0, q.x0) > 0 for q in values) != 1 for w in p.words)
-
-
-def _cut(p: Phrase, v: Phrase) -> Phrase | None:
-    """`p` cut to its words over `v`; None when none is."""
-    mine = [w for w in p.words if min(w.x1, v.x1) - max(w.x0, v.x0) > 0]  # `_over` of the word alone
-    if not mine:
-        return None
-    return Phrase(" ".join(w.text for w in mine), mine[0].x0, mine[-1].x1, p.line, tuple(mine))
-
-
 class Columns:
     """The phrases of each line of a region indexed by x, and the region's `Column`s.
 
@@ -229,7 +132,7 @@ class Columns:
         self._text_x1 = [sorted(b for _a, b in t) for t in self.texts]
         self._rows: dict[tuple[int, int], Row] = {}  # see `row`
         self._values: dict[int, list[Phrase]] = {}  # line -> its value phrases, when first asked
-        self._split: dict[tuple[int, int], bool] = {}  # (id of a header phrase, value line) -> `_splits`
+        self._split: dict[tuple[int, int], bool] = {}  # (id of a header phrase, value line) -> `splits`
 
     def over(self, k: int, v: Phrase) -> list[Phrase]:
         """The phrases of line k that overlap `v` horizontally, left to right."""
@@ -253,12 +156,12 @@ class Columns:
         row = self._rows.get(key)
         if row is None:
             labels = tuple(p for p in self.lines[v.line] if p.x1 <= v.x0 and not p.value)
-            words = frozenset(_tokens(*(p.text for p in labels)))
+            words = frozenset(tokens(*(p.text for p in labels)))
             row = self._rows[key] = Row(labels, words, [_norm(p.text) for p in labels], {})
         return row
 
     def splits(self, p: Phrase, line: int) -> bool:
-        """`_splits(p, values of line)`, found once per line: every value of a line asks it of the
+        """`splits(p, values of line)`, found once per line: every value of a line asks it of the
         same header phrases (`p` is one of `self.lines`' phrases, alive as long as `self`)."""
         key = (id(p), line)
         split = self._split.get(key)
@@ -266,7 +169,7 @@ class Columns:
             values = self._values.get(line)
             if values is None:
                 values = self._values[line] = [q for q in self.lines[line] if q.value]
-            split = self._split[key] = _splits(p, values)
+            split = self._split[key] = splits(p, values)
         return split
 
 
@@ -296,7 +199,7 @@ class Column:
         self._cuttable_k = [k for k, _p in cuttable]  # the phrases of two or more words over it, by line
         self._cuttable = [p for _k, p in cuttable]
         self._uncut: dict[int, bool] = {}  # value line -> `uncut`
-        self._cuts: dict[int, Phrase | None] = {}  # id of a phrase -> `_cut` to the column
+        self._cuts: dict[int, Phrase | None] = {}  # id of a phrase -> `cut` to the column
         self._words: tuple[list[frozenset[str]], list[frozenset[str]]] | None = None  # see `words`
         self._norms: list[str] | None = None  # see `norms`
         self._heads: dict[int, tuple[Phrase, ...] | None] = {}  # text lines above -> `heads`, when `uncut`
@@ -313,7 +216,7 @@ class Column:
         for p in over:
             if len(p.words) > 1 and self._cols.splits(p, at):
                 if id(p) not in self._cuts:
-                    self._cuts[id(p)] = _cut(p, self._v)
+                    self._cuts[id(p)] = cut(p, self._v)
                 q = self._cuts[id(p)]
                 if q is not None:
                     out.append(q)
@@ -342,12 +245,12 @@ class Column:
         """The words of `above` (`self.above(at)`) and those of its text phrases: when `uncut`,
         a prefix of the column's running unions."""
         if not self.uncut(at):
-            return frozenset(_tokens(*(p.text for p in above))), frozenset(_tokens(*(p.text for p in above if not p.value)))
+            return frozenset(tokens(*(p.text for p in above))), frozenset(tokens(*(p.text for p in above if not p.value)))
         if self._words is None:
             none: frozenset[str] = frozenset()
             every, texts = [none], [none]
             for p in self._whole:
-                w = _words(p.text)
+                w = words_of(p.text)
                 every.append(every[-1] | w)
                 texts.append(texts[-1] if p.value else texts[-1] | w)
             self._words = (every, texts)
@@ -380,11 +283,11 @@ class Column:
     def head_words(self, at: int) -> frozenset[str]:
         """The words of `heads(at)`; shared like them."""
         if not self.uncut(at):
-            return frozenset(_tokens(*(p.text for p in self.heads(at) or ())))
+            return frozenset(tokens(*(p.text for p in self.heads(at) or ())))
         n = bisect.bisect_left(self._texts, at)
         words = self._head_words.get(n)
         if words is None:
-            words = self._head_words[n] = frozenset(_tokens(*(p.text for p in self.heads(at) or ())))
+            words = self._head_words[n] = frozenset(tokens(*(p.text for p in self.heads(at) or ())))
         return words
 
     def _heads_from(self, n: int, at: int) -> tuple[Phrase, ...] | None:
@@ -447,7 +350,7 @@ class LeftWords:
     def of(self, x: float) -> frozenset[str]:
         k = bisect.bisect_right(self._x1, x)
         if k not in self._done:
-            self._done[k] = frozenset(_tokens(*self._texts[:k]))
+            self._done[k] = frozenset(tokens(*self._texts[:k]))
         return self._done[k]
 
 
@@ -461,7 +364,7 @@ class Above:
         for k, ln in enumerate(lines):
             for p in ln:
                 if not p.value:
-                    for t in _words(p.text):
+                    for t in words_of(p.text):
                         self.first.setdefault(t, k)
 
 
@@ -507,7 +410,7 @@ class Around:
     @once
     def _context(self) -> tuple[frozenset[str], ...]:
         """The label area's words, the column's, the caption's."""
-        return self._left.of(self._v.x0), self._col.words(self._v.line, self.column)[0], _words(self._caption)
+        return self._left.of(self._v.x0), self._col.words(self._v.line, self.column)[0], words_of(self._caption)
 
     def in_context(self, words: set[str] | frozenset[str], above: bool = False) -> bool:
         """Whether every one of `words` is in `_context` (without building their union), or, with
@@ -545,20 +448,20 @@ def _place_agrees(c: ResultCell, a: Around, names: set[str], model: str, describ
         # over a model's column: a category above its name is no part of it; under it, only the
         # table's attribute values (size, architecture) may go unused
         below = list(itertools.takewhile(lambda p: not p.value, a.column[run[1] :]))
-        if not _tokens(*(p.text for p in below)) <= names | described:
+        if not tokens(*(p.text for p in below)) <= names | described:
             return False  # a header line under the name, down to the first value, not in its names
     elif not head_t <= names:
         return False  # a header over the value left out of its names: a lost parent or sub-header
-    bench = _words(c.benchmark) - row_t - head_t
+    bench = words_of(c.benchmark) - row_t - head_t
     if bench and not bench <= a.column_t:
         return False  # the benchmark printed neither on the row nor over the value
     # metric, setting and group: printed on the row, over the value, or in the label area (a corner
     # header, a group heading, a label printed once for several rows), or the caption
-    rest = (_words(c.metric) | _words(c.setting)) - row_t - head_t
+    rest = (words_of(c.metric) | words_of(c.setting)) - row_t - head_t
     if rest and not a.in_context(rest):
         return False
     # a group may also be a heading or spanning header above the row not over this value's column
-    group = _words(c.group) - row_t - head_t
+    group = words_of(c.group) - row_t - head_t
     return not group or a.in_context(group, above=True)
 
 
@@ -572,7 +475,7 @@ def verify_on_words(
     """The cells of a structure-read table, each with `review` set to why it needs review ("" when
     the page's words in `box` (x0, top, x1, bottom) confirm it). `attributes`: the table's
     attribute cells (`result_meaning.Table.attributes`)."""
-    described = frozenset(_tokens(*(a.value for a in attributes or ()), *(a.benchmark for a in attributes or ())))
+    described = frozenset(tokens(*(a.value for a in attributes or ()), *(a.benchmark for a in attributes or ())))
     x0, top, x1, bottom = box[:4]
     # a word's centre within 2 pt of the box, both sides doubled (exact: no division per word)
     lo_x, hi_x, lo_y, hi_y = 2 * (x0 - 2), 2 * (x1 + 2), 2 * (top - 2), 2 * (bottom + 2)
@@ -601,7 +504,7 @@ def verify_on_words(
             key = (c.model, c.benchmark, c.metric, c.setting, c.group, c.note)
             names = named.get(key)
             if names is None:
-                names = named[key] = _tokens(*key)
+                names = named[key] = tokens(*key)
             model = _norm(c.model)
             hits = [v for v in maybe if _place_agrees(c, at(v), names, model, described)]
         found.append(hits[0] if len(hits) == 1 else None)
