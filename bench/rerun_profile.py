@@ -8,7 +8,8 @@ bench/app_speed.py does, and records a Chromium trace (devtools.timeline) around
 rerun has finished. Prints, per action, the renderer main thread's time by kind of work (script, style,
 layout, paint, HTML parsing) and the five JavaScript functions with the most self time (a sampled CPU
 profile), then the DOM size and the elements the main block holds by Streamlit kind, so a page's rerun
-cost can be put on what it draws. Diagnostic only: no target, nothing recorded in bench/RESULTS.md.
+cost can be put on what it draws. Diagnostic only: no target (its runs are logged in bench/RESULTS.md
+like every bench script's).
 """
 
 from __future__ import annotations

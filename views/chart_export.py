@@ -122,8 +122,8 @@ def controls(charts: Sequence[Exportable], label: str = "Export as a figure") ->
     reason, where this machine cannot draw static figures).
 
     Lazy: the popover's contents are drawn only while it is open (`on_change="rerun"`: opening it reruns
-    the page, or the fragment it is in). Closed, it is one element instead of nine per chart (a caption,
-    columns and a button per format), which every rerun of its section re-sent and the browser re-drew
+    the page, or the fragment it is in). Closed, it is one element instead of a caption, columns and a
+    button per format for each chart, which every rerun of its section re-sent and the browser re-drew
     (bench/app_speed.py's interactions: renderer CPU and messages per rerun)."""
     if not charts:
         return

@@ -21,8 +21,8 @@ from views.chart_data import BarSpec, ChartSpec, HeatCell, HeatSpec, Point, Segm
 #: Blues, light to dark (the colour scale plotly's heatmaps used), for a share in [0, 1].
 _BLUES = ((247, 251, 255), (198, 219, 239), (107, 174, 214), (33, 113, 181), (8, 48, 107))
 #: A heat cell's colour is one of STEPS + 1 classes (`h0` … `h10`: the share rounded to tenths), so a cell
-#: carries a short class, not an inline style each: a heat table of 30 reports × 17 terms re-drawn on a
-#: Keywords pick was half style attributes, and the browser parses and matches each (bench/app_speed.py).
+#: carries a short class, not an inline style each: inline styles were much of a heat table's HTML, which
+#: the browser parses and matches on every re-draw (bench/app_speed.py prints renderer CPU per pick).
 STEPS = 10
 #: Shares above this are dark enough for white text.
 DARK = 0.55

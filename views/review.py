@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -123,17 +123,29 @@ def agreement_view(agree: pd.DataFrame) -> pd.DataFrame:
     return out.rename(columns={c: c.capitalize() for c in out.columns if c != "Dimension"})
 
 
-#: The keys of a cell's decision controls, per dimension id (see `_keep_typed`).
-CONTROL_KEYS = ("act_{}", "cat_{}", "cats_{}", "val_{}", "note_{}")
+class ControlKeys(NamedTuple):
+    """The session keys of one cell's decision controls: named once, so `_cell_controls` draws them and
+    `_keep_typed` keeps them from the same list (a key missing from one would lose what was typed)."""
+
+    act: str
+    cat: str
+    cats: str
+    val: str
+    note: str
 
 
-def _keep_typed(keys: tuple[str, ...], d: str) -> None:
+def control_keys(d: str) -> ControlKeys:
+    """The decision controls' keys of dimension `d` ("note_<d>" …)."""
+    return ControlKeys(*(f"{name}_{d}" for name in ControlKeys._fields))
+
+
+def _keep_typed(keys: Iterable[str]) -> None:
     """Keep what the reader chose or typed in a closed popover's controls for when it opens again.
 
     Why: Streamlit forgets the state of a widget not drawn in a run, and a closed popover's
     controls are not drawn; a value written back through session state is kept (Streamlit's
     documented way to retain a widget's state while it is not shown)."""
-    for key in (k.format(d) for k in keys):
+    for key in keys:
         if key in st.session_state:
             st.session_state[key] = st.session_state[key]
 
@@ -141,20 +153,21 @@ def _keep_typed(keys: tuple[str, ...], d: str) -> None:
 def _cell_controls(lens: Lens, path: Path, row: dict, ev: pd.DataFrame) -> None:
     dim = lens.dimension(str(row["dimension"]))
     d = dim.id
+    k = control_keys(d)
     auto = [method_of(v) for v in review.split(row.get("auto_value"))]
     actions = list(ACTIONS) if auto else ["category", "write"]
-    action = st.radio("Decision", actions, format_func=ACTIONS.get, key=f"act_{d}", horizontal=True)
+    action = st.radio("Decision", actions, format_func=ACTIONS.get, key=k.act, horizontal=True)
     picked: list[str] = []
     if action == "category":
         options = list(dict.fromkeys([*lens.allowed_values(d), *auto]))  # a method the report introduced counts too
         if dim.kind in ("single", "level"):
-            picked = [st.selectbox("Category", options, key=f"cat_{d}")]
+            picked = [st.selectbox("Category", options, key=k.cat)]
         else:
-            picked = st.multiselect("Categories", options, default=[a for a in auto if a in options], key=f"cats_{d}")
+            picked = st.multiselect("Categories", options, default=[a for a in auto if a in options], key=k.cats)
     elif action == "write":
-        text = st.text_input("Value (several separated by ';')", key=f"val_{d}", max_chars=curate.MAX_VALUE)
+        text = st.text_input("Value (several separated by ';')", key=k.val, max_chars=curate.MAX_VALUE)
         picked = review.split(text)
-    note = st.text_input("Note (short)", key=f"note_{d}", max_chars=curate.MAX_NOTE)
+    note = st.text_input("Note (short)", key=k.note, max_chars=curate.MAX_NOTE)
     if st.button("Save decision", key=f"save_{d}", type="primary"):
         try:
             outcome = decide(lens, path, row, ev, action, picked, note)
@@ -238,8 +251,8 @@ def cell_lines(cell: Cell, cur: CuratedCell | None) -> list[str]:
 
 def cell_html(lens: Lens, cell: Cell, cur: CuratedCell | None) -> str:
     """One dimension's reading as one HTML block: its label and state, the value lines, the ranked
-    sentences (or why there are none) and the checklist. Every value is escaped (plain text): one
-    element instead of five, so a pick of another report re-sends and re-draws a sixth of them."""
+    sentences (or why there are none) and the checklist. Every value is escaped (plain text). One
+    element, not one per part: a pick of another report re-sends and re-draws fewer elements."""
     row = cell.row
     dim = lens.dimension(str(row["dimension"]))
     state = "curated" if cur is not None else ("unreviewed" if row.get("auto_value") else "not assessed")
@@ -267,14 +280,14 @@ def _cell(lens: Lens, cell: Cell, cur: CuratedCell | None, path: Path | None) ->
                 with pop:
                     _cell_controls(lens, path, cell.row, cell.ev)
             else:
-                _keep_typed(CONTROL_KEYS, d)
+                _keep_typed(control_keys(d))
 
 
 def _source(spec: ReportSpec | None, path: Path) -> None:
     """Attach or replace the source of an existing report, keeping everything else in its file."""
     pop = st.popover("Source: attach or replace a file or URL", key="source_pop", on_change="rerun")
     if not pop.open:  # its widgets are drawn (and sent) only while it is open
-        _keep_typed(("src_url", "src_only"), "")
+        _keep_typed(("src_url", "src_only"))
         return
     with pop:
         src = spec.source if spec else None
