@@ -24,6 +24,7 @@ import contextvars
 import hashlib
 import re
 import sys
+import threading
 from collections.abc import Iterable
 from functools import cached_property
 from pathlib import Path
@@ -529,17 +530,19 @@ def load_lens(path: str | Path = DEFAULT_LENS, cache: str | Path | None = None) 
         key = (str(p.resolve()), st.st_mtime_ns, st.st_size)
     except OSError as exc:
         raise SpecFileError([SpecError(str(p), "", f"cannot read lens: {exc.strerror or exc}", "check the path")]) from exc
-    lens = _LENSES.get(key)
-    if lens is None:
-        lens = _LENSES[key] = _load_lens_file(key[0], cache)
-        while len(_LENSES) > _LENSES_MAX:
-            del _LENSES[next(iter(_LENSES))]
+    with _LENSES_LOCK:  # the dashboard loads lenses from several sessions' threads
+        lens = _LENSES.get(key)
+        if lens is None:
+            lens = _LENSES[key] = _load_lens_file(key[0], cache)
+            _LENSES.pop(next(iter(_LENSES))) if len(_LENSES) > _LENSES_MAX else None  # one in, at most one out
     return lens
 
 
 #: Lenses loaded, by (resolved path, mtime, size); at most `_LENSES_MAX`, the oldest dropped first.
 _LENSES: dict[tuple[str, int, int], Lens] = {}
 _LENSES_MAX = 16
+_LENSES_LOCK = threading.Lock()
+LENS_CHECKS_VERSION = 1  # in the "regex checked" marker's name: raise it when the lens's checks change
 
 
 def lens_to_compile(path: str | Path = DEFAULT_LENS) -> Lens:
@@ -554,7 +557,7 @@ def _load_lens_file(path: str, cache: str | Path | None, checked: bool = False) 
     text = read_file(Path(path), "lens")  # read once: the marker and the check name the same text
     marker = None
     if cache is not None:
-        digest = hashlib.sha256(f"{sys.version}\0{text}".encode())
+        digest = hashlib.sha256(f"{LENS_CHECKS_VERSION}\0{sys.version}\0{text}".encode())
         marker = Path(cache) / "lens-regex-checked" / digest.hexdigest()[:32]
     checked = checked or (marker is not None and marker.is_file())
     token = _REGEX_CHECKED.set(checked)

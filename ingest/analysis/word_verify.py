@@ -525,6 +525,7 @@ def verify_on_words(
             why = ODD_FORMAT
         else:
             why = ""
-        # (built field by field: `dataclasses.replace` inspects the fields for every cell)
-        out.append(c if c.review == why else ResultCell(c.model, c.benchmark, c.value, c.metric, c.group, c.setting, c.note, why))
+        # (built directly: `dataclasses.replace` inspects the fields for every cell)
+        out.append(c if c.review == why else ResultCell(model=c.model, benchmark=c.benchmark, value=c.value, metric=c.metric,
+                                                        group=c.group, setting=c.setting, note=c.note, review=why))  # fmt: skip
     return out
