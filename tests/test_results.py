@@ -221,6 +221,27 @@ def test_unread_numbers_in_a_table_are_flagged_for_review(tmp_path):
     assert any("not read" in f for f in flags), res
 
 
+def test_a_failing_note_pass_keeps_the_tables_already_read(tmp_path, monkeypatch):
+    xs = [210, 290, 370]
+    items = [
+        (72, 100, "Model"), (210, 100, "^MMLU"), (290, 100, "^GSM8K"), (370, 100, "^MATH-500"),
+        *row(118, "Alpha-1", ["63.6", "80.0", "90.0"], xs),
+        *row(130, "Beta-2", ["74.4", "83.3", "94.8"], xs),
+        *row(142, "Gamma-R1", ["71.0", "86.7", "95.9"], xs),
+        (150, 165, "Table 1: Results of three models on three benchmarks."),
+    ]  # fmt: skip
+    path = table_pdf(tmp_path / "t.pdf", [items])
+    want, _ = cells_of(path)
+    assert want
+
+    def broken(*_a, **_k):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("ingest.analysis.results_pdf.image_only_pages", broken)
+    cells, res = cells_of(path)
+    assert cells == want and any("boom" in n for n in res.notes)
+
+
 def test_unreadable_source_is_a_note_never_an_exception(tmp_path, make_pdf):
     doc = extract_file(make_pdf([["Table 1: Results on MMLU.", "1.0 2.0 3.0 4.0 5.0 6.0 7.0 8.0 9.0 10.0 11.0"]]))
     res = read_results(doc, tmp_path / "gone.pdf", CAT)

@@ -193,7 +193,10 @@ def pdf_results(path: Path, doc: Document, cat: Catalogue, kept: KeptPages | Non
     candidates = candidate_pages(doc)
     with rare_collections():
         tables, notes = pdf_tables(path, doc, cat, kept, candidates)
-    notes += image_only_pages(doc, cat, {t.page for t in tables})
-    noted = {int(m.group(1)) for n in notes for m in [_PAGE_OF_NOTE.search(n)] if m}
-    notes += unread_caption_pages(doc, {t.page for t in tables}, noted, set(candidates))
+    try:  # notes on pages without tables: a failure here never costs the tables read
+        notes += image_only_pages(doc, cat, {t.page for t in tables})
+        noted = {int(m.group(1)) for n in notes for m in [_PAGE_OF_NOTE.search(n)] if m}
+        notes += unread_caption_pages(doc, {t.page for t in tables}, noted, set(candidates))
+    except Exception as exc:  # (noted as `read_results` notes any other failure of this stage)
+        notes.append(f"result tables not read ({type(exc).__name__}: {exc})")
     return tables, notes
