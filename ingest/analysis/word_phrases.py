@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ingest.analysis.result_meaning import clean
-from ingest.reading.table_text import DASH, Word, is_value
+from ingest.reading.table_text import Word, value_or_dash
 
 #: Words further apart than this share of their size are two phrases (a column gap, not a space).
 PHRASE_GAP_EM = 0.5
@@ -45,15 +45,7 @@ class Phrase:
     value: bool = field(init=False)  # a printed value or a dash (asked of every phrase many times)
 
     def __post_init__(self) -> None:
-        self.value = value_text(self.text)
-
-
-@lru_cache(maxsize=65536)
-def value_text(text: str) -> bool:
-    """Whether a phrase's text is a printed value or a dash (cached: the same texts recur in
-    every table of a page and in the cut headers)."""
-    t = text.strip()
-    return is_value(t) or bool(DASH.match(t))
+        self.value = value_or_dash(self.text)
 
 
 _X0 = operator.attrgetter("x0")

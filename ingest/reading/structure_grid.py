@@ -43,7 +43,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from ingest.reading.structure import Cell, Table
-from ingest.reading.table_text import DASH, SIZE, Grid, GridRow, is_value
+from ingest.reading.table_text import DASH, SIZE, Grid, GridRow, is_value, value_or_dash
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ def panels(t: Table) -> list[Table]:
     dash, three or more cells over the value columns, after two or more rows of values in its panel
     ("#TP #AP Swift R Julia" after the rows under "#TP #AP Python Java"). Rows are counted from 0
     in each panel."""
-    value_cols = sorted({c.col for c in t.cells if c.row >= t.header_rows and _value(c.text)})
+    value_cols = sorted({c.col for c in t.cells if c.row >= t.header_rows and value_or_dash(c.text)})
     if not value_cols:
         return [t]
     n_lab = value_cols[0]
@@ -127,7 +127,7 @@ def grid_from_table(t: Table, kinds: RowKinds | None = None) -> Grid | None:
     them holds labels (a table whose values name nothing)."""
     kinds = kinds or RowKinds()
     cells = {(c.row, c.col): c for c in t.cells}
-    value_cols = sorted({c.col for c in t.cells if c.row >= t.header_rows and _value(c.text)})
+    value_cols = sorted({c.col for c in t.cells if c.row >= t.header_rows and value_or_dash(c.text)})
     if not value_cols or value_cols[0] == 0:
         return None
     n_lab = value_cols[0]
@@ -438,7 +438,7 @@ def _label_note_column(t: Table, k: int) -> bool:
     mine = [c for c in t.cells if c.col == k]
     if any(c.row < t.header_rows for c in mine):
         return False
-    vals = [c.text.strip() for c in mine if _value(c.text)]
+    vals = [c.text.strip() for c in mine if value_or_dash(c.text)]
     return bool(vals) and all(v.startswith("(") and v.endswith(")") for v in vals)
 
 
@@ -525,15 +525,9 @@ def _sizes_over_scores(rest: list[str], cells: dict[tuple[int, int], Cell], r: i
 
 @lru_cache(maxsize=65536)
 def _number(text: str) -> bool:
-    """A number (cached, like `_value`: `panels` and `grid_from_table` ask it of the same cells)."""
+    """A number (cached, like `value_or_dash`: `panels` and `grid_from_table` ask it of the same cells)."""
     t = text.strip()
     return is_value(t) and not DASH.match(t)
-
-
-@lru_cache(maxsize=65536)
-def _value(text: str) -> bool:
-    t = text.strip()
-    return bool(t) and (is_value(t) or bool(DASH.match(t)))
 
 
 def carry_down(labels: list[str], carried: list[str]) -> None:

@@ -168,3 +168,11 @@ def is_value(text: str) -> bool:
     in square brackets ("[50]") is a citation after a name, not a value."""
     t = text.strip()
     return any(map(str.isdigit, t)) and bool(VALUE.match(t)) and not CITATION_MARK.match(t)
+
+
+@lru_cache(maxsize=65536)
+def value_or_dash(text: str) -> bool:
+    """A printed value or a dash standing for one (cached: the structure grid and the word checks ask
+    it of the same cell and phrase texts many times)."""
+    t = text.strip()
+    return is_value(t) or bool(DASH.match(t))
