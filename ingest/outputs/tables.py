@@ -451,19 +451,21 @@ class _Rebuild:
         Two at a time: a part's work is mostly Arrow's (reading the old part, sorting, encoding and
         compressing the new one), which runs without the GIL, so on two cores adding one report
         at 10,000 spends about half the wall time on its 7 parts (bench/scale.py); the CPU is the same."""
+        def one(td: TableDef, b: int, ids: list[str], rows: dict[str, list[dict]]) -> Part | None:
+            prev = self.entries[td.name][1]
+            return _rebuild_part(self.store, td, b, prev, b in self.plan[td.name][1], self.dirty, ids, rows, self.prev_inputs)
+
         if not work:
             return
-        with ThreadPoolExecutor(max_workers=min(PART_THREADS, len(work)), thread_name_prefix="part") as pool:
-            done = [
-                pool.submit(_rebuild_part, self.store, td, b, self.entries[td.name][1], b in self.plan[td.name][1],
-                            self.dirty, ids, rows, self.prev_inputs)
-                for td, b, ids, rows in work
-            ]  # fmt: skip
-            for (td, b, _, _), job in zip(work, done, strict=True):
-                part = job.result()
-                if part is not None:
-                    self.entries[td.name][0].parts[b] = part
-                    self.stats.parts_written += 1
+        if len(work) == 1:  # no pool for one part
+            parts = [one(*work[0])]
+        else:
+            with ThreadPoolExecutor(max_workers=min(PART_THREADS, len(work)), thread_name_prefix="part") as pool:
+                parts = [job.result() for job in [pool.submit(one, *w) for w in work]]
+        for (td, b, _, _), part in zip(work, parts, strict=True):
+            if part is not None:
+                self.entries[td.name][0].parts[b] = part
+                self.stats.parts_written += 1
 
     def build_per_report_tables(self) -> dict[str, dict[str, list[dict]]]:
         """Step 3: per-report tables, one bucket at a time, so memory holds one bucket's rows (a full
