@@ -33,6 +33,7 @@ from ingest.analysis.confidence import Model
 from ingest.analysis.confidence_fit import run_model
 from ingest.analysis.lens import LENS_DIR, Lens, known_dimensions, load_lens
 from ingest.analysis.lexicon import Lexicon, load_lexicon
+from ingest.common.paths import folder_head
 from ingest.pipeline_settings import PIPELINE_VERSION, Outcome, RunResult, Settings
 from ingest.pipeline_steps import (
     Planned,
@@ -213,8 +214,7 @@ def yaml_stat(
     # Plain strings, normalised as os.path does (a Path per file cost more than its stat): an entry's
     # name has no separator and is never "." or "..", so `normpath(folder/name)` is the normalised
     # folder joined to the name, worked out once.
-    folder = os.path.normpath(reports_dir)
-    base = "" if folder == "." else folder if folder.endswith(os.sep) else folder + os.sep
+    base = folder_head(os.path.normpath(reports_dir))
     for e in entries:
         with contextlib.suppress(OSError):
             s = e.stat()

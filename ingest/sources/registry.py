@@ -18,6 +18,7 @@ from pathlib import Path
 from pydantic import TypeAdapter, ValidationError
 
 from ingest.common.gcpace import rare_collections
+from ingest.common.paths import folder_head
 from ingest.sources.guarded_yaml import MAX_ALIASES, MAX_DEPTH, MAX_NODES, MAX_YAML_BYTES
 from ingest.sources.schema import ReportSpec
 from ingest.sources.spec_cache import CACHE_FORMAT, CACHE_MAX_ENTRIES, CACHE_MIN_FILES, RACY_NS, SpecCache
@@ -108,8 +109,7 @@ def _report_paths(reports_dir: str | Path) -> list[str]:
 
 def report_path_head(reports_dir: str | Path) -> str:
     """What `load_roster` puts before a file's name to name a report file of the folder."""
-    base = str(Path(reports_dir))
-    return "" if base == "." else base if base.endswith(os.sep) else base + os.sep
+    return folder_head(str(Path(reports_dir)))
 
 
 def load_registry(

@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 import pydantic
 
+from ingest.common.paths import folder_head
 from ingest.sources import guarded_yaml, schema, spec_file
 from ingest.sources.guarded_yaml import MAX_ALIASES, MAX_DEPTH, MAX_NODES, MAX_YAML_BYTES
 from ingest.sources.schema import ReportSpec
@@ -138,8 +139,7 @@ def _abspath(path: str, folders: dict[str, str]) -> str:
         return os.path.abspath(path)
     folder = folders.get(head)
     if folder is None:
-        folder = os.path.abspath(head)
-        folder = folders[head] = folder if folder.endswith(os.sep) else folder + os.sep
+        folder = folders[head] = folder_head(os.path.abspath(head))
     return folder + name
 
 
