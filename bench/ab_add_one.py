@@ -35,9 +35,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--warm", action="store_true", help="one untimed round first")
     args = p.parse_args(argv)
     scale.become_subreaper()
-    # Cached bytecode, as bench/scale.py's fresh processes use (see `scale.bytecode_caches`).
-    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    os.environ.setdefault("PYTHONPYCACHEPREFIX", str(args.store_a / "pycache"))
+    scale.REPO = args.a.resolve()
+    scale.bytecode_caches(args.store_a)  # cached bytecode, as bench/scale.py's fresh processes use
     sides = {"A": (args.a.resolve(), args.store_a), "B": (args.b.resolve(), args.store_b)}
     runs: dict[str, list[tuple[float, float]]] = {"A": [], "B": []}
     for r in range(args.rounds + (1 if args.warm else 0)):

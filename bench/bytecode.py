@@ -33,16 +33,24 @@ sys.path.insert(0, str(ROOT))
 
 from bench.results_log import recorded  # noqa: E402
 
-#: What a run of `python -m ingest NEW.yaml` imports, in the driver, the worker and the server.
-RUN_MODULES = [
-    "ingest.cli", "ingest.pipeline", "ingest.outputs.tables", "ingest.run.preload", "pypdfium2", "httpx", "pyarrow.json",
-]  # fmt: skip
+#: What the driver of `python -m ingest NEW.yaml` imports besides the worker server's preload.
+DRIVER_MODULES = ["ingest.cli", "ingest.pipeline", "ingest.outputs.tables", "pyarrow.json"]
 
 
-def uncached(modules: list[str]) -> list[tuple[str, str]]:
-    """(module name, source file) of the modules importing `modules` loads whose bytecode is not cached."""
+def run_modules() -> list[str]:
+    """What a run of `python -m ingest NEW.yaml` imports, in the driver, the worker and the server:
+    the driver's modules and the server's `PRELOAD` (read here, so the list has one source; importing
+    it loads the executor, so call this only after noting what was loaded before)."""
+    from ingest.run.executor import PRELOAD
+
+    return [*DRIVER_MODULES, *PRELOAD]
+
+
+def uncached(modules: list[str] | None = None) -> list[tuple[str, str]]:
+    """(module name, source file) of the modules importing `modules` (default: `run_modules()`)
+    loads whose bytecode is not cached."""
     before = set(sys.modules)
-    for m in modules:
+    for m in modules if modules is not None else run_modules():
         importlib.import_module(m)
     out = []
     for name, mod in list(sys.modules.items()):
@@ -72,7 +80,7 @@ def main(argv: list[str] | None = None) -> None:
     prefix = os.environ.get("PYTHONPYCACHEPREFIX") or "not set"
     print(f"PYTHONDONTWRITEBYTECODE={'set' if flag else 'not set'}; PYTHONPYCACHEPREFIX={prefix}")
     loaded_before = len(sys.modules)
-    missing = uncached(RUN_MODULES)
+    missing = uncached()
     by_pkg = collections.Counter(name.split(".")[0] for name, _ in missing)
     total = len(sys.modules) - loaded_before
     print(f"modules a run imports: {total}; without cached bytecode: {len(missing)}")

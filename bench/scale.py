@@ -328,12 +328,11 @@ def timing(secs: float, cpu: float) -> str:
     return f"{secs:.2f} s (cpu {cpu:.2f} s)"
 
 
-#: What a fresh process imports: `python -m ingest` (the CLI and the table builder), the worker
-#: server's preload (`ingest.run.executor.PRELOAD`), the dashboard's data layer.
+#: What a fresh process imports: a `python -m ingest` run (bench/bytecode.py's `run_modules`: the
+#: driver and the worker server's preload) and the dashboard's data layer.
 WARM_IMPORTS = (
-    "import importlib, ingest.cli, ingest.pipeline, ingest.outputs.tables, pandas, pyarrow.csv, pyarrow.json, views.data\n"
-    "import ingest.run.executor as e\n"
-    "for m in e.PRELOAD: importlib.import_module(m)"
+    "import importlib, bench.bytecode as b\n"
+    "for m in [*b.run_modules(), 'pandas', 'pyarrow.csv', 'views.data']: importlib.import_module(m)"
 )
 
 
