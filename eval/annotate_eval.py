@@ -37,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "eval"))
 
 from cell_figures import (  # noqa: E402
+    LEAST_SURE,
     DocValues,
     Metric,
     accuracy,
@@ -490,7 +491,17 @@ def baseline_lines(docs: list[Doc], res: dict[str, Annotation], lens: Lens, nest
     nested = nested if nested is not None else nested_loo(gold_examples(docs, res, lens))
     for split, ids in splits_of(docs).items():
         lines.append(format_doubt(f"{split}, LOO", doubt([(p, e.correct) for e, p, _ in nested if e.doc in ids])))
+    lines.append(sure_wrong_line(nested))
     return lines
+
+
+def sure_wrong_line(nested: list) -> str:
+    """The doubt ranking's misses: wrong cells outside the least-sure share (all documents, surest last)."""
+    order = sorted(range(len(nested)), key=lambda i: nested[i][1])
+    k = round(LEAST_SURE * len(nested))
+    sure = [nested[i] for i in order[k:] if not nested[i][0].correct]
+    return (f"wrong cells among the surest {1 - LEAST_SURE:.0%} (all, LOO), {len(sure)}: "
+            + "; ".join(f"{e.dim} {e.doc} {p:.2f}" for e, p, _ in sure))  # fmt: skip
 
 
 def gold_examples(docs: list[Doc], res: dict[str, Annotation], lens: Lens) -> list[Example]:

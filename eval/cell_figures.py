@@ -177,5 +177,5 @@ def format_doubt(name: str, d: Doubt) -> str:
     return (
         f"doubt ranking ({name}): AUC of the cell score for 'cell is right' {d.auc:.2f} over {d.n} cells; "
         f"the least-sure {LEAST_SURE:.0%} ({d.least_sure} cells) hold {d.wrong_in_least_sure}/{d.wrong} = "
-        f"{d.share:.0%} of the wrong cells"
+        f"{d.share:.1%} of the wrong cells"
     )

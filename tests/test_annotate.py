@@ -365,13 +365,13 @@ def test_level_cut_points_fit_by_exact_agreement_then_prior() -> None:
 FLOORS = {
     # measured on the 54 gold documents by eval/annotate_eval.py ("== all 54", in-sample), less about
     # one document's worth (0.02) so that a new labelled document does not fail main by itself
-    "alg_exact": 0.81, "alg_f1": 0.92, "rs_f1": 0.85, "gran_acc": 0.96,
+    "alg_exact": 0.83, "alg_f1": 0.92, "rs_f1": 0.86, "gran_acc": 0.96,
     "disclosure_exact": 0.81, "disclosure_w1": 0.98, "rl_disclosure_exact": 0.74, "rl_disclosure_w1": 0.98,
 }  # fmt: skip
 #: Leave-one-out on the newest label block alone (eval/annotate_eval.py's "cells vs the trivial answer"
 #: table, column "tool LOO", rows "newest 26"), less about one document's worth (0.02 .. 0.04).
 NEWEST_LOO_FLOORS = {
-    ("main algorithm", "accuracy"): 0.96, ("algorithm used", "micro-F1"): 0.88, ("reward source", "micro-F1"): 0.83,
+    ("main algorithm", "accuracy"): 0.96, ("algorithm used", "micro-F1"): 0.90, ("reward source", "micro-F1"): 0.84,
     ("granularity", "accuracy"): 0.96, ("agentic disclosure", "exact"): 0.84, ("RL disclosure", "exact"): 0.69,
 }  # fmt: skip
 
@@ -429,14 +429,14 @@ def test_gold_corpus_scores_stay_above_their_floors(lens) -> None:
     from confidence_loo import nested_loo
 
     nested = nested_loo(gold_examples(docs, res, lens))
-    # doubt ranking (measured: AUC 0.80 on all 54, the least-sure 35% hold 58/83 = 70% of the wrong cells;
-    # newest 26: AUC 0.83, 28/39 = 72%)
+    # doubt ranking (measured: AUC 0.81 on all 54, the least-sure 35% hold 60/81 = 74.1% of the wrong cells;
+    # newest 26: AUC 0.84, 29/38 = 76.3%); floors about two or three wrong cells below
     from cell_figures import doubt
 
     d = doubt([(p, e.correct) for e, p, _ in nested])
-    assert d.auc >= 0.78 and d.share >= 0.66, d
+    assert d.auc >= 0.79 and d.share >= 0.70, d
     new = doubt([(p, e.correct) for e, p, _ in nested if e.doc in ev.splits_of(docs)["newest"]])
-    assert new.auc >= 0.80 and new.share >= 0.66, new
+    assert new.auc >= 0.82 and new.share >= 0.71, new
     # Its probabilities order the cells (Review shows the least sure first): the cells a held-out
     # model gives at least an even chance are right more often than the others. annotate_eval.py
     # prints both shares (the 0.50 trade-off line, and "predicted 0.0-0.5 ... right"); the floor on

@@ -244,3 +244,27 @@ def test_every_shipped_chinese_twin_gives_the_values_of_its_english_original(len
         return {k: c.value for k, c in ann.cells.items()}
 
     assert values(f"{name}.zh.md") == values(f"{name}.md")
+
+
+# --------------------------------------------------------------------- branch doubt3: sure misses
+def test_the_naive_or_baseline_form_of_a_method_is_compared_not_used(lens) -> None:
+    """Codebook "mentioned only: compared against": the naive / vanilla form of a method, or one named as
+    the baseline, is what the authors improve on, not what they train with."""
+    cells = run(
+        lens,
+        "We train our model with RLOO on verified math problems.",
+        "We first trained it with vanilla PPO, which collapsed early. We use plain GSPO as our baseline for comparison.",
+    )
+    assert cells["rl_algorithm"].value == ("REINFORCE/RLOO",), cells["rl_algorithm"].value
+    assert {"PPO", "GSPO"} <= set(cells["rl_algorithm_mentioned"].value), cells["rl_algorithm_mentioned"].value
+
+
+def test_a_formatting_penalty_is_a_format_term_of_the_reward(lens) -> None:
+    cells = run(lens, "The RL reward is the checker's verdict. Additionally, a formatting penalty is applied to the reward.")
+    assert "length/format penalty" in cells["reward_source"].value, cells["reward_source"].value
+
+
+def test_human_curated_preference_pairs_are_human_preference_data(lens) -> None:
+    """Codebook: human-annotated comparisons used for DPO-style training; curated by hand is annotated by hand."""
+    cells = run(lens, "For DPO we add 2K human-curated chosen/rejected response pairs to the preference set.")
+    assert "human-preference-data" in cells["reward_source"].value, cells["reward_source"].value
