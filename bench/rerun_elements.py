@@ -3,7 +3,8 @@
     .venv/bin/python bench/rerun_elements.py [--counts 0 100 300] [--repeat 4] [--rounds 2]
 
 Why (issue 35 item 9): a pick on a dashboard page costs more than the same pick on a one-line app.
-A generated app draws a title, a selectbox with a caption (the "pick"), then `n` plain text lines;
+A generated app draws a title, a selectbox of `k` options (`--options`; 20 by default, as the
+one-line app of bench/app_speed.py) with a caption (the "pick"), then `n` plain text lines;
 the selectbox and caption are either part of the whole script (`fragment=0`: a pick reruns all, the
 `n` lines are sent again) or a fragment (`fragment=1`: only the picker and its caption are sent; the
 `n` lines stay mounted). Each pick is timed as bench/app_speed.py times an interaction (until its
@@ -31,11 +32,12 @@ from tests.test_browser import CHROME_ARGS, CHROMIUM, start_app, stop  # noqa: E
 APP = """import streamlit as st
 
 n, frag = int(st.query_params.get("n", "0")), st.query_params.get("frag") == "1"
+k = int(st.query_params.get("k", "20"))
 st.title("elements")
 
 
 def body():
-    v = st.selectbox("Pick", [f"option {i}" for i in range(20)], key="p")
+    v = st.selectbox("Pick", [f"option {i}" for i in range(k)], key="p")
     st.caption(f"picked {v}")
 
 
@@ -69,9 +71,11 @@ def main() -> int:
     ap.add_argument("--counts", type=int, nargs="+", default=[0, 100, 300], help="text lines besides the picker")
     ap.add_argument("--repeat", type=int, default=4, help="picks per tab")
     ap.add_argument("--rounds", type=int, default=2, help="rounds over every case, taking turns")
+    ap.add_argument("--options", type=int, nargs="+", default=[20],
+                    help="options of the picked selectbox (a report picker offers up to nav.PICKER_LIMIT)")  # fmt: skip
     args = ap.parse_args()
-    cases = [(n, f) for n in args.counts for f in ("0", "1")]
-    runs: dict[tuple[int, str], list[tuple[float, float]]] = {c: [] for c in cases}
+    cases = [(n, f, k) for k in args.options for n in args.counts for f in ("0", "1")]
+    runs: dict[tuple[int, str, int], list[tuple[float, float]]] = {c: [] for c in cases}
     with tempfile.TemporaryDirectory() as tmp:
         app = Path(tmp) / "app.py"
         app.write_text(APP, encoding="utf-8")
@@ -81,16 +85,16 @@ def main() -> int:
                 browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROME_ARGS, headless=True)
                 picks(browser, f"{server}/?n=0&frag=0", 1)  # warm the server and the browser cache
                 for _ in range(args.rounds):
-                    for n, f in cases:
-                        runs[(n, f)] += picks(browser, f"{server}/?n={n}&frag={f}", args.repeat)
+                    for n, f, k in cases:
+                        runs[(n, f, k)] += picks(browser, f"{server}/?n={n}&frag={f}&k={k}", args.repeat)
                 browser.close()
         finally:
             stop(proc)
     print(f"a selectbox pick, median of {args.repeat} x {args.rounds}: wall ms and renderer CPU ms")
-    for (n, f), r in runs.items():
+    for (n, f, k), r in runs.items():
         wall, cpu = statistics.median(x[0] for x in r) * 1000, statistics.median(x[1] for x in r)
         where = "picker in a fragment (the lines stay mounted)" if f == "1" else "whole script reruns (the lines re-sent)"
-        print(f"  {n:4d} text lines, {where:<46} {wall:6.0f} ms wall   {cpu:5.0f} ms renderer CPU")
+        print(f"  {k:4d} options, {n:4d} text lines, {where:<46} {wall:6.0f} ms wall   {cpu:5.0f} ms renderer CPU")
     return 0
 
 

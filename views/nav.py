@@ -130,6 +130,17 @@ def typed(key: str, limit: int, more: str = "…") -> str:
     return escape_md(text[:limit] + (more if len(text) > limit else ""))
 
 
+def keep_typed(keys: Sequence[str]) -> None:
+    """Keep what the reader chose or typed in a closed popover's widgets for when it opens again.
+
+    Why: Streamlit forgets the state of a widget not drawn in a run, and a closed popover's
+    widgets are not drawn; a value written back through session state is kept (Streamlit's
+    documented way to retain a widget's state while it is not shown)."""
+    for key in keys:
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
+
+
 def sync_in(key: str, options: Sequence[Any], multi: bool = False) -> None:
     """Before drawing widget `key`: adopt the URL's value when the URL changed since this session wrote it.
 
@@ -248,10 +259,15 @@ def narrow(
         return opts
     label = f"Search {len(opts) - keep:,} {noun}"
     find = f"{key}_find"
-    if popover:
+    if popover:  # its box is drawn (and sent on every run) only while it is open; what was typed is kept
         shown = f"{label}: {typed(find, 20)}" if is_set(find) else label
-        with where.popover(shown, key=f"{find}_pop"):
-            text = st.text_input(label, key=find, placeholder="part of the name", max_chars=200)
+        pop = where.popover(shown, key=f"{find}_pop", on_change="rerun")
+        if pop.open:
+            with pop:
+                text = st.text_input(label, key=find, placeholder="part of the name", max_chars=200)
+        else:
+            keep_typed((find,))
+            text = st.session_state.get(find, "")
     else:
         text = where.text_input(label, key=find, placeholder="part of the name", max_chars=200)
     q = str(text or "").strip().casefold()

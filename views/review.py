@@ -139,15 +139,7 @@ def control_keys(d: str) -> ControlKeys:
     return ControlKeys(*(f"{name}_{d}" for name in ControlKeys._fields))
 
 
-def _keep_typed(keys: Iterable[str]) -> None:
-    """Keep what the reader chose or typed in a closed popover's controls for when it opens again.
-
-    Why: Streamlit forgets the state of a widget not drawn in a run, and a closed popover's
-    controls are not drawn; a value written back through session state is kept (Streamlit's
-    documented way to retain a widget's state while it is not shown)."""
-    for key in keys:
-        if key in st.session_state:
-            st.session_state[key] = st.session_state[key]
+_keep_typed = nav.keep_typed  # what was typed in a closed popover is kept (see there)
 
 
 def _cell_controls(lens: Lens, path: Path, row: dict, ev: pd.DataFrame) -> None:
@@ -414,12 +406,35 @@ def _queue_of(cells: list[Cell]) -> pd.DataFrame:
     return pd.DataFrame([{k: r.get(k) for k in cols} for r in rows], columns=cols)
 
 
-def _go_next(comparison_df: pd.DataFrame, ids: list[str]) -> None:
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _queue_reports(key: data.Stamp) -> tuple[str, ...]:
+    """The reports of `review.review_queue` in its order (least sure pending cell first), each once, once
+    per store generation: sorting the queue on every click of "Next least sure" cost 30-50 ms at 500 reports."""
+    q = review.review_queue(data.tables()[0]["comparison"])
+    return tuple(dict.fromkeys(q["report_id"].astype(str)))
+
+
+def next_reviewable(
+    order: Iterable[str], ids: Iterable[str], file_of: Callable[[str], Path | None], after: str | None
+) -> str | None:
+    """`review.next_least_sure` over the queue's reports in `order`, among `ids` and those a decision can be
+    written for (`file_of`; tested only until one is found, not for every report): the first other than
+    `after`, else `after` itself if it is in the queue; None when no such report has a pending cell."""
+    known, stay = set(ids), None
+    for r in order:
+        if r not in known or file_of(r) is None:
+            continue
+        if r != after:
+            return r
+        stay = r
+    return stay
+
+
+def _go_next(key: data.Stamp, ids: list[str]) -> None:
     """To the report holding the least sure pending cell (the review queue's order) among the reports
-    a decision can be written for (checked here, when clicked: a file test per report on every run of
-    the page cost tens of milliseconds at 500 reports)."""
-    ids = reviewable(ids, report_file)
-    nxt = review.next_least_sure(comparison_df[comparison_df["report_id"].isin(ids)], after=st.session_state.get("rid"))
+    a decision can be written for (checked here, when clicked, and only down the queue until one is found:
+    a file test per report on every run of the page cost tens of milliseconds at 500 reports)."""
+    nxt = next_reviewable(_queue_reports(key), ids, report_file, st.session_state.get("rid"))
     if nxt is None:
         _flash("success", "Every automatic cell has a curated value.")
     else:
@@ -449,7 +464,6 @@ def _body() -> None:
     if data.no_data_notice(tbl):
         return
     lens = data.lens()  # the active lens (FRL_LENS, else the one the stored table holds)
-    cmp_ = tbl["comparison"]
     models = data.names()[0]  # id -> model name, in the reports table's order
     ids = list(models)
     c1, c2 = st.columns([3, 1])
@@ -458,7 +472,7 @@ def _body() -> None:
         "Next least sure",
         key="next",
         on_click=_go_next,
-        args=(cmp_, ids),
+        args=(key, ids),
         help="the report whose pending automatic cell has the lowest confidence (the review queue)",
     )
 
