@@ -335,7 +335,8 @@ def test_pick_another_category_flags_a_disagreement_shown_on_evidence(env: tuple
     ev.session_state["report"], ev.session_state["dim"] = "alpha", "credit_granularity"
     ev.switch_page("views/evidence.py").run()
     assert not ev.exception
-    assert "Automatic reading beside the curated value" in [s.value for s in ev.subheader]
+    shown = "\n".join(el.proto.body for el in ev.get("html"))  # the section's heading is in its HTML block
+    assert '<h3 class="frl-h">Automatic reading beside the curated value</h3>' in shown
     beside = next(t for t in tables(ev) if "Curated value" in t.columns)
     assert beside.iloc[0]["Curated value"] == "token/segment" and beside.iloc[0]["Automatic value"] == "trajectory/outcome"
     assert "trajectory level" in beside.iloc[0]["Quote"] and beside.iloc[0]["Report"] != "alpha"  # the model, not the id
@@ -514,3 +515,24 @@ def test_review_page_says_what_the_least_sure_third_holds_and_goes_to_the_least_
     cmp_ = Store(env[1]).read_table("comparison")
     at.button(key="next").click().run()
     assert at.selectbox(key="rid").value == review.next_least_sure(cmp_, after="alpha")
+
+
+def test_next_reviewable_follows_the_queue_and_tests_files_only_until_a_hit() -> None:
+    """"Next least sure" on the cached queue order: the first reviewable report other than the shown one,
+    else the shown one if it is the only one pending, else none; a file is tested only down to the hit."""
+    from views.review import next_reviewable
+
+    tested: list[str] = []
+
+    def file_of(r: str) -> Path | None:
+        tested.append(r)
+        return None if r == "nofile" else Path(f"{r}.yaml")
+
+    order = ["nofile", "a", "b", "c"]
+    assert next_reviewable(order, ["a", "b", "c", "nofile"], file_of, after=None) == "a"
+    assert tested == ["nofile", "a"]  # not every report's file
+    assert next_reviewable(order, ["a", "b", "c", "nofile"], file_of, after="a") == "b"
+    assert next_reviewable(order, ["b", "c"], file_of, after="c") == "b"  # "a" is not among the ids
+    assert next_reviewable(["nofile", "a"], ["a", "nofile"], file_of, after="a") == "a"  # the only one pending
+    assert next_reviewable(["nofile"], ["nofile"], file_of, after=None) is None
+    assert next_reviewable([], ["a"], file_of, after="a") is None

@@ -237,6 +237,28 @@ def facet_choice(
 PICKER_LIMIT = 300
 
 
+def _limit(limit: int | None) -> int:
+    return int(os.environ.get("FRL_PICKER_LIMIT") or PICKER_LIMIT) if limit is None else limit
+
+
+def search_popover(n: int, key: str, where: Any = st, keep: int = 1, limit: int | None = None, noun: str = "reports") -> None:
+    """`narrow`'s search box in a popover whose label shows the typed text, drawn apart from its picker
+    (`narrow(..., apart=True)`), e.g. outside the fragment that draws the picker, so a pick does not send
+    it again (a popover is one of the costlier elements to redraw: bench/rerun_elements.py). Its box is
+    drawn only while it is open (a closed popover's widgets are not drawn; what was typed is kept).
+    Nothing when the picker's `n` options fit (`limit`)."""
+    if n <= _limit(limit):
+        return
+    label, find = f"Search {n - keep:,} {noun}", f"{key}_find"
+    shown = f"{label}: {typed(find, 20)}" if is_set(find) else label
+    pop = where.popover(shown, key=f"{find}_pop", on_change="rerun")
+    if pop.open:
+        with pop:
+            st.text_input(label, key=find, placeholder="part of the name", max_chars=200)
+    else:
+        keep_typed((find,))
+
+
 def narrow(
     options: Sequence[Any],
     key: str,
@@ -246,30 +268,28 @@ def narrow(
     limit: int | None = None,
     noun: str = "reports",
     popover: bool = False,
+    apart: bool = False,
 ) -> list[Any]:
     """The options a picker `key` offers: all when at most `limit`; else a search box (key `<key>_find`)
     narrows them to the first `limit` whose label contains its text. The first `keep` options (the
     picker's default, which the URL leaves out, so it must not change with the search) and the current
     choice (from the URL or the session) are always offered. With `popover`, the box sits in a popover
     whose label shows the typed text: a page with no other text box then draws none up front (every
-    widget kind adds to a first render; a closed popover's widgets are not drawn)."""
+    widget kind adds to a first render; a closed popover's widgets are not drawn). With `apart`, that
+    popover is drawn elsewhere by `search_popover` (same `key`, `keep`, `limit`, `noun`), and this only
+    reads what was typed."""
     opts = list(options)
-    limit = int(os.environ.get("FRL_PICKER_LIMIT") or PICKER_LIMIT) if limit is None else limit
+    limit = _limit(limit)
     if len(opts) <= limit:
         return opts
-    label = f"Search {len(opts) - keep:,} {noun}"
     find = f"{key}_find"
-    if popover:  # its box is drawn (and sent on every run) only while it is open; what was typed is kept
-        shown = f"{label}: {typed(find, 20)}" if is_set(find) else label
-        pop = where.popover(shown, key=f"{find}_pop", on_change="rerun")
-        if pop.open:
-            with pop:
-                text = st.text_input(label, key=find, placeholder="part of the name", max_chars=200)
-        else:
-            keep_typed((find,))
-            text = st.session_state.get(find, "")
+    if apart:
+        text = st.session_state.get(find, "")
+    elif popover:
+        search_popover(len(opts), key, where, keep, limit, noun)
+        text = st.session_state.get(find, "")
     else:
-        text = where.text_input(label, key=find, placeholder="part of the name", max_chars=200)
+        text = where.text_input(f"Search {len(opts) - keep:,} {noun}", key=find, placeholder="part of the name", max_chars=200)
     q = str(text or "").strip().casefold()
     head, rest = opts[:keep], opts[keep:]
     hits = [o for o in rest if q in str(format_func(o)).casefold()] if q else rest

@@ -275,14 +275,26 @@ def _cell(lens: Lens, cell: Cell, cur: CuratedCell | None, path: Path | None) ->
                 _keep_typed(control_keys(d))
 
 
-def _source(spec: ReportSpec | None, path: Path) -> None:
-    """Attach or replace the source of an existing report, keeping everything else in its file."""
+def _source() -> None:
+    """Attach or replace the source of the shown report (an existing one whose file the page can write),
+    keeping everything else in its file. Drawn outside the Review fragment, below the cells: it reads the
+    shown report (the picker's state) and its file only when opened, which reruns the whole page."""
+    rid = st.session_state.get("rid")
+    path = report_file(rid) if isinstance(rid, str) else None
+    if path is None or data.read_only():
+        return
     pop = st.popover("Source: attach or replace a file or URL", key="source_pop", on_change="rerun")
     if not pop.open:  # its widgets are drawn (and sent) only while it is open
         _keep_typed(("src_url", "src_only"))
         return
+    try:
+        spec = load_report(path)
+    except SpecFileError:
+        with pop:
+            message("error", "The report file does not load; fix it before attaching a source.")
+        return
     with pop:
-        src = spec.source if spec else None
+        src = spec.source
         st.text(f"url:  {src.url if src and src.url else '—'}\npath: {src.path if src and src.path else '—'}")
         up = st.file_uploader("File (PDF, Markdown or HTML; stored as reports/sources/<id>.<ext>)",
                               type=["pdf", "md", "markdown", "txt", "html", "htm"], key="src_file")  # fmt: skip
@@ -320,36 +332,39 @@ def _beside_rows(
     return review.auto_beside_curated(_comparison, ev, report, dim, lens)
 
 
-def show_auto_beside_curated(
+BESIDE_TITLE = "Automatic reading beside the curated value"
+
+
+def auto_beside_curated_html(
     comparison_df: pd.DataFrame, evidence: pd.DataFrame | Callable[[str], pd.DataFrame], report: str, dim: str,
     limit: int,
-) -> bool:
-    """Evidence page: on a disagreement, the automatic value and its sentences beside the curated one.
+) -> tuple[str, bool]:  # fmt: skip
+    """Evidence page: on a disagreement, the automatic value and its sentences beside the curated one, as
+    HTML (a heading, then the table with what it shows as its caption; no CSS: the page draws
+    `htmltable.CSS` once), and whether some rows were left out; ("", False) without a disagreement.
 
     `evidence` may be a function of the evidence dimension that reads only its rows: it is called
     only when the dimension has a disagreement, so most pages never read the evidence table.
     `comparison_df` is the stored comparison table: the rows are kept per store generation. At most
-    `limit` rows are drawn (the Evidence page's page of rows); returns whether some were left out.
+    `limit` rows are drawn (the Evidence page's page of rows).
     """
     lens = data.lens()  # the active lens (FRL_LENS, else the one the stored table holds)
     c = comparison_df
     if c.empty or "disagree" not in c.columns or dim not in lens.ids:
-        return False
+        return "", False
     hit = (c["dimension"] == dim) & c["disagree"].fillna(False).astype(bool)
     if report != "*":
         hit &= c["report_id"] == report
     if not hit.any():
-        return False
+        return "", False
     rows = _beside_rows(data.tables()[1], lens.id, report, dim, comparison_df, evidence)
     if rows.empty:
-        return False
+        return "", False
     n = rows["report_id"].nunique()
-    st.subheader("Automatic reading beside the curated value")
     more = f" Showing the first {limit} rows; pick one report to see all of its." if len(rows) > limit else ""
     said = f"{n} report(s) where the automatic value disagrees with the curated one, with the sentences behind it.{more}"
-    # The sentence is the table's caption (one element, not two); the page draws htmltable.CSS once.
-    st.html(htmltable.bare(htmltable.table(beside_view(rows.head(limit), data.names()[0]), caption=said)))
-    return len(rows) > limit
+    table = htmltable.bare(htmltable.table(beside_view(rows.head(limit), data.names()[0]), caption=said))
+    return htmltable.heading(BESIDE_TITLE) + table, len(rows) > limit
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -445,7 +460,11 @@ def render() -> None:
     """Draw the page."""
     st.title("Review")
     st.html(htmltable.CSS + CELL_CSS)  # once, outside the fragment (see `htmltable.bare`)
+    # The pickers' search and the Source popover sit outside the fragment: the same for every report
+    # (Source reads the shown report when opened), so a pick or "Next least sure" does not send them again.
+    nav.search_popover(len(data.names()[0]), "rid")
     _body()
+    _source()
     tbl, key = data.tables()
     if not tbl["reports"].empty:  # (the fragment said there is no data)
         # Outside the fragment: the same for every report, so a pick or "Next least sure" does not redraw it.
@@ -484,7 +503,7 @@ def _body() -> None:
         nav.no_such_report(asked)
     # ?rid=<id> like every other page's parameter (nav.select writes the id, not the shown name)
     # with more than a picker's worth of reports, the search box sits in a popover (nav.narrow)
-    offered = nav.narrow(ids, "rid", name, c1, popover=True)
+    offered = nav.narrow(ids, "rid", name, c1, apart=True)  # its search popover: above, outside the fragment
     rid = nav.select("Report", offered, "rid", name, c1, **({"index": None} if asked else {}))
     _show_flash()
     if rid is None:
@@ -513,8 +532,6 @@ def _body() -> None:
     for cell in cells:
         cur = spec.curated.get(str(cell.row["dimension"])) if spec else None
         _cell(lens, cell, cur, path if writable else None)
-    if writable and path is not None:
-        _source(spec, path)
 
 
 if __name__ == "__main__":
