@@ -273,7 +273,7 @@ def test_review_page_shows_cells_with_evidence_checklist_and_agreement(env: tupl
     at = review_page(rid="alpha")
     assert at.title[0].value == "Review"
     assert "automatic: GRPO" in cell_text(at)
-    assert not at.radio and not at.text_input  # the decision controls are drawn only in an open popover
+    assert not at.radio and not at.text_input  # the decision controls are drawn only once "Decide…" opened them
     assert not at.dataframe  # plain HTML tables (the data grid costs most of a second in the browser)
     values = tables(at)
     evidence = [v for v in values if v.attrs["caption"].startswith("Ranked evidence sentences")]

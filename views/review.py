@@ -259,18 +259,30 @@ def cell_html(lens: Lens, cell: Cell, cur: CuratedCell | None) -> str:
     return f'<div class="frl-cell">{"".join(parts)}</div>'
 
 
+def _toggle(flag: str) -> None:
+    st.session_state[flag] = not st.session_state.get(flag, False)
+
+
+def decide_flag(d: str) -> str:
+    """The session key saying whether dimension `d`'s decision controls are open ("decide_<d>")."""
+    return f"decide_{d}"
+
+
 def _cell(lens: Lens, cell: Cell, cur: CuratedCell | None, path: Path | None) -> None:
     """One dimension: its reading (one HTML block) and, when decisions can be written, the controls."""
     with st.container(border=True):
         st.html(cell_html(lens, cell, cur))
         if path is not None:
-            # A popover that reruns when opened or closed: its widgets (a radio, text boxes, a button) are
-            # drawn only while it is open, so a pick of another report does not send them for every cell.
+            # "Decide…" opens the cell's controls below its reading, "Close" closes them: its widgets (a radio,
+            # text boxes, a button) are drawn only while open, so a pick of another report does not send them
+            # for every cell. A button, not a popover: a closed popover costs the browser about twice what a
+            # button does on every pick (bench/rerun_elements.py --inside --kinds popover button).
             d = str(cell.row["dimension"])
-            pop = st.popover("Decide…", key=f"decide_{d}", on_change="rerun")
-            if pop.open:
-                with pop:
-                    _cell_controls(lens, path, cell.row, cell.ev)
+            flag = decide_flag(d)
+            shown = bool(st.session_state.get(flag))
+            st.button("Close" if shown else "Decide…", key=f"decide_btn_{d}", on_click=_toggle, args=(flag,))
+            if shown:
+                _cell_controls(lens, path, cell.row, cell.ev)
             else:
                 _keep_typed(control_keys(d))
 
