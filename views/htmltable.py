@@ -28,7 +28,7 @@ table.frl-q td.nw{white-space:nowrap}
 table.frl-q td.q{min-width:320px}
 table.frl-q .n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
 .frl-qwrap{max-height:70vh;overflow:auto;content-visibility:auto;contain-intrinsic-size:auto 400px}
-h3.frl-h{font-size:1.5rem;font-weight:600;line-height:1.2;margin:1.25rem 0 .75rem;padding:0}
+h3.frl-h{font-size:1.75rem;font-weight:600;line-height:1.2;margin:1rem 0 .75rem;padding:0}
 p.frl-cap{color:rgba(49,51,63,.6);font-size:14px;margin:0 0 .5rem}
 </style>"""
 
