@@ -5,13 +5,14 @@
 Why (issue 35 item 9): the Evidence page's pick of "all reports" costs the browser about 100 ms of
 renderer CPU more than a pick of one report, and what it adds is HTML: three tables of up to ROW_LIMIT
 rows. Streamlit's `st.html` runs every body through DOMPurify before React sets it as innerHTML. This
-script builds the block the Evidence page draws for "all reports" on the first algorithm dimension
-(views/evidence.py: headings, the table cells, the candidate sentences, the automatic reading beside the
-curated value) from an existing store (a folder with data/ and reports/, as `tests.app_fixtures.scale_store`
-leaves it), serves the app once for its copy of DOMPurify (the same build and settings `st.html` uses), and
-times in Chromium, median of `--repeat`: DOMPurify's sanitize, then setting the result as innerHTML of a
-1100 px wide box with a forced layout. Variants of the block say what a part costs: without the "see the
-page" links, with the rows cut to half, without the beside table. Diagnostic only: no target.
+script builds the tables the Evidence page draws for "all reports" on the first algorithm dimension
+(views/evidence.py: the table cells, the candidate sentences, the automatic reading beside the curated
+value; three `st.html` blocks, timed here as one) from an existing store (a folder with data/ and
+reports/, as `tests.app_fixtures.scale_store` leaves it), serves the app once for its copy of DOMPurify
+(the same build and settings `st.html` uses), and times in Chromium, median of `--repeat`: DOMPurify's
+sanitize, then setting the result as innerHTML of a 1100 px wide box with a forced layout. Variants say
+what a part costs: without the "see the page" links, with the rows cut to half, without the beside
+table. Diagnostic only: no target.
 """
 
 from __future__ import annotations
@@ -68,8 +69,9 @@ def half_rows(block: str) -> str:
 
 
 def evidence_block(data_dir: Path, reports: Path) -> tuple[str, str, str]:
-    """The Evidence page's HTML block for "all reports" on the first algorithm dimension, its part without
-    the beside table, and the tables' CSS (views/htmltable.py)."""
+    """The Evidence page's tables for "all reports" on the first algorithm dimension (its three `st.html`
+    bodies, joined: the table cells, the candidate sentences, the automatic reading beside the curated
+    value), the same without the beside table, and the tables' CSS (views/htmltable.py)."""
     import os
 
     os.environ["FRL_DATA_DIR"], os.environ["FRL_REPORTS_DIR"] = str(data_dir), str(reports)
@@ -77,14 +79,13 @@ def evidence_block(data_dir: Path, reports: Path) -> tuple[str, str, str]:
     from views import data, evidence, htmltable, review
 
     tbl, key = data.tables()
-    dim = next(d.id for d in load_lens().dimensions if d.kind == "algorithm")
+    lens = load_lens()
+    dim = next(d.id for d in lens.dimensions if d.kind == "algorithm")
     view = evidence._dimension_view(key, evidence.ALL, dim, evidence.ROW_LIMIT)
-    beside, _ = review.auto_beside_curated_html(
-        tbl["comparison"], lambda d: data.evidence_rows(None, d), evidence.ALL, dim, evidence.ROW_LIMIT
-    )
-    head = htmltable.heading("table cells") + view.cells_html + htmltable.heading("Candidate evidence sentences")
-    head += view.ev_html or htmltable.caption(evidence.NO_EVIDENCE)
-    return head + beside, head, htmltable.CSS
+    rows = review._beside_rows(key, data.lens().id, evidence.ALL, dim, tbl["comparison"], lambda d: data.evidence_rows(None, d))
+    beside = htmltable.table(review.beside_view(rows.head(evidence.ROW_LIMIT), data.names()[0]), caption="beside")
+    head = view.cells_html + (view.ev_html or "")
+    return head + htmltable.bare(beside), head, htmltable.CSS
 
 
 def main() -> int:
@@ -118,7 +119,7 @@ def main() -> int:
             stop(proc)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f'Evidence, "all reports", one HTML block: DOMPurify (st.html sanitizer) vs innerHTML + layout, median of {a.repeat}')
+    print(f'Evidence, "all reports", its three tables: DOMPurify (st.html sanitizer) vs innerHTML + layout, median of {a.repeat}')
     for name, (san, lay) in res.items():
         body = variants[name]
         print(f"  {name:<34} {len(body) / 1024:5.1f} KB, {body.count('<tr>'):3d} rows, {body.count('<'):5d} tags: "

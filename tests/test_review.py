@@ -335,8 +335,7 @@ def test_pick_another_category_flags_a_disagreement_shown_on_evidence(env: tuple
     ev.session_state["report"], ev.session_state["dim"] = "alpha", "credit_granularity"
     ev.switch_page("views/evidence.py").run()
     assert not ev.exception
-    shown = "\n".join(el.proto.body for el in ev.get("html"))  # the section's heading is in its HTML block
-    assert '<h3 class="frl-h">Automatic reading beside the curated value</h3>' in shown
+    assert "Automatic reading beside the curated value" in [s.value for s in ev.subheader]
     beside = next(t for t in tables(ev) if "Curated value" in t.columns)
     assert beside.iloc[0]["Curated value"] == "token/segment" and beside.iloc[0]["Automatic value"] == "trajectory/outcome"
     assert "trajectory level" in beside.iloc[0]["Quote"] and beside.iloc[0]["Report"] != "alpha"  # the model, not the id

@@ -14,7 +14,8 @@ import streamlit as st
 from ingest.outputs.mdtable import blank
 from ingest.reading.sections import SECTIONS
 from views import data, htmltable, nav
-from views.review import auto_beside_curated_html
+from views.plain import escape_md
+from views.review import show_auto_beside_curated
 
 ALL = "*"
 KWIC_LIMIT = 500
@@ -209,28 +210,27 @@ def _body() -> None:
     if dim:
         limit = _rows(report, dim) if report == ALL else max(REPORT_LIMIT, _rows(report, dim))
         view = _dimension_view(key, report, dim, limit)
-        beside, cut = auto_beside_curated_html(
-            tbl["comparison"], lambda d: data.evidence_rows(None if report == ALL else report, d), report, dim, limit
-        )
-        # One HTML block: the headings, the tables (each explanation is its table's caption) and the
-        # automatic reading beside the curated one; a pick re-sends one element, not a subheader and a
-        # table each (a subheader costs the browser several times an HTML block: bench/rerun_elements.py).
-        parts = [htmltable.heading(f"{labels.get(dim, dim)}: table cells"), view.cells_html,
-                 htmltable.heading("Candidate evidence sentences"),
-                 htmltable.caption(NO_EVIDENCE) if view.ev_html is None else view.ev_html, beside]  # fmt: skip
-        st.html("".join(parts))
+        # Each explanation is its table's caption: a subheader and one HTML block per table.
+        st.subheader(escape_md(f"{labels.get(dim, dim)}: table cells"))
+        st.html(view.cells_html)
+        st.subheader("Candidate evidence sentences")
+        if view.ev_html is None:
+            st.caption(NO_EVIDENCE)
+        else:
+            st.html(view.ev_html)
+        cut = show_auto_beside_curated(tbl["comparison"], lambda d: data.evidence_rows(None if report == ALL else report, d),
+                                       report, dim, limit)  # fmt: skip
         if view.cut or cut:
             st.button(f"Show {ROW_LIMIT} more rows", key="ev_more", on_click=_show_more, args=(report, dim))
     if term:
         n, table = _kwic_view(key, report, term, section)
         where = "all reports" if report == ALL else models.get(report, report)
-        title = htmltable.heading(f"“{term}” in {where}" + (f" ({section})" if section else ""))
+        st.subheader(escape_md(f"“{term}” in {where}" + (f" ({section})" if section else "")))
         if table is None:
-            said = "No keyword-in-context lines stored (the report may be unmeasured: reported figures have no lines)."
-            st.html(title + htmltable.caption(said))
+            st.caption("No keyword-in-context lines stored (the report may be unmeasured: reported figures have no lines).")
         else:
-            said = f"{n} line(s)" + (f"; showing the first {KWIC_LIMIT}" if n > KWIC_LIMIT else "")
-            st.html(title + htmltable.caption(said) + htmltable.bare(table))  # one element (see above)
+            st.caption(f"{n} line(s)" + (f"; showing the first {KWIC_LIMIT}" if n > KWIC_LIMIT else ""))
+            st.html(htmltable.bare(table))
 
 
 if __name__ == "__main__":

@@ -28,8 +28,6 @@ table.frl-q td.nw{white-space:nowrap}
 table.frl-q td.q{min-width:320px}
 table.frl-q .n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
 .frl-qwrap{max-height:70vh;overflow:auto;content-visibility:auto;contain-intrinsic-size:auto 400px}
-h3.frl-h{font-size:1.75rem;font-weight:600;line-height:1.2;margin:1rem 0 .75rem;padding:0}
-p.frl-cap{color:rgba(49,51,63,.6);font-size:14px;margin:0 0 .5rem}
 </style>"""
 
 
@@ -95,18 +93,6 @@ def bare(table_html: str) -> str:
     """A `table` without its CSS, for a page that draws `CSS` once outside its fragment: every `<style>` a
     rerun inserts makes the browser restyle the whole page."""
     return table_html.removeprefix(CSS)
-
-
-def heading(text: str) -> str:
-    """A section heading (escaped) drawn as st.subheader draws one, for a page that puts a heading and its
-    table into one `st.html` block: a subheader is a Markdown element of its own, which costs the browser
-    several times what an HTML block does on every rerun (bench/rerun_elements.py --inside --kinds)."""
-    return f'<h3 class="frl-h">{html.escape(text)}</h3>'
-
-
-def caption(text: str) -> str:
-    """A caption-like line (escaped), as `heading` is a subheader."""
-    return f'<p class="frl-cap">{html.escape(text)}</p>'
 
 
 def page_of(row: dict | pd.Series) -> str:

@@ -344,39 +344,36 @@ def _beside_rows(
     return review.auto_beside_curated(_comparison, ev, report, dim, lens)
 
 
-BESIDE_TITLE = "Automatic reading beside the curated value"
-
-
-def auto_beside_curated_html(
+def show_auto_beside_curated(
     comparison_df: pd.DataFrame, evidence: pd.DataFrame | Callable[[str], pd.DataFrame], report: str, dim: str,
     limit: int,
-) -> tuple[str, bool]:  # fmt: skip
-    """Evidence page: on a disagreement, the automatic value and its sentences beside the curated one, as
-    HTML (a heading, then the table with what it shows as its caption; no CSS: the page draws
-    `htmltable.CSS` once), and whether some rows were left out; ("", False) without a disagreement.
+) -> bool:
+    """Evidence page: on a disagreement, the automatic value and its sentences beside the curated one.
 
     `evidence` may be a function of the evidence dimension that reads only its rows: it is called
     only when the dimension has a disagreement, so most pages never read the evidence table.
     `comparison_df` is the stored comparison table: the rows are kept per store generation. At most
-    `limit` rows are drawn (the Evidence page's page of rows).
+    `limit` rows are drawn (the Evidence page's page of rows); returns whether some were left out.
     """
     lens = data.lens()  # the active lens (FRL_LENS, else the one the stored table holds)
     c = comparison_df
     if c.empty or "disagree" not in c.columns or dim not in lens.ids:
-        return "", False
+        return False
     hit = (c["dimension"] == dim) & c["disagree"].fillna(False).astype(bool)
     if report != "*":
         hit &= c["report_id"] == report
     if not hit.any():
-        return "", False
+        return False
     rows = _beside_rows(data.tables()[1], lens.id, report, dim, comparison_df, evidence)
     if rows.empty:
-        return "", False
+        return False
     n = rows["report_id"].nunique()
+    st.subheader("Automatic reading beside the curated value")
     more = f" Showing the first {limit} rows; pick one report to see all of its." if len(rows) > limit else ""
     said = f"{n} report(s) where the automatic value disagrees with the curated one, with the sentences behind it.{more}"
-    table = htmltable.bare(htmltable.table(beside_view(rows.head(limit), data.names()[0]), caption=said))
-    return htmltable.heading(BESIDE_TITLE) + table, len(rows) > limit
+    # The sentence is the table's caption (one element, not two); the page draws htmltable.CSS once.
+    st.html(htmltable.bare(htmltable.table(beside_view(rows.head(limit), data.names()[0]), caption=said)))
+    return len(rows) > limit
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
