@@ -3,11 +3,14 @@
     .venv/bin/python bench/rerun_elements.py [--counts 0 100 300] [--repeat 4] [--rounds 2]
 
 Why (issue 35 item 9): a pick on a dashboard page costs more than the same pick on a one-line app.
-A generated app draws a title, a selectbox with a caption (the "pick"), then `n` plain text lines;
+A generated app draws a title, a selectbox of `k` options (`--options`; 20 by default, as the
+one-line app of bench/app_speed.py) with a caption (the "pick"), then `n` plain text lines;
 the selectbox and caption are either part of the whole script (`fragment=0`: a pick reruns all, the
 `n` lines are sent again) or a fragment (`fragment=1`: only the picker and its caption are sent; the
-`n` lines stay mounted). Each pick is timed as bench/app_speed.py times an interaction (until its
-rerun has finished; `timed_rerun`), with the renderer main thread's CPU time (`Cost`), median of
+`n` lines stay mounted); with `--inside`, the `n` elements are drawn by the fragment and change with
+the pick (as a page's content does). `--kinds` says what they are (text, subheader, caption, html,
+a bordered container holding a text, a closed popover, a toggle, a button). Each pick is timed as bench/app_speed.py
+times an interaction (until its rerun has finished; `timed_rerun`), with the renderer main thread's CPU time (`Cost`), median of
 `repeat` picks per tab, `rounds` rounds taking turns, so load on a shared machine hits all alike.
 """
 
@@ -30,18 +33,43 @@ from tests.test_browser import CHROME_ARGS, CHROMIUM, start_app, stop  # noqa: E
 
 APP = """import streamlit as st
 
-n, frag = int(st.query_params.get("n", "0")), st.query_params.get("frag") == "1"
+q = st.query_params
+n, frag, k, kind = int(q.get("n", "0")), q.get("frag") == "1", int(q.get("k", "20")), q.get("kind", "text")
 st.title("elements")
 
 
+def line(i, v):
+    s = f"line {i} of {v}"
+    if kind == "text":
+        st.text(s)
+    elif kind == "subheader":
+        st.subheader(s)
+    elif kind == "caption":
+        st.caption(s)
+    elif kind == "html":
+        st.html(f"<p>{s}</p>")
+    elif kind == "container":
+        st.container(border=True).text(s)
+    elif kind == "popover":
+        st.popover(s, key=f"pop{i}", on_change="rerun")
+    elif kind == "toggle":
+        st.toggle(s, key=f"tog{i}")
+    elif kind == "button":
+        st.button(s, key=f"but{i}")
+
+
 def body():
-    v = st.selectbox("Pick", [f"option {i}" for i in range(20)], key="p")
+    v = st.selectbox("Pick", [f"option {i}" for i in range(k)], key="p")
     st.caption(f"picked {v}")
+    if q.get("inside") == "1":
+        for i in range(n):
+            line(i, v)
 
 
 st.fragment(body)() if frag else body()
-for i in range(n):
-    st.text(f"static line {i}")
+if q.get("inside") != "1":
+    for i in range(n):
+        line(i, "static")
 """
 
 
@@ -69,9 +97,18 @@ def main() -> int:
     ap.add_argument("--counts", type=int, nargs="+", default=[0, 100, 300], help="text lines besides the picker")
     ap.add_argument("--repeat", type=int, default=4, help="picks per tab")
     ap.add_argument("--rounds", type=int, default=2, help="rounds over every case, taking turns")
+    kinds = ["text", "subheader", "caption", "html", "container", "popover", "toggle", "button"]
+    ap.add_argument("--kinds", nargs="+", default=["text"], choices=kinds,
+                    help="what the n elements are (a container: a bordered one holding a text; a popover: closed)")  # fmt: skip
+    ap.add_argument("--inside", action="store_true",
+                    help="the n elements change with the pick: drawn by the picker's run, re-sent on every pick")  # fmt: skip
+    ap.add_argument("--options", type=int, nargs="+", default=[20],
+                    help="options of the picked selectbox (a report picker offers up to nav.PICKER_LIMIT)")  # fmt: skip
     args = ap.parse_args()
-    cases = [(n, f) for n in args.counts for f in ("0", "1")]
-    runs: dict[tuple[int, str], list[tuple[float, float]]] = {c: [] for c in cases}
+    frags = ("1",) if args.inside else ("0", "1")
+    cases = [(n, f, k, kind) for kind in args.kinds for k in args.options for n in args.counts for f in frags]
+    runs: dict[tuple[int, str, int, str], list[tuple[float, float]]] = {c: [] for c in cases}
+    inside = "&inside=1" if args.inside else ""
     with tempfile.TemporaryDirectory() as tmp:
         app = Path(tmp) / "app.py"
         app.write_text(APP, encoding="utf-8")
@@ -81,16 +118,19 @@ def main() -> int:
                 browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROME_ARGS, headless=True)
                 picks(browser, f"{server}/?n=0&frag=0", 1)  # warm the server and the browser cache
                 for _ in range(args.rounds):
-                    for n, f in cases:
-                        runs[(n, f)] += picks(browser, f"{server}/?n={n}&frag={f}", args.repeat)
+                    for n, f, k, kind in cases:
+                        url = f"{server}/?n={n}&frag={f}&k={k}&kind={kind}{inside}"
+                        runs[(n, f, k, kind)] += picks(browser, url, args.repeat)
                 browser.close()
         finally:
             stop(proc)
     print(f"a selectbox pick, median of {args.repeat} x {args.rounds}: wall ms and renderer CPU ms")
-    for (n, f), r in runs.items():
+    for (n, f, k, kind), r in runs.items():
         wall, cpu = statistics.median(x[0] for x in r) * 1000, statistics.median(x[1] for x in r)
         where = "picker in a fragment (the lines stay mounted)" if f == "1" else "whole script reruns (the lines re-sent)"
-        print(f"  {n:4d} text lines, {where:<46} {wall:6.0f} ms wall   {cpu:5.0f} ms renderer CPU")
+        if args.inside:
+            where = "in the picker's fragment (re-sent, changed)"
+        print(f"  {k:4d} options, {n:4d} {kind + ' elements,':<20} {where:<46} {wall:6.0f} ms wall   {cpu:5.0f} ms renderer CPU")
     return 0
 
 

@@ -7,7 +7,8 @@ Serves `--app` on a copy of an existing store (a folder with data/ and reports/,
 bench/app_speed.py does, and records a Chromium trace (devtools.timeline) around each action until its
 rerun has finished. Prints, per action, the renderer main thread's time by kind of work (script, style,
 layout, paint, HTML parsing) and the five JavaScript functions with the most self time (a sampled CPU
-profile), then the DOM size and the elements the main block holds by Streamlit kind, so a page's rerun
+profile) and the eight script files with the most (a file of the frontend's bundle names its part:
+a component, DOMPurify, React), then the DOM size and the elements the main block holds by Streamlit kind, so a page's rerun
 cost can be put on what it draws. Diagnostic only: no target (its runs are logged in bench/RESULTS.md
 like every bench script's).
 """
@@ -72,13 +73,23 @@ def renderer_times(events: list[dict]) -> tuple[dict[str, float], float]:  # typ
     return dict(out), sum(out.values())
 
 
-def top_functions(profile: dict, n: int = 5) -> list[tuple[str, float]]:  # type: ignore[type-arg]
-    """The n JavaScript functions (name and file) with the most self time in a CPU profile, ms."""
+#: A CPU profile's pseudo-functions that are not JavaScript (native work, waiting): left out of the files' sums.
+NOT_JS = frozenset({"(program)", "(idle)", "(garbage collector)", "(root)"})
+
+
+def top_functions(profile: dict, n: int = 5, by_file: bool = False) -> list[tuple[str, float]]:  # type: ignore[type-arg]
+    """The n JavaScript functions (name and file) with the most self time in a CPU profile, ms; with
+    `by_file`, the n script files (a file of the frontend's bundle: a component, DOMPurify, React) instead,
+    native work and idle time left out."""
     nodes = {x["id"]: x for x in profile["nodes"]}
     dt = collections.defaultdict(float)
     for sid, d in zip(profile.get("samples", []), profile.get("timeDeltas", []), strict=False):
         f = nodes[sid]["callFrame"]
-        dt[f"{f['functionName'] or '(anonymous)'} {f['url'].rsplit('/', 1)[-1]}:{f['lineNumber']}"] += d / 1000
+        if by_file:
+            if f["functionName"] not in NOT_JS:
+                dt[f["url"].rsplit("/", 1)[-1] or f"({f['functionName'] or 'native'})"] += d / 1000
+        else:
+            dt[f"{f['functionName'] or '(anonymous)'} {f['url'].rsplit('/', 1)[-1]}:{f['lineNumber']}"] += d / 1000
     return sorted(dt.items(), key=lambda kv: -kv[1])[:n]
 
 
@@ -133,6 +144,7 @@ def main() -> int:
                 print(f"  action {i + 1}: {t * 1000:5.0f} ms; renderer main thread {total:5.0f} ms: "
                       + ", ".join(f"{k} {v:.0f}" for k, v in sorted(kinds.items(), key=lambda kv: -kv[1])))  # fmt: skip
                 print("    most self time: " + "; ".join(f"{f} {v:.0f} ms" for f, v in top_functions(prof)))
+                print("    by script file: " + "; ".join(f"{f} {v:.0f} ms" for f, v in top_functions(prof, 8, by_file=True)))
                 print(f"    DOM {n_dom} nodes; main block: {json.dumps(els, sort_keys=True)}")
                 page.keyboard.press("Escape")
             browser.close()

@@ -273,7 +273,7 @@ def test_review_page_shows_cells_with_evidence_checklist_and_agreement(env: tupl
     at = review_page(rid="alpha")
     assert at.title[0].value == "Review"
     assert "automatic: GRPO" in cell_text(at)
-    assert not at.radio and not at.text_input  # the decision controls are drawn only in an open popover
+    assert not at.radio and not at.text_input  # the decision controls are drawn only once "Decide…" opened them
     assert not at.dataframe  # plain HTML tables (the data grid costs most of a second in the browser)
     values = tables(at)
     evidence = [v for v in values if v.attrs["caption"].startswith("Ranked evidence sentences")]
@@ -514,3 +514,24 @@ def test_review_page_says_what_the_least_sure_third_holds_and_goes_to_the_least_
     cmp_ = Store(env[1]).read_table("comparison")
     at.button(key="next").click().run()
     assert at.selectbox(key="rid").value == review.next_least_sure(cmp_, after="alpha")
+
+
+def test_next_reviewable_follows_the_queue_and_tests_files_only_until_a_hit() -> None:
+    """"Next least sure" on the cached queue order: the first reviewable report other than the shown one,
+    else the shown one if it is the only one pending, else none; a file is tested only down to the hit."""
+    from views.review import next_reviewable
+
+    tested: list[str] = []
+
+    def file_of(r: str) -> Path | None:
+        tested.append(r)
+        return None if r == "nofile" else Path(f"{r}.yaml")
+
+    order = ["nofile", "a", "b", "c"]
+    assert next_reviewable(order, ["a", "b", "c", "nofile"], file_of, after=None) == "a"
+    assert tested == ["nofile", "a"]  # not every report's file
+    assert next_reviewable(order, ["a", "b", "c", "nofile"], file_of, after="a") == "b"
+    assert next_reviewable(order, ["b", "c"], file_of, after="c") == "b"  # "a" is not among the ids
+    assert next_reviewable(["nofile", "a"], ["a", "nofile"], file_of, after="a") == "a"  # the only one pending
+    assert next_reviewable(["nofile"], ["nofile"], file_of, after=None) is None
+    assert next_reviewable([], ["a"], file_of, after="a") is None

@@ -130,6 +130,17 @@ def typed(key: str, limit: int, more: str = "…") -> str:
     return escape_md(text[:limit] + (more if len(text) > limit else ""))
 
 
+def keep_typed(keys: Sequence[str]) -> None:
+    """Keep what the reader chose or typed in a closed popover's widgets for when it opens again.
+
+    Why: Streamlit forgets the state of a widget not drawn in a run, and a closed popover's
+    widgets are not drawn; a value written back through session state is kept (Streamlit's
+    documented way to retain a widget's state while it is not shown)."""
+    for key in keys:
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
+
+
 def sync_in(key: str, options: Sequence[Any], multi: bool = False) -> None:
     """Before drawing widget `key`: adopt the URL's value when the URL changed since this session wrote it.
 
@@ -226,6 +237,28 @@ def facet_choice(
 PICKER_LIMIT = 300
 
 
+def _limit(limit: int | None) -> int:
+    return int(os.environ.get("FRL_PICKER_LIMIT") or PICKER_LIMIT) if limit is None else limit
+
+
+def search_popover(n: int, key: str, where: Any = st, keep: int = 1, limit: int | None = None, noun: str = "reports") -> None:
+    """`narrow`'s search box in a popover whose label shows the typed text, drawn apart from its picker
+    (`narrow(..., apart=True)`), e.g. outside the fragment that draws the picker, so a pick does not send
+    it again (a popover is one of the costlier elements to redraw: bench/rerun_elements.py). Its box is
+    drawn only while it is open (a closed popover's widgets are not drawn; what was typed is kept).
+    Nothing when the picker's `n` options fit (`limit`)."""
+    if n <= _limit(limit):
+        return
+    label, find = f"Search {n - keep:,} {noun}", f"{key}_find"
+    shown = f"{label}: {typed(find, 20)}" if is_set(find) else label
+    pop = where.popover(shown, key=f"{find}_pop", on_change="rerun")
+    if pop.open:
+        with pop:
+            st.text_input(label, key=find, placeholder="part of the name", max_chars=200)
+    else:
+        keep_typed((find,))
+
+
 def narrow(
     options: Sequence[Any],
     key: str,
@@ -235,25 +268,28 @@ def narrow(
     limit: int | None = None,
     noun: str = "reports",
     popover: bool = False,
+    apart: bool = False,
 ) -> list[Any]:
     """The options a picker `key` offers: all when at most `limit`; else a search box (key `<key>_find`)
     narrows them to the first `limit` whose label contains its text. The first `keep` options (the
     picker's default, which the URL leaves out, so it must not change with the search) and the current
     choice (from the URL or the session) are always offered. With `popover`, the box sits in a popover
     whose label shows the typed text: a page with no other text box then draws none up front (every
-    widget kind adds to a first render; a closed popover's widgets are not drawn)."""
+    widget kind adds to a first render; a closed popover's widgets are not drawn). With `apart`, that
+    popover is drawn elsewhere by `search_popover` (same `key`, `keep`, `limit`, `noun`), and this only
+    reads what was typed."""
     opts = list(options)
-    limit = int(os.environ.get("FRL_PICKER_LIMIT") or PICKER_LIMIT) if limit is None else limit
+    limit = _limit(limit)
     if len(opts) <= limit:
         return opts
-    label = f"Search {len(opts) - keep:,} {noun}"
     find = f"{key}_find"
-    if popover:
-        shown = f"{label}: {typed(find, 20)}" if is_set(find) else label
-        with where.popover(shown, key=f"{find}_pop"):
-            text = st.text_input(label, key=find, placeholder="part of the name", max_chars=200)
+    if apart:
+        text = st.session_state.get(find, "")
+    elif popover:
+        search_popover(len(opts), key, where, keep, limit, noun)
+        text = st.session_state.get(find, "")
     else:
-        text = where.text_input(label, key=find, placeholder="part of the name", max_chars=200)
+        text = where.text_input(f"Search {len(opts) - keep:,} {noun}", key=find, placeholder="part of the name", max_chars=200)
     q = str(text or "").strip().casefold()
     head, rest = opts[:keep], opts[keep:]
     hits = [o for o in rest if q in str(format_func(o)).casefold()] if q else rest

@@ -139,15 +139,7 @@ def control_keys(d: str) -> ControlKeys:
     return ControlKeys(*(f"{name}_{d}" for name in ControlKeys._fields))
 
 
-def _keep_typed(keys: Iterable[str]) -> None:
-    """Keep what the reader chose or typed in a closed popover's controls for when it opens again.
-
-    Why: Streamlit forgets the state of a widget not drawn in a run, and a closed popover's
-    controls are not drawn; a value written back through session state is kept (Streamlit's
-    documented way to retain a widget's state while it is not shown)."""
-    for key in keys:
-        if key in st.session_state:
-            st.session_state[key] = st.session_state[key]
+_keep_typed = nav.keep_typed  # what was typed in a closed popover is kept (see there)
 
 
 def _cell_controls(lens: Lens, path: Path, row: dict, ev: pd.DataFrame) -> None:
@@ -267,30 +259,54 @@ def cell_html(lens: Lens, cell: Cell, cur: CuratedCell | None) -> str:
     return f'<div class="frl-cell">{"".join(parts)}</div>'
 
 
+def _toggle(flag: str) -> None:
+    st.session_state[flag] = not st.session_state.get(flag, False)
+
+
+def decide_flag(d: str) -> str:
+    """The session key saying whether dimension `d`'s decision controls are open ("decide_<d>")."""
+    return f"decide_{d}"
+
+
 def _cell(lens: Lens, cell: Cell, cur: CuratedCell | None, path: Path | None) -> None:
     """One dimension: its reading (one HTML block) and, when decisions can be written, the controls."""
     with st.container(border=True):
         st.html(cell_html(lens, cell, cur))
         if path is not None:
-            # A popover that reruns when opened or closed: its widgets (a radio, text boxes, a button) are
-            # drawn only while it is open, so a pick of another report does not send them for every cell.
+            # "Decide…" opens the cell's controls below its reading, "Close" closes them: its widgets (a radio,
+            # text boxes, a button) are drawn only while open, so a pick of another report does not send them
+            # for every cell. A button, not a popover: a closed popover costs the browser about twice what a
+            # button does on every pick (bench/rerun_elements.py --inside --kinds popover button).
             d = str(cell.row["dimension"])
-            pop = st.popover("Decide…", key=f"decide_{d}", on_change="rerun")
-            if pop.open:
-                with pop:
-                    _cell_controls(lens, path, cell.row, cell.ev)
+            flag = decide_flag(d)
+            shown = bool(st.session_state.get(flag))
+            st.button("Close" if shown else "Decide…", key=f"decide_btn_{d}", on_click=_toggle, args=(flag,))
+            if shown:
+                _cell_controls(lens, path, cell.row, cell.ev)
             else:
                 _keep_typed(control_keys(d))
 
 
-def _source(spec: ReportSpec | None, path: Path) -> None:
-    """Attach or replace the source of an existing report, keeping everything else in its file."""
+def _source() -> None:
+    """Attach or replace the source of the shown report (an existing one whose file the page can write),
+    keeping everything else in its file. Drawn outside the Review fragment, below the cells: it reads the
+    shown report (the picker's state) and its file only when opened, which reruns the whole page."""
+    rid = st.session_state.get("rid")
+    path = report_file(rid) if isinstance(rid, str) else None
+    if path is None or data.read_only():
+        return
     pop = st.popover("Source: attach or replace a file or URL", key="source_pop", on_change="rerun")
     if not pop.open:  # its widgets are drawn (and sent) only while it is open
         _keep_typed(("src_url", "src_only"))
         return
+    try:
+        spec = load_report(path)
+    except SpecFileError:
+        with pop:
+            message("error", "The report file does not load; fix it before attaching a source.")
+        return
     with pop:
-        src = spec.source if spec else None
+        src = spec.source
         st.text(f"url:  {src.url if src and src.url else '—'}\npath: {src.path if src and src.path else '—'}")
         up = st.file_uploader("File (PDF, Markdown or HTML; stored as reports/sources/<id>.<ext>)",
                               type=["pdf", "md", "markdown", "txt", "html", "htm"], key="src_file")  # fmt: skip
@@ -414,12 +430,35 @@ def _queue_of(cells: list[Cell]) -> pd.DataFrame:
     return pd.DataFrame([{k: r.get(k) for k in cols} for r in rows], columns=cols)
 
 
-def _go_next(comparison_df: pd.DataFrame, ids: list[str]) -> None:
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _queue_reports(key: data.Stamp) -> tuple[str, ...]:
+    """The reports of `review.review_queue` in its order (least sure pending cell first), each once, once
+    per store generation: sorting the queue on every click of "Next least sure" cost 30-50 ms at 500 reports."""
+    q = review.review_queue(data.tables()[0]["comparison"])
+    return tuple(dict.fromkeys(q["report_id"].astype(str)))
+
+
+def next_reviewable(
+    order: Iterable[str], ids: Iterable[str], file_of: Callable[[str], Path | None], after: str | None
+) -> str | None:
+    """`review.next_least_sure` over the queue's reports in `order`, among `ids` and those a decision can be
+    written for (`file_of`; tested only until one is found, not for every report): the first other than
+    `after`, else `after` itself if it is in the queue; None when no such report has a pending cell."""
+    known, stay = set(ids), None
+    for r in order:
+        if r not in known or file_of(r) is None:
+            continue
+        if r != after:
+            return r
+        stay = r
+    return stay
+
+
+def _go_next(key: data.Stamp, ids: list[str]) -> None:
     """To the report holding the least sure pending cell (the review queue's order) among the reports
-    a decision can be written for (checked here, when clicked: a file test per report on every run of
-    the page cost tens of milliseconds at 500 reports)."""
-    ids = reviewable(ids, report_file)
-    nxt = review.next_least_sure(comparison_df[comparison_df["report_id"].isin(ids)], after=st.session_state.get("rid"))
+    a decision can be written for (checked here, when clicked, and only down the queue until one is found:
+    a file test per report on every run of the page cost tens of milliseconds at 500 reports)."""
+    nxt = next_reviewable(_queue_reports(key), ids, report_file, st.session_state.get("rid"))
     if nxt is None:
         _flash("success", "Every automatic cell has a curated value.")
     else:
@@ -430,7 +469,11 @@ def render() -> None:
     """Draw the page."""
     st.title("Review")
     st.html(htmltable.CSS + CELL_CSS)  # once, outside the fragment (see `htmltable.bare`)
+    # The pickers' search and the Source popover sit outside the fragment: the same for every report
+    # (Source reads the shown report when opened), so a pick or "Next least sure" does not send them again.
+    nav.search_popover(len(data.names()[0]), "rid")
     _body()
+    _source()
     tbl, key = data.tables()
     if not tbl["reports"].empty:  # (the fragment said there is no data)
         # Outside the fragment: the same for every report, so a pick or "Next least sure" does not redraw it.
@@ -449,7 +492,6 @@ def _body() -> None:
     if data.no_data_notice(tbl):
         return
     lens = data.lens()  # the active lens (FRL_LENS, else the one the stored table holds)
-    cmp_ = tbl["comparison"]
     models = data.names()[0]  # id -> model name, in the reports table's order
     ids = list(models)
     c1, c2 = st.columns([3, 1])
@@ -458,7 +500,7 @@ def _body() -> None:
         "Next least sure",
         key="next",
         on_click=_go_next,
-        args=(cmp_, ids),
+        args=(key, ids),
         help="the report whose pending automatic cell has the lowest confidence (the review queue)",
     )
 
@@ -470,7 +512,7 @@ def _body() -> None:
         nav.no_such_report(asked)
     # ?rid=<id> like every other page's parameter (nav.select writes the id, not the shown name)
     # with more than a picker's worth of reports, the search box sits in a popover (nav.narrow)
-    offered = nav.narrow(ids, "rid", name, c1, popover=True)
+    offered = nav.narrow(ids, "rid", name, c1, apart=True)  # its search popover: above, outside the fragment
     rid = nav.select("Report", offered, "rid", name, c1, **({"index": None} if asked else {}))
     _show_flash()
     if rid is None:
@@ -499,8 +541,6 @@ def _body() -> None:
     for cell in cells:
         cur = spec.curated.get(str(cell.row["dimension"])) if spec else None
         _cell(lens, cell, cur, path if writable else None)
-    if writable and path is not None:
-        _source(spec, path)
 
 
 if __name__ == "__main__":
