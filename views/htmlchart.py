@@ -297,6 +297,12 @@ def scatter(
     return _frame(title, f'<div class="frl-s">{plot}</div>', used, key, note)
 
 
+def bare(chart_html: str) -> str:
+    """A chart without its style sheet, for a page that draws `CSS` once outside its fragments (as
+    `views.htmltable.bare`): every `<style>` a rerun inserts makes the browser restyle the whole page."""
+    return chart_html.removeprefix(CSS)
+
+
 def render(spec: ChartSpec) -> str:
     """A chart spec as HTML for `st.html` (the default renderer)."""
     if isinstance(spec, HeatSpec):
@@ -307,4 +313,6 @@ def render(spec: ChartSpec) -> str:
                    diamonds=spec.diamonds, labels=spec.labels, key=spec.key, note=spec.note)  # fmt: skip
 
 
-__all__ = ["CSS", "MAX_POINTS", "HeatCell", "Point", "Segment", "bars", "blues", "heat_table", "nice_ticks", "render", "scatter"]
+__all__ = [
+    "CSS", "MAX_POINTS", "HeatCell", "Point", "Segment", "bare", "bars", "blues", "heat_table", "nice_ticks", "render", "scatter",
+]  # fmt: skip

@@ -67,14 +67,14 @@ def _heatmap_html(
 ) -> tuple[str, int]:
     """The HTML heatmap of at most HEATMAP_ROWS reports (as `_heatmap`), and how many matched."""
     shown, n = _heatmap_rows(_matrix(key, group, terms, scope, prefer), rq)
-    return hc.render(keyword_charts.heatmap(shown, list(terms), metric)), n  # type: ignore[arg-type]
+    return hc.bare(hc.render(keyword_charts.heatmap(shown, list(terms), metric))), n  # type: ignore[arg-type]
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _bars_html(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str) -> str | None:
     tbl, _ = data.tables()
     spec = keyword_charts.section_bars(_group_counts(key, group), tbl["reports"]["report_id"].tolist(), list(terms), group, scope)  # type: ignore[arg-type]
-    return None if spec is None else hc.render(spec)
+    return None if spec is None else hc.bare(hc.render(spec))
 
 
 #: How the sentence under a capped scatter tells the reader to narrow its points.
@@ -96,7 +96,7 @@ def _scatter_html(
 ) -> tuple[str | None, str]:
     rows, note = _scatter_points(key, group, terms, scope, prefer, term, rq, limit)
     spec = keyword_charts.length_scatter(rows, term, note=note)
-    return (None if spec is None else hc.render(spec)), note
+    return (None if spec is None else hc.bare(hc.render(spec))), note
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
@@ -129,7 +129,7 @@ def _side_by_side_view(key: data.Stamp, group: str, terms: tuple[str, ...]) -> t
     shown = sbs.sort_values("differs", ascending=False, kind="stable").head(SIDE_BY_SIDE_ROWS)
     more = f" The {len(shown)} shown put differences first; all {len(sbs)} are in the CSV below." if len(sbs) > len(shown) else ""
     caption = f"{n} of {len(sbs)} figures differ (marked ⚠). The study's figures are never overwritten.{more}"
-    return caption, htmltable.table(shown.assign(differs=shown["differs"].map({True: "⚠", False: ""})), wide=())
+    return caption, htmltable.bare(htmltable.table(shown.assign(differs=shown["differs"].map({True: "⚠", False: ""})), wide=()))
 
 
 def _export(
@@ -312,6 +312,9 @@ def render() -> None:
     if data.no_data_notice(tbl):
         return
     rq, interactive = _more_options()
+    # The plain charts' and the table's style sheets, once, outside the fragment (its charts and table are
+    # drawn without: `hc.bare`, `htmltable.bare`): a <style> in a redrawn element restyles the whole page.
+    st.html(hc.CSS + htmltable.CSS)
     _body(rq, interactive)
 
 
