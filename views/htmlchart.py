@@ -90,10 +90,12 @@ def _e(text: object) -> str:
 
 
 def _mark(href: str, tip: str, style: str, cls: str = "", body: str = "") -> str:
-    """A chart mark: a link when it has a target, else a span; `tip` shows on hover."""
+    """A chart mark: a link when it has a target, else a span; `tip` shows on hover. Links carry no
+    `target`: `st.html`'s sanitiser removes every one but `_blank` (a link opens in the same tab), so
+    it was bytes to send and an attribute per mark to remove on every redraw."""
     c = f' class="{cls}"' if cls else ""
     if href:
-        return f'<a{c} href="{_e(href)}" target="_self" title="{_e(tip)}" style="{style}">{body}</a>'
+        return f'<a{c} href="{_e(href)}" title="{_e(tip)}" style="{style}">{body}</a>'
     return f'<span{c} title="{_e(tip)}" style="{style}">{body}</span>'
 
 
@@ -117,7 +119,7 @@ def heat_table(
         return _frame(title, "", key=key)
     hrefs = list(links) or [""] * len(columns)
     head = '<tr><th class="r"></th>' + "".join(
-        f'<th><a href="{_e(h)}" target="_self">{_e(c)}</a></th>' if h else f"<th>{_e(c)}</th>"
+        f'<th><a href="{_e(h)}">{_e(c)}</a></th>' if h else f"<th>{_e(c)}</th>"
         for c, h in zip(columns, hrefs, strict=True)
     ) + "</tr>"
     out = []
@@ -129,7 +131,7 @@ def heat_table(
                 continue
             cls = f"h{step(cell.share)}"
             if cell.href:
-                link = f'<a href="{_e(cell.href)}" target="_self" title="{_e(cell.tip or cell.text)}">{_e(cell.text)}</a>'
+                link = f'<a href="{_e(cell.href)}" title="{_e(cell.tip or cell.text)}">{_e(cell.text)}</a>'
                 tds.append(f'<td class="{cls}">{link}</td>')
             else:  # nothing to open: the cell itself, its tip on it
                 tip = f' title="{_e(cell.tip)}"' if cell.tip else ""
