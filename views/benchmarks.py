@@ -121,7 +121,7 @@ def _coverage_html(key: data.Stamp, rq: str = "") -> tuple[str, int]:
     """The plain coverage table (first COVERAGE_ROWS reports by name whose name contains `rq`) and how
     many reports with results matched."""
     spec, n = bc.coverage_table(_named_coverage(key, rq), _models(key), COVERAGE_ROWS)
-    return hc.render(spec), n
+    return hc.bare(hc.render(spec)), n
 
 
 def _more_options(n_reports: int, limit: int) -> tuple[str, bool]:
@@ -181,7 +181,7 @@ def _density(key: data.Stamp, cats: tuple[str, ...], term: str) -> pd.DataFrame:
 # per chart on every rerun otherwise). `here` is the page's URL parameters, which the charts' links keep.
 @st.cache_data(show_spinner=False, max_entries=32)
 def _bars_html(key: data.Stamp, bench: str, name: str, here: tuple[tuple[str, str], ...]) -> str:
-    return hc.render(bc.score_bars(_own(key, bench), name, list(here), BAR_ROWS))
+    return hc.bare(hc.render(bc.score_bars(_own(key, bench), name, list(here), BAR_ROWS)))
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -193,14 +193,14 @@ def _claims_html(
     (dim_id, values, label), (rq, limit, has_box) = dim, narrow
     shown, n = figures.first_points(_claims(key, dim_id, values, cats), rq, limit, column="report")
     note = figures.points_note(len(shown), n, _narrowing(has_box, "pick fewer benchmark categories"))
-    return hc.render(bc.claims_scatter(shown, [NOT_ASSESSED, *values], label, list(here), note))
+    return hc.bare(hc.render(bc.claims_scatter(shown, [NOT_ASSESSED, *values], label, list(here), note)))
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _density_html(key: data.Stamp, cats: tuple[str, ...], term: str, narrow: tuple[str, int, bool]) -> str:
     rq, limit, has_box = narrow
     shown, n = figures.first_points(_density(key, cats, term), rq, limit, column="report")
-    return hc.render(bc.density_scatter(shown, term, figures.points_note(len(shown), n, _narrowing(has_box))))
+    return hc.bare(hc.render(bc.density_scatter(shown, term, figures.points_note(len(shown), n, _narrowing(has_box)))))
 
 
 def _on_click(chart_key: str) -> None:
@@ -228,6 +228,9 @@ def render() -> None:
     models = _models(key)
     cat = catalogue()
     message("info", _provenance(key))
+    # The plain charts' and tables' style sheets, once, outside the fragments (every chart and table is
+    # drawn without: `hc.bare`, `htmltable.bare`): a <style> in a redrawn element restyles the whole page.
+    st.html(hc.CSS + htmltable.CSS)
     limit = figures.scatter_points()
     with st.sidebar:
         rq, interactive = _more_options(len(reports), limit)
@@ -292,7 +295,7 @@ def _scores_section(key: data.Stamp, cat: Catalogue, interactive: bool) -> None:
     pop = st.popover("Scores with their table and page", key="bench_scores_pop", on_change="rerun")
     if pop.open:
         with pop:
-            st.html(htmltable.table(shown.head(BAR_ROWS), wide=("caption",)))
+            st.html(htmltable.bare(htmltable.table(shown.head(BAR_ROWS), wide=("caption",))))
             st.download_button("Shown scores (CSV)", lambda: to_csv(shown), file_name=f"{bench}-scores.csv",
                                mime="text/csv", key="dl_bench_scores", on_click="ignore")  # fmt: skip
     _rerun_if_opened()
@@ -323,7 +326,7 @@ def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str,
         st.caption("This table has no stored cells.")
         return
     st.text(redact(f"{models.get(rid, rid)} — {key} ({facts['cells']} cells, {facts['origin']}): {facts['caption']}".strip()))
-    st.html(f'<div data-table="bench_table">{htmltable.table(piv, wide=())}</div>')
+    st.html(f'<div data-table="bench_table">{htmltable.bare(htmltable.table(piv, wide=()))}</div>')
     if "table" in st.query_params:  # a clicked bar or point (or a link) named this table: bring it into view
         _scroll_to(bc.TABLE_ANCHOR, f"{rid}\x1f{key}")
     st.caption(
@@ -410,7 +413,8 @@ def _board_rows(key: data.Stamp, pick: str) -> tuple[pd.DataFrame, int]:
 def _board_html(key: data.Stamp, pick: str) -> str:
     """The drawn leaderboard rows of one benchmark (the first BOARD_ROWS), as HTML."""
     shown, _ = _board_rows(key, pick)
-    return f'<div data-table="leaderboard">{htmltable.table(shown.head(BOARD_ROWS), wide=("sources", "disagreement"))}</div>'
+    table = htmltable.bare(htmltable.table(shown.head(BOARD_ROWS), wide=("sources", "disagreement")))
+    return f'<div data-table="leaderboard">{table}</div>'
 
 
 @st.fragment

@@ -90,10 +90,12 @@ def _e(text: object) -> str:
 
 
 def _mark(href: str, tip: str, style: str, cls: str = "", body: str = "") -> str:
-    """A chart mark: a link when it has a target, else a span; `tip` shows on hover."""
+    """A chart mark: a link when it has a target, else a span; `tip` shows on hover. Links carry no
+    `target`: `st.html`'s sanitiser removes every one but `_blank` (a link opens in the same tab), so
+    it was bytes to send and an attribute per mark to remove on every redraw."""
     c = f' class="{cls}"' if cls else ""
     if href:
-        return f'<a{c} href="{_e(href)}" target="_self" title="{_e(tip)}" style="{style}">{body}</a>'
+        return f'<a{c} href="{_e(href)}" title="{_e(tip)}" style="{style}">{body}</a>'
     return f'<span{c} title="{_e(tip)}" style="{style}">{body}</span>'
 
 
@@ -117,7 +119,7 @@ def heat_table(
         return _frame(title, "", key=key)
     hrefs = list(links) or [""] * len(columns)
     head = '<tr><th class="r"></th>' + "".join(
-        f'<th><a href="{_e(h)}" target="_self">{_e(c)}</a></th>' if h else f"<th>{_e(c)}</th>"
+        f'<th><a href="{_e(h)}">{_e(c)}</a></th>' if h else f"<th>{_e(c)}</th>"
         for c, h in zip(columns, hrefs, strict=True)
     ) + "</tr>"
     out = []
@@ -129,7 +131,7 @@ def heat_table(
                 continue
             cls = f"h{step(cell.share)}"
             if cell.href:
-                link = f'<a href="{_e(cell.href)}" target="_self" title="{_e(cell.tip or cell.text)}">{_e(cell.text)}</a>'
+                link = f'<a href="{_e(cell.href)}" title="{_e(cell.tip or cell.text)}">{_e(cell.text)}</a>'
                 tds.append(f'<td class="{cls}">{link}</td>')
             else:  # nothing to open: the cell itself, its tip on it
                 tip = f' title="{_e(cell.tip)}"' if cell.tip else ""
@@ -297,6 +299,12 @@ def scatter(
     return _frame(title, f'<div class="frl-s">{plot}</div>', used, key, note)
 
 
+def bare(chart_html: str) -> str:
+    """A chart without its style sheet, for a page that draws `CSS` once outside its fragments (as
+    `views.htmltable.bare`): every `<style>` a rerun inserts makes the browser restyle the whole page."""
+    return chart_html.removeprefix(CSS)
+
+
 def render(spec: ChartSpec) -> str:
     """A chart spec as HTML for `st.html` (the default renderer)."""
     if isinstance(spec, HeatSpec):
@@ -307,4 +315,6 @@ def render(spec: ChartSpec) -> str:
                    diamonds=spec.diamonds, labels=spec.labels, key=spec.key, note=spec.note)  # fmt: skip
 
 
-__all__ = ["CSS", "MAX_POINTS", "HeatCell", "Point", "Segment", "bars", "blues", "heat_table", "nice_ticks", "render", "scatter"]
+__all__ = [
+    "CSS", "MAX_POINTS", "HeatCell", "Point", "Segment", "bare", "bars", "blues", "heat_table", "nice_ticks", "render", "scatter",
+]  # fmt: skip

@@ -67,14 +67,14 @@ def _heatmap_html(
 ) -> tuple[str, int]:
     """The HTML heatmap of at most HEATMAP_ROWS reports (as `_heatmap`), and how many matched."""
     shown, n = _heatmap_rows(_matrix(key, group, terms, scope, prefer), rq)
-    return hc.render(keyword_charts.heatmap(shown, list(terms), metric)), n  # type: ignore[arg-type]
+    return hc.bare(hc.render(keyword_charts.heatmap(shown, list(terms), metric))), n  # type: ignore[arg-type]
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _bars_html(key: data.Stamp, group: str, terms: tuple[str, ...], scope: str) -> str | None:
     tbl, _ = data.tables()
     spec = keyword_charts.section_bars(_group_counts(key, group), tbl["reports"]["report_id"].tolist(), list(terms), group, scope)  # type: ignore[arg-type]
-    return None if spec is None else hc.render(spec)
+    return None if spec is None else hc.bare(hc.render(spec))
 
 
 #: How the sentence under a capped scatter tells the reader to narrow its points.
@@ -96,7 +96,7 @@ def _scatter_html(
 ) -> tuple[str | None, str]:
     rows, note = _scatter_points(key, group, terms, scope, prefer, term, rq, limit)
     spec = keyword_charts.length_scatter(rows, term, note=note)
-    return (None if spec is None else hc.render(spec)), note
+    return (None if spec is None else hc.bare(hc.render(spec))), note
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
@@ -121,15 +121,17 @@ def _side_by_side(key: data.Stamp, group: str, terms: tuple[str, ...]) -> pd.Dat
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _side_by_side_view(key: data.Stamp, group: str, terms: tuple[str, ...]) -> tuple[str, str]:
-    """The measured-vs-reported caption and its table (the first SIDE_BY_SIDE_ROWS rows, differences
-    first), once per store generation and group: it depends on neither the scope nor the figures."""
+def _side_by_side_view(key: data.Stamp, group: str, terms: tuple[str, ...]) -> str:
+    """The measured-vs-reported table (the first SIDE_BY_SIDE_ROWS rows, differences first) with its
+    sentence as the table's caption (one element, not two), once per store generation and group: it
+    depends on neither the scope nor the figures."""
     sbs = _side_by_side(key, group, terms)
     n = int(sbs["differs"].sum())
     shown = sbs.sort_values("differs", ascending=False, kind="stable").head(SIDE_BY_SIDE_ROWS)
     more = f" The {len(shown)} shown put differences first; all {len(sbs)} are in the CSV below." if len(sbs) > len(shown) else ""
     caption = f"{n} of {len(sbs)} figures differ (marked ⚠). The study's figures are never overwritten.{more}"
-    return caption, htmltable.table(shown.assign(differs=shown["differs"].map({True: "⚠", False: ""})), wide=())
+    marked = shown.assign(differs=shown["differs"].map({True: "⚠", False: ""}))
+    return htmltable.bare(htmltable.table(marked, wide=(), caption=caption))
 
 
 def _export(
@@ -202,10 +204,13 @@ def _pickers(groups: dict, rq: str, interactive: bool) -> _Choices:  # type: ign
 
 
 def _heatmap_section(key: data.Stamp, group, terms: tuple[str, ...], c: _Choices) -> bool:  # type: ignore[no-untyped-def]
-    """The term × report heatmap with its caption (which figures, the density unit, rows cut);
-    whether there was anything to draw."""
+    """The group's description and the term × report heatmap's sentence (which figures, the density unit,
+    rows cut) in one caption (one element, not two), then the heatmap; whether there was anything to draw."""
+    about = escape_md(group.description or "")
     matrix = _matrix(key, c.gid, terms, c.scope, c.prefer)
     if matrix.empty:
+        if about:
+            st.caption(about)
         message("info", f"No {SCOPE_LABELS[c.scope]} figures for “{group.label}”: nothing is measured for these terms"
                 + (" (the study's reported figures cover the whole document only)." if c.scope != "all" else "."))  # fmt: skip
         return False
@@ -225,7 +230,8 @@ def _heatmap_section(key: data.Stamp, group, terms: tuple[str, ...], c: _Choices
         else ""
     )
     st.caption(
-        "Figures shown: "
+        (about + "\n\n" if about else "")
+        + "Figures shown: "
         + ", ".join(sorted(mixed))
         + none_reported
         + ". Density is per 1,000 words of the chosen scope (per 1,000 characters for Chinese,"
@@ -285,9 +291,7 @@ def _measured_vs_reported(key: data.Stamp, gid: str, terms: tuple[str, ...]) -> 
     if sbs.empty:
         st.caption("No report has both measured and reported figures for this group.")
         return
-    caption, table = _side_by_side_view(key, gid, terms)
-    st.caption(caption)
-    st.html(table)
+    st.html(_side_by_side_view(key, gid, terms))
     st.download_button("Measured vs reported (CSV)", lambda: export.to_csv(sbs), file_name="measured-vs-reported.csv",
                        mime="text/csv", key="dl_sbs_csv", on_click="ignore")  # fmt: skip
 
@@ -312,6 +316,9 @@ def render() -> None:
     if data.no_data_notice(tbl):
         return
     rq, interactive = _more_options()
+    # The plain charts' and the table's style sheets, once, outside the fragment (its charts and table are
+    # drawn without: `hc.bare`, `htmltable.bare`): a <style> in a redrawn element restyles the whole page.
+    st.html(hc.CSS + htmltable.CSS)
     _body(rq, interactive)
 
 
@@ -325,7 +332,6 @@ def _body(rq: str, interactive: bool) -> None:
     choices = _pickers(groups, rq, interactive)
     group = groups[choices.gid]
     terms = tuple(t.name for t in group.terms)
-    st.caption(escape_md(group.description or ""))
     drawn = _heatmap_section(key, group, terms, choices)
     picked: dict[str, str] = {}
     _bars_and_scatter(key, group, terms, choices, picked)
