@@ -47,7 +47,7 @@ _STEP_CSS = "".join(
 )
 
 _CSS = """<style>
-.frl-c{font-size:13px;line-height:1.3;margin:0 0 6px 0;content-visibility:auto;contain-intrinsic-size:auto 360px}
+.frl-c{font-size:13px;line-height:1.3;margin:0 0 6px 0}
 .frl-c .t{font-weight:600;margin:0 0 4px 0}
 .frl-c .nt{color:#444;margin:0 0 4px 0}
 .frl-c .lg{display:flex;gap:14px;flex-wrap:wrap;margin:2px 0 4px 0;color:#444}
