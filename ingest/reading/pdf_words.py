@@ -197,7 +197,7 @@ def group_lines(words: list[Word]) -> list[Line]:
     lines: list[Line] = []
     last: list[Word] = []  # the words of the last line
     prev_base = 0.0  # the baseline of the word before (the last word of the last line)
-    for w in sorted(words, key=lambda w: (round(w.base, 1), w.x0)):
+    for w in _by_base(words):
         if lines and abs(prev_base - w.base) <= 0.3 * (1 if w.size < 1 else w.size):
             last.append(w)
         else:
@@ -207,6 +207,18 @@ def group_lines(words: list[Word]) -> list[Line]:
     for ln in lines:
         ln.words.sort(key=_X0)
     return _raised_marks(lines)
+
+
+def _by_base(words: list[Word]) -> list[Word]:
+    """`words` sorted by (baseline rounded to 0.1, x0), as `sorted` with that key orders them (ties
+    in their order). Each distinct baseline is rounded once (a line's words share theirs, and
+    `round` to a digit costs more than the sort's other work), the keys built in C by `zip`."""
+    bases = [w.base for w in words]
+    rounded = {b: round(b, 1) for b in set(bases)}
+    if any(b != b for b in rounded):  # a NaN baseline (a broken PDF): the plain key, as it orders them
+        return sorted(words, key=lambda w: (round(w.base, 1), w.x0))
+    keys = zip(map(rounded.__getitem__, bases), [w.x0 for w in words], range(len(words)), strict=True)
+    return [words[i] for _b, _x, i in sorted(keys)]
 
 
 def _raised_marks(lines: list[Line]) -> list[Line]:
@@ -237,7 +249,10 @@ def page_cell_gap(lines: list[Line]) -> float:
     """The cell gap of a page: CELL_GAP_EM, or more where the font sets wide word spaces (the
     median gap between words of a line, measured on the page's own text, times 1.35)."""
     gaps = [
-        gap / size for ln in lines for a, b in itertools.pairwise(ln.words) if 0 < (gap := b.x0 - a.x1) < (size := max(a.size, 1))
+        gap / size
+        for ln in lines
+        for a, b in itertools.pairwise(ln.words)
+        if 0 < (gap := b.x0 - a.x1) < (size := 1 if a.size < 1 else a.size)  # (`max(a.size, 1)` without the call)
     ]
     if len(gaps) < 20:
         return CELL_GAP_EM
