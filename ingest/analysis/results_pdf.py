@@ -135,7 +135,7 @@ def pdf_tables(
                 have = kept.get(num) if kept is not None else None
                 if have is not None:
                     page, tp = have
-                    words = page_words(page, tp)
+                    words = page_words(page, tp, kept.text(num))  # (not asked of pdfium again)
                 else:
                     if pdf is None:
                         pdf = pdfium.PdfDocument(str(path))

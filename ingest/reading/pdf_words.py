@@ -40,16 +40,19 @@ _OBJECT_TYPE = _untyped(pdfium_c.FPDFPageObj_GetType, ctypes.c_int)  # (page obj
 _OBJECT_BOUNDS = _untyped(pdfium_c.FPDFPageObj_GetBounds, ctypes.c_int)  # (page object, 4 `byref`s to `c_float`s)
 
 
-def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-def]
+def page_words(page, textpage=None, text: str | None = None) -> list[Word]:  # type: ignore[no-untyped-def]
     """Words with boxes (top-down coordinates) from pdfium's text page; a few pdfium calls per word.
 
-    `textpage`: the page's text page when the caller has it open already (it stays open)."""
+    `textpage`: the page's text page when the caller has it open already (it stays open); `text`:
+    what its `get_text_range()` returned (the extraction's read), used when it is whole (as long
+    as the page's characters), so the text is not asked of pdfium again."""
     height = page.get_height()
     tp = page.get_textpage() if textpage is None else textpage
     try:
         raw = tp.raw
-        text = tp.get_text_range()
         n = pdfium_c.FPDFText_CountChars(raw)
+        if text is None or textpage is None or len(text) != n:
+            text = tp.get_text_range()
         if len(text) != n:  # index mismatch (rare): fall back to per-character text
             text = "".join(chr(_UNICODE(raw, i) or 32) for i in range(n))
         ox, oy = ctypes.c_double(), ctypes.c_double()
@@ -265,12 +268,18 @@ def in_body(top: float, bottom: float, page_height: float) -> bool:
     return 0.05 * page_height < (top + bottom) / 2 < 0.95 * page_height
 
 
+def body_words(words: list[Word], page_height: float) -> list[Word]:
+    """The words that lie in a page's body (`in_body`), its test inline: a page has thousands."""
+    lo, hi = 0.05 * page_height, 0.95 * page_height
+    return [w for w in words if lo < (w.top + w.bottom) / 2 < hi]
+
+
 def page_lines(words: list[Word], page_height: float = 0.0) -> tuple[list[Line], float]:
     """A page's lines with their segments set, and the page's cell gap: the one line grouping both
     table readers start from. `page_height`: when given, words in the outer 5% of the page
     (running headers and footers) are left out."""
     if page_height > 0:
-        words = [w for w in words if in_body(w.top, w.bottom, page_height)]
+        words = body_words(words, page_height)
     lines = group_lines(words)
     gap_em = page_cell_gap(lines)
     for ln in lines:
