@@ -319,4 +319,8 @@ def split_segments(words: list[Word], gap_em: float = CELL_GAP_EM) -> list[Seg]:
         last = [w]
         prev = w
         segs.append(Seg(last))
+    for seg in segs:  # complete now: each one's text and extent set as `Seg` would work them out when first read
+        ws = seg.words
+        seg.x0, seg.x1 = ws[0].x0, ws[-1].x1
+        seg.text = ws[0].text if len(ws) == 1 else " ".join(x.text for x in ws)
     return segs
