@@ -283,7 +283,12 @@ def page_lines(words: list[Word], page_height: float = 0.0) -> tuple[list[Line],
     lines = group_lines(words)
     gap_em = page_cell_gap(lines)
     for ln in lines:
-        ln.segs = split_segments(ln.words, gap_em)
+        ln.segs = segs = split_segments(ln.words, gap_em)
+        # complete now: its text and extent, which every page reader asks of every line, set as
+        # `Line` would work them out when first read
+        ln.text = segs[0].text if len(segs) == 1 else " ".join([s.text for s in segs])
+        ln.top = min([w.top for w in ln.words])
+        ln.bottom = max([w.bottom for w in ln.words])
     return lines, gap_em
 
 
