@@ -65,9 +65,9 @@ def image_only_pages(doc: Document, cat: Catalogue, tables_on: set[int]) -> list
         caps = [ln for ln in caption_lines(p.text, True) if CAPTION.match(ln) or FIGURE_CAPTION.match(ln)]
         if not caps:
             continue
-        # the numbers first, counted up to five: most such pages print five or more, and then no
-        # caption need be looked up in the catalogue
-        numbers = (t for t in _NUM_TOKENS.findall(p.text) if not _YEAR_OR_SMALL.fullmatch(t))
+        # the numbers first, counted up to five (the text scanned only as far as the fifth): most
+        # such pages print five or more, and then no caption need be looked up in the catalogue
+        numbers = (t for t in map(re.Match.group, _NUM_TOKENS.finditer(p.text)) if not _YEAR_OR_SMALL.fullmatch(t))
         if sum(1 for _t in itertools.islice(numbers, 5)) < 5 and any(names_benchmark(c, cat) for c in caps):
             notes.append(f"scores shown only as images on page {p.label or p.number}")
     return notes
