@@ -59,6 +59,10 @@ def norm_name(s: str) -> str:
     return _DROP.sub("", s)
 
 
+#: A reference to a group, or inline flags: what a pattern cannot keep inside `_any_pattern`.
+_GROUP_REF = re.compile(r"\\[1-9]|\(\?P=|\(\?\(|\(\?[aiLmsux-]+[:)]")
+
+
 def valid_regexes(patterns: list[str]) -> list[str]:
     """Reject a bad regular expression when the catalogue loads, naming it (not while a table is read)."""
     for p in patterns:
@@ -156,6 +160,25 @@ class Catalogue(_Strict):
     @cached_property
     def _patterns(self) -> list[tuple[re.Pattern[str], Benchmark]]:
         return [(re.compile(p), b) for b in self.benchmarks for p in b.patterns]
+
+    @cached_property
+    def _any_pattern(self) -> tuple[re.Pattern[str], dict[int, Benchmark]] | None:
+        """The patterns as one alternation, each in a group of its own, and the benchmark of each
+        group: its `fullmatch` takes the first pattern that matches in full, as a scan of
+        `_patterns` in order does (an alternative is tried, with all its backtracking, before the
+        next), in one call. None (scan instead) when a pattern refers to a group by number or
+        name or sets flags, which its place in the alternation would change."""
+        parts, owner, group = [], {}, 1
+        for rx, b in self._patterns:
+            if rx.flags != re.UNICODE or _GROUP_REF.search(rx.pattern):
+                return None
+            parts.append(f"({rx.pattern})")
+            owner[group] = b
+            group += 1 + rx.groups
+        try:
+            return re.compile("|".join(parts) or r"(?!)"), owner
+        except re.error:
+            return None
 
     @cached_property
     def by_id(self) -> dict[str, Benchmark]:
@@ -266,7 +289,10 @@ def _lookup(cat: Catalogue, name: str) -> Benchmark | None:
             break
         seen.add(key)
         hit = cat._names.get(key)
-        if hit is None:
+        if hit is None and (one := cat._any_pattern) is not None:
+            m = one[0].fullmatch(key)
+            hit = one[1][m.lastindex] if m is not None and m.lastindex is not None else None
+        elif hit is None:
             hit = next((b for rx, b in cat._patterns if rx.fullmatch(key)), None)
         if hit is not None:
             return hit

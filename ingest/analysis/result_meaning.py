@@ -397,7 +397,7 @@ _SIGNED = re.compile(r"^[+\u2212-]\d+(?:\.\d+)?%?$")
 def _change_row(r: GridRow) -> bool:
     """A row of printed changes ("+2.8 +3.8 -0.4": every value signed, one at least with a plus) is
     the difference between two rows above it, not scores of its own (a printed change is a note)."""
-    vals = [clean(v) for v in r.values if clean(v) and not DASH.match(clean(v))]
+    vals = [cv for v in r.values if (cv := clean(v)) and not DASH.match(cv)]
     return len(vals) >= 2 and all(_SIGNED.match(v) for v in vals) and any(v.startswith("+") for v in vals)
 
 
@@ -483,7 +483,7 @@ def _caption_benchmark(caption: str, cat: Catalogue, grid: Grid | None = None) -
 
 def validate(table: Table, grid: Grid, cat: Catalogue) -> None:
     """Flag values that are not tokens of the region, percentages above 100, unread numbers."""
-    region_tokens = {clean(t) for t in grid.tokens} | set(grid.tokens)
+    region_tokens = set(map(clean, grid.tokens)) | set(grid.tokens)
     region_text = " ".join(grid.tokens)
     kept = []
     for c in table.cells:
@@ -494,7 +494,7 @@ def validate(table: Table, grid: Grid, cat: Catalogue) -> None:
         kept.append(c)
     table.cells = kept
     rows = [r for r in grid.rows if not _change_row(r)]  # a row of printed changes holds no results
-    present = sum(1 for r in rows for v in r.values if clean(v) and is_value(clean(v)) and not DASH.match(clean(v)))
+    present = sum(1 for r in rows for v in r.values if (cv := clean(v)) and is_value(cv) and not DASH.match(cv))
     dropped = sum(1 for f in table.flags if "dropped" in f)
     missing = present - len(table.cells) - dropped - sum(1 for a in table.attributes if is_value(a.value))
     if missing > 0:

@@ -34,7 +34,9 @@ if TYPE_CHECKING:
     from ingest.reading.extract import KeptPages
 
 _PAGE_OF_NOTE = re.compile(r"\bpage (\d+)\b")
-_NUM_TOKEN = re.compile(r"^\(?[-+]?\d+(?:[.,]\d+)*%?\)?$")
+#: The white-space separated tokens of a text that are numbers ("12", "(3.5)", "-4%"): the tokens of
+#: `str.split` that match in full, found in one pass over the text (`\s` is `str.isspace`).
+_NUM_TOKENS = re.compile(r"(?<!\S)\(?[-+]?\d+(?:[.,]\d+)*%?\)?(?!\S)")
 #: A year or a number of one or two digits: no printed score (compiled once, not per job's process).
 _YEAR_OR_SMALL = re.compile(r"(19|20)\d\d|\d{1,2}")
 
@@ -44,9 +46,9 @@ def candidate_pages(doc: Document, min_numbers: int = 6, cat: Catalogue | None =
     benchmark name — cheap tests on the cached text, so only these pages are re-read from the PDF."""
     out = []
     for p in doc.pages:
-        if not _may_caption(p.text, False) or not any(CAPTION.match(line) for line in p.text.splitlines()):
+        if not any(map(CAPTION.match, caption_lines(p.text))):
             continue
-        nums = list(filter(_NUM_TOKEN.match, p.text.split()))
+        nums = _NUM_TOKENS.findall(p.text)
         # Scores are printed with decimals or percent signs; page, section and year numbers are not.
         scores = sum(1 for t in nums if "." in t or "%" in t)
         if len(nums) >= min_numbers and scores >= min_numbers // 2:
@@ -58,24 +60,44 @@ def image_only_pages(doc: Document, cat: Catalogue, tables_on: set[int]) -> list
     """Notes for pages with a table/figure caption naming a benchmark but (almost) no numbers."""
     notes = []
     for p in doc.pages:
-        if p.number in tables_on or not _may_caption(p.text, True):
+        if p.number in tables_on:
             continue
-        lines = p.text.splitlines()
-        caps = [ln for ln in lines if CAPTION.match(ln) or FIGURE_CAPTION.match(ln)]
+        caps = [ln for ln in caption_lines(p.text, True) if CAPTION.match(ln) or FIGURE_CAPTION.match(ln)]
         if not caps:
             continue
-        # the numbers first, counted up to five: most such pages print five or more, and then no
-        # caption need be looked up in the catalogue
-        numbers = (t for t in filter(_NUM_TOKEN.match, p.text.split()) if not _YEAR_OR_SMALL.fullmatch(t))
+        # the numbers first, counted up to five (the text scanned only as far as the fifth): most
+        # such pages print five or more, and then no caption need be looked up in the catalogue
+        numbers = (t for t in map(re.Match.group, _NUM_TOKENS.finditer(p.text)) if not _YEAR_OR_SMALL.fullmatch(t))
         if sum(1 for _t in itertools.islice(numbers, 5)) < 5 and any(names_benchmark(c, cat) for c in caps):
             notes.append(f"scores shown only as images on page {p.label or p.number}")
     return notes
 
 
-def _may_caption(text: str, figures: bool) -> bool:
-    """Whether a page may hold a `CAPTION` line (or, with `figures`, a `FIGURE_CAPTION` line): each
-    starts with "Tab"/"TAB" (or "Fig"/"FIG"), so a page without them is not read line by line."""
-    return "Tab" in text or "TAB" in text or (figures and ("Fig" in text or "FIG" in text))
+#: The characters `str.splitlines` ends a line at (each of them white space to `str.isspace`).
+_LINE_ENDS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
+_LINE_END = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def caption_lines(text: str, figures: bool = False) -> list[str]:
+    """The lines of `text` (as `str.splitlines` cuts it) that may be a `CAPTION` line (or, with
+    `figures`, a `FIGURE_CAPTION` line), in order: those whose first non-space characters are
+    "Tab"/"TAB" (or "Fig"/"FIG"), as each such line starts. Found from where the text prints those
+    letters, not by splitting and matching each of a page's lines (every page is asked)."""
+    starts: set[int] = set()
+    for head in ("Tab", "TAB", "Fig", "FIG") if figures else ("Tab", "TAB"):
+        i = text.find(head)
+        while i >= 0:
+            k = i
+            while k > 0 and text[k - 1] not in _LINE_ENDS and text[k - 1].isspace():
+                k -= 1  # (`^\s*` of the patterns: white space within the line before the letters)
+            if k == 0 or text[k - 1] in _LINE_ENDS:
+                starts.add(k)
+            i = text.find(head, i + 1)
+    out = []
+    for k in sorted(starts):
+        end = _LINE_END.search(text, k)
+        out.append(text[k : end.start() if end else len(text)])
+    return out
 
 
 def may_hold_table(text: str) -> bool:
@@ -84,7 +106,7 @@ def may_hold_table(text: str) -> bool:
     Extraction keeps the pages that pass open for this stage (see `extract.KeptPages`); a page
     that fails it and is a candidate after all is just loaded again, so this is about time only.
     """
-    return ("able" in text or "ABLE" in text) and any(CAPTION.match(line) for line in text.splitlines())
+    return any(map(CAPTION.match, caption_lines(text)))
 
 
 def pdf_tables(
@@ -113,7 +135,7 @@ def pdf_tables(
                 have = kept.get(num) if kept is not None else None
                 if have is not None:
                     page, tp = have
-                    words = page_words(page, tp)
+                    words = page_words(page, tp, kept.text(num))  # (not asked of pdfium again)
                 else:
                     if pdf is None:
                         pdf = pdfium.PdfDocument(str(path))
@@ -172,9 +194,9 @@ def unread_caption_pages(
     the caption, on the others the text has too few printed scores for a result table."""
     notes = []
     for p in doc.pages:
-        if p.number in tables_on or p.number in noted or not _may_caption(p.text, False):
+        if p.number in tables_on or p.number in noted:
             continue
-        caps = [ln.strip() for ln in p.text.splitlines() if CAPTION.match(ln)]
+        caps = [ln.strip() for ln in caption_lines(p.text) if CAPTION.match(ln)]
         if caps:
             why = (
                 "no rows set in columns found next to the caption (a table printed as an image, or a layout not recognised)"

@@ -91,7 +91,8 @@ def splits(p: Phrase, values: list[Phrase]) -> bool:
     """Whether header phrase `p` is cut over the `values` of a line (`Column.line`): it stands over
     two or more of them and each of its words over exactly one — headers of adjacent columns set
     closer than a word gap, not one header spanning them."""
-    if sum(over(p, q) for q in values) < 2:
+    x0, x1 = p.x0, p.x1
+    if sum(1 for q in values if min(x1, q.x1) - max(x0, q.x0) > 0) < 2:  # (`over(p, q)` inline)
         return False
     # each word as `over` would test it as a phrase of its own
     return not any(sum(min(w.x1, q.x1) - max(w.x0, q.x0) > 0 for q in values) != 1 for w in p.words)

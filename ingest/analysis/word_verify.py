@@ -203,6 +203,7 @@ class Column:
         self._words: tuple[list[frozenset[str]], list[frozenset[str]]] | None = None  # see `words`
         self._norms: list[str] | None = None  # see `norms`
         self._heads: dict[int, tuple[Phrase, ...] | None] = {}  # text lines above -> `heads`, when `uncut`
+        self._runs: dict[str, list[tuple[int, list[int]]]] = {}  # a model's name -> `_runs_reading` the column's norms
         self._head_words: dict[int, frozenset[str]] = {}  # the same -> `head_words`
 
     def line(self, k: int, at: int) -> list[Phrase]:
@@ -264,6 +265,26 @@ class Column:
         if self._norms is None:
             self._norms = [_norm(p.text) for p in self._whole]
         return self._norms[: bisect.bisect_left(self._whole_k, at)]
+
+    def run_of(self, at: int, name: str, norms: list[str]) -> tuple[int, int] | None:
+        """`_run_of(norms, name)` for a value on line `at` (`norms`: `self.norms(at, ...)`). When
+        `uncut`, `norms` is a prefix of the column's own list, so the runs reading `name` there are
+        found once per column and name (not once per value, each scanning every line above it)."""
+        if not name or not self.uncut(at):
+            return _run_of(norms, name)
+        runs = self._runs.get(name)
+        if runs is None:
+            if self._norms is None:
+                self._norms = [_norm(p.text) for p in self._whole]
+            runs = self._runs[name] = _runs_reading(self._norms, name)
+        n = len(norms)
+        for first, ends in reversed(runs):  # the last run first, as `_run_of` looks
+            if first < n:
+                limit = min(n, first + 4)
+                for end in ends:
+                    if end <= limit:
+                        return first, end
+        return None
 
     def heads(self, at: int) -> tuple[Phrase, ...] | None:
         """The header phrases over a value on line `at`: walking up from it past the rows of values
@@ -335,6 +356,19 @@ def _run_of(norms: list[str], name: str) -> tuple[int, int] | None:
             if "".join(norms[i:j]) == name:
                 return i, j
     return None
+
+
+def _runs_reading(norms: list[str], name: str) -> list[tuple[int, list[int]]]:
+    """Every start of `norms` (in order) with the ends (largest first) of the runs of up to four
+    phrases from it that read `name` (not empty): what `_run_of` finds on any prefix of `norms`
+    (the largest start below the prefix's length, its largest end within the prefix)."""
+    out = []
+    for i, norm in enumerate(norms):
+        if name.startswith(norm):
+            ends = [j for j in range(min(len(norms), i + 4), i, -1) if "".join(norms[i:j]) == name]
+            if ends:
+                out.append((i, ends))
+    return out
 
 
 class LeftWords:
@@ -421,6 +455,10 @@ class Around:
         first, line = self._above.first, self._v.line
         return all(t in left or t in column or t in caption or first.get(t, line) < line for t in words)
 
+    def run_of(self, model: str) -> tuple[int, int] | None:
+        """`_run_of(self.column_n, model)`: where the lines of one header over the value read `model`."""
+        return self._col.run_of(self._v.line, model, self.column_n)
+
     @once
     def column_t(self) -> frozenset[str]:
         """The words of the column's text phrases."""
@@ -441,7 +479,7 @@ def _place_agrees(c: ResultCell, a: Around, names: set[str], model: str, describ
         return False
     head_t = a.head_t
     in_row = a.in_row(model)  # a label, or labels side by side ("Llama3-8B" "[20]")
-    run = None if in_row else _run_of(a.column_n, model)  # the lines of one header over the value
+    run = None if in_row else a.run_of(model)  # the lines of one header over the value
     if c.model != REPORT_MODEL and not in_row and run is None:
         return False  # a model is the row's labels or the lines of one header
     if run is not None:

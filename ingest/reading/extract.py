@@ -138,17 +138,24 @@ class KeptPages:
     def __init__(self, wanted: Callable[[str], bool], limit: int = 32) -> None:
         self.wanted, self.limit = wanted, limit
         self.pages: dict[int, tuple[Any, Any]] = {}  # page number -> (PdfPage, PdfTextPage)
+        self.texts: dict[int, str] = {}  # page number -> the text page's text as extraction read it
         self.pdf: Any = None  # the open PdfDocument (kept open while pages are)
 
     def offer(self, number: int, page: Any, textpage: Any, text: str) -> bool:
         """Keep this page if it is wanted and there is room; True when kept (do not close it then)."""
         if len(self.pages) < self.limit and self.wanted(text):
             self.pages[number] = (page, textpage)
+            self.texts[number] = text
             return True
         return False
 
     def get(self, number: int) -> tuple[Any, Any] | None:
         return self.pages.get(number)
+
+    def text(self, number: int) -> str | None:
+        """The raw text extraction read from a kept page's text page (cut short when the character
+        budget was reached: `pdf_words.page_words` uses it only when it is whole)."""
+        return self.texts.get(number)
 
     def close(self) -> None:
         for page, textpage in self.pages.values():
@@ -156,6 +163,7 @@ class KeptPages:
                 textpage.close()
                 page.close()
         self.pages.clear()
+        self.texts.clear()
         if self.pdf is not None:
             with contextlib.suppress(Exception):
                 self.pdf.close()

@@ -40,16 +40,19 @@ _OBJECT_TYPE = _untyped(pdfium_c.FPDFPageObj_GetType, ctypes.c_int)  # (page obj
 _OBJECT_BOUNDS = _untyped(pdfium_c.FPDFPageObj_GetBounds, ctypes.c_int)  # (page object, 4 `byref`s to `c_float`s)
 
 
-def page_words(page, textpage=None) -> list[Word]:  # type: ignore[no-untyped-def]
+def page_words(page, textpage=None, text: str | None = None) -> list[Word]:  # type: ignore[no-untyped-def]
     """Words with boxes (top-down coordinates) from pdfium's text page; a few pdfium calls per word.
 
-    `textpage`: the page's text page when the caller has it open already (it stays open)."""
+    `textpage`: the page's text page when the caller has it open already (it stays open); `text`:
+    what its `get_text_range()` returned (the extraction's read), used when it is whole (as long
+    as the page's characters), so the text is not asked of pdfium again."""
     height = page.get_height()
     tp = page.get_textpage() if textpage is None else textpage
     try:
         raw = tp.raw
-        text = tp.get_text_range()
         n = pdfium_c.FPDFText_CountChars(raw)
+        if text is None or textpage is None or len(text) != n:
+            text = tp.get_text_range()
         if len(text) != n:  # index mismatch (rare): fall back to per-character text
             text = "".join(chr(_UNICODE(raw, i) or 32) for i in range(n))
         ox, oy = ctypes.c_double(), ctypes.c_double()
@@ -197,7 +200,7 @@ def group_lines(words: list[Word]) -> list[Line]:
     lines: list[Line] = []
     last: list[Word] = []  # the words of the last line
     prev_base = 0.0  # the baseline of the word before (the last word of the last line)
-    for w in sorted(words, key=lambda w: (round(w.base, 1), w.x0)):
+    for w in _by_base(words):
         if lines and abs(prev_base - w.base) <= 0.3 * (1 if w.size < 1 else w.size):
             last.append(w)
         else:
@@ -207,6 +210,18 @@ def group_lines(words: list[Word]) -> list[Line]:
     for ln in lines:
         ln.words.sort(key=_X0)
     return _raised_marks(lines)
+
+
+def _by_base(words: list[Word]) -> list[Word]:
+    """`words` sorted by (baseline rounded to 0.1, x0), as `sorted` with that key orders them (ties
+    in their order). Each distinct baseline is rounded once (a line's words share theirs, and
+    `round` to a digit costs more than the sort's other work), the keys built in C by `zip`."""
+    bases = [w.base for w in words]
+    rounded = {b: round(b, 1) for b in set(bases)}
+    if any(b != b for b in rounded):  # a NaN baseline (a broken PDF): the plain key, as it orders them
+        return sorted(words, key=lambda w: (round(w.base, 1), w.x0))
+    keys = zip(map(rounded.__getitem__, bases), [w.x0 for w in words], range(len(words)), strict=True)
+    return [words[i] for _b, _x, i in sorted(keys)]
 
 
 def _raised_marks(lines: list[Line]) -> list[Line]:
@@ -237,7 +252,10 @@ def page_cell_gap(lines: list[Line]) -> float:
     """The cell gap of a page: CELL_GAP_EM, or more where the font sets wide word spaces (the
     median gap between words of a line, measured on the page's own text, times 1.35)."""
     gaps = [
-        gap / size for ln in lines for a, b in itertools.pairwise(ln.words) if 0 < (gap := b.x0 - a.x1) < (size := max(a.size, 1))
+        gap / size
+        for ln in lines
+        for a, b in itertools.pairwise(ln.words)
+        if 0 < (gap := b.x0 - a.x1) < (size := 1 if a.size < 1 else a.size)  # (`max(a.size, 1)` without the call)
     ]
     if len(gaps) < 20:
         return CELL_GAP_EM
@@ -250,16 +268,27 @@ def in_body(top: float, bottom: float, page_height: float) -> bool:
     return 0.05 * page_height < (top + bottom) / 2 < 0.95 * page_height
 
 
+def body_words(words: list[Word], page_height: float) -> list[Word]:
+    """The words that lie in a page's body (`in_body`), its test inline: a page has thousands."""
+    lo, hi = 0.05 * page_height, 0.95 * page_height
+    return [w for w in words if lo < (w.top + w.bottom) / 2 < hi]
+
+
 def page_lines(words: list[Word], page_height: float = 0.0) -> tuple[list[Line], float]:
     """A page's lines with their segments set, and the page's cell gap: the one line grouping both
     table readers start from. `page_height`: when given, words in the outer 5% of the page
     (running headers and footers) are left out."""
     if page_height > 0:
-        words = [w for w in words if in_body(w.top, w.bottom, page_height)]
+        words = body_words(words, page_height)
     lines = group_lines(words)
     gap_em = page_cell_gap(lines)
     for ln in lines:
-        ln.segs = split_segments(ln.words, gap_em)
+        ln.segs = segs = split_segments(ln.words, gap_em)
+        # complete now: its text and extent, which every page reader asks of every line, set as
+        # `Line` would work them out when first read
+        ln.text = segs[0].text if len(segs) == 1 else " ".join([s.text for s in segs])
+        ln.top = min([w.top for w in ln.words])
+        ln.bottom = max([w.bottom for w in ln.words])
     return lines, gap_em
 
 
@@ -295,4 +324,8 @@ def split_segments(words: list[Word], gap_em: float = CELL_GAP_EM) -> list[Seg]:
         last = [w]
         prev = w
         segs.append(Seg(last))
+    for seg in segs:  # complete now: each one's text and extent set as `Seg` would work them out when first read
+        ws = seg.words
+        seg.x0, seg.x1 = ws[0].x0, ws[-1].x1
+        seg.text = ws[0].text if len(ws) == 1 else " ".join(x.text for x in ws)
     return segs

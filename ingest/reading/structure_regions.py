@@ -15,6 +15,7 @@ one `TablesError` with a plain message for a file it cannot read.
 from __future__ import annotations
 
 import bisect
+import operator
 import re
 import time
 from collections import Counter
@@ -26,7 +27,7 @@ import pypdfium2 as pdfium
 
 from ingest.common.document import DEFAULT_LIMITS
 from ingest.reading.captions import label_tables
-from ingest.reading.pdf_words import group_lines, in_body, page_cell_gap, page_lines, page_rules, page_words
+from ingest.reading.pdf_words import body_words, group_lines, page_cell_gap, page_lines, page_rules, page_words
 from ingest.reading.structure import Box, Table, lines_box, table_from_lines, table_from_words
 from ingest.reading.table_text import CAPTION, FIGURE_CAPTION, Line, Seg, Word, is_value
 
@@ -90,9 +91,9 @@ def page_runs(
     `pdf_words.page_lines(words, page_height)` when the caller has it (used when no word's size
     needs fixing, so it is the same grouping)."""
     if page_height > 0:
-        words = [w for w in words if in_body(w.top, w.bottom, page_height)]
+        words = body_words(words, page_height)
     fixed = fix_sizes(words)
-    same = prepared is not None and all(a is b for a, b in zip(fixed, words, strict=True))
+    same = prepared is not None and all(map(operator.is_, fixed, words))  # (as long: `fix_sizes` maps each word)
     lines = prepared[0] if prepared is not None and same else page_lines(fixed)[0]
     words = fixed
     if not lines:

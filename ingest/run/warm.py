@@ -66,7 +66,7 @@ def warm_caches(lexicon: Lexicon | None = None, lens: Lens | None = None) -> Non
         _LENSES[lens.fingerprint] = lens
     with contextlib.suppress(Exception):
         cat = load_catalogue()
-        _ = cat._names, cat._patterns, cat.name_keys, cat.by_id, cat.fingerprint
+        _ = cat._names, cat._patterns, cat._any_pattern, cat.name_keys, cat.by_id, cat.fingerprint
         for name, info in type(cat).model_fields.items():  # every word list is one pattern (`_vocab`)
             if info.annotation == list[str]:
                 cat._vocab(name)
