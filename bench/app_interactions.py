@@ -8,8 +8,10 @@ main thread's CPU time and the websocket messages and bytes the rerun sent).
 
 from __future__ import annotations
 
+import shutil
 import statistics
 import time
+from pathlib import Path
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -77,6 +79,25 @@ WS_COUNT = """() => {
 }"""
 WS_READ = "() => window.__ws ? [window.__ws.n, window.__ws.bytes] : [0, 0]"
 MAIN = '[data-testid="stMain"]'
+
+
+def path_values(data: Path) -> dict[str, str]:
+    """What PAGES' and INTERACTIONS' paths take on the store in `data`: {dim} (the lens's algorithm
+    dimension), {r0} and {r2} (the first and third report ids in order)."""
+    from ingest.analysis.lens import load_lens
+    from ingest.store.store import Store
+
+    ids = sorted(Store(data).read_table("reports", columns=["report_id"])["report_id"])
+    dim = next(d.id for d in load_lens().dimensions if d.kind == "algorithm")
+    return {"dim": dim, "r0": ids[0], "r2": ids[min(2, len(ids) - 1)]}
+
+
+def store_copy(store: Path, tmp: Path) -> tuple[Path, Path]:
+    """A copy of an existing store (a folder with data/ and reports/) under `tmp`, so a run never
+    writes the original: its data and reports folders."""
+    shutil.copytree(store / "data", tmp / "data", ignore=shutil.ignore_patterns(".lock"))
+    shutil.copytree(store / "reports", tmp / "reports")
+    return tmp / "data", tmp / "reports"
 
 
 #: One interaction per row: page, what, the page's URL path, how to act (see `act`), and the element the

@@ -81,11 +81,12 @@ from bench.app_interactions import (  # noqa: E402
     Cost,
     interactions,
     measured_tab,
+    path_values,
     show_interactions,
+    store_copy,
     timed_click,
 )
 from bench.results_log import recorded  # noqa: E402
-from ingest.analysis.lens import load_lens  # noqa: E402
 from ingest.store.store import Store  # noqa: E402
 from tests.app_fixtures import scale_store  # noqa: E402
 from tests.test_browser import CHROME_ARGS, CHROMIUM, start_app, stop  # noqa: E402
@@ -290,10 +291,8 @@ def served_store(n: int | None, store: Path | None, tmp: Path) -> tuple[Path, Pa
     """The data and reports folders to serve, and how they were made: built (n reports) or copied (`store`)."""
     t = time.perf_counter()
     if store is not None:
-        dst = tmp / "store"
-        shutil.copytree(store / "data", dst / "data", ignore=shutil.ignore_patterns(".lock"))
-        shutil.copytree(store / "reports", dst / "reports")
-        return dst / "data", dst / "reports", f"copied from {store} in {time.perf_counter() - t:.1f} s"
+        data, reports = store_copy(store, tmp / "store")
+        return data, reports, f"copied from {store} in {time.perf_counter() - t:.1f} s"
 
     data, reports = scale_store(tmp / f"n{n}", n or 0)
     return data, reports, f"store built in {time.perf_counter() - t:.1f} s"
@@ -329,8 +328,7 @@ def measure(
     ids = sorted(Store(data).read_table("reports", columns=["report_id"])["report_id"])
     n = len(ids)
     print(f"\n{n:,} reports ({how})")
-    dim = next(d.id for d in load_lens().dimensions if d.kind == "algorithm")
-    fill = {"dim": dim, "r0": ids[0], "r2": ids[min(2, n - 1)]}
+    fill = path_values(data)
     apps = apps or {"": REPO / "app.py"}
     procs, servers, logs = start_apps(apps, data, reports, tmp / f"n{n}-")
     proc, server = procs[next(iter(apps))], servers[next(iter(apps))]

@@ -35,11 +35,9 @@ sys.path.insert(0, str(REPO))
 from playwright.sync_api import sync_playwright  # noqa: E402
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
-from bench.app_interactions import cpu_ms  # noqa: E402
+from bench.app_interactions import cpu_ms, path_values  # noqa: E402
 from bench.app_speed import DRAWN, MINIMAL_APP, PAGES  # noqa: E402
 from bench.results_log import recorded  # noqa: E402
-from ingest.analysis.lens import load_lens  # noqa: E402
-from ingest.store.store import Store  # noqa: E402
 from tests.app_fixtures import scale_store  # noqa: E402
 from tests.test_browser import CHROME_ARGS, CHROMIUM, start_app, stop  # noqa: E402
 from views import nav  # noqa: E402
@@ -149,9 +147,7 @@ def page_store(tmp: Path, n: int) -> tuple[Path, Path, dict[str, str]]:
     """A store of `n` reports under `tmp` (tests/app_fixtures.py `scale_store`): its data and reports
     folders, and the values app_speed's PAGES paths take ({dim}, {r0}, {r2})."""
     data, reports = scale_store(tmp / "store", n)
-    ids = sorted(Store(data).read_table("reports", columns=["report_id"])["report_id"])
-    dim = next(d.id for d in load_lens().dimensions if d.kind == "algorithm")
-    return data, reports, {"dim": dim, "r0": ids[0], "r2": ids[min(2, len(ids) - 1)]}
+    return data, reports, path_values(data)
 
 
 def main() -> int:

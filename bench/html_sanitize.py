@@ -29,6 +29,7 @@ sys.path.insert(0, str(REPO))
 import streamlit  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+from bench.app_interactions import store_copy  # noqa: E402
 from bench.results_log import recorded  # noqa: E402
 from tests.test_browser import CHROME_ARGS, CHROMIUM, start_app, stop  # noqa: E402
 
@@ -95,8 +96,7 @@ def main() -> int:
     a = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="frl-sanitize-"))
     try:
-        shutil.copytree(a.store / "data", tmp / "data", ignore=shutil.ignore_patterns(".lock"))
-        shutil.copytree(a.store / "reports", tmp / "reports")
+        store_copy(a.store, tmp)
         block, no_beside, css = evidence_block(tmp / "data", tmp / "reports")
         variants = {
             "as drawn": block,

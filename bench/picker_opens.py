@@ -26,7 +26,7 @@ sys.path.insert(0, str(REPO))
 from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from bench.app_interactions import DRAWN, IDLE, PAGES  # noqa: E402
+from bench.app_interactions import DRAWN, IDLE, PAGES, store_copy  # noqa: E402
 from bench.results_log import recorded  # noqa: E402
 from tests.test_browser import CHROME_ARGS, CHROMIUM, start_app, stop  # noqa: E402
 
@@ -85,8 +85,7 @@ def main() -> int:
     ap.add_argument("--app", type=Path, default=REPO / "app.py")
     a = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="frl-picker-"))
-    shutil.copytree(a.store / "data", tmp / "data", ignore=shutil.ignore_patterns(".lock"))
-    shutil.copytree(a.store / "reports", tmp / "reports")
+    store_copy(a.store, tmp)
     proc, server = start_app(tmp / "data", tmp / "reports", tmp / "streamlit.log", script=a.app.resolve())
     failed = 0
     try:

@@ -26,9 +26,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from bench.app_interactions import DRAWN, IDLE, INTERACTIONS, OBSERVER, PAGES, act  # noqa: E402
+from bench.app_interactions import DRAWN, IDLE, INTERACTIONS, OBSERVER, PAGES, act, path_values, store_copy  # noqa: E402
 from bench.results_log import recorded  # noqa: E402
-from ingest.analysis.lens import load_lens  # noqa: E402
 from ingest.store.store import Store  # noqa: E402
 from tests.test_browser import CHROME_ARGS, CHROMIUM, start_app, stop  # noqa: E402
 
@@ -79,11 +78,9 @@ def main() -> int:
     spec = next(s for s in INTERACTIONS if s[0] == a.page and s[1] == a.what)
     _, _, path, how, sel = spec
     tmp = Path(tempfile.mkdtemp(prefix="frl-messages-"))
-    shutil.copytree(a.store / "data", tmp / "data", ignore=shutil.ignore_patterns(".lock"))
-    shutil.copytree(a.store / "reports", tmp / "reports")
-    ids = sorted(Store(tmp / "data").read_table("reports", columns=["report_id"])["report_id"])
-    dim = next(d.id for d in load_lens().dimensions if d.kind == "algorithm")
-    fill = {"dim": dim, "r0": ids[0], "r2": ids[min(2, len(ids) - 1)]}
+    store_copy(a.store, tmp)
+    fill = path_values(tmp / "data")
+    n_reports = len(Store(tmp / "data").read_table("reports", columns=["report_id"]))
     log = tmp / "messages.jsonl"
     wrapper = tmp / "logged_app.py"
     wrapper.write_text(WRAPPER % str(a.app.resolve()), encoding="utf-8")
@@ -97,7 +94,7 @@ def main() -> int:
             page.wait_for_timeout(300)
             page.evaluate(OBSERVER)
             first = read_log(log, 0)
-            print(f"{a.page} {a.what} ({a.app}): {len(ids)} reports; first render {len(first)} messages, "
+            print(f"{a.page} {a.what} ({a.app}): {n_reports} reports; first render {len(first)} messages, "
                   f"{sum(m['bytes'] for m in first) / 1024:.1f} KB")  # fmt: skip
             for i in range(a.repeat):
                 start = len(read_log(log, 0))

@@ -27,9 +27,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from bench.app_interactions import DRAWN, IDLE, INTERACTIONS, OBSERVER, PAGES, act  # noqa: E402
+from bench.app_interactions import DRAWN, IDLE, INTERACTIONS, OBSERVER, PAGES, act, path_values, store_copy  # noqa: E402
 from bench.results_log import recorded  # noqa: E402
-from ingest.analysis.lens import load_lens  # noqa: E402
 from ingest.store.store import Store  # noqa: E402
 from tests.test_browser import CHROME_ARGS, CHROMIUM, start_app, stop  # noqa: E402
 
@@ -104,11 +103,9 @@ def main() -> int:
     spec = next(s for s in INTERACTIONS if s[0] == a.page and s[1] == a.what)
     _, _, path, how, sel = spec
     tmp = Path(tempfile.mkdtemp(prefix="frl-profile-"))
-    shutil.copytree(a.store / "data", tmp / "data", ignore=shutil.ignore_patterns(".lock"))
-    shutil.copytree(a.store / "reports", tmp / "reports")
-    ids = sorted(Store(tmp / "data").read_table("reports", columns=["report_id"])["report_id"])
-    dim = next(d.id for d in load_lens().dimensions if d.kind == "algorithm")
-    fill = {"dim": dim, "r0": ids[0], "r2": ids[min(2, len(ids) - 1)]}
+    store_copy(a.store, tmp)
+    fill = path_values(tmp / "data")
+    n_reports = len(Store(tmp / "data").read_table("reports", columns=["report_id"]))
     proc, server = start_app(tmp / "data", tmp / "reports", tmp / "streamlit.log", script=a.app.resolve())
     try:
         with sync_playwright() as pw:
@@ -119,7 +116,7 @@ def main() -> int:
             page.wait_for_function(DRAWN, arg=PAGES[a.page][1], timeout=120_000, polling=10)
             page.wait_for_timeout(300)
             page.evaluate(OBSERVER)
-            print(f"{a.page} {a.what} ({a.app}): {len(ids)} reports")
+            print(f"{a.page} {a.what} ({a.app}): {n_reports} reports")
             events: list[dict] = []  # type: ignore[type-arg]
             done: list[int] = []
             cdp.on("Tracing.dataCollected", lambda m: events.extend(m["value"]))
