@@ -125,7 +125,7 @@ def agreement_view(agree: pd.DataFrame) -> pd.DataFrame:
 
 class ControlKeys(NamedTuple):
     """The session keys of one cell's decision controls: named once, so `_cell_controls` draws them and
-    `_keep_typed` keeps them from the same list (a key missing from one would lose what was typed)."""
+    `nav.keep_typed` keeps them from the same list (a key missing from one would lose what was typed)."""
 
     act: str
     cat: str
@@ -137,9 +137,6 @@ class ControlKeys(NamedTuple):
 def control_keys(d: str) -> ControlKeys:
     """The decision controls' keys of dimension `d` ("note_<d>" …)."""
     return ControlKeys(*(f"{name}_{d}" for name in ControlKeys._fields))
-
-
-_keep_typed = nav.keep_typed  # what was typed in a closed popover is kept (see there)
 
 
 def _cell_controls(lens: Lens, path: Path, row: dict, ev: pd.DataFrame) -> None:
@@ -284,7 +281,7 @@ def _cell(lens: Lens, cell: Cell, cur: CuratedCell | None, path: Path | None) ->
             if shown:
                 _cell_controls(lens, path, cell.row, cell.ev)
             else:
-                _keep_typed(control_keys(d))
+                nav.keep_typed(control_keys(d))
 
 
 def _source() -> None:
@@ -297,7 +294,7 @@ def _source() -> None:
         return
     pop = st.popover("Source: attach or replace a file or URL", key="source_pop", on_change="rerun")
     if not pop.open:  # its widgets are drawn (and sent) only while it is open
-        _keep_typed(("src_url", "src_only"))
+        nav.keep_typed(("src_url", "src_only"))
         return
     try:
         spec = load_report(path)
@@ -390,11 +387,6 @@ def _pending_reports(key: data.Stamp) -> frozenset[str]:
     return frozenset(cmp_.loc[cmp_["origin"] == "auto", "report_id"]) if not cmp_.empty else frozenset()
 
 
-def reviewable(ids: list[str], file_of: Callable[[str], Path | None]) -> list[str]:
-    """The reports a decision can be written for: those with a file in the reports folder."""
-    return [r for r in ids if file_of(r) is not None]
-
-
 @st.cache_resource(show_spinner=False, max_entries=8)
 def _confident(key: data.Stamp) -> tuple[int, int]:
     """`review.confident_counts` of the stored table, once per store generation."""
@@ -434,24 +426,17 @@ def _queue_of(cells: list[Cell]) -> pd.DataFrame:
 def _queue_reports(key: data.Stamp) -> tuple[str, ...]:
     """The reports of `review.review_queue` in its order (least sure pending cell first), each once, once
     per store generation: sorting the queue on every click of "Next least sure" cost 30-50 ms at 500 reports."""
-    q = review.review_queue(data.tables()[0]["comparison"])
-    return tuple(dict.fromkeys(q["report_id"].astype(str)))
+    return tuple(review.queue_reports(data.tables()[0]["comparison"]))
 
 
 def next_reviewable(
     order: Iterable[str], ids: Iterable[str], file_of: Callable[[str], Path | None], after: str | None
 ) -> str | None:
-    """`review.next_least_sure` over the queue's reports in `order`, among `ids` and those a decision can be
+    """`review.next_in_queue` over the queue's reports in `order`, among `ids` and those a decision can be
     written for (`file_of`; tested only until one is found, not for every report): the first other than
     `after`, else `after` itself if it is in the queue; None when no such report has a pending cell."""
-    known, stay = set(ids), None
-    for r in order:
-        if r not in known or file_of(r) is None:
-            continue
-        if r != after:
-            return r
-        stay = r
-    return stay
+    known = set(ids)
+    return review.next_in_queue(order, after, lambda r: r in known and file_of(r) is not None)
 
 
 def _go_next(key: data.Stamp, ids: list[str]) -> None:

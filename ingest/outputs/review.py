@@ -7,6 +7,7 @@ Pure functions over the stored `comparison` and `evidence` tables (no I/O beside
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import pandas as pd
@@ -197,11 +198,26 @@ def labels_confident(model: Model | None = None) -> bool:
     return (model or load_model()).threshold < NONE_SURE
 
 
+def queue_reports(comparison: pd.DataFrame) -> list[str]:
+    """The reports of the review queue in its order (the least sure pending cell first), each once."""
+    return list(dict.fromkeys(review_queue(comparison)["report_id"].astype(str)))
+
+
+def next_in_queue(order: Iterable[str], after: str | None = None, usable: Callable[[str], bool] | None = None) -> str | None:
+    """The first report of `order` (see `queue_reports`) other than `after`, the report on screen; else
+    `after` itself when it is the only one; None when `order` has none. With `usable`, only reports it
+    accepts count, tested down the queue only until one is found (a file test per report costs)."""
+    stay = None
+    for r in order:
+        if usable is not None and not usable(r):
+            continue
+        if r != after:
+            return r
+        stay = r
+    return stay
+
+
 def next_least_sure(comparison: pd.DataFrame, after: str | None = None) -> str | None:
     """The report holding the least sure pending cell (skipping `after`, the report on screen, while
     another report has pending cells); None when every automatic cell is settled."""
-    q = review_queue(comparison)
-    if q.empty:
-        return None
-    others = q[q["report_id"] != after]
-    return str((others if len(others) else q)["report_id"].iloc[0])
+    return next_in_queue(queue_reports(comparison), after)
