@@ -256,7 +256,7 @@ def texts(at: AppTest) -> list[str]:
 
 def cells(at: AppTest) -> list[str]:
     """The text a reader sees in each cell's HTML block (views.review.cell_html): label, state, value lines."""
-    bodies = [el.proto.body for el in at.get("html") if 'class="frl-cell"' in el.proto.body]
+    bodies = [c for el in at.get("html") for c in el.proto.body.split('<div class="frl-cell">')[1:]]
     lines = (re.sub(r"</(p|div)>", "\n", re.sub(r"<table.*?</table>", "", b, flags=re.S)) for b in bodies)
     return [html.unescape(re.sub(r"<[^>]+>", "", b)).strip() for b in lines]
 
@@ -285,13 +285,13 @@ def test_review_page_shows_cells_with_evidence_checklist_and_agreement(env: tupl
     agreement = values[-1]
     assert list(agreement["Dimension"]) == [d.label for d in LENS.dimensions]
     assert list(agreement.columns[1:]) == ["Reports", "Automatic", "Curated", "Both", "Agree", "Disagree", "Agreement"]
-    at = review_page(rid="alpha", decide_rl_algorithm=True)  # the popover opened: its controls only
+    at = review_page(rid="alpha", decide="rl_algorithm")  # one cell's controls opened: its controls only
     assert at.button(key="save_rl_algorithm") is not None and [r.key for r in at.radio] == ["act_rl_algorithm"]
 
 
 def test_accept_writes_curated_cell_keeps_comments_and_updates_the_table(env: tuple[Path, Path]) -> None:
     reports, data = env
-    at = review_page(rid="alpha", decide_rl_algorithm=True)
+    at = review_page(rid="alpha", decide="rl_algorithm")
     at.text_input(key="note_rl_algorithm").set_value("looks right")
     at.button(key="save_rl_algorithm").click().run()
     assert not at.exception, [e.value for e in at.exception]
@@ -306,21 +306,21 @@ def test_accept_writes_curated_cell_keeps_comments_and_updates_the_table(env: tu
     assert "curated: GRPO" in cell_text(at)  # the page shows it after the rerun
 
 
-def test_note_typed_in_a_closed_decision_popover_is_kept_for_when_it_opens_again(env: tuple[Path, Path]) -> None:
-    at = review_page(rid="alpha", decide_rl_algorithm=True)
+def test_note_typed_in_closed_decision_controls_is_kept_for_when_they_open_again(env: tuple[Path, Path]) -> None:
+    at = review_page(rid="alpha", decide="rl_algorithm")
     at.text_input(key="note_rl_algorithm").set_value("half-written note").run()
-    at.session_state["decide_rl_algorithm"] = False  # the reader closes the popover without saving
+    at.session_state["decide"] = None  # the reader closes the controls (the pill again) without saving
     at.run()
     assert not at.text_input and not at.exception
     at.run()  # another rerun while closed (e.g. a pick elsewhere on the page)
-    at.session_state["decide_rl_algorithm"] = True
+    at.session_state["decide"] = "rl_algorithm"
     at.run()
     assert at.text_input(key="note_rl_algorithm").value == "half-written note"
 
 
 def test_pick_another_category_flags_a_disagreement_shown_on_evidence(env: tuple[Path, Path]) -> None:
     reports, data = env
-    at = review_page(rid="alpha", decide_credit_granularity=True)
+    at = review_page(rid="alpha", decide="credit_granularity")
     at.radio(key="act_credit_granularity").set_value("category").run()
     at.selectbox(key="cat_credit_granularity").set_value("token/segment").run()
     at.button(key="save_credit_granularity").click().run()
@@ -343,7 +343,7 @@ def test_pick_another_category_flags_a_disagreement_shown_on_evidence(env: tuple
 
 def test_written_value_with_markdown_is_stored_verbatim_and_shown_as_text(env: tuple[Path, Path]) -> None:
     reports, _ = env
-    at = review_page(rid="alpha", decide_reward_source=True)
+    at = review_page(rid="alpha", decide="reward_source")
     at.radio(key="act_reward_source").set_value("write").run()
     at.text_input(key="val_reward_source").set_value("**bold** [x](javascript:alert(1)); rule-based/verifiable")
     at.button(key="save_reward_source").click().run()
@@ -358,7 +358,7 @@ def test_written_value_with_markdown_is_stored_verbatim_and_shown_as_text(env: t
 def test_refused_decision_shows_the_error_and_leaves_the_file(env: tuple[Path, Path]) -> None:
     reports, _ = env
     before = (reports / "alpha.yaml").read_bytes()
-    at = review_page(rid="alpha", decide_rl_algorithm=True)
+    at = review_page(rid="alpha", decide="rl_algorithm")
     at.radio(key="act_rl_algorithm").set_value("write").run()
     at.button(key="save_rl_algorithm").click().run()
     assert any("refused" in t for t in texts(at))
@@ -373,11 +373,11 @@ def test_next_unreviewed_moves_to_a_report_with_pending_cells(env: tuple[Path, P
 
 def test_read_only_dashboard_shows_cells_without_write_controls(env: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FRL_READ_ONLY", "1")
-    at = review_page(rid="alpha", decide_rl_algorithm=True, source_pop=True)  # even "open": no controls
+    at = review_page(rid="alpha", decide="rl_algorithm", source_pop=True)  # even "open": no controls
     assert "automatic: GRPO" in cell_text(at)
     labels = [b.proto.label for b in at.button]
     assert "Save decision" not in labels and "Attach and ingest" not in labels
-    assert not at.text_input and not at.radio
+    assert not at.text_input and not at.radio and not at.get("button_group")  # nor the "Decide a cell" pills
     assert any("Read-only" in t for t in texts(at))
 
 
@@ -433,7 +433,7 @@ def test_review_cells_cached_per_generation_are_rebuilt_after_a_decision(env: tu
         head = next(c for c in cells(at) if c.startswith(f"{label} · "))
         return int(line.split()[0]), head.split("\n", 1)[0].rsplit("· ", 1)[-1]
 
-    at = review_page(rid="alpha", decide_rl_algorithm=True)
+    at = review_page(rid="alpha", decide="rl_algorithm")
     before, was = state(at)
     assert before >= 1 and was == "unreviewed"
     at.button(key="save_rl_algorithm").click().run()

@@ -213,6 +213,7 @@ def _report_cells(key: data.Stamp, lens_id: str, rid: str) -> tuple[list[Cell], 
 
 #: The look of a cell's one HTML block (drawn once, outside the fragment, with the tables' CSS).
 CELL_CSS = """<style>
+.frl-cell{border:1px solid rgba(49,51,63,.2);border-radius:.5rem;padding:1rem;margin:0 0 1rem}
 .frl-cell .frl-head{margin:0 0 .3rem}
 .frl-cell .frl-lines{white-space:pre-wrap;overflow-wrap:break-word;margin:0 0 .5rem;font-size:14px}
 .frl-cell .frl-cap{color:rgba(49,51,63,.6);font-size:14px;margin:0 0 .5rem}
@@ -256,32 +257,38 @@ def cell_html(lens: Lens, cell: Cell, cur: CuratedCell | None) -> str:
     return f'<div class="frl-cell">{"".join(parts)}</div>'
 
 
-def _toggle(flag: str) -> None:
-    st.session_state[flag] = not st.session_state.get(flag, False)
+#: The session key (and widget) naming the dimension whose decision controls are open, if any.
+DECIDE = "decide"
 
 
-def decide_flag(d: str) -> str:
-    """The session key saying whether dimension `d`'s decision controls are open ("decide_<d>")."""
-    return f"decide_{d}"
+def decide_picker(lens: Lens, cells: list[Cell]) -> str | None:
+    """The dimension whose decision controls are open: one pills widget for all cells ("Decide a cell"),
+    clicked again to close. One element, not a button per cell (and one HTML block for the cells, not a
+    bordered container, block and button each): a pick of another report sends 14 messages, not 30, and
+    the browser draws fewer elements (bench/app_speed.py, Review). The pills follow the lens's order, so
+    they stay in place from report to report; the controls open below their cell."""
+    shown = {str(c.row["dimension"]) for c in cells}
+    dims = [d.id for d in lens.dimensions if d.id in shown]
+    picked = st.pills("Decide a cell", dims, format_func=lambda d: lens.dimension(d).label, key=DECIDE)
+    for d in dims:  # what was typed in closed controls is kept for when they open again
+        if d != picked:
+            nav.keep_typed(control_keys(d))
+    return picked
 
 
-def _cell(lens: Lens, cell: Cell, cur: CuratedCell | None, path: Path | None) -> None:
-    """One dimension: its reading (one HTML block) and, when decisions can be written, the controls."""
-    with st.container(border=True):
-        st.html(cell_html(lens, cell, cur))
-        if path is not None:
-            # "Decide…" opens the cell's controls below its reading, "Close" closes them: its widgets (a radio,
-            # text boxes, a button) are drawn only while open, so a pick of another report does not send them
-            # for every cell. A button, not a popover: a closed popover costs the browser about twice what a
-            # button does on every pick (bench/rerun_elements.py --inside --kinds popover button).
-            d = str(cell.row["dimension"])
-            flag = decide_flag(d)
-            shown = bool(st.session_state.get(flag))
-            st.button("Close" if shown else "Decide…", key=f"decide_btn_{d}", on_click=_toggle, args=(flag,))
-            if shown:
-                _cell_controls(lens, path, cell.row, cell.ev)
-            else:
-                nav.keep_typed(control_keys(d))
+def draw_cells(lens: Lens, cells: list[Cell], spec: ReportSpec | None, path: Path | None) -> None:
+    """The report's cells as one HTML block, split only where the open cell's controls go (below it)."""
+    opened = decide_picker(lens, cells) if path is not None else None
+    block: list[str] = []
+    for cell in cells:
+        d = str(cell.row["dimension"])
+        block.append(cell_html(lens, cell, spec.curated.get(d) if spec else None))
+        if d == opened and path is not None:
+            st.html("".join(block))
+            block = []
+            _cell_controls(lens, path, cell.row, cell.ev)
+    if block:
+        st.html("".join(block))
 
 
 def _source() -> None:
@@ -479,15 +486,6 @@ def _body() -> None:
     lens = data.lens()  # the active lens (FRL_LENS, else the one the stored table holds)
     models = data.names()[0]  # id -> model name, in the reports table's order
     ids = list(models)
-    c1, c2 = st.columns([3, 1])
-    # "Next least sure" visits only reports whose file can take a decision (the picker lists all).
-    c2.button(
-        "Next least sure",
-        key="next",
-        on_click=_go_next,
-        args=(key, ids),
-        help="the report whose pending automatic cell has the lowest confidence (the review queue)",
-    )
 
     def name(r: str) -> str:
         return str(models.get(r, r))
@@ -495,10 +493,19 @@ def _body() -> None:
     asked = nav.unknown_id("rid", ids)
     if asked is not None:  # a link to a report the store lacks: say so, never open another one
         nav.no_such_report(asked)
+    row = st.container(horizontal=True, vertical_alignment="bottom")  # one block, not a row of two columns
     # ?rid=<id> like every other page's parameter (nav.select writes the id, not the shown name)
     # with more than a picker's worth of reports, the search box sits in a popover (nav.narrow)
-    offered = nav.narrow(ids, "rid", name, c1, apart=True)  # its search popover: above, outside the fragment
-    rid = nav.select("Report", offered, "rid", name, c1, **({"index": None} if asked else {}))
+    offered = nav.narrow(ids, "rid", name, row, apart=True)  # its search popover: above, outside the fragment
+    rid = nav.select("Report", offered, "rid", name, row, **({"index": None} if asked else {}))
+    # "Next least sure" visits only reports whose file can take a decision (the picker lists all).
+    row.button(
+        "Next least sure",
+        key="next",
+        on_click=_go_next,
+        args=(key, ids),
+        help="the report whose pending automatic cell has the lowest confidence (the review queue)",
+    )
     _show_flash()
     if rid is None:
         return
@@ -523,9 +530,7 @@ def _body() -> None:
         message("info", "Read-only dashboard (FRL_READ_ONLY): cells are shown, decisions cannot be written.")
     elif path is None:
         message("warning", f"No loadable file {rid}.yaml in the reports folder, so decisions cannot be written.")
-    for cell in cells:
-        cur = spec.curated.get(str(cell.row["dimension"])) if spec else None
-        _cell(lens, cell, cur, path if writable else None)
+    draw_cells(lens, cells, spec, path if writable else None)
 
 
 if __name__ == "__main__":
