@@ -118,6 +118,8 @@ def test_keywords_and_evidence_show_measured_lines_with_pages(page, server: str)
 
     visit(page, f"{server}/keywords")
     expect(page.get_by_text("Measured vs study-reported").first).to_be_visible()
+    expect(page.get_by_text("Measured hits by section").first).to_be_visible()  # the charts are drawn
+    shot(page, "keywords")
     for rid in ("glm-4.5", "minimax-m1", "deepseek-r1"):  # every bundled PDF
         visit(page, f"{server}/evidence?report={rid}&term=reward")
         expect(page.get_by_text("line(s)").first).to_be_visible()  # KWIC lines of the bundled PDF

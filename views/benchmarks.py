@@ -308,16 +308,16 @@ def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str,
         st.caption("No result table stored.")
         return
     _result_downloads(results)
-    c1, c2 = st.columns(2)
+    row = nav.picker_row()
     nav.sync_in("report", with_rows)
-    rid = c1.selectbox("Report", with_rows, key="report", format_func=lambda r: str(models.get(r, r)))
+    rid = row.selectbox("Report", with_rows, key="report", format_func=lambda r: str(models.get(r, r)))
     # as for the table below: a clicked bar's report stays in the address even when it is the first one
     nav.sync_out("report", rid, None if "table" in st.query_params else with_rows[0])
     keys = scores.report_tables(results, rid)
     nav.sync_in("table", keys)
     if st.session_state.get("table") not in keys:
         st.session_state["table"] = keys[0]
-    key = c2.selectbox("Table", keys, key="table")
+    key = row.selectbox("Table", keys, key="table")
     # A table the URL names stays in it, the first one too: removing a parameter rewrites the address
     # and drops the #result-table fragment of a clicked bar before the table is scrolled into view.
     nav.sync_out("table", key, None if "table" in st.query_params else keys[0])

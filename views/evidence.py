@@ -189,7 +189,7 @@ def _body() -> None:
     models, order = data.names()
     labels = data.dim_labels()
     terms = sorted({t.name for g in data.lexicon().groups for t in g.terms}, key=str.casefold)
-    c1, c2, c3, c4 = st.columns(4)
+    row = nav.picker_row()
 
     def label(r: str) -> str:
         return "all reports" if r == ALL else str(models.get(r, r))
@@ -197,11 +197,11 @@ def _body() -> None:
     asked = nav.unknown_id("report", [ALL, *order])
     if asked is not None:  # a link to a report the store lacks: say so, never show all reports instead
         nav.no_such_report(asked)
-    report = nav.select("Report", nav.narrow([ALL, *order], "report", label, c1, keep=1), "report", label, c1,
+    report = nav.select("Report", nav.narrow([ALL, *order], "report", label, row, keep=1), "report", label, row,
                         **({"index": None} if asked else {}))  # fmt: skip
-    dim = nav.select("Dimension", ["", *labels], "dim", lambda d: labels.get(d, "—"), c2)
-    term = nav.select("Term", ["", *terms], "term", lambda t: t or "—", c3)
-    section = nav.select("Section", ["", *SECTIONS], "section", lambda s: s or "any", c4)
+    dim = nav.select("Dimension", ["", *labels], "dim", lambda d: labels.get(d, "—"), row)
+    term = nav.select("Term", ["", *terms], "term", lambda t: t or "—", row)
+    section = nav.select("Section", ["", *SECTIONS], "section", lambda s: s or "any", row)
     if report is None:
         return
     if not dim and not term:

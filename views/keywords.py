@@ -193,11 +193,11 @@ def _more_options() -> tuple[str, bool]:
 
 def _pickers(groups: dict, rq: str, interactive: bool) -> _Choices:  # type: ignore[type-arg]
     """The row of pickers above the charts: lexicon group, section scope, metric and figures."""
-    c1, c2, c3, c4 = st.columns([2, 3, 2, 2])
-    gid = nav.select("Lexicon group", list(groups), "group", lambda g: groups[g].label, c1)
-    scope = nav.select("Section scope", list(SCOPE_LABELS), "scope", SCOPE_LABELS.get, c2, widget="radio", horizontal=True)
-    metric = c3.radio("Show", ["density", "count"], key="metric", bind="query-params", horizontal=True)
-    prefer = c4.radio("Figures", ["measured", "reported"], key="figures", bind="query-params", horizontal=True,
+    row = nav.picker_row()
+    gid = nav.select("Lexicon group", list(groups), "group", lambda g: groups[g].label, row, width=220)
+    scope = nav.select("Section scope", list(SCOPE_LABELS), "scope", SCOPE_LABELS.get, row, widget="radio", horizontal=True)
+    metric = row.radio("Show", ["density", "count"], key="metric", bind="query-params", horizontal=True)
+    prefer = row.radio("Figures", ["measured", "reported"], key="figures", bind="query-params", horizontal=True,
                       help="Whole-document scope: the study's reported figures fill in where nothing was measured; "
                            "pick 'reported' to prefer them.")  # fmt: skip
     return _Choices(gid, scope, metric, prefer, rq, interactive)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import streamlit as st
 
@@ -229,6 +229,13 @@ def facet_choice(
     for k in known:
         sync_out(k, [v for kk, v in pairs if kk == k], [])
     return pairs
+
+
+def picker_row(vertical_alignment: Literal["top", "center", "bottom"] = "top") -> Any:
+    """A row of pickers: one horizontal block that wraps on a narrow screen. Not `st.columns`, which is a
+    block per column besides the row's: a rerun of a fragment re-sends every block it draws and the
+    browser re-draws each (bench/rerun_messages.py), so four columns cost four more messages per pick."""
+    return st.container(horizontal=True, gap="medium", vertical_alignment=vertical_alignment)
 
 
 #: A picker offers at most this many reports ($FRL_PICKER_LIMIT overrides it); with more, a search box

@@ -493,7 +493,7 @@ def _body() -> None:
     asked = nav.unknown_id("rid", ids)
     if asked is not None:  # a link to a report the store lacks: say so, never open another one
         nav.no_such_report(asked)
-    row = st.container(horizontal=True, vertical_alignment="bottom")  # one block, not a row of two columns
+    row = nav.picker_row("bottom")  # the button level with the picker's box
     # ?rid=<id> like every other page's parameter (nav.select writes the id, not the shown name)
     # with more than a picker's worth of reports, the search box sits in a popover (nav.narrow)
     offered = nav.narrow(ids, "rid", name, row, apart=True)  # its search popover: above, outside the fragment

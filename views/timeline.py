@@ -80,9 +80,9 @@ def _body() -> None:
     lens = data.lens()
     levels = {d.id: d for d in lens.dimensions if d.kind == "level"}
     terms = [t.name for t in data.lexicon().group(STATS_GROUP).terms]
-    c1, c2 = st.columns(2)
-    dim_id = nav.select("Level dimension", list(levels), "dim", lambda d: levels[d].label, c1) if levels else ""
-    term = nav.select("Keyword", terms, "term", str, c2)
+    row = nav.picker_row()
+    dim_id = nav.select("Level dimension", list(levels), "dim", lambda d: levels[d].label, row) if levels else ""
+    term = nav.select("Keyword", terms, "term", str, row)
     today = dt.date.today()
     df, undated = _timeline(key, dim_id, term, today)
     models = data.names()[0]
