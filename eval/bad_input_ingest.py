@@ -26,7 +26,7 @@ import bad_input_files as files
 import bad_input_urls as urls
 import bad_input_yaml as yaml_cases
 import yaml
-from bad_input_cases import HANG_SECONDS, HEAD, Case, Catalogue, Check, pdf_bytes, rss_mb
+from bad_input_cases import HANG_SECONDS, HEAD, Case, Catalogue, Check, batch_limit, pdf_bytes, rss_mb
 from bad_input_pathological import memory_cases, pathological_cases
 
 from ingest.pipeline import run
@@ -160,7 +160,7 @@ def concurrency(cat: Catalogue, victim: Victim, rounds: int) -> None:
             errs = "\n".join(e.decode(errors="replace") for _, e in outs)
             codes = [p.returncode for p in procs]
             lost = check_lost(store, victim.good, failed=True) + [f"temp file left: {p.name}" for p in store.root.rglob("*.tmp")]
-            limit = HANG_SECONDS * len(list((work / "reports").glob("*.yaml")))  # two whole runs: 10 s per report
+            limit = batch_limit(len(list((work / "reports").glob("*.yaml"))))  # (two runs at once, in parallel)
             if "Traceback" in errs or any(c not in (0, 1) for c in codes):
                 return Check(False, f"Traceback: exit codes {codes}: {errs[-500:]}", len(lost), limit=limit)
             ok = codes == [1, 1] and f"broken-{i}" in errs and "invalid YAML" in errs

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import yaml
-from bad_input_cases import Catalogue, Check
+from bad_input_cases import Catalogue, Check, batch_limit
 
 from ingest.outputs import curate, tables
 from ingest.pipeline import run
@@ -71,7 +71,7 @@ def no_loss_family(cat: Catalogue, work: Path) -> None:
         c = Store(settings.data_dir).read_table("comparison")
         cell = c[(c["report_id"] == "r") & (c["dimension"] == "rl_algorithm")].iloc[0]
         ok = cell["origin"] == "curated"
-        return Check(ok, f"table cell origin {cell['origin']}", wrong=int(not ok))
+        return Check(ok, f"table cell origin {cell['origin']}", wrong=int(not ok), limit=batch_limit(2 + 1))  # (the nested run)
 
     def disk_full_tables() -> Check:
         (reports / "r.md").write_text(text + "One more agent.\n", encoding="utf-8")
@@ -89,7 +89,8 @@ def no_loss_family(cat: Catalogue, work: Path) -> None:
             tables.rebuild_tables = real  # type: ignore[assignment]
         run(reports_dir=reports, settings=settings)
         n = _agent_count(Store(settings.data_dir), "r")
-        return Check(n == 5, f"counts after the next plain run: {n} (the text has 5)", wrong=int(n != 5))
+        said = f"counts after the next plain run: {n} (the text has 5)"
+        return Check(n == 5, said, wrong=int(n != 5), limit=batch_limit(2 * 2))
 
     def disk_full_bundle() -> Check:
         (reports / "r.md").write_text(text + "changed\n", encoding="utf-8")
@@ -177,7 +178,8 @@ def accept_during_ingest(cat: Catalogue, work: Path) -> None:
         second = run(reports_dir=reports, settings=settings)
         ids = set(Store(data).read_table("reports")["report_id"])
         ok = not first.failed and not second.failed and ids == {"a", "b", "new-one"}
-        return Check(ok, f"reports after the next run: {sorted(ids)}", lost=int(not {"a", "b"} <= ids), wrong=int(not ok))
+        return Check(ok, f"reports after the next run: {sorted(ids)}", lost=int(not {"a", "b"} <= ids), wrong=int(not ok),
+                     limit=batch_limit(2 * 3))  # fmt: skip
 
     cat.add(3, "loss", "discover-accept-during-an-ingest", one)
 
@@ -197,6 +199,6 @@ def history_growth(cat: Catalogue, work: Path, runs: int = 8) -> None:
         finally:
             history.MAX_READINGS = keep
         n = sum(1 for _ in history.history_dir(Store(root / "data"), "clock").iterdir())
-        return Check(n == 3, f"{runs} changed runs: {n} readings kept (bound 3)", wrong=int(n != 3))
+        return Check(n == 3, f"{runs} changed runs: {n} readings kept (bound 3)", wrong=int(n != 3), limit=batch_limit(runs))
 
     cat.add(3, "loss", "history-of-a-source-changing-every-run", one)

@@ -47,7 +47,8 @@ def test_browser_review_a_cell_reload_see_it_curated_and_yaml_round_tripped(
             settle(page)
 
             note = page.locator(".st-key-note_rl_algorithm input")
-            open_popover(page.locator(".st-key-decide").get_by_role("radio", name="RL algorithm", exact=True), note)  # its pill opens the controls
+            pill = page.locator(".st-key-decide").get_by_role("radio", name="RL algorithm", exact=True)
+            open_popover(pill, note)  # its pill ("Decide a cell") opens the controls
             note.fill("checked in the browser")
             rerun(page, lambda: note.press("Enter"))  # the note is committed by the run Enter starts
             rerun(page, page.locator(".st-key-save_rl_algorithm button").click)
