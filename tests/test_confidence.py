@@ -63,8 +63,8 @@ def test_document_structure_features_and_stage_talk_outside_own_work() -> None:
     assert ment["topic_not_own"] == round(math.log1p(6), 4) and alg["topic_not_own"] == 0.0
     assert not any(k.endswith((":doc_headings", ":sents_per_heading", ":topic_not_own")) for k in FEATURES)
     # the methods a document names: per kind only, and set after the algorithm dimensions are read
-    multi = features(Support("multi", default=True), DocContext(methods=3))
-    assert multi["multi:doc_methods"] == round(math.log1p(3), 4) and "doc_methods" not in multi
+    multi = features(Support("multi", default=True), DocContext())
+    assert multi["multi:doc_methods"] == 0.0 and "doc_methods" not in multi
     assert with_doc_methods(multi, 5)["multi:doc_methods"] == round(math.log1p(5), 4)
     # no heading at all: the whole text under one
     assert features(Support("level", default=True), DocContext(sentences=30))["sents_per_heading"] == round(math.log1p(30), 4)

@@ -111,7 +111,6 @@ class DocContext:
     summary: frozenset[int] = frozenset()  # indices of sentences under a summary heading (not before the first)
     headings: int = 0  # distinct headings the sentences stand under
     topic_not_own: int = 0  # sentences naming the lens's stage that are not the authors' own work (sentence roles)
-    methods: int = 0  # distinct methods the document's algorithm evidence names
 
 
 def features(sup: Support, ctx: DocContext) -> dict[str, float]:
@@ -140,7 +139,7 @@ def features(sup: Support, ctx: DocContext) -> dict[str, float]:
         topic_not_own=math.log1p(ctx.topic_not_own) if sup.kind == "mentioned" else 0.0,
     )
     out.update({f"{sup.kind}:{f}": out[f] for f in PER_KIND})
-    out[f"{sup.kind}:doc_methods"] = math.log1p(ctx.methods)
+    out[f"{sup.kind}:doc_methods"] = 0.0  # known once the algorithm dimensions are read: `with_doc_methods`
     return {k: round(v, 4) for k, v in out.items()}
 
 
