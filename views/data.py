@@ -224,9 +224,14 @@ def clear() -> None:
     _damaged.clear()
 
 
+def is_empty(tbl: Mapping[str, pd.DataFrame]) -> bool:
+    """No report stored: nothing to display."""
+    return tbl["reports"].empty
+
+
 def no_data_notice(tbl: Mapping[str, pd.DataFrame]) -> bool:
-    """Show how to fill an empty store; True when there is nothing to display."""
-    if tbl["reports"].empty:
+    """Show how to fill an empty store; True when there is nothing to display (`is_empty`)."""
+    if is_empty(tbl):
         message("info", f"No results in {data_dir().name} yet. Run python -m ingest (or make app), or add a report.")
         return True
     return False

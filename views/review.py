@@ -467,7 +467,7 @@ def render() -> None:
     _body()
     _source()
     tbl, key = data.tables()
-    if not tbl["reports"].empty:  # (the fragment said there is no data)
+    if not data.is_empty(tbl):  # (else the fragment said so: `data.no_data_notice`)
         # Outside the fragment: the same for every report, so a pick or "Next least sure" does not redraw it.
         st.subheader("Agreement: automatic vs curated, all reports")
         st.caption("Per dimension: reports with an automatic cell, with a curated one, with both, and how many of "
