@@ -264,7 +264,7 @@ DECIDE = "decide"
 def decide_picker(lens: Lens, cells: list[Cell]) -> str | None:
     """The dimension whose decision controls are open: one pills widget for all cells ("Decide a cell"),
     clicked again to close. One element, not a button per cell (and one HTML block for the cells, not a
-    bordered container, block and button each): a pick of another report sends 14 messages, not 30, and
+    bordered container, block and button each): a pick of another report sends 12 messages, not 30, and
     the browser draws fewer elements (bench/app_speed.py, Review). The pills follow the lens's order, so
     they stay in place from report to report; the controls open below their cell."""
     shown = {str(c.row["dimension"]) for c in cells}
