@@ -289,7 +289,7 @@ def test_report_pickers_search_when_there_are_many_reports(store_env: Path, monk
     """Past nav.PICKER_LIMIT reports a search box narrows the pickers (10,000 options take seconds to draw);
     the default (first) report and the current one stay offered, so the URL keeps meaning the same."""
     monkeypatch.setenv("FRL_PICKER_LIMIT", "2")
-    at = run_app("report", report="r04")
+    at = run_app("report", report="r04", report_find_pop=True)  # its popover (above the picker) opened
     assert at.header[0].value == "Model 04"
     box = at.selectbox(key="report")
     assert box.options == ["alpha model", "Model 04", "Model 00", "Model 02"]  # first, current, then 2 matches
@@ -297,9 +297,11 @@ def test_report_pickers_search_when_there_are_many_reports(store_env: Path, monk
     assert at.selectbox(key="report").options == ["alpha model", "Model 04", "Model 03"]
     at.selectbox(key="report").set_value("r03").run()
     assert at.header[0].value == "Model 03" and qp(at)["report"] == ["r03"]
-    ev = run_app("evidence", report="r02", dim=ALGO)
+    ev = run_app("evidence", report="r02", dim=ALGO, report_find_pop=True)
     assert ev.selectbox(key="report").options[:2] == ["all reports", "Model 02"]
     assert ev.text_input(key="report_find").label.startswith("Search 6 reports")
+    closed = run_app("evidence", report="r02", dim=ALGO)  # closed, the popover draws no box (and keeps no text)
+    assert not [t for t in closed.text_input if t.key == "report_find"]
 
 
 # ------------------------------------------------------------------------------------------- Keywords

@@ -176,6 +176,9 @@ def render() -> None:
     """Draw the page."""
     st.title("Evidence")
     st.html(htmltable.CSS)  # once, outside the fragment (see `htmltable.bare`)
+    # With more reports than a picker lists, its search box: a popover above the pickers, outside the
+    # fragment (the same for every pick), as on Review.
+    nav.search_popover(len(data.names()[1]) + 1, "report", keep=1)
     _body()
 
 
@@ -197,7 +200,7 @@ def _body() -> None:
     asked = nav.unknown_id("report", [ALL, *order])
     if asked is not None:  # a link to a report the store lacks: say so, never show all reports instead
         nav.no_such_report(asked)
-    report = nav.select("Report", nav.narrow([ALL, *order], "report", label, row, keep=1), "report", label, row,
+    report = nav.select("Report", nav.narrow([ALL, *order], "report", label, row, keep=1, apart=True), "report", label, row,
                         **({"index": None} if asked else {}))  # fmt: skip
     dim = nav.select("Dimension", ["", *labels], "dim", lambda d: labels.get(d, "—"), row)
     term = nav.select("Term", ["", *terms], "term", lambda t: t or "—", row)

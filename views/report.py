@@ -156,6 +156,7 @@ def _card(key: data.Stamp, lens_id: str, rid: str) -> Card:
 def render() -> None:
     """Draw the page."""
     st.title("Report")
+    nav.search_popover(len(data.names()[1]), "report")  # (many reports) outside the fragment, as on Review
     _body()
 
 
@@ -170,7 +171,7 @@ def _body() -> None:
     asked = nav.unknown_id("report", order)
     if asked is not None:  # a link to a report the store lacks: say so, never open another one
         nav.no_such_report(asked)
-    options = nav.narrow(order, "report", lambda r: str(models.get(r, r)))
+    options = nav.narrow(order, "report", lambda r: str(models.get(r, r)), apart=True)
     rid = nav.select("Report", options, "report", lambda r: models.get(r, r), **({"index": None} if asked else {}))
     if rid is None:
         return
