@@ -431,9 +431,11 @@ def test_evidence_lists_cells_and_sentences_for_dimension_in_readers_words(store
 def test_report_page_shows_card_parts(store_env: Path) -> None:
     at = run_app("report", report="r02")
     assert at.header[0].value == "Model 02"
-    subheaders = [s.value for s in at.subheader]
-    assert subheaders[:2] == ["Figures", "Comparison table row"]
-    frames = html_tables(html_of(at))
+    page = html_of(at)  # each section's title sits in its HTML block (views.htmltable.subheading)
+    titles = re.findall(r"<h3>(.*?)</h3>", page)
+    assert titles == ["Figures", "Comparison table row", "Sections", "Distinctive terms (TF-IDF against the other reports)"]
+    assert not at.subheader and page.count("<style>") == 1  # the tables' style sheet once, outside the fragment
+    frames = html_tables(page)
     assert any("TF-IDF" in f.columns for f in frames)
     assert any({"body", "references"} <= set(f.get("Section", [])) for f in frames)
     figures = [f for f in frames if f.attrs["caption"].endswith("(whole document)")]

@@ -66,7 +66,7 @@ def test_report_card_reads_only_its_report(reads: list) -> None:
     at = _open("report", report="r02")
     assert any(name == "counts" and list(ids or []) == ["r02"] for name, ids, _ in reads)
     assert not _whole(reads), _whole(reads)
-    assert "Comparison table row" in [h.value for h in at.subheader]
+    assert "<h3>Comparison table row</h3>" in "".join(el.proto.body for el in at.get("html"))
 
 
 def test_evidence_page_reads_only_the_shown_dimension_and_term(reads: list) -> None:

@@ -28,7 +28,20 @@ table.frl-q td.nw{white-space:nowrap}
 table.frl-q td.q{min-width:320px}
 table.frl-q .n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
 .frl-qwrap{max-height:70vh;overflow:auto;content-visibility:auto;contain-intrinsic-size:auto 400px}
+p.frl-note{color:rgba(49,51,63,.6);font-size:14px;margin:0 0 1rem}
 </style>"""
+
+
+def subheading(text: str) -> str:
+    """A section's title inside an HTML block (an `<h3>`, as `st.subheader` draws): drawn in one element
+    with the table under it. A subheader is a Markdown element, which costs a rerun several times what
+    an HTML block does in the browser (bench/rerun_elements.py)."""
+    return f"<h3>{html.escape(text)}</h3>"
+
+
+def note(text: str) -> str:
+    """A caption inside an HTML block (as `subheading`), in the colours of `st.caption`."""
+    return f'<p class="frl-note">{html.escape(text)}</p>'
 
 
 def link(page: str, text: str, **params: object) -> str:

@@ -98,13 +98,12 @@ class Card(NamedTuple):
     """One report's card, ready to draw: plain-text header and notices, HTML tables (None: not measured)."""
 
     model: str
-    meta_html: str
     status: tuple[str, str] | None  # (message kind, text) of the last run
-    figures: list[str]
-    row_html: str | None
-    checklists: list[tuple[str, str]]
-    sections_html: str | None
-    terms_html: str | None
+    #: Metadata, figures and the comparison table row, with their titles: one HTML block.
+    top_html: str
+    checklists: list[tuple[str, str]]  # (title, table): each in an expander
+    #: Sections and distinctive terms, with their titles: one HTML block.
+    bottom_html: str
 
 
 # A shared object (st.cache_resource): Card is defined in a page script, which pickling (st.cache_data)
@@ -130,7 +129,7 @@ def _card(key: data.Stamp, lens_id: str, rid: str) -> Card:
     figures = []
     for src, frame in _figures(key, rid):
         frame = frame.rename(columns={"words": "Words"})
-        figures.append(htmltable.table(frame, num=tuple(frame.columns), caption=f"{src} (whole document)"))
+        figures.append(htmltable.bare(htmltable.table(frame, num=tuple(frame.columns), caption=f"{src} (whole document)")))
     cells = data.read("comparison", report_ids=[rid])
     labels = data.dim_labels()
     row_html, checklists = None, []
@@ -141,21 +140,32 @@ def _card(key: data.Stamp, lens_id: str, rid: str) -> Card:
             if col in view:
                 view[col] = [value_labels(lens, d, v) for d, v in zip(cells["dimension"], view[col], strict=True)]
         view.insert(0, "Dimension", [labels.get(d, d) for d in cells["dimension"]])
-        row_html = htmltable.table(view, raw=("",))
-        checklists = _checklists(cells, data.read("evidence", report_ids=[rid]), labels)
+        row_html = htmltable.bare(htmltable.table(view, raw=("",)))
+        checklists = [(t, htmltable.bare(h)) for t, h in _checklists(cells, data.read("evidence", report_ids=[rid]), labels)]
     secs = data.read("sections", report_ids=[rid])
     cols = {"section": "Section", "heading": "Heading", "start_page": "From page", "end_page": "To page", "words": "Words"}
     secs = secs[[c for c in cols if c in secs]].rename(columns=cols)
-    sections = htmltable.table(secs, wide=("Heading",)) if len(secs) else None
     top = _top_terms(key, rid).rename(columns={"term": "Term", "group": "Group", "count": "Count", "tfidf": "TF-IDF"})
-    terms = htmltable.table(top) if len(top) else None
-    return Card(str(row["model"]), htmltable.table(pd.DataFrame(meta), wide=("Value",)), last, figures, row_html,
-                checklists, sections, terms)  # fmt: skip
+    sub, bare = htmltable.subheading, htmltable.bare
+    top_html = "".join([
+        bare(htmltable.table(pd.DataFrame(meta), wide=("Value",))),
+        sub("Figures"), *figures,
+        sub("Comparison table row"), row_html or "",
+    ])  # fmt: skip
+    bottom_html = "".join([
+        sub("Sections"),
+        bare(htmltable.table(secs, wide=("Heading",))) if len(secs)
+        else htmltable.note("Not measured: no sections (only reported figures are stored for this report)."),
+        sub("Distinctive terms (TF-IDF against the other reports)"),
+        bare(htmltable.table(top)) if len(top) else htmltable.note("Not measured: no terms."),
+    ])  # fmt: skip
+    return Card(str(row["model"]), last, top_html, checklists, bottom_html)
 
 
 def render() -> None:
     """Draw the page."""
     st.title("Report")
+    st.html(htmltable.CSS)  # once, outside the fragment (the card's tables are drawn `htmltable.bare`)
     nav.search_popover(len(data.names()[1]), "report")  # (many reports) outside the fragment, as on Review
     _body()
 
@@ -177,28 +187,14 @@ def _body() -> None:
         return
     card = _card(key, data.lens().id, rid)
     st.header(escape_md(card.model))
-    st.html(card.meta_html)
     if card.status is not None:
         message(*card.status)
-    st.subheader("Figures")
-    for fig in card.figures:
-        st.html(fig)
-    st.subheader("Comparison table row")
-    if card.row_html is not None:
-        st.html(card.row_html)
-        for title, table in card.checklists:
-            with st.expander(title):
-                st.html(table)
-    st.subheader("Sections")
-    if card.sections_html is not None:
-        st.html(card.sections_html)
-    else:
-        st.caption("Not measured: no sections (only reported figures are stored for this report).")
-    st.subheader("Distinctive terms (TF-IDF against the other reports)")
-    if card.terms_html is not None:
-        st.html(card.terms_html)
-    else:
-        st.caption("Not measured: no terms.")
+    # Few elements, each section's title inside its HTML block: a pick of another report redraws them all.
+    st.html(card.top_html)
+    for title, table in card.checklists:
+        with st.expander(title):
+            st.html(table)
+    st.html(card.bottom_html)
     st.download_button("Report card (Markdown)", lambda: report_card(Store(data.data_dir()), rid, data.lens()),
                        file_name=f"{rid}.md", mime="text/markdown", key="dl_card", on_click="ignore")  # fmt: skip
 
