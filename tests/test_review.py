@@ -335,7 +335,7 @@ def test_pick_another_category_flags_a_disagreement_shown_on_evidence(env: tuple
     ev.session_state["report"], ev.session_state["dim"] = "alpha", "credit_granularity"
     ev.switch_page("views/evidence.py").run()
     assert not ev.exception
-    assert "Automatic reading beside the curated value" in [s.value for s in ev.subheader]
+    assert "<h3>Automatic reading beside the curated value</h3>" in "".join(el.proto.body for el in ev.get("html"))
     beside = next(t for t in tables(ev) if "Curated value" in t.columns)
     assert beside.iloc[0]["Curated value"] == "token/segment" and beside.iloc[0]["Automatic value"] == "trajectory/outcome"
     assert "trajectory level" in beside.iloc[0]["Quote"] and beside.iloc[0]["Report"] != "alpha"  # the model, not the id

@@ -14,7 +14,6 @@ import streamlit as st
 from ingest.outputs.mdtable import blank
 from ingest.reading.sections import SECTIONS
 from views import data, htmltable, nav
-from views.plain import escape_md
 from views.review import show_auto_beside_curated
 
 ALL = "*"
@@ -213,14 +212,10 @@ def _body() -> None:
     if dim:
         limit = _rows(report, dim) if report == ALL else max(REPORT_LIMIT, _rows(report, dim))
         view = _dimension_view(key, report, dim, limit)
-        # Each explanation is its table's caption: a subheader and one HTML block per table.
-        st.subheader(escape_md(f"{labels.get(dim, dim)}: table cells"))
-        st.html(view.cells_html)
-        st.subheader("Candidate evidence sentences")
-        if view.ev_html is None:
-            st.caption(NO_EVIDENCE)
-        else:
-            st.html(view.ev_html)
+        # One HTML block: each table under its title (htmltable.subheading), each explanation its caption.
+        st.html(htmltable.subheading(f"{labels.get(dim, dim)}: table cells") + view.cells_html
+                + htmltable.subheading("Candidate evidence sentences")
+                + (htmltable.note(NO_EVIDENCE) if view.ev_html is None else view.ev_html))  # fmt: skip
         cut = show_auto_beside_curated(tbl["comparison"], lambda d: data.evidence_rows(None if report == ALL else report, d),
                                        report, dim, limit)  # fmt: skip
         if view.cut or cut:
@@ -228,12 +223,13 @@ def _body() -> None:
     if term:
         n, table = _kwic_view(key, report, term, section)
         where = "all reports" if report == ALL else models.get(report, report)
-        st.subheader(escape_md(f"“{term}” in {where}" + (f" ({section})" if section else "")))
+        title = htmltable.subheading(f"“{term}” in {where}" + (f" ({section})" if section else ""))
         if table is None:
-            st.caption("No keyword-in-context lines stored (the report may be unmeasured: reported figures have no lines).")
+            said = "No keyword-in-context lines stored (the report may be unmeasured: reported figures have no lines)."
+            st.html(title + htmltable.note(said))
         else:
-            st.caption(f"{n} line(s)" + (f"; showing the first {KWIC_LIMIT}" if n > KWIC_LIMIT else ""))
-            st.html(htmltable.bare(table))
+            said = f"{n} line(s)" + (f"; showing the first {KWIC_LIMIT}" if n > KWIC_LIMIT else "")
+            st.html(title + htmltable.note(said) + htmltable.bare(table))
 
 
 if __name__ == "__main__":

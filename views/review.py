@@ -372,11 +372,11 @@ def show_auto_beside_curated(
     if rows.empty:
         return False
     n = rows["report_id"].nunique()
-    st.subheader("Automatic reading beside the curated value")
     more = f" Showing the first {limit} rows; pick one report to see all of its." if len(rows) > limit else ""
     said = f"{n} report(s) where the automatic value disagrees with the curated one, with the sentences behind it.{more}"
-    # The sentence is the table's caption (one element, not two); the page draws htmltable.CSS once.
-    st.html(htmltable.bare(htmltable.table(beside_view(rows.head(limit), data.names()[0]), caption=said)))
+    # Title, and the sentence as the table's caption, in one element; the page draws htmltable.CSS once.
+    table = htmltable.bare(htmltable.table(beside_view(rows.head(limit), data.names()[0]), caption=said))
+    st.html(htmltable.subheading("Automatic reading beside the curated value") + table)
     return len(rows) > limit
 
 
