@@ -57,8 +57,8 @@ def test_keywords_says_when_no_reported_figures_exist_for_the_scope(tmp_path: Pa
     at.query_params.update({"scope": "body", "figures": "reported"})
     at.run()
     assert not at.exception
-    caption = next(c.value for c in at.caption if "Figures shown" in c.value)  # (after the group description)
-    assert "no report has reported figures for body only" in caption
+    body = next(el.proto.body for el in at.get("html") if "Figures shown" in el.proto.body)  # (the heatmap's block)
+    assert "no report has reported figures for body only" in body
 
 
 def test_a_markdown_source_shows_sections_not_pages() -> None:

@@ -205,7 +205,8 @@ def _pickers(groups: dict, rq: str, interactive: bool) -> _Choices:  # type: ign
 
 def _heatmap_section(key: data.Stamp, group, terms: tuple[str, ...], c: _Choices) -> bool:  # type: ignore[no-untyped-def]
     """The group's description and the term × report heatmap's sentence (which figures, the density unit,
-    rows cut) in one caption (one element, not two), then the heatmap; whether there was anything to draw."""
+    rows cut), then the heatmap: the plain chart's sentences in its HTML block (one element), the
+    interactive chart's in one caption; whether there was anything to draw."""
     about = escape_md(group.description or "")
     matrix = _matrix(key, c.gid, terms, c.scope, c.prefer)
     if matrix.empty:
@@ -229,19 +230,19 @@ def _heatmap_section(key: data.Stamp, group, terms: tuple[str, ...], c: _Choices
         if c.prefer == "reported" and "reported" not in mixed
         else ""
     )
-    st.caption(
-        (about + "\n\n" if about else "")
-        + "Figures shown: "
+    shown = (
+        "Figures shown: "
         + ", ".join(sorted(mixed))
         + none_reported
         + ". Density is per 1,000 words of the chosen scope (per 1,000 characters for Chinese,"
         " Japanese and Korean documents, whose words are counted as characters)." + more
     )
     if c.interactive:
+        st.caption((about + "\n\n" if about else "") + shown)
         ev = st.plotly_chart(fig, key="kw_heatmap", on_select="rerun", selection_mode="points", width="stretch")
         _open_evidence(ev)
-    else:
-        st.html(heat)
+    else:  # the sentences in the chart's HTML block: one element, not a Markdown caption beside it
+        st.html((htmltable.note(group.description) if group.description else "") + htmltable.note(shown) + heat)
     return True
 
 
@@ -286,12 +287,12 @@ def _scatter_section(key: data.Stamp, terms: tuple[str, ...], c: _Choices, picke
 
 def _measured_vs_reported(key: data.Stamp, gid: str, terms: tuple[str, ...]) -> None:
     """Whole-document figures a report both measured and reported, differences first, with a CSV."""
-    st.subheader("Measured vs study-reported (whole document)")
+    title = htmltable.subheading("Measured vs study-reported (whole document)")
     sbs = _side_by_side(key, gid, terms)
     if sbs.empty:
-        st.caption("No report has both measured and reported figures for this group.")
+        st.html(title + htmltable.note("No report has both measured and reported figures for this group."))
         return
-    st.html(_side_by_side_view(key, gid, terms))
+    st.html(title + _side_by_side_view(key, gid, terms))
     st.download_button("Measured vs reported (CSV)", lambda: export.to_csv(sbs), file_name="measured-vs-reported.csv",
                        mime="text/csv", key="dl_sbs_csv", on_click="ignore")  # fmt: skip
 
