@@ -84,7 +84,7 @@ def test_benchmarks_page_shows_the_claims_across_reports(tmp_path, monkeypatch):
     at = AppTest.from_file(str(REPO / "views" / "benchmarks.py"), default_timeout=60)
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    assert "<h3>Claims across reports</h3>" in "".join(h.proto.body for h in at.get("html"))
+    assert "Claims across reports" in [s.value for s in at.subheader]
     box = at.selectbox(key="board")
     assert box.options and box.value == box.options[0]
     box.set_value(box.options[-1]).run()

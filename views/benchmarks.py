@@ -22,7 +22,7 @@ from views import benchmark_charts as bc
 from views import chart_data as cd
 from views import chart_export, chart_plotly, data, figures, htmltable, nav
 from views import htmlchart as hc
-from views.plain import message, redact
+from views.plain import escape_md, message, redact
 
 BARS_KEY = "bench_bars"
 #: Set when a click on a chart picked a table: the chart's fragment then reruns the whole page, whose
@@ -236,18 +236,14 @@ def render() -> None:
         rq, interactive = _more_options(len(reports), limit)
     has_box = len(reports) > limit or bool(rq)
 
+    st.subheader("Coverage")
     cov, n = _coverage_html(key, rq)
-    # Titles and sentences sit in the HTML block of what they describe (htmltable.subheading, note): a
-    # Markdown subheader or caption costs the browser several times what an HTML block does.
-    head = htmltable.subheading("Coverage") + (
-        htmltable.note(f"The first {COVERAGE_ROWS} of {n} reports with results, by name; the CSV has them all.")
-        if n > COVERAGE_ROWS else ""
-    )  # fmt: skip
+    if n > COVERAGE_ROWS:
+        st.caption(f"The first {COVERAGE_ROWS} of {n} reports with results, by name; the CSV has them all.")
     if interactive:
-        st.html(head)
         st.plotly_chart(_coverage(key, rq), key="bench_coverage", width="stretch")
     else:
-        st.html(head + cov)
+        st.html(cov)
     st.download_button("Coverage (CSV)", lambda: to_csv(_coverage_matrix(key), index=True), file_name="coverage.csv",
                        mime="text/csv", key="dl_bench_coverage", on_click="ignore")  # fmt: skip
     chart_export.controls([("bench_coverage", "Coverage", lambda: _coverage_spec(key, rq))])
@@ -262,39 +258,37 @@ def render() -> None:
 def _scores_section(key: data.Stamp, cat: Catalogue, interactive: bool) -> None:
     """One benchmark's own-model scores. A fragment: picking another benchmark redraws this section
     only; a click that opens a table below reruns the page (the table section is outside it)."""
-    title = htmltable.subheading("Scores on one benchmark")
+    st.subheader("Scores on one benchmark")
     choices = _choices(key)
     if choices.empty:
-        st.html(title + htmltable.note("No own-model score is stored yet, so there is nothing to compare on one benchmark."))
+        st.caption("No own-model score is stored yet, so there is nothing to compare on one benchmark.")
         return
-    st.html(title)
     n_reports = dict(zip(choices["benchmark_id"], choices["reports"], strict=True))
 
     # nav.select: the picker shows names while the URL carries the catalogue id.
     bench = nav.select("Benchmark", list(n_reports), "benchmark", lambda b: cat.by_id[b].name if b in cat.by_id else b)
     entry = cat.by_id.get(bench)
     own = _own(key, bench)
-    # One sentence above the chart, always drawn: an element that comes and goes between picks shifts
-    # every element after it, and the browser then re-creates them instead of updating them.
-    about = [] if entry is None else [f"{entry.name}: {cat.categories.get(entry.category, entry.category)}, "
-                                      f"own-model scores in {n_reports.get(bench, 0)} report(s)."]  # fmt: skip
+    # One caption, always drawn: an element that comes and goes between picks shifts every element
+    # after it, and the browser then re-creates them instead of updating them.
+    about = [] if entry is None else [escape_md(f"{entry.name}: {cat.categories.get(entry.category, entry.category)}, "
+                                                f"own-model scores in {n_reports.get(bench, 0)} report(s).")]  # fmt: skip
     if len(own) > BAR_ROWS:
         about.append(f"The {BAR_ROWS} highest of {len(own)} own-model scores; the CSV below has them all.")
-    legend = htmltable.note(
-        "Only the reports' own models (★ in tables); a report with several own rows (sizes, modes, metrics, "
-        f"tables) has a bar each. {scores.CURATED_MARK} curated · {scores.FLAG_MARK} flagged for review."
-    )
+    st.caption(" ".join(about))
     if interactive:
-        st.html(htmltable.note(" ".join(about)))
         st.plotly_chart(
             chart_plotly.figure(bc.score_bars(own, entry.name if entry else bench, _here(), BAR_ROWS)), key=BARS_KEY,
             on_select=lambda: _on_click(BARS_KEY), selection_mode="points", width="stretch",
         )  # fmt: skip
-        st.html(legend)
     else:
-        st.html(htmltable.note(" ".join(about)) + _bars_html(key, bench, entry.name if entry else bench, tuple(_here())) + legend)
+        st.html(_bars_html(key, bench, entry.name if entry else bench, tuple(_here())))
     base = _here()
     chart_export.controls([("bench_bars", "Scores", lambda: bc.score_bars(own, entry.name if entry else bench, base, BAR_ROWS))])
+    st.caption(
+        "Only the reports' own models (★ in tables); a report with several own rows (sizes, modes, metrics, "
+        f"tables) has a bar each. {scores.CURATED_MARK} curated · {scores.FLAG_MARK} flagged for review."
+    )
     shown = own.drop(columns=["label", "table_key"]).rename(columns={"report": "report model"})
     # A lazy popover: its table and download are sent and drawn only while it is open (opening it reruns
     # this fragment), not on the page's first render nor on every benchmark pick.
@@ -332,16 +326,17 @@ def _table_section(results: pd.DataFrame, notes: pd.DataFrame, models: dict[str,
         st.caption("This table has no stored cells.")
         return
     st.text(redact(f"{models.get(rid, rid)} — {key} ({facts['cells']} cells, {facts['origin']}): {facts['caption']}".strip()))
-    legend = htmltable.note(
+    st.html(f'<div data-table="bench_table">{htmltable.bare(htmltable.table(piv, wide=()))}</div>')
+    if "table" in st.query_params:  # a clicked bar or point (or a link) named this table: bring it into view
+        _scroll_to(bc.TABLE_ANCHOR, f"{rid}\x1f{key}")
+    st.caption(
         f"{scores.OWN_MARK} the report's own model · {scores.CURATED_MARK} curated (entered by hand in the report's "
         f"YAML) · {scores.FLAG_MARK} flagged for review · values as printed, footnote markers removed."
     )
-    verified = htmltable.note(VERIFIED_MEANS) if not facts["flags"] and facts["origin"] == "auto" else ""
-    st.html(f'<div data-table="bench_table">{htmltable.bare(htmltable.table(piv, wide=()))}</div>{legend}{verified}')
-    if "table" in st.query_params:  # a clicked bar or point (or a link) named this table: bring it into view
-        _scroll_to(bc.TABLE_ANCHOR, f"{rid}\x1f{key}")
     if facts["flags"]:
         message("warning", f"Needs review (not every number verified): {facts['flags']}")
+    elif facts["origin"] == "auto":
+        st.caption(VERIFIED_MEANS)
     mine = notes[notes["report_id"] == rid]["note"].tolist() if len(notes) else []
     if mine:
         with st.expander(f"Notes on this report's result tables ({len(mine)})"):
@@ -427,22 +422,21 @@ def _leaderboard_section(key: data.Stamp) -> None:
     """Every report's claims on one benchmark, ranked, with the values two reports print differently
     for one model, metric and setting flagged (ingest/outputs/leaderboard.py). A fragment: picking
     another benchmark redraws this section only."""
-    title = htmltable.subheading("Claims across reports")
+    st.subheader("Claims across reports")
     board = _board(key)
     if board.empty:
-        st.html(title + htmltable.note("No result stored yet."))
+        st.caption("No result stored yet.")
         return
-    st.html(title)
     pick = st.selectbox("Benchmark (catalogue name, or as printed when unknown)", _reach(key), key="board")
     shown, split = _board_rows(key, pick)
-    cut = f"The first {BOARD_ROWS} of {len(shown)} rows; the CSV below has them all."
-    first = htmltable.note(cut) if len(shown) > BOARD_ROWS else ""
-    legend = htmltable.note(
+    if len(shown) > BOARD_ROWS:
+        st.caption(f"The first {BOARD_ROWS} of {len(shown)} rows; the CSV below has them all.")
+    st.html(_board_html(key, pick))
+    st.caption(
         "One row per model, metric, setting and printed value, with every report, page and table that prints it; "
         "own_claim: printed by the model's own report; verified: every cell of its table validated. "
         + (f"{split} row(s) here have a different value in another report (see disagreement)." if split else "")
     )
-    st.html(first + _board_html(key, pick) + legend)
     st.download_button("Leaderboard, all benchmarks (CSV)", lambda: to_csv(board), file_name="leaderboard.csv",
                        mime="text/csv", key="dl_leaderboard", on_click="ignore")  # fmt: skip
 
@@ -455,12 +449,11 @@ def _claims_section(
     first by report name among those whose name contains `rq`) and says how many in a sentence. A
     fragment, as the scores section is."""
     rq, limit, has_box = narrow
-    title = htmltable.subheading("Claims vs disclosure")
+    st.subheader("Claims vs disclosure")
     level_dims = [d for d in data.dimensions() if d.kind == "level"]
     if not level_dims:
-        st.html(title + htmltable.note("The lens declares no level dimension."))
+        st.caption("The lens declares no level dimension.")
         return
-    st.html(title)
     by_id = {d.id: d for d in level_dims}
     c1, c2 = st.columns(2)
     dim_id = nav.select("Level dimension", list(by_id), "level", lambda d: by_id[d].label, c1)
@@ -473,10 +466,6 @@ def _claims_section(
     frame = _claims(key, dim_id, tuple(dim.values), tuple(picked))
     shown, n = figures.first_points(frame, rq, limit, column="report")
     note = figures.points_note(len(shown), n, _narrowing(has_box, "pick fewer benchmark categories"))
-    about = htmltable.note(
-        "One point per report and benchmark: the highest own-model score (percent benchmarks only; "
-        f"cells flagged {scores.FLAG_MARK} for review are left out); click a point for its table."
-    )
     if interactive:
         if note:
             st.caption(note)
@@ -485,16 +474,16 @@ def _claims_section(
             on_select=lambda: _on_click(CLAIMS_KEY),
             selection_mode="points", width="stretch",
         )  # fmt: skip
-        st.html(about)
     else:
-        st.html(_claims_html(key, (dim_id, tuple(dim.values), dim.label), tuple(picked), (rq, limit, has_box), tuple(_here()))
-                + about)  # fmt: skip
+        st.html(_claims_html(key, (dim_id, tuple(dim.values), dim.label), tuple(picked), (rq, limit, has_box), tuple(_here())))
     claims, base = shown, _here()
     chart_export.controls([("bench_claims", "Claims", lambda: bc.claims_scatter(claims, levels, dim.label, base, note))])
     lv = _level_of(key, dim_id)
     scored = set(frame["report_id"])
     silent = [r for r in reports["report_id"].tolist() if r not in scored]
     models = _models(key)
+    st.caption("One point per report and benchmark: the highest own-model score (percent benchmarks only; "
+               f"cells flagged {scores.FLAG_MARK} for review are left out); click a point for its table.")  # fmt: skip
     if silent:
         shown = ", ".join(f"{models.get(r, r)} ({lv.get(r, NOT_ASSESSED)})" for r in silent[:30])
         st.text(f"Reports without such a score ({len(silent)}): {shown}" + (" …" if len(silent) > 30 else ""))
