@@ -8,10 +8,13 @@ main thread's CPU time and the websocket messages and bytes the rerun sent).
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import statistics
+import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -98,6 +101,48 @@ def store_copy(store: Path, tmp: Path) -> tuple[Path, Path]:
     shutil.copytree(store / "data", tmp / "data", ignore=shutil.ignore_patterns(".lock"))
     shutil.copytree(store / "reports", tmp / "reports")
     return tmp / "data", tmp / "reports"
+
+
+def open_drawn(page, url: str, page_name: str) -> None:  # type: ignore[no-untyped-def]
+    """Open one of PAGES and wait until it is drawn, not only idle (stApp says "notRunning" once the
+    script has ended on the server, while the browser may still be mounting its elements: acting then
+    found controls missing or half drawn), then install the rerun observer: where every action starts."""
+    page.goto(url)
+    page.wait_for_function(DRAWN, arg=PAGES[page_name][1], timeout=120_000, polling=10)
+    page.wait_for_timeout(300)
+    page.wait_for_selector(IDLE, timeout=120_000)
+    page.evaluate(OBSERVER)
+
+
+class Diagnosis(NamedTuple):
+    """One interaction of INTERACTIONS to diagnose, on a copy of a store (bench/rerun_messages.py,
+    bench/rerun_profile.py): its URL path, action and redrawn element, and the copy."""
+
+    path: str
+    how: tuple[str, str]
+    sel: str
+    tmp: Path
+    fill: dict[str, str]
+    n_reports: int
+
+
+def diagnosis(doc: str, repeat: int, prefix: str) -> tuple[argparse.Namespace, Diagnosis]:
+    """The command line of a one-interaction diagnosis (--store, --page, --what, --app, --repeat) and
+    the interaction on a copy of `--store` in a new temporary folder (the caller removes it)."""
+    from ingest.store.store import Store
+
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--store", type=Path, required=True)
+    ap.add_argument("--page", required=True)
+    ap.add_argument("--what", required=True)
+    ap.add_argument("--app", type=Path, default=Path(__file__).resolve().parent.parent / "app.py")
+    ap.add_argument("--repeat", type=int, default=repeat)
+    a = ap.parse_args()
+    _, _, path, how, sel = next(s for s in INTERACTIONS if s[0] == a.page and s[1] == a.what)
+    tmp = Path(tempfile.mkdtemp(prefix=prefix))
+    store_copy(a.store, tmp)
+    n_reports = len(Store(tmp / "data").read_table("reports", columns=["report_id"]))
+    return a, Diagnosis(path, how, sel, tmp, path_values(tmp / "data"), n_reports)
 
 
 #: One interaction per row: page, what, the page's URL path, how to act (see `act`), and the element the
@@ -247,14 +292,7 @@ def interaction(browser, server, fill, repeat, spec, out) -> None:  # type: igno
     key, name = (app_name, page_name, what), f"{app_name}{page_name} {what}"
     ctx, page, cost = measured_tab(browser, count_messages=True)
     try:
-        page.goto(server + path.format(**fill))
-        # The page drawn, not only idle: stApp says "notRunning" once the script has ended on the server,
-        # while the browser may still be mounting its elements (on a loaded machine, a second and more
-        # for a cached run); acting then found controls missing ("not on this store") or half drawn.
-        page.wait_for_function(DRAWN, arg=PAGES[page_name][1], timeout=120_000, polling=10)
-        page.wait_for_timeout(300)
-        page.wait_for_selector(IDLE, timeout=120_000)
-        page.evaluate(OBSERVER)
+        open_drawn(page, server + path.format(**fill), page_name)
         out[key] = []
         for i in range(repeat):
             t = act(page, how, i, sel, cost)

@@ -14,21 +14,18 @@ Diagnostic only: no target.
 
 from __future__ import annotations
 
-import argparse
 import collections
 import json
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from bench.app_interactions import DRAWN, IDLE, INTERACTIONS, OBSERVER, PAGES, act, path_values, store_copy  # noqa: E402
+from bench.app_interactions import IDLE, act, diagnosis, open_drawn  # noqa: E402
 from bench.results_log import recorded  # noqa: E402
-from ingest.store.store import Store  # noqa: E402
 from tests.test_browser import CHROME_ARGS, CHROMIUM, start_app, stop  # noqa: E402
 
 #: The served script: on its first run it wraps the session's message queue (one JSON line per message
@@ -68,19 +65,8 @@ def read_log(path: Path, start: int) -> list[dict]:  # type: ignore[type-arg]
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--store", type=Path, required=True)
-    ap.add_argument("--page", required=True)
-    ap.add_argument("--what", required=True)
-    ap.add_argument("--app", type=Path, default=REPO / "app.py")
-    ap.add_argument("--repeat", type=int, default=2)
-    a = ap.parse_args()
-    spec = next(s for s in INTERACTIONS if s[0] == a.page and s[1] == a.what)
-    _, _, path, how, sel = spec
-    tmp = Path(tempfile.mkdtemp(prefix="frl-messages-"))
-    store_copy(a.store, tmp)
-    fill = path_values(tmp / "data")
-    n_reports = len(Store(tmp / "data").read_table("reports", columns=["report_id"]))
+    a, d = diagnosis(__doc__, 2, "frl-messages-")
+    tmp = d.tmp
     log = tmp / "messages.jsonl"
     wrapper = tmp / "logged_app.py"
     wrapper.write_text(WRAPPER % str(a.app.resolve()), encoding="utf-8")
@@ -89,16 +75,13 @@ def main() -> int:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROME_ARGS, headless=True)
             page = browser.new_page(viewport={"width": 1440, "height": 1000})
-            page.goto(server + path.format(**fill))
-            page.wait_for_function(DRAWN, arg=PAGES[a.page][1], timeout=120_000, polling=10)
-            page.wait_for_timeout(300)
-            page.evaluate(OBSERVER)
+            open_drawn(page, server + d.path.format(**d.fill), a.page)
             first = read_log(log, 0)
-            print(f"{a.page} {a.what} ({a.app}): {n_reports} reports; first render {len(first)} messages, "
+            print(f"{a.page} {a.what} ({a.app}): {d.n_reports} reports; first render {len(first)} messages, "
                   f"{sum(m['bytes'] for m in first) / 1024:.1f} KB")  # fmt: skip
             for i in range(a.repeat):
                 start = len(read_log(log, 0))
-                t = act(page, how, i, sel)
+                t = act(page, d.how, i, d.sel)
                 page.wait_for_selector(IDLE, timeout=120_000)
                 page.wait_for_timeout(300)
                 msgs = read_log(log, start)

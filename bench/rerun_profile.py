@@ -15,21 +15,18 @@ like every bench script's).
 
 from __future__ import annotations
 
-import argparse
 import collections
 import json
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from bench.app_interactions import DRAWN, IDLE, INTERACTIONS, OBSERVER, PAGES, act, path_values, store_copy  # noqa: E402
+from bench.app_interactions import IDLE, act, diagnosis, open_drawn  # noqa: E402
 from bench.results_log import recorded  # noqa: E402
-from ingest.store.store import Store  # noqa: E402
 from tests.test_browser import CHROME_ARGS, CHROMIUM, start_app, stop  # noqa: E402
 
 #: Trace event name -> kind of renderer work (the rest of the main thread's complete events is "other").
@@ -93,30 +90,16 @@ def top_functions(profile: dict, n: int = 5, by_file: bool = False) -> list[tupl
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--store", type=Path, required=True)
-    ap.add_argument("--page", required=True)
-    ap.add_argument("--what", required=True)
-    ap.add_argument("--app", type=Path, default=REPO / "app.py")
-    ap.add_argument("--repeat", type=int, default=3)
-    a = ap.parse_args()
-    spec = next(s for s in INTERACTIONS if s[0] == a.page and s[1] == a.what)
-    _, _, path, how, sel = spec
-    tmp = Path(tempfile.mkdtemp(prefix="frl-profile-"))
-    store_copy(a.store, tmp)
-    fill = path_values(tmp / "data")
-    n_reports = len(Store(tmp / "data").read_table("reports", columns=["report_id"]))
+    a, d = diagnosis(__doc__, 3, "frl-profile-")
+    tmp = d.tmp
     proc, server = start_app(tmp / "data", tmp / "reports", tmp / "streamlit.log", script=a.app.resolve())
     try:
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROME_ARGS, headless=True)
             page = browser.new_page(viewport={"width": 1440, "height": 1000})
             cdp = page.context.new_cdp_session(page)
-            page.goto(server + path.format(**fill))
-            page.wait_for_function(DRAWN, arg=PAGES[a.page][1], timeout=120_000, polling=10)
-            page.wait_for_timeout(300)
-            page.evaluate(OBSERVER)
-            print(f"{a.page} {a.what} ({a.app}): {n_reports} reports")
+            open_drawn(page, server + d.path.format(**d.fill), a.page)
+            print(f"{a.page} {a.what} ({a.app}): {d.n_reports} reports")
             events: list[dict] = []  # type: ignore[type-arg]
             done: list[int] = []
             cdp.on("Tracing.dataCollected", lambda m: events.extend(m["value"]))
@@ -129,7 +112,7 @@ def main() -> int:
                 cdp.send("Tracing.start", {"categories": "devtools.timeline,disabled-by-default-devtools.timeline",
                                            "transferMode": "ReportEvents"})  # fmt: skip
                 cdp.send("Profiler.start")
-                t = act(page, how, i, sel)
+                t = act(page, d.how, i, d.sel)
                 page.wait_for_selector(IDLE, timeout=120_000)
                 page.wait_for_timeout(200)
                 prof = cdp.send("Profiler.stop")["profile"]
