@@ -199,7 +199,7 @@ def _body() -> None:
     asked = nav.unknown_id("report", [ALL, *order])
     if asked is not None:  # a link to a report the store lacks: say so, never show all reports instead
         nav.no_such_report(asked)
-    report = nav.select("Report", nav.narrow([ALL, *order], "report", label, row, keep=1, apart=True), "report", label, row,
+    report = nav.select("Report", nav.narrow([ALL, *order], "report", label, keep=1), "report", label, row,
                         **({"index": None} if asked else {}))  # fmt: skip
     dim = nav.select("Dimension", ["", *labels], "dim", lambda d: labels.get(d, "—"), row)
     term = nav.select("Term", ["", *terms], "term", lambda t: t or "—", row)

@@ -244,21 +244,21 @@ def picker_row(vertical_alignment: Literal["top", "center", "bottom"] = "top") -
 PICKER_LIMIT = 300
 
 
-def _limit(limit: int | None) -> int:
-    return int(os.environ.get("FRL_PICKER_LIMIT") or PICKER_LIMIT) if limit is None else limit
+def _limit() -> int:
+    return int(os.environ.get("FRL_PICKER_LIMIT") or PICKER_LIMIT)
 
 
-def search_popover(n: int, key: str, where: Any = st, keep: int = 1, limit: int | None = None, noun: str = "reports") -> None:
-    """`narrow`'s search box in a popover whose label shows the typed text, drawn apart from its picker
-    (`narrow(..., apart=True)`), e.g. outside the fragment that draws the picker, so a pick does not send
-    it again (a popover is one of the costlier elements to redraw: bench/rerun_elements.py). Its box is
-    drawn only while it is open (a closed popover's widgets are not drawn; what was typed is kept).
-    Nothing when the picker's `n` options fit (`limit`)."""
-    if n <= _limit(limit):
+def search_popover(n: int, key: str, keep: int = 1) -> None:
+    """`narrow`'s search box in a popover whose label shows the typed text, drawn apart from its picker,
+    e.g. outside the fragment that draws the picker, so a pick does not send it again (a popover is one
+    of the costlier elements to redraw: bench/rerun_elements.py). Its box is drawn only while it is open
+    (a closed popover's widgets are not drawn; what was typed is kept). Nothing when the picker's `n`
+    options fit (`PICKER_LIMIT`)."""
+    if n <= _limit():
         return
-    label, find = f"Search {n - keep:,} {noun}", f"{key}_find"
+    label, find = f"Search {n - keep:,} reports", f"{key}_find"
     shown = f"{label}: {typed(find, 20)}" if is_set(find) else label
-    pop = where.popover(shown, key=f"{find}_pop", on_change="rerun")
+    pop = st.popover(shown, key=f"{find}_pop", on_change="rerun")
     if pop.open:
         with pop:
             st.text_input(label, key=find, placeholder="part of the name", max_chars=200)
@@ -266,37 +266,17 @@ def search_popover(n: int, key: str, where: Any = st, keep: int = 1, limit: int 
         keep_typed((find,))
 
 
-def narrow(
-    options: Sequence[Any],
-    key: str,
-    format_func: Callable[[Any], str] = str,
-    where: Any = st,
-    keep: int = 1,
-    limit: int | None = None,
-    noun: str = "reports",
-    popover: bool = False,
-    apart: bool = False,
-) -> list[Any]:
-    """The options a picker `key` offers: all when at most `limit`; else a search box (key `<key>_find`)
-    narrows them to the first `limit` whose label contains its text. The first `keep` options (the
-    picker's default, which the URL leaves out, so it must not change with the search) and the current
-    choice (from the URL or the session) are always offered. With `popover`, the box sits in a popover
-    whose label shows the typed text: a page with no other text box then draws none up front (every
-    widget kind adds to a first render; a closed popover's widgets are not drawn). With `apart`, that
-    popover is drawn elsewhere by `search_popover` (same `key`, `keep`, `limit`, `noun`), and this only
-    reads what was typed."""
+def narrow(options: Sequence[Any], key: str, format_func: Callable[[Any], str] = str, keep: int = 1) -> list[Any]:
+    """The options a picker `key` offers: all when at most `PICKER_LIMIT`; else the first that many whose
+    label contains the text typed in its search box (key `<key>_find`, drawn by `search_popover` with
+    the same `key` and `keep`, e.g. outside the fragment that draws the picker). The first `keep` options
+    (the picker's default, which the URL leaves out, so it must not change with the search) and the
+    current choice (from the URL or the session) are always offered."""
     opts = list(options)
-    limit = _limit(limit)
+    limit = _limit()
     if len(opts) <= limit:
         return opts
-    find = f"{key}_find"
-    if apart:
-        text = st.session_state.get(find, "")
-    elif popover:
-        search_popover(len(opts), key, where, keep, limit, noun)
-        text = st.session_state.get(find, "")
-    else:
-        text = where.text_input(f"Search {len(opts) - keep:,} {noun}", key=find, placeholder="part of the name", max_chars=200)
+    text = st.session_state.get(f"{key}_find", "")
     q = str(text or "").strip().casefold()
     head, rest = opts[:keep], opts[keep:]
     hits = [o for o in rest if q in str(format_func(o)).casefold()] if q else rest

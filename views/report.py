@@ -181,7 +181,7 @@ def _body() -> None:
     asked = nav.unknown_id("report", order)
     if asked is not None:  # a link to a report the store lacks: say so, never open another one
         nav.no_such_report(asked)
-    options = nav.narrow(order, "report", lambda r: str(models.get(r, r)), apart=True)
+    options = nav.narrow(order, "report", lambda r: str(models.get(r, r)))
     rid = nav.select("Report", options, "report", lambda r: models.get(r, r), **({"index": None} if asked else {}))
     if rid is None:
         return
