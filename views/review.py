@@ -216,7 +216,6 @@ CELL_CSS = """<style>
 .frl-cell{border:1px solid rgba(49,51,63,.2);border-radius:.5rem;padding:1rem;margin:0 0 1rem}
 .frl-cell .frl-head{margin:0 0 .3rem}
 .frl-cell .frl-lines{white-space:pre-wrap;overflow-wrap:break-word;margin:0 0 .5rem;font-size:14px}
-.frl-cell .frl-cap{color:rgba(49,51,63,.6);font-size:14px;margin:0 0 .5rem}
 .frl-cell .frl-qwrap{margin:0 0 .5rem}
 </style>"""
 
@@ -251,7 +250,7 @@ def cell_html(lens: Lens, cell: Cell, cur: CuratedCell | None) -> str:
     if cell.ev_html is not None:
         parts.append(htmltable.bare(cell.ev_html))
     elif isinstance(row.get("auto_value"), str):
-        parts.append('<p class="frl-cap">No candidate sentence matched a cue: the automatic value is “not disclosed”.</p>')
+        parts.append(htmltable.note("No candidate sentence matched a cue: the automatic value is “not disclosed”."))
     if cell.checklist_html is not None:
         parts.append(htmltable.bare(cell.checklist_html))
     return f'<div class="frl-cell">{"".join(parts)}</div>'
@@ -496,7 +495,7 @@ def _body() -> None:
     row = nav.picker_row("bottom")  # the button level with the picker's box
     # ?rid=<id> like every other page's parameter (nav.select writes the id, not the shown name)
     # with more than a picker's worth of reports, the search box sits in a popover (nav.narrow)
-    offered = nav.narrow(ids, "rid", name, row, apart=True)  # its search popover: above, outside the fragment
+    offered = nav.narrow(ids, "rid", name)  # its search popover: above, outside the fragment
     rid = nav.select("Report", offered, "rid", name, row, **({"index": None} if asked else {}))
     # "Next least sure" visits only reports whose file can take a decision (the picker lists all).
     row.button(
